@@ -1,0 +1,32 @@
+import secrets
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+from sessions.models import WorkSession
+from sessions.services import session_create
+
+DEMO_USERNAME = "demo"
+
+
+class Command(BaseCommand):
+    help = "Create the demo user and a demo session when the workbench has none, then print how to sign in."
+
+    def handle(self, *args, **options):
+        credentials = settings.DATA_DIR / "demo-credentials.txt"
+        User = get_user_model()
+        user = User.objects.filter(username=DEMO_USERNAME).first()
+        if user is None:
+            # A fresh random password per installation: nothing guessable ships in the repo.
+            password = secrets.token_urlsafe(12)
+            user = User.objects.create_superuser(DEMO_USERNAME, email="", password=password)
+            credentials.write_text(f"{DEMO_USERNAME}\n{password}\n")
+            credentials.chmod(0o600)
+        if not WorkSession.objects.exists():
+            session_create(owner=user, title="Demo: quarterly sales analysis")
+        if credentials.exists():
+            username, password = credentials.read_text().split()[:2]
+            self.stdout.write(f"Sign in at http://127.0.0.1:8000/ as {username!r} with password {password!r}")
+        else:
+            self.stdout.write(f"The demo user {DEMO_USERNAME!r} already existed; its password was not set here.")

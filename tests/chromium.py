@@ -1,0 +1,33 @@
+"""Playwright driving Debian's Chromium, as DEVELOPERS.md prescribes."""
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def require_chromium() -> None:
+    """Skip visibly without Chromium on a developer's machine; in CI a missing browser is a failure."""
+    if shutil.which(CHROMIUM) or os.path.exists(CHROMIUM):
+        return
+    if os.environ.get("CI"):
+        pytest.fail(f"{CHROMIUM} is missing in CI; .ci/run installs Debian's chromium")
+    pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium to run browser tests")
+
+
+def screenshot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -1,0 +1,27 @@
+"""Small factories for test data: each makes one real object with sensible defaults."""
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from sessions.models import MemberRole, WorkSession
+from sessions.services import member_add, session_create
+
+_counter = itertools.count(1)
+PASSWORD = "correct-horse-battery-staple"
+
+
+def make_user(username: str | None = None, *, superuser: bool = False, password: str = PASSWORD):
+    username = username or f"user{next(_counter)}"
+    User = get_user_model()
+    if superuser:
+        return User.objects.create_superuser(username, email=f"{username}@example.test", password=password)
+    return User.objects.create_user(username, email=f"{username}@example.test", password=password)
+
+
+def make_session(*, owner=None, title: str | None = None, members: dict | None = None) -> WorkSession:
+    """A session owned by ``owner``; ``members`` maps users to roles (editor, viewer)."""
+    session = session_create(owner=owner or make_user(), title=title or f"Session {next(_counter)}")
+    for user, role in (members or {}).items():
+        member_add(session=session, user=user, role=MemberRole(role))
+    return session

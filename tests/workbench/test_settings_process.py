@@ -1,0 +1,45 @@
+"""Settings as a fresh process sees them: bad values stop start-up with a clear message."""
+
+import subprocess
+import sys
+
+from tests.live import ROOT, child_env
+
+
+def run_manage(*args, **env):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=child_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_bad_database_url_stops_manage_py_with_improperly_configured(tmp_path):
+    result = run_manage("check", DATABASE_URL="oracle://x/y", WORKBENCH_DATA_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "DATABASE_URL scheme 'oracle' is not supported" in result.stderr
+
+
+def test_deploy_check_passes_without_errors(tmp_path):
+    result = run_manage(
+        "check",
+        "--deploy",
+        "--fail-level",
+        "ERROR",
+        DEBUG="0",
+        SECRET_KEY="x" * 20 + "-a-real-secret-key-for-this-test-" + "y" * 20,
+        ALLOWED_HOSTS="workbench.example",
+        WORKBENCH_DATA_DIR=str(tmp_path),
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_in_memory_layer_without_debug_is_warned_about(tmp_path):
+    env = {"DEBUG": "0", "SECRET_KEY": "k" * 60, "ALLOWED_HOSTS": "x.example", "WORKBENCH_DATA_DIR": str(tmp_path)}
+    env["REDIS_URL"] = ""
+    result = run_manage("check", **env)
+    assert "chap_sessions.W001" in result.stderr + result.stdout
