@@ -1,0 +1,154 @@
+"""Runs the request blocks of a stream in order; each gets events, then one result or error."""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.sap.blocks import Block, ParseError, Text
+from agents.sap.errors import SapError, new_request_id
+from agents.sap.registry import Operation, Registry
+from agents.sap.validation import validate
+
+logger = logging.getLogger(__name__)
+
+PARSE_ERROR_NAME = "protocol.parse"
+
+
+@dataclass
+class Call:
+    """What an operation's handler gets besides its parameters."""
+
+    block: Block
+    operation: Operation
+    registry: Registry
+    context: Any
+    request_id: str
+
+
+@dataclass
+class Outcome:
+    """A finished request, for auditing: what ran, for whom, how it ended and how long it took."""
+
+    block: Block
+    operation: Operation | None
+    response: Block
+    duration_s: float
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.response.type == "result"
+
+
+def error_block(block_name: str, block_id: str | None, error: SapError) -> Block:
+    return Block("error", block_name, block_id, error.as_dict())
+
+
+def parse_error_block(error: ParseError) -> Block:
+    sap_error = SapError(
+        error.code,
+        error.message,
+        details={"line": error.line, **error.details},
+        suggestion=list(error.suggestion),
+    )
+    return error_block(PARSE_ERROR_NAME, None, sap_error)
+
+
+class Dispatcher:
+    """``authorize(operation, block, context)`` raises SapError to refuse, or returns a Block to
+    answer in the operation's place (an approval request, say); ``on_outcome`` sees every
+    finished request."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        *,
+        authorize: Callable[[Operation, Block, Any], Block | None] | None = None,
+        on_outcome: Callable[[Outcome, Any], None] | None = None,
+    ):
+        self.registry = registry
+        self.authorize = authorize
+        self.on_outcome = on_outcome
+
+    def run(self, items: Iterable, context: Any = None) -> Iterator[Block]:
+        for item in items:
+            if isinstance(item, Text):
+                continue
+            if isinstance(item, ParseError):
+                yield parse_error_block(item)
+            else:
+                yield from self.execute(item, context)
+
+    def execute(self, block: Block, context: Any = None) -> Iterator[Block]:
+        started = time.perf_counter()
+        operation = None
+        request_id = new_request_id()
+        try:
+            operation, response = yield from self._execute(block, context, request_id)
+        except SapError as error:
+            error.request_id = error.request_id or request_id
+            response = error_block(block.name, block.id, error)
+        except Exception:
+            logger.exception("SAP operation %s failed (request %s)", block.name, request_id)
+            error = SapError(
+                "INTERNAL_ERROR",
+                f"operation {block.name!r} failed inside the server",
+                details={"request_id": request_id},
+                suggestion=["retry once; if it fails again, report the request id"],
+                request_id=request_id,
+            )
+            response = error_block(block.name, block.id, error)
+        if self.on_outcome is not None:
+            self.on_outcome(Outcome(block, operation, response, time.perf_counter() - started), context)
+        yield response
+
+    def _execute(self, block: Block, context: Any, request_id: str):
+        if not block.is_request:
+            raise SapError(
+                "NOT_A_REQUEST",
+                f"a {block.type} block is a response; requests are query, action and describe",
+                suggestion=[f"send @@query:{block.name} or @@action:{block.name}"],
+            )
+        operation = self.registry.get(block.name)
+        if operation is None:
+            nearest = self.registry.nearest(block.name)
+            raise SapError(
+                "OPERATION_NOT_FOUND",
+                f"no operation is called {block.name!r}",
+                details={"operation": block.name, "nearest": nearest},
+                suggestion=[f"did you mean {name!r}?" for name in nearest]
+                + ['send @@query:system.capabilities with {"scope": "all"} to list operations'],
+            )
+        if block.type == "describe":
+            return operation, Block("result", block.name, block.id, operation.manual())
+        if block.type != operation.kind:
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"{operation.name} is an {operation.kind}, not a {block.type}",
+                details={"invalid": {"type": f"expected {operation.kind}, got {block.type}"}},
+                suggestion=[f"send it as @@{operation.kind}:{operation.name}"],
+            )
+        params = validate(operation, block.body)
+        if self.authorize is not None:
+            replacement = self.authorize(operation, block, context)
+            if replacement is not None:
+                return operation, replacement
+        call = Call(block, operation, self.registry, context, request_id)
+        result = operation.handler(call, params)
+        if inspect.isgenerator(result):
+            progress = result
+            while True:
+                try:
+                    event = next(progress)
+                except StopIteration as finished:
+                    result = finished.value
+                    break
+                yield Block("event", block.name, block.id, event)
+        return operation, Block(
+            "result", block.name, block.id, result if isinstance(result, dict) else {"value": result}
+        )

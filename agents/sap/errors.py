@@ -1,0 +1,131 @@
+"""The one error model of the workbench, shared by SAP, CHAP and the HTTP/WebSocket edges.
+
+Every error a caller can see has a code from ``CATALOGUE``; the code fixes its category and
+whether retrying the same request can succeed. ``docs/errors.md`` is generated from this table.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+class Category(StrEnum):
+    VALIDATION = "validation"
+    RESOURCE = "resource"
+    PERMISSION = "permission"
+    CONFLICT = "conflict"
+    LIMIT = "limit"
+    INTERNAL = "internal"
+    PROTOCOL = "protocol"
+
+
+@dataclass(frozen=True, slots=True)
+class CodeInfo:
+    category: Category
+    retryable: bool
+    description: str
+
+
+CATALOGUE: dict[str, CodeInfo] = {
+    # protocol: the text could not be read as SAP
+    "INVALID_HEADER": CodeInfo(Category.PROTOCOL, False, "A line starting with @@ is not a valid block header."),
+    "UNKNOWN_TYPE": CodeInfo(Category.PROTOCOL, False, "The block type is not one of the six SAP types."),
+    "INVALID_NAME": CodeInfo(Category.PROTOCOL, False, "The operation name does not follow domain.action."),
+    "INVALID_ID": CodeInfo(Category.PROTOCOL, False, "The block id has characters outside [A-Za-z0-9_.:-]."),
+    "HEADER_TOO_LONG": CodeInfo(Category.PROTOCOL, False, "The header line is longer than the parser accepts."),
+    "INVALID_JSON": CodeInfo(Category.PROTOCOL, False, "The block body is not valid JSON."),
+    "BODY_NOT_OBJECT": CodeInfo(Category.PROTOCOL, False, "The block body is JSON but not an object."),
+    "BODY_TOO_LARGE": CodeInfo(Category.LIMIT, False, "The block body is larger than the parser accepts."),
+    "DEPTH_EXCEEDED": CodeInfo(Category.LIMIT, False, "The block body nests deeper than the parser accepts."),
+    "UNTERMINATED_BLOCK": CodeInfo(Category.PROTOCOL, False, "A block was not closed by @@end before the next one."),
+    "NOT_A_REQUEST": CodeInfo(Category.PROTOCOL, False, "Only query, action and describe blocks can be executed."),
+    "INVALID_FRAME": CodeInfo(Category.PROTOCOL, False, "A frame is not valid JSON or has an unknown type."),
+    # validation: readable, but the request is wrong
+    "VALIDATION_FAILED": CodeInfo(Category.VALIDATION, False, "Parameters are missing, mistyped or out of range."),
+    "INVALID_MESSAGE": CodeInfo(Category.VALIDATION, False, "A CHAP message does not follow its schema."),
+    # resource
+    "OPERATION_NOT_FOUND": CodeInfo(Category.RESOURCE, False, "No operation has this name."),
+    "RESOURCE_NOT_FOUND": CodeInfo(Category.RESOURCE, False, "The named file, table, session or message is absent."),
+    "RESOURCE_ALREADY_EXISTS": CodeInfo(Category.RESOURCE, False, "Something with this name exists already."),
+    # permission
+    "PERMISSION_DENIED": CodeInfo(Category.PERMISSION, False, "The caller lacks the permission the operation needs."),
+    "APPROVAL_DENIED": CodeInfo(Category.PERMISSION, False, "A human rejected the request that needed approval."),
+    "PATH_OUTSIDE_WORKSPACE": CodeInfo(Category.PERMISSION, False, "A path leads outside the session's workspace."),
+    # conflict
+    "CONTEXT_CONFLICT": CodeInfo(Category.CONFLICT, False, "The message was written against a superseded context."),
+    "CONTEXT_UNKNOWN": CodeInfo(Category.CONFLICT, False, "The context checksum names no version of this session."),
+    "DUPLICATE_MESSAGE_ID": CodeInfo(Category.CONFLICT, False, "The message_id was used for different content."),
+    # limit
+    "LIMIT_EXCEEDED": CodeInfo(Category.LIMIT, False, "A size, row or quota limit was reached."),
+    "MESSAGE_TOO_LARGE": CodeInfo(Category.LIMIT, False, "The frame or message is larger than accepted."),
+    "RATE_LIMITED": CodeInfo(Category.LIMIT, True, "Too many requests; wait and send again."),
+    "TIMEOUT": CodeInfo(Category.LIMIT, True, "The operation ran past its time limit."),
+    # internal
+    "INTERNAL_ERROR": CodeInfo(Category.INTERNAL, True, "The server failed; the request id is in its log."),
+}
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def new_request_id() -> str:
+    return f"req_{uuid.uuid4().hex[:16]}"
+
+
+@dataclass
+class SapError(Exception):
+    """A structured error; raise it from an operation, or return it as data."""
+
+    code: str
+    message: str
+    details: dict = field(default_factory=dict)
+    suggestion: list[str] = field(default_factory=list)
+    retryable: bool | None = None
+    request_id: str | None = None
+    timestamp: str = field(default_factory=_now)
+
+    def __post_init__(self) -> None:
+        if self.code not in CATALOGUE:
+            raise ValueError(f"unknown error code {self.code!r}; add it to agents.sap.errors.CATALOGUE")
+        if self.retryable is None:
+            self.retryable = CATALOGUE[self.code].retryable
+
+    @property
+    def category(self) -> Category:
+        return CATALOGUE[self.code].category
+
+    def as_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "category": str(self.category),
+            "details": self.details,
+            "suggestion": self.suggestion,
+            "retryable": self.retryable,
+            "timestamp": self.timestamp,
+            "request_id": self.request_id or new_request_id(),
+        }
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+
+_CATALOGUE_PREAMBLE = """# Error catalogue
+
+Every error the workbench returns (SAP blocks, CHAP acknowledgements, WebSocket frames, REST responses)
+has this shape: `code, message, category, details, suggestion (list), retryable, timestamp, request_id`.
+The code fixes the category and whether the same request may succeed when retried.
+Generated from `agents/sap/errors.py` by `python -m agents.sap errors > docs/errors.md`; a test keeps them equal.
+"""
+
+
+def catalogue_markdown() -> str:
+    """The catalogue as a Markdown page: docs/errors.md."""
+    rows = [_CATALOGUE_PREAMBLE, "| code | category | retryable | meaning |", "| --- | --- | --- | --- |"]
+    for code, info in CATALOGUE.items():
+        rows.append(f"| `{code}` | {info.category} | {'yes' if info.retryable else 'no'} | {info.description} |")
+    return "\n".join(rows) + "\n"

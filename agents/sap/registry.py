@@ -1,0 +1,165 @@
+"""Operations: what each one takes, returns and can fail with, and the manuals built from that."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.sap.blocks import NAME_RE
+
+PARAM_TYPES = ("string", "number", "integer", "boolean", "date", "array", "object")
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Param:
+    type: str
+    description: str = ""
+    required: bool = False
+    default: Any = _MISSING
+    enum: tuple | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    min_items: int | None = None
+    max_items: int | None = None
+    items: Param | None = None
+    properties: dict[str, Param] | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in PARAM_TYPES:
+            raise ValueError(f"parameter type {self.type!r} is not one of {PARAM_TYPES}")
+
+    @property
+    def has_default(self) -> bool:
+        return self.default is not _MISSING
+
+    def manual(self) -> dict:
+        """This parameter in the shape of the SAP reference's describe manual."""
+        entry: dict[str, Any] = {"type": self.type, "required": self.required}
+        if self.description:
+            entry["description"] = self.description
+        if self.has_default:
+            entry["default"] = self.default
+        if self.enum is not None:
+            entry["enum"] = list(self.enum)
+        constraints = {
+            key: value
+            for key in ("min_length", "max_length", "pattern", "minimum", "maximum")
+            if (value := getattr(self, key)) is not None
+        }
+        if constraints:
+            entry["constraints"] = constraints
+        for key in ("min_items", "max_items"):
+            if (value := getattr(self, key)) is not None:
+                entry[key] = value
+        if self.items is not None:
+            entry["items"] = self.items.manual()
+        if self.properties is not None:
+            entry["properties"] = {name: param.manual() for name, param in self.properties.items()}
+        return entry
+
+
+@dataclass(frozen=True)
+class Example:
+    request: str
+    response: str
+
+
+@dataclass(frozen=True)
+class ErrorDoc:
+    code: str
+    description: str
+    recovery: str
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One SAP operation. ``handler(call, params)`` returns the result body, or is a generator
+    that yields progress dicts (sent as ``event`` blocks) and returns the result body."""
+
+    name: str
+    kind: str
+    description: str
+    handler: Callable
+    parameters: dict[str, Param] = field(default_factory=dict)
+    version: str = "1.0.0"
+    examples: tuple[Example, ...] = ()
+    errors: tuple[ErrorDoc, ...] = ()
+    side_effects: bool = False
+    irreversible: bool = False
+    permission: str = ""
+
+    def __post_init__(self) -> None:
+        if not NAME_RE.fullmatch(self.name):
+            raise ValueError(f"operation name {self.name!r} is not domain.action")
+        if self.kind not in ("query", "action"):
+            raise ValueError(f"operation kind must be query or action, not {self.kind!r}")
+        if not self.permission:
+            object.__setattr__(self, "permission", self.name)
+
+    @property
+    def domain(self) -> str:
+        return self.name.split(".", 1)[0]
+
+    @property
+    def summary(self) -> str:
+        return self.description.split(". ")[0].rstrip(".")
+
+    def manual(self) -> dict:
+        return {
+            "operation": self.name,
+            "description": self.description,
+            "version": self.version,
+            "parameters": {name: param.manual() for name, param in self.parameters.items()},
+            "examples": [{"request": ex.request, "response": ex.response} for ex in self.examples],
+            "errors": [{"code": e.code, "description": e.description, "recovery": e.recovery} for e in self.errors],
+        }
+
+
+class Registry:
+    def __init__(self, operations: list[Operation] | None = None):
+        self._operations: dict[str, Operation] = {}
+        for operation in operations or []:
+            self.register(operation)
+
+    def register(self, operation: Operation) -> Operation:
+        if operation.name in self._operations:
+            raise ValueError(f"operation {operation.name!r} is registered twice")
+        self._operations[operation.name] = operation
+        return operation
+
+    def get(self, name: str) -> Operation | None:
+        return self._operations.get(name)
+
+    def __iter__(self):
+        return iter(sorted(self._operations.values(), key=lambda op: op.name))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._operations
+
+    def domains(self) -> list[str]:
+        return sorted({op.domain for op in self._operations.values()})
+
+    def nearest(self, name: str, limit: int = 3) -> list[str]:
+        return difflib.get_close_matches(name, list(self._operations), n=limit, cutoff=0.5)
+
+    def capabilities(self, *, scope: str = "all", detailed: bool = False) -> list[dict]:
+        chosen = [op for op in self if scope == "all" or op.domain == scope]
+        if detailed:
+            return [op.manual() for op in chosen]
+        return [{"name": op.name, "kind": op.kind, "summary": op.summary} for op in chosen]
+
+    def prompt_listing(self) -> str:
+        """The operation list for an LLM system prompt: one line each, required parameters starred."""
+        lines = ["SAP operations (* = required; send @@describe:NAME with {} for the full manual):"]
+        for op in self:
+            params = ",".join(f"{name}{'*' if param.required else ''}" for name, param in op.parameters.items())
+            flag = "!" if op.irreversible else ""
+            lines.append(f"{op.kind} {op.name}{flag}({params}) {op.summary}")
+        lines.append("! = irreversible: a human must approve it first.")
+        return "\n".join(lines)
