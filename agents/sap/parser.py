@@ -17,6 +17,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from itertools import islice
 
 from agents.sap.blocks import BLOCK_TYPES, ID_RE, NAME_RE, Block, ParseError, Text, suggest_name
 
@@ -25,12 +26,17 @@ MAX_DEPTH = 64
 MAX_HEADER_LENGTH = 512
 
 _TEXT, _BODY, _SKIP = 0, 1, 2
-_NOTHING: tuple = ()
 _HEADER_RE = re.compile(r"@@([A-Za-z][A-Za-z0-9_-]*):([^#\s]*)(?:#(\S*))?")
 # A line that starts like a header is treated as one (and reported if malformed). The type
 # token is bounded so that the decision never needs more than the first few characters.
 _CANDIDATE_RE = re.compile(r"@@(?:[A-Za-z][A-Za-z0-9_-]{0,31}:|(?:query|action|describe|result|error|event)\b)", re.I)
-_DECODER = json.JSONDecoder(parse_constant=lambda name: _reject_constant(name))
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 class StreamParser:
@@ -41,7 +47,7 @@ class StreamParser:
     """
 
     __slots__ = (
-        "_carry", "_decoder", "_header", "_in_body", "_lines_done", "_pieces", "_run_starts_line", "_size",
+        "_carry", "_decoder", "_header", "_lines_done", "_pieces", "_run_starts_line", "_size", "_sized",
         "_state", "max_body", "max_depth", "max_header",
     )  # fmt: skip
 
@@ -55,9 +61,12 @@ class StreamParser:
         self.max_body = max_body_bytes
         self.max_depth = max_depth
         self.max_header = max_header_length
-        self._enter(_TEXT)
+        self._state = _TEXT
         self._pieces: list[str] = []  # the current run: text, body or skipped lines
-        self._size = 0  # characters in a body run (a cheap upper bound check; bytes are checked at the end)
+        # Characters in the body run, summed lazily over pieces[:_sized]: the fast path only appends.
+        # Characters bound bytes from below; the exact byte count is checked when the block ends.
+        self._size = 0
+        self._sized = 0
         self._carry = ""  # an unfinished line that starts with "@" at a line start
         self._run_starts_line = True  # whether the current run begins at a line start
         self._lines_done = 0  # newlines in everything consumed before the current run
@@ -67,21 +76,21 @@ class StreamParser:
     # -- input -------------------------------------------------------------------------------
 
     def feed(self, chunk: str) -> list | tuple:
-        if self._carry and "\n" not in chunk and len(self._carry) < self.max_header:
+        if self._carry:
+            return self._feed_after_carry(chunk)
+        if "@" in chunk:
+            return self._process(chunk, final=False)
+        self._pieces.append(chunk)
+        return ()
+
+    def _feed_after_carry(self, chunk: str) -> list | tuple:
+        if "\n" not in chunk and len(self._carry) < self.max_header:
             # Still inside a line that starts with "@": nothing can be decided before its end.
             self._carry += chunk
-            return _NOTHING
-        if "@" in chunk or self._carry:
-            data = self._carry + chunk
-            self._carry = ""
-            return self._process(data, final=False)
-        if chunk:
-            self._pieces.append(chunk)
-            if self._in_body:
-                self._size += len(chunk)
-                if self._size > self.max_body:
-                    return self._process("", final=False)
-        return _NOTHING
+            return ()
+        data = self._carry + chunk
+        self._carry = ""
+        return self._process(data, final=False)
 
     def feed_bytes(self, chunk: bytes) -> list | tuple:
         """Bytes split anywhere, even inside a UTF-8 character; invalid bytes become U+FFFD."""
@@ -107,24 +116,23 @@ class StreamParser:
                     suggestion=("close the block with a line holding only @@end",),
                 )
             )
-        elif self._state == _TEXT and self._pieces:
-            out.append(Text("".join(self._pieces)))
+        elif self._state == _TEXT and (text := "".join(self._pieces)):
+            out.append(Text(text))
         self._pieces = []
-        self._enter(_TEXT)
+        self._state = _TEXT
         return out
 
     # -- the line machine --------------------------------------------------------------------
 
-    def _enter(self, state: int) -> None:
-        self._state = state
-        self._in_body = state == _BODY  # read on every fast-path feed, so kept as a plain flag
-
     def _at_line_start(self) -> bool:
-        return self._pieces[-1][-1] == "\n" if self._pieces else self._run_starts_line
+        for piece in reversed(self._pieces):  # the fast path may have appended empty chunks
+            if piece:
+                return piece[-1] == "\n"
+        return self._run_starts_line
 
     def _process(self, data: str, *, final: bool) -> list:
         out: list = []
-        if self._state == _BODY and self._size > self.max_body:
+        if self._state == _BODY and self._body_size() > self.max_body:
             self._body_too_large(out)
         pos, end = 0, len(data)
         while pos < end:
@@ -164,10 +172,15 @@ class StreamParser:
         if not text:
             return
         self._pieces.append(text)
-        if self._state == _BODY:
-            self._size += len(text)
-            if self._size > self.max_body:
-                self._body_too_large(out)
+        if self._state == _BODY and self._body_size() > self.max_body:
+            self._body_too_large(out)
+
+    def _body_size(self) -> int:
+        pieces = self._pieces
+        if self._sized < len(pieces):
+            self._size += sum(map(len, islice(pieces, self._sized, None)))
+            self._sized = len(pieces)
+        return self._size
 
     def _line(self, line: str, out: list) -> None:
         """One whole line that starts with "@" at a line start (with its newline, if any)."""
@@ -192,8 +205,8 @@ class StreamParser:
                     )
                 )
                 self._take_run()
-            elif self._state == _TEXT and self._pieces:
-                out.append(Text(self._take_run()))
+            elif self._state == _TEXT and (text := self._take_run()):
+                out.append(Text(text))
             elif self._state == _SKIP:
                 self._take_run()
             self._start_block(stripped, line, out)
@@ -204,16 +217,16 @@ class StreamParser:
         number = self._lines_done + 1
         self._lines_done += line.count("\n")
         self._pieces = []
-        self._size = 0
+        self._size = self._sized = 0
         self._run_starts_line = line.endswith("\n")
         error = self._header_error(stripped, number)
         if error is not None:
             out.append(error)
-            self._enter(_SKIP)
+            self._state = _SKIP
             return
         match = _HEADER_RE.fullmatch(stripped)
         self._header = (match.group(1), match.group(2), match.group(3), number)
-        self._enter(_BODY)
+        self._state = _BODY
 
     def _header_error(self, stripped: str, number: int) -> ParseError | None:
         if len(stripped) > self.max_header:
@@ -328,26 +341,22 @@ class StreamParser:
     def _body_too_large(self, out: list) -> None:
         out.append(self._too_large_error(self._header[3]))
         self._take_run()
-        self._enter(_SKIP)
+        self._state = _SKIP
 
     def _take_run(self) -> str:
         """The current run as one string, counted into the line numbers and cleared."""
         run = "".join(self._pieces)
         self._lines_done += run.count("\n")
         self._pieces = []
-        self._size = 0
+        self._size = self._sized = 0
         return run
 
     def _end_run(self, closing_line: str) -> None:
         """After a closing @@end line: count what was consumed and start a fresh text run."""
         self._take_run()
         self._lines_done += closing_line.count("\n")
-        self._enter(_TEXT)
+        self._state = _TEXT
         self._run_starts_line = closing_line.endswith("\n")
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
 
 
 def _depth(value) -> int:

@@ -127,6 +127,21 @@ def test_body_size_limit():
     assert out[0].code == "BODY_TOO_LARGE" and out[1] == Text("next\n")
 
 
+@pytest.mark.parametrize("size", [1, 7, 64, 5000])
+def test_body_size_limit_is_the_same_for_every_chunking(size):
+    text = (
+        '@@action:a.b#1\n{"data": "' + "x" * 1500 + '"}\n@@end\n'
+        '@@action:a.c#2\n{"data": "' + "y@" * 800 + '"}\n@@query:a.d#3\n{}\n@@end\nend\n'
+    )
+    parser = StreamParser(max_body_bytes=1000)
+    out = []
+    for start in range(0, len(text), size):
+        out.extend(parser.feed(text[start : start + size]))
+    out.extend(parser.close())
+    assert out == parse(text, max_body_bytes=1000)
+    assert [getattr(item, "code", None) for item in out] == ["BODY_TOO_LARGE", "BODY_TOO_LARGE", None, None]
+
+
 def test_body_size_limit_counts_bytes_not_characters():
     parser = StreamParser(max_body_bytes=100)
     out = [*parser.feed('@@action:a.b\n{"t": "' + "é" * 60 + '"}\n@@end\n'), *parser.close()]
