@@ -31,6 +31,10 @@ class WorkSession(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(auto_now_add=True)
+    # The head of the message log, kept on the row that writers lock: reading it is the
+    # version check, and updating it is the append.
+    head_seq = models.PositiveIntegerField(default=0)
+    head_checksum = models.CharField(max_length=16, blank=True)
 
     class Meta:
         ordering = ["-last_activity_at"]
@@ -50,3 +54,46 @@ class Membership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} ({self.role}) in {self.session}"
+
+
+class SessionAgent(models.Model):
+    """An agent taking part in a session, with the role it plays and the expected roles it covers."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="participants")
+    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="participations")
+    role = models.CharField(max_length=100, blank=True)
+    covers_roles = models.JSONField(default=list, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "agent"], name="one_participation_per_agent")]
+
+    def __str__(self) -> str:
+        return f"{self.agent} in {self.session}"
+
+
+class Message(models.Model):
+    """One accepted CHAP message: stored once, numbered without gaps, chained by checksum."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="messages")
+    seq = models.PositiveIntegerField()
+    message_id = models.CharField(max_length=128)
+    payload_type = models.CharField(max_length=40)
+    sender_type = models.CharField(max_length=8)
+    sender_id = models.CharField(max_length=150)
+    in_reply_to = models.CharField(max_length=128, blank=True)
+    envelope = models.JSONField()
+    content_hash = models.CharField(max_length=64)
+    checksum = models.CharField(max_length=16)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["session", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "seq"], name="one_message_per_seq"),
+            models.UniqueConstraint(fields=["session", "message_id"], name="message_id_unique_in_session"),
+        ]
+        indexes = [models.Index(fields=["session", "checksum"], name="message_checksum")]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.payload_type} {self.message_id}"

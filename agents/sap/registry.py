@@ -18,6 +18,7 @@ class Param:
     type: str
     description: str = ""
     required: bool = False
+    nullable: bool = False
     default: Any = _MISSING
     enum: tuple | None = None
     min_length: int | None = None
@@ -41,6 +42,8 @@ class Param:
     def manual(self) -> dict:
         """This parameter in the shape of the SAP reference's describe manual."""
         entry: dict[str, Any] = {"type": self.type, "required": self.required}
+        if self.nullable:
+            entry["nullable"] = True
         if self.description:
             entry["description"] = self.description
         if self.has_default:

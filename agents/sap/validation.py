@@ -33,7 +33,11 @@ def json_type(value) -> str:
 
 def validate(operation: Operation, body: dict) -> dict:
     """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
-    params = operation.parameters
+    return validate_params(operation.parameters, body, manual_hint=f"send @@describe:{operation.name} with {{}}")
+
+
+def validate_params(params: dict[str, Param], body: dict, *, manual_hint: str | None = None) -> dict:
+    """Progressive validation of ``body`` against ``params``; ``manual_hint`` says where the full rules are."""
     missing = [name for name, param in params.items() if param.required and name not in body]
     if missing:
         unknown = [name for name in body if name not in params]
@@ -42,7 +46,8 @@ def validate(operation: Operation, body: dict) -> dict:
             close = difflib.get_close_matches(name, missing, n=1, cutoff=0.6)
             if close:
                 suggestion.append(f"{name!r} is not a parameter; did you mean {close[0]!r}?")
-        suggestion.append(f"send @@describe:{operation.name} with {{}} for the full manual")
+        if manual_hint:
+            suggestion.append(f"{manual_hint} for the full manual")
         raise SapError(
             "VALIDATION_FAILED",
             f"missing required parameter{'s' if len(missing) > 1 else ''}: {', '.join(missing)}",
@@ -80,7 +85,7 @@ def validate(operation: Operation, body: dict) -> dict:
             "VALIDATION_FAILED",
             "; ".join(f"{path}: {why}" for path, why in violations.items()),
             details={"violations": violations},
-            suggestion=[f"send @@describe:{operation.name} with {{}} for the constraints"],
+            suggestion=[f"{manual_hint} for the constraints"] if manual_hint else [],
         )
 
     return {
@@ -90,6 +95,8 @@ def validate(operation: Operation, body: dict) -> dict:
 
 
 def _check_shape(path: str, param: Param, value, invalid: dict) -> None:
+    if value is None and param.nullable:
+        return
     if not _type_matches(param.type, value):
         if param.type == "date" and isinstance(value, str):
             invalid[path] = f"expected date (ISO 8601, e.g. 2024-01-15), got {value!r}"
@@ -146,6 +153,8 @@ def _compiled(pattern: str) -> re.Pattern:
 
 
 def _check_constraints(path: str, param: Param, value, violations: dict) -> None:
+    if value is None:
+        return
     if param.enum is not None and value not in param.enum:
         violations[path] = f"must be one of {list(param.enum)}, got {value!r}"
         return

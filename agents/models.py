@@ -1,0 +1,24 @@
+from django.db import models
+
+
+class AgentKind(models.TextChoices):
+    BUILTIN = "builtin", "Built-in"
+    LLM = "llm", "LLM"
+    EXTERNAL = "external", "External"
+
+
+class Agent(models.Model):
+    """A limited-responsibility colleague: what it is, which roles it can take, whether it may work."""
+
+    name = models.SlugField(max_length=100, unique=True)
+    kind = models.CharField(max_length=16, choices=AgentKind.choices, default=AgentKind.EXTERNAL)
+    roles = models.JSONField(default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…")
+    description = models.TextField(blank=True)
+    enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

@@ -1,0 +1,89 @@
+"""Who is calling, and what they may do in a session.
+
+Every edge (browser, REST, WebSocket, SAP, agent runtime) turns its caller into a ``Caller``
+and asks ``session_access``; a ``None`` answer means "no such session" to the outside, so a
+non-member cannot even learn that the session exists.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+
+from agents.sap.errors import SapError
+from sessions.models import MemberRole, Membership, SessionAgent, WorkSession
+
+WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
+
+
+@dataclass(frozen=True)
+class Caller:
+    kind: str  # "human", "agent" or "system"
+    sender_id: str
+    user: object | None = None
+    agent: object | None = None
+
+    @property
+    def sender(self) -> dict:
+        return {"type": self.kind, "id": self.sender_id}
+
+
+SYSTEM = Caller("system", "workbench")
+
+
+def caller_for_user(user) -> Caller:
+    return Caller("human", user.get_username(), user=user)
+
+
+def caller_for_agent(agent) -> Caller:
+    return Caller("agent", agent.name, agent=agent)
+
+
+@dataclass(frozen=True)
+class Access:
+    session: WorkSession
+    role: str  # owner, editor, viewer, agent or system
+
+    @property
+    def can_write(self) -> bool:
+        return self.role in WRITER_ROLES or self.role == "system"
+
+
+def session_access(session_id, caller: Caller) -> Access | None:
+    try:
+        session_id = uuid.UUID(str(session_id))
+    except ValueError:
+        return None
+    if caller.kind == "system":
+        session = WorkSession.objects.filter(pk=session_id).first()
+        return Access(session, "system") if session else None
+    if caller.kind == "human":
+        if caller.user is None or not caller.user.is_authenticated:
+            return None
+        membership = Membership.objects.select_related("session").filter(session_id=session_id, user=caller.user)
+        found = membership.first()
+        return Access(found.session, found.role) if found else None
+    participation = (
+        SessionAgent.objects.select_related("session")
+        .filter(session_id=session_id, agent=caller.agent, agent__enabled=True)
+        .first()
+    )
+    return Access(participation.session, "agent") if participation else None
+
+
+def require_access(session_id, caller: Caller, *, write: bool = False) -> Access:
+    access = session_access(session_id, caller)
+    if access is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            "no such session",
+            details={"resource_type": "SESSION", "resource_name": str(session_id)},
+        )
+    if write and not access.can_write:
+        raise SapError(
+            "PERMISSION_DENIED",
+            f"a {access.role} cannot post in this session",
+            details={"role": access.role, "permission": "session.post"},
+            suggestion=["ask the session's owner to make you an editor"],
+        )
+    return access

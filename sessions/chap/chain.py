@@ -1,0 +1,44 @@
+"""The tamper-evident version chain: checksum_n = H(checksum_{n-1} || canonical JSON of message n)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+CHECKSUM_LENGTH = 16
+
+
+def canonical_json(envelope: dict) -> str:
+    """Sorted keys, no spaces, UTF-8 kept: the same message always hashes the same."""
+    return json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def genesis_checksum(session_id: str) -> str:
+    """The version of an empty session: what its first message states as context_checksum."""
+    return hashlib.sha256(f"chap-session:{session_id}".encode()).hexdigest()[:CHECKSUM_LENGTH]
+
+
+def next_checksum(previous: str, envelope: dict) -> str:
+    return hashlib.sha256((previous + canonical_json(envelope)).encode()).hexdigest()[:CHECKSUM_LENGTH]
+
+
+def content_hash(envelope: dict) -> str:
+    """Identity of a message's content, for telling an idempotent retry from a reused message_id."""
+    return hashlib.sha256(canonical_json(envelope).encode()).hexdigest()
+
+
+def first_break(session_id: str, rows) -> int | None:
+    """The sequence number of the first message whose stored checksum does not match the chain.
+
+    ``rows`` yields ``(seq, envelope, stored_checksum)`` in sequence order, starting at 1.
+    """
+    checksum = genesis_checksum(session_id)
+    expected_seq = 1
+    for seq, envelope, stored in rows:
+        if seq != expected_seq:
+            return expected_seq
+        checksum = next_checksum(checksum, envelope)
+        if checksum != stored:
+            return seq
+        expected_seq += 1
+    return None

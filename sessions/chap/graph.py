@@ -1,0 +1,367 @@
+"""The shared context as a versioned directed graph, derived from the message log.
+
+Each message adds its own node and the units inside it (goal, constraints, plan steps,
+assumptions, sections, questions, sources, …). Edges point from the newer, dependent node to
+what it builds on: ``reply --responds_to--> original``, ``response --assumes--> assumption``,
+``step --decomposes--> goal``. So everything *derived from* a node is its set of ancestors
+along the dependency edges, which is what a correction must flag.
+
+Statuses are never edited in place: a node keeps the list of status events that messages
+caused, and its status is the latest event whose cause is still in force. When a correction
+is itself overturned, its events stop counting and every node it touched falls back.
+
+``apply`` costs what the message itself contains (plus, for a correction, what it flags);
+nothing in it walks the whole session, so appending stays flat as sessions grow.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+
+DEPENDENCY_EDGES = frozenset(
+    {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
+)
+REDIRECTING_FEEDBACK = frozenset({"correction", "new_direction"})
+STATUSES = ("proposed", "in_progress", "done", "open", "overturned", "needs_review")
+
+_BASE_STATUS = {
+    "task_proposal": "in_progress",
+    "agent_capability_declaration": "proposed",
+    "collaborative_response": "proposed",
+    "clarification": "open",
+    "goal": "in_progress",
+    "step": "proposed",
+    "question": "open",
+    "assumption": "proposed",
+}
+
+
+@dataclass(frozen=True)
+class Redirect:
+    """A correction or new direction: when it was accepted and what it aimed at."""
+
+    seq: int
+    message_id: str
+    target: str
+
+
+class ContextGraph:
+    def __init__(self, session_id: str):
+        self.session_id = session_id
+        self.graph = nx.DiGraph()
+        self.seq = 0
+        self.goal: str | None = None
+        self.steps: dict[int, str] = {}
+        self.redirects: list[Redirect] = []
+        self.caused: dict[str, set[str]] = {}  # message id -> the nodes whose status it set
+
+    # -- building -----------------------------------------------------------------------------
+
+    @classmethod
+    def from_messages(cls, session_id: str, messages) -> ContextGraph:
+        """``messages`` yields ``(seq, envelope)`` in order; the graph as of the last one."""
+        graph = cls(session_id)
+        for seq, envelope in messages:
+            graph.apply(seq, envelope)
+        return graph
+
+    def apply(self, seq: int, envelope: dict) -> None:
+        """Add one accepted message. Preconditions: ``seq == self.seq + 1`` and a valid envelope."""
+        if seq != self.seq + 1:
+            raise ValueError(f"message {seq} applied after {self.seq}: the log has a gap")
+        self.seq = seq
+        message_id = envelope["message_id"]
+        kind = envelope["payload_type"]
+        payload = envelope["payload"]
+        self._node(
+            message_id,
+            kind,
+            message_id,
+            seq,
+            label=_label(kind, payload),
+            sender=f"{envelope['sender']['type']}:{envelope['sender']['id']}",
+            timestamp=envelope["timestamp"],
+            ontology=payload.get("ontology"),
+        )
+        reply = envelope.get("in_reply_to")
+        if reply and reply in self.graph:
+            self._edge(message_id, reply, "responds_to")
+        builder = getattr(self, f"_apply_{kind}", None)
+        if builder is not None:
+            builder(message_id, seq, payload)
+
+    def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs) -> str:
+        base = _BASE_STATUS.get(kind, "done")
+        self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, status=base, events=[], **attrs)
+        return node
+
+    def _unit(self, message_id: str, seq: int, kind: str, key, text: str, **attrs) -> str:
+        node = f"{message_id}#{kind}:{key}"
+        self._node(node, kind, message_id, seq, label=_short(text), text=text, **attrs)
+        self._edge(node, message_id, "part_of")
+        return node
+
+    def _edge(self, source: str, target: str, edge_type: str, **attrs) -> None:
+        self.graph.add_edge(source, target, type=edge_type, **attrs)
+
+    def _apply_task_proposal(self, message_id: str, seq: int, payload: dict) -> None:
+        self.goal = self._unit(message_id, seq, "goal", 0, payload["goal"])
+        for key, value in (payload.get("constraints") or {}).items():
+            node = self._unit(message_id, seq, "constraint", key, f"{key}: {value}")
+            self._edge(node, self.goal, "depends_on")
+        for index, criterion in enumerate(payload.get("success_criteria") or []):
+            self._unit(message_id, seq, "criterion", index, criterion)
+        for index, document in enumerate(payload.get("background_context") or []):
+            node = self._unit(message_id, seq, "document", index, document)
+            self._edge(self.goal, node, "cites")
+
+    def _apply_agent_capability_declaration(self, message_id: str, seq: int, payload: dict) -> None:
+        for step in payload.get("proposed_plan") or []:
+            node = self._unit(
+                message_id,
+                seq,
+                "step",
+                step["step"],
+                step["action"],
+                output=step.get("output", ""),
+                requires_approval=bool(step.get("requires_approval")),
+            )
+            self.steps[step["step"]] = node
+            if self.goal:
+                self._edge(node, self.goal, "decomposes")
+
+    def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict) -> None:
+        self.graph.nodes[message_id]["confidence"] = payload["confidence_score"]
+        for index, section in enumerate(payload["content"].get("sections") or []):
+            self._unit(
+                message_id,
+                seq,
+                "section",
+                section["id"],
+                section.get("title") or section["body"],
+                confidence=section.get("confidence"),
+                index=index,
+            )
+        for index, assumption in enumerate(payload.get("assumptions_made") or []):
+            node = f"{message_id}#assumption:{index}"
+            self._node(node, "assumption", message_id, seq, label=_short(assumption), text=assumption)
+            self._edge(message_id, node, "assumes")
+        for index, source in enumerate(payload.get("supporting_materials") or []):
+            node = f"{message_id}#source:{index}"
+            self._node(
+                node,
+                "source",
+                message_id,
+                seq,
+                label=_short(source["citation"]),
+                text=source["citation"],
+                url=source.get("url", ""),
+                confidence_in_source=source.get("confidence_in_source", ""),
+            )
+            self._edge(message_id, node, "cites")
+        for index, uncertainty in enumerate(payload.get("uncertainties") or []):
+            self._unit(message_id, seq, "uncertainty", index, uncertainty["aspect"])
+        for index, question in enumerate(payload.get("open_questions_for_human") or []):
+            self._unit(message_id, seq, "question", index, question)
+        step = self._step_node(payload.get("task_step_id"))
+        if step is not None:
+            self._edge(message_id, step, "fulfils")
+            if self.graph.nodes[step]["status"] == "proposed":
+                self._set(step, "in_progress", message_id)
+
+    def _apply_clarification(self, message_id: str, seq: int, payload: dict) -> None:
+        for option in payload.get("options") or []:
+            self._unit(message_id, seq, "option", option["id"], option["label"])
+
+    def _apply_clarification_answer(self, message_id: str, seq: int, payload: dict) -> None:
+        asked = payload["clarification_message_id"]
+        if asked in self.graph:
+            self._edge(message_id, asked, "answers")
+            self._set(asked, "done", message_id)
+
+    def _apply_human_feedback(self, message_id: str, seq: int, payload: dict) -> None:
+        target = self.resolve_target(payload["target_message_id"], payload.get("target_part"))
+        if target is None:
+            return
+        self._edge(message_id, target, "targets", part=json.dumps(payload.get("target_part") or {}))
+        feedback_type = payload["feedback_type"]
+        instruction = payload.get("specific_instructions") or {}
+        self.graph.nodes[message_id].update(
+            feedback_type=feedback_type,
+            target=target,
+            text=" ".join(str(value) for value in instruction.values()) or payload.get("provided_context", ""),
+        )
+        if feedback_type in REDIRECTING_FEEDBACK:
+            self._edge(message_id, target, "overturns")
+            self.redirects.append(Redirect(seq, message_id, target))
+            self._overturn(target, cause=message_id)
+        elif feedback_type == "approval":
+            self._edge(message_id, target, "approves")
+            self._set(target, "done", message_id)
+            for _, step, data in self.graph.out_edges(target, data=True):
+                if data["type"] == "fulfils":
+                    self._set(step, "done", message_id)
+        else:
+            self._set(target, "needs_review", message_id)
+
+    def _apply_operation_record(self, message_id: str, seq: int, payload: dict) -> None:
+        self.graph.nodes[message_id]["kind"] = "operation"
+        request = payload.get("request_message_id")
+        if request and request in self.graph:
+            self._edge(message_id, request, "produced_by")
+
+    # -- statuses and invalidation ------------------------------------------------------------
+
+    def _set(self, node: str, status: str, cause: str) -> None:
+        attrs = self.graph.nodes[node]
+        attrs["events"].append((cause, status))
+        attrs["status"] = status
+        self.caused.setdefault(cause, set()).add(node)
+
+    def _overturn(self, target: str, *, cause: str) -> None:
+        """Overturn ``target`` and flag everything derived from it; undo what the target itself set."""
+        nodes = self.graph.nodes
+        self._set(target, "overturned", cause)
+        flagged = self.caused[cause]
+        for node in self.derived_from(target):
+            attrs = nodes[node]
+            if node != cause and attrs["status"] != "overturned":
+                attrs["events"].append((cause, "needs_review"))
+                attrs["status"] = "needs_review"
+                flagged.add(node)
+        if target in self.caused:
+            self._withdraw(target)
+
+    def _withdraw(self, cause: str) -> None:
+        """A message was overturned: the statuses it set stop counting (a correction of a correction)."""
+        nodes = self.graph.nodes
+        for node in self.caused[cause]:
+            attrs = nodes[node]
+            attrs["events"] = [event for event in attrs["events"] if event[0] != cause]
+            attrs["status"] = attrs["events"][-1][1] if attrs["events"] else attrs["base"]
+
+    def derived_from(self, node: str) -> set[str]:
+        """Every node that depends on ``node``, transitively, along dependency edges."""
+        pred = self.graph._pred  # the adjacency dict itself: this walk is the hot path of a correction
+        seen = {node}
+        queue = deque([node])
+        while queue:
+            current = queue.popleft()
+            for parent, edge in pred[current].items():
+                if parent not in seen and edge["type"] in DEPENDENCY_EDGES:
+                    seen.add(parent)
+                    queue.append(parent)
+        seen.discard(node)
+        return seen
+
+    def depends_on(self, node: str) -> set[str]:
+        """Everything ``node`` builds on, transitively (the node itself included)."""
+        succ = self.graph._succ
+        seen = {node}
+        queue = deque([node])
+        while queue:
+            current = queue.popleft()
+            for child, edge in succ[current].items():
+                if child not in seen and edge["type"] in DEPENDENCY_EDGES:
+                    seen.add(child)
+                    queue.append(child)
+        return seen
+
+    def affected_by(self, message_id: str) -> frozenset[str]:
+        """The nodes a message set the status of: for a correction, what it overturned and flagged."""
+        return frozenset(self.caused.get(message_id, ()))
+
+    def unseen_redirects(self, *, since_seq: int, in_reply_to: str | None) -> list[str]:
+        """Corrections after ``since_seq`` that change what a reply to ``in_reply_to`` builds on."""
+        if not in_reply_to or in_reply_to not in self.graph:
+            return []
+        later = [redirect for redirect in self.redirects if redirect.seq > since_seq]
+        if not later:
+            return []
+        basis = self.depends_on(in_reply_to)
+        basis_messages = {self.graph.nodes[node]["message"] for node in basis}
+        return [
+            redirect.message_id
+            for redirect in later
+            if redirect.target in basis or self.graph.nodes[redirect.target]["message"] in basis_messages
+        ]
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def resolve_target(self, message_id: str, part: dict | None) -> str | None:
+        """The node a piece of feedback aims at: a whole message or one part of it."""
+        if message_id not in self.graph:
+            return None
+        if not part or part.get("kind") == "quote":
+            section = part and part.get("id")
+            node = f"{message_id}#section:{section}"
+            return node if section and node in self.graph else message_id
+        kind = part["kind"]
+        # Sections are named by id; assumptions and questions by index; steps by step number.
+        key = part.get("id") if kind == "section" else part.get("index", part.get("id"))
+        node = f"{message_id}#{kind}:{key}"
+        return node if node in self.graph else None
+
+    def _step_node(self, task_step_id) -> str | None:
+        if task_step_id is None:
+            return None
+        number = _int(str(task_step_id).removeprefix("step_").removeprefix("step-").removeprefix("step"))
+        return self.steps.get(number)
+
+    def nodes_with_status(self, *statuses: str) -> list[str]:
+        wanted = set(statuses)
+        return [node for node, status in self.graph.nodes(data="status") if status in wanted]
+
+    def node_link(self) -> dict:
+        return nx.node_link_data(_exportable(self.graph), edges="edges")
+
+    def graphml(self) -> str:
+        buffer = io.BytesIO()
+        nx.write_graphml(_exportable(self.graph), buffer)
+        return buffer.getvalue().decode()
+
+
+def _exportable(graph: nx.DiGraph) -> nx.DiGraph:
+    """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
+    out = nx.DiGraph()
+    for node, attrs in graph.nodes(data=True):
+        out.add_node(node, **{key: _scalar(value) for key, value in attrs.items() if key != "events"})
+    for source, target, attrs in graph.edges(data=True):
+        out.add_edge(source, target, **{key: _scalar(value) for key, value in attrs.items()})
+    return out
+
+
+def _scalar(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool | int | float | str):
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _short(text: str, limit: int = 80) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _label(kind: str, payload: dict) -> str:
+    for key in ("goal", "question", "activity", "label", "text", "message", "operation"):
+        if isinstance(payload.get(key), str):
+            return _short(payload[key])
+    if kind == "collaborative_response":
+        return _short(payload["content"]["body"])
+    if kind == "human_feedback":
+        return f"{payload['feedback_type'].replace('_', ' ')} of {payload['target_message_id']}"
+    return kind.replace("_", " ")

@@ -1,0 +1,291 @@
+"""CHAP message schemas: the envelope and every payload type, validated with the SAP core's rules.
+
+A bad message is refused with ``INVALID_MESSAGE``, one class of problem at a time (missing
+fields, then wrong types, then constraints), each named by its path (``payload.goal``).
+"""
+
+from __future__ import annotations
+
+from agents.sap.errors import SapError
+from agents.sap.registry import Param
+from agents.sap.validation import validate_params
+
+CHAP_VERSION = "1.0"
+ID_PATTERN = r"[A-Za-z0-9_.:-]{1,128}"
+LEVELS = ("low", "medium", "high")
+
+ONTOLOGY = Param(
+    "array",
+    "references into a shared ontology, kept and shown as given",
+    items=Param(
+        "object",
+        properties={
+            "system": Param("string", required=True, min_length=1, max_length=100),
+            "code": Param("string", required=True, min_length=1, max_length=200),
+            "label": Param("string", max_length=500),
+            "concept": Param("string", max_length=500),
+        },
+    ),
+    max_items=100,
+)
+
+
+def _text(required: bool = False, max_length: int = 100_000, **kwargs) -> Param:
+    return Param("string", required=required, max_length=max_length, **kwargs)
+
+
+def _texts(max_items: int = 200) -> Param:
+    return Param("array", items=_text(max_length=10_000), max_items=max_items)
+
+
+def _confidence(required: bool = False) -> Param:
+    return Param("number", required=required, minimum=0, maximum=1)
+
+
+SECTION = Param(
+    "object",
+    properties={
+        "id": _text(True, 128, pattern=ID_PATTERN),
+        "title": _text(max_length=500),
+        "body": _text(True),
+        "confidence": _confidence(),
+    },
+)
+PLAN_STEP = Param(
+    "object",
+    properties={
+        "step": Param("integer", required=True, minimum=1, maximum=10_000),
+        "action": _text(True, 2_000),
+        "output": _text(max_length=2_000),
+        "requires_approval": Param("boolean", default=False),
+        "required_capability": _text(max_length=200),
+    },
+)
+
+PAYLOADS: dict[str, dict[str, Param]] = {
+    "task_proposal": {
+        "goal": _text(True, 10_000, min_length=3),
+        "constraints": Param(
+            "object",
+            properties={
+                "format": _text(max_length=100),
+                "length": _text(max_length=100),
+                "deadline": Param("date"),
+                "audience": _text(max_length=500),
+                "budget": _text(max_length=200),
+                "other": _texts(),
+            },
+        ),
+        "background_context": _texts(),
+        "expected_agent_roles": _texts(50),
+        "success_criteria": _texts(100),
+        "template": _text(max_length=100),
+        "ontology": ONTOLOGY,
+    },
+    "agent_capability_declaration": {
+        "can_do": Param(
+            "array",
+            required=True,
+            items=Param(
+                "object",
+                properties={
+                    "action": _text(True, 500),
+                    "scope": _text(max_length=2_000),
+                    "limitation": _text(max_length=2_000),
+                },
+            ),
+            max_items=100,
+        ),
+        "cannot_do": _texts(100),
+        "estimated_resources": Param(
+            "object",
+            properties={
+                "time_to_first_draft": Param("string", pattern=r"P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
+                "data_processing_volume": _text(max_length=200),
+                "llm_tokens": Param("integer", minimum=0),
+            },
+        ),
+        "proposed_plan": Param("array", items=PLAN_STEP, max_items=200),
+        "template": _text(max_length=100),
+        "template_similarity": _confidence(),
+    },
+    "collaborative_response": {
+        "task_step_id": _text(max_length=128),
+        "content": Param(
+            "object",
+            required=True,
+            properties={
+                "format": Param("string", enum=("markdown", "text", "json")),
+                "body": _text(True, 1_000_000),
+                "sections": Param("array", items=SECTION, max_items=500),
+            },
+        ),
+        "supporting_materials": Param(
+            "array",
+            items=Param(
+                "object",
+                properties={
+                    "type": _text(True, 50),
+                    "citation": _text(True, 2_000),
+                    "url": _text(max_length=2_000),
+                    "relevance": _text(max_length=2_000),
+                    "confidence_in_source": Param("string", enum=LEVELS),
+                    "query": Param("object"),
+                },
+            ),
+            max_items=500,
+        ),
+        "assumptions_made": _texts(),
+        "confidence_score": _confidence(required=True),
+        "uncertainties": Param(
+            "array",
+            items=Param(
+                "object",
+                properties={
+                    "aspect": _text(True, 2_000),
+                    "reason": _text(max_length=2_000),
+                    "suggestion": _text(max_length=2_000),
+                },
+            ),
+            max_items=200,
+        ),
+        "next_step_recommendations": Param(
+            "array",
+            items=Param(
+                "object",
+                properties={
+                    "description": _text(True, 2_000),
+                    "required_capability": _text(max_length=200),
+                    "potential_agent": _text(max_length=200),
+                },
+            ),
+            max_items=100,
+        ),
+        "open_questions_for_human": _texts(),
+        "ontology": ONTOLOGY,
+        "provenance": Param("object"),
+    },
+    "human_feedback": {
+        "target_message_id": _text(True, 128, pattern=ID_PATTERN),
+        "target_part": Param(
+            "object",
+            properties={
+                "kind": Param("string", required=True, enum=("section", "assumption", "step", "question", "quote")),
+                "id": _text(max_length=128),
+                "index": Param("integer", minimum=0),
+                "quote": _text(max_length=10_000),
+                "start": Param("integer", minimum=0),
+                "end": Param("integer", minimum=0),
+            },
+        ),
+        "feedback_type": Param(
+            "string", required=True, enum=("refinement", "correction", "approval", "new_direction")
+        ),
+        "specific_instructions": Param("object"),
+        "provided_context": _text(max_length=100_000),
+        "attachments": _texts(50),
+        "priority": Param("string", default="medium", enum=LEVELS),
+    },
+    "clarification": {
+        "question": _text(True, 5_000, min_length=1),
+        "options": Param(
+            "array",
+            items=Param(
+                "object",
+                properties={"id": _text(True, 128, pattern=ID_PATTERN), "label": _text(True, 2_000)},
+            ),
+            max_items=20,
+        ),
+        "allow_free_answer": Param("boolean", default=True),
+    },
+    "clarification_answer": {
+        "clarification_message_id": _text(True, 128, pattern=ID_PATTERN),
+        "option_id": _text(max_length=128),
+        "free_answer": _text(max_length=10_000),
+    },
+    "agent_status": {
+        "activity": _text(True, 2_000),
+        "state": Param("string", enum=("idle", "working", "waiting_human", "offline", "failed")),
+        "progress": Param(
+            "object",
+            properties={"done": Param("integer", required=True, minimum=0), "total": Param("integer", minimum=0)},
+        ),
+        "resources_used": Param("object"),
+        "task_id": _text(max_length=128),
+    },
+    "checkpoint": {
+        "label": _text(True, 500, min_length=1),
+        "seq": Param("integer", minimum=0),
+        "summary": Param("object"),
+    },
+    "summary": {
+        "text": _text(True),
+        "covers_until_seq": Param("integer", minimum=0),
+    },
+    "error": {
+        "code": _text(True, 100),
+        "message": _text(True, 5_000),
+        "details": Param("object"),
+        "regarding_message_id": _text(max_length=128),
+    },
+    "operation_record": {
+        "operation": _text(True, 200),
+        "request_message_id": _text(max_length=128),
+        "request": Param("object"),
+        "outcome": Param("string", required=True, enum=("result", "error", "approval_requested")),
+        "response": Param("object"),
+        "duration_ms": Param("number", minimum=0),
+    },
+}
+PAYLOAD_TYPES = tuple(PAYLOADS)
+# Written by the server itself, never accepted from a client.
+SERVER_ONLY_PAYLOADS = frozenset({"operation_record"})
+
+ENVELOPE: dict[str, Param] = {
+    "chap_version": Param("string", required=True, enum=(CHAP_VERSION,)),
+    "session_id": _text(True, 64),
+    "message_id": _text(True, 128, pattern=ID_PATTERN),
+    "in_reply_to": Param("string", nullable=True, max_length=128, pattern=ID_PATTERN),
+    "timestamp": Param("date", required=True),
+    "sender": Param(
+        "object",
+        required=True,
+        properties={
+            "type": Param("string", required=True, enum=("human", "agent", "system")),
+            "id": _text(True, 150, min_length=1),
+        },
+    ),
+    "context_checksum": Param("string", required=True, pattern=r"[0-9a-f]{16}"),
+    "payload_type": Param("string", required=True, enum=PAYLOAD_TYPES),
+    "payload": Param("object", required=True),
+}
+
+
+def validate_envelope(envelope) -> dict:
+    """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
+    if not isinstance(envelope, dict):
+        raise SapError("INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}})
+    checked = _validated(ENVELOPE, envelope, prefix="")
+    checked["payload"] = _validated(PAYLOADS[checked["payload_type"]], checked["payload"], prefix="payload.")
+    return checked
+
+
+def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
+    try:
+        return validate_params(params, body)
+    except SapError as error:
+        details = {key: _prefixed(value, prefix) for key, value in error.details.items()}
+        raise SapError(
+            "INVALID_MESSAGE",
+            f"{prefix.rstrip('.') or 'envelope'}: {error.message}",
+            details=details,
+            suggestion=error.suggestion or ["see docs/chap.md for the message schemas"],
+        ) from None
+
+
+def _prefixed(value, prefix: str):
+    if isinstance(value, list):
+        return [f"{prefix}{item}" for item in value]
+    if isinstance(value, dict):
+        return {f"{prefix}{key}": item for key, item in value.items()}
+    return value

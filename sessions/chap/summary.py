@@ -1,0 +1,56 @@
+"""Layered summaries of a context graph: exact, because they are read off the graph, not written by an LLM."""
+
+from __future__ import annotations
+
+from sessions.chap.graph import ContextGraph
+
+DECISION_TYPES = ("approval", "correction", "new_direction")
+FACT_KINDS = frozenset({"assumption", "section", "constraint", "source", "collaborative_response"})
+
+
+def layered_summary(context: ContextGraph) -> dict:
+    """Goal, then decisions, agreed facts, assumptions in force, open questions and the plan."""
+    nodes = context.graph.nodes
+    goal = nodes[context.goal] if context.goal else None
+
+    def brief(node: str) -> dict:
+        attrs = nodes[node]
+        return {"node": node, "label": attrs.get("label", ""), "status": attrs["status"], "seq": attrs["seq"]}
+
+    decisions, facts, assumptions, questions, review = [], [], [], [], []
+    for node, attrs in nodes(data=True):
+        kind, status = attrs["kind"], attrs["status"]
+        if kind == "human_feedback" and attrs.get("feedback_type") in DECISION_TYPES and status != "overturned":
+            decisions.append(
+                {
+                    **brief(node),
+                    "type": attrs["feedback_type"],
+                    "target": attrs["target"],
+                    "by": attrs["sender"],
+                    "instruction": attrs.get("text", ""),
+                }
+            )
+            if attrs["feedback_type"] == "correction" and attrs.get("text"):
+                facts.append({**brief(node), "label": attrs["text"], "from": "correction"})
+        elif kind in FACT_KINDS and status == "done":
+            facts.append(brief(node))
+        if kind == "assumption" and status != "overturned":
+            assumptions.append(brief(node))
+        if status == "open":
+            questions.append(brief(node))
+        if status == "needs_review":
+            review.append(brief(node))
+    plan = [
+        {**brief(node), "step": number, "requires_approval": nodes[node].get("requires_approval", False)}
+        for number, node in sorted(context.steps.items())
+    ]
+    return {
+        "seq": context.seq,
+        "goal": {"label": goal.get("text", ""), "status": goal["status"]} if goal else None,
+        "decisions": decisions,
+        "facts_agreed": facts,
+        "assumptions_in_force": assumptions,
+        "open_questions": questions,
+        "needs_review": review,
+        "plan": plan,
+    }

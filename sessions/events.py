@@ -1,0 +1,22 @@
+"""Live events, sent only after the transaction that caused them has committed."""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+
+def session_group(session_id) -> str:
+    return f"chap.session.{session_id}"
+
+
+def send_on_commit(session_id, event: dict) -> None:
+    """Queue ``event`` for the session's group; it goes out only if the transaction commits."""
+    transaction.on_commit(lambda: _send(session_group(session_id), event))
+
+
+def _send(group: str, event: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, event)

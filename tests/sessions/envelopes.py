@@ -1,0 +1,70 @@
+"""Envelope factories: valid CHAP messages with sensible defaults, plain dicts."""
+
+import itertools
+
+_ids = itertools.count(1)
+SESSION = "sess-test"
+CHECKSUM = "0" * 16
+
+
+def envelope(payload_type: str, payload: dict, *, message_id=None, in_reply_to=None, sender=("human", "alice"),
+             session_id=SESSION, context_checksum=CHECKSUM) -> dict:  # fmt: skip
+    return {
+        "chap_version": "1.0",
+        "session_id": str(session_id),
+        "message_id": message_id or f"m{next(_ids)}",
+        "in_reply_to": in_reply_to,
+        "timestamp": "2024-01-15T10:30:00Z",
+        "sender": {"type": sender[0], "id": sender[1]},
+        "context_checksum": context_checksum,
+        "payload_type": payload_type,
+        "payload": payload,
+    }
+
+
+def proposal(goal="Write a short report on battery suppliers", **kwargs) -> dict:
+    payload = {"goal": goal, "constraints": {"format": "markdown", "deadline": "2024-01-20"}}
+    return envelope("task_proposal", payload, **kwargs)
+
+
+def declaration(steps=3, **kwargs) -> dict:
+    payload = {
+        "can_do": [{"action": "summarise sources", "scope": "public data", "limitation": "no paywalled papers"}],
+        "estimated_resources": {"time_to_first_draft": "PT1H30M"},
+        "proposed_plan": [
+            {"step": n, "action": f"step {n}", "output": f"output {n}", "requires_approval": n == steps}
+            for n in range(1, steps + 1)
+        ],
+    }
+    return envelope("agent_capability_declaration", payload, sender=("agent", "planner"), **kwargs)
+
+
+def response(step=None, assumptions=("Recent means since 2021",), questions=("Technical or business focus?",),
+             sections=(("intro", 0.9), ("market", 0.4)), **kwargs) -> dict:  # fmt: skip
+    payload = {
+        "task_step_id": f"step_{step}" if step else None,
+        "content": {
+            "format": "markdown",
+            "body": "## Intro\nText.\n## Market\nMore.",
+            "sections": [{"id": sid, "title": sid.title(), "body": f"{sid} text", "confidence": c} for sid, c in sections],
+        },
+        "supporting_materials": [{"type": "reference", "citation": "[1] Smith 2023", "confidence_in_source": "high"}],
+        "assumptions_made": list(assumptions),
+        "confidence_score": 0.75,
+        "uncertainties": [{"aspect": "hardware error rates", "reason": "few data", "suggestion": "check reports"}],
+        "open_questions_for_human": list(questions),
+    }
+    if step is None:
+        del payload["task_step_id"]
+    return envelope("collaborative_response", payload, sender=("agent", "analyst"), **kwargs)
+
+
+def feedback(target, feedback_type="correction", part=None, **kwargs) -> dict:
+    payload = {
+        "target_message_id": target,
+        "feedback_type": feedback_type,
+        "specific_instructions": {"request": "Use 2022 onwards"},
+    }
+    if part:
+        payload["target_part"] = part
+    return envelope("human_feedback", payload, **kwargs)
