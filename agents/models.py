@@ -12,7 +12,9 @@ class Agent(models.Model):
 
     name = models.SlugField(max_length=100, unique=True)
     kind = models.CharField(max_length=16, choices=AgentKind.choices, default=AgentKind.EXTERNAL)
-    roles = models.JSONField(default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…")
+    roles = models.JSONField(
+        default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…"
+    )
     description = models.TextField(blank=True)
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -3,6 +3,9 @@
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
+from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
+from sessions.chap.metrics import process_metrics
+from sessions.graphs import graph_cache
 from sessions.models import Membership, WorkSession
 
 
@@ -15,3 +18,22 @@ def membership_of(*, session_id, user: AbstractBaseUser) -> Membership | None:
     if not user.is_authenticated:
         return None
     return Membership.objects.select_related("session").filter(session_id=session_id, user=user).first()
+
+
+def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
+    rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
+    return list(rows[:limit] if limit else rows)
+
+
+def agent_context(*, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET) -> dict:
+    entry = graph_cache.entry(session)
+    messages = session_messages(session=session)
+    with entry.lock:
+        return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
+
+
+def metrics(*, session: WorkSession) -> dict:
+    entry = graph_cache.entry(session)
+    messages = session_messages(session=session)
+    with entry.lock:
+        return process_metrics(entry.graph, messages)

@@ -52,11 +52,23 @@ class Ack:
     context_checksum: str
 
     def as_frame(self) -> dict:
-        return {"type": "ack", "message_id": self.message_id, "seq": self.seq, "context_checksum": self.context_checksum}
+        return {
+            "type": "ack",
+            "message_id": self.message_id,
+            "seq": self.seq,
+            "context_checksum": self.context_checksum,
+        }
 
 
-def envelope_for(*, session_id, caller: Caller, payload_type: str, payload: dict, context_checksum: str,
-                 in_reply_to: str | None = None) -> dict:  # fmt: skip
+def envelope_for(
+    *,
+    session_id,
+    caller: Caller,
+    payload_type: str,
+    payload: dict,
+    context_checksum: str,
+    in_reply_to: str | None = None,
+) -> dict:
     """A complete envelope for a message the server writes on a caller's behalf (forms, runtimes)."""
     return {
         "chap_version": CHAP_VERSION,
@@ -140,12 +152,11 @@ def _append(session_id, checked: dict) -> Ack:
         session.head_seq, session.head_checksum = seq, checksum
         session.last_activity_at = timezone.now()
         session.save(update_fields=["head_seq", "head_checksum", "last_activity_at"])
-        entry.graph.apply(seq, checked)
+        graph = entry.graph
+        open_steps = {node for node in graph.steps.values() if graph.graph.nodes[node]["status"] != "done"}
+        graph.apply(seq, checked)
         entry.checksum = checksum
-        completed_steps = [
-            node for node in entry.graph.affected_by(checked["message_id"])
-            if entry.graph.graph.nodes[node]["kind"] == "step" and entry.graph.graph.nodes[node]["status"] == "done"
-        ]  # fmt: skip
+        completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
     send_on_commit(session.pk, {"type": "chap.message", "seq": seq, "envelope": checked})
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)

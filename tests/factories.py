@@ -25,3 +25,9 @@ def make_session(*, owner=None, title: str | None = None, members: dict | None =
     for user, role in (members or {}).items():
         member_add(session=session, user=user, role=MemberRole(role))
     return session
+
+
+def make_agent(name: str | None = None, **fields):
+    from agents.models import Agent
+
+    return Agent.objects.create(name=name or f"agent{next(_counter)}", **fields)

@@ -180,6 +180,8 @@ class ContextGraph:
 
     def _apply_clarification_answer(self, message_id: str, seq: int, payload: dict) -> None:
         asked = payload["clarification_message_id"]
+        if payload.get("question_index") is not None:
+            asked = f"{asked}#question:{payload['question_index']}"
         if asked in self.graph:
             self._edge(message_id, asked, "answers")
             self._set(asked, "done", message_id)

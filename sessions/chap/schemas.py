@@ -100,7 +100,9 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "estimated_resources": Param(
             "object",
             properties={
-                "time_to_first_draft": Param("string", pattern=r"P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"),
+                "time_to_first_draft": Param(
+                    "string", pattern=r"P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?"
+                ),
                 "data_processing_volume": _text(max_length=200),
                 "llm_tokens": Param("integer", minimum=0),
             },
@@ -178,9 +180,7 @@ PAYLOADS: dict[str, dict[str, Param]] = {
                 "end": Param("integer", minimum=0),
             },
         ),
-        "feedback_type": Param(
-            "string", required=True, enum=("refinement", "correction", "approval", "new_direction")
-        ),
+        "feedback_type": Param("string", required=True, enum=("refinement", "correction", "approval", "new_direction")),
         "specific_instructions": Param("object"),
         "provided_context": _text(max_length=100_000),
         "attachments": _texts(50),
@@ -199,7 +199,9 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "allow_free_answer": Param("boolean", default=True),
     },
     "clarification_answer": {
+        # Answers a clarification message, or (with question_index) one of a response's open questions.
         "clarification_message_id": _text(True, 128, pattern=ID_PATTERN),
+        "question_index": Param("integer", minimum=0),
         "option_id": _text(max_length=128),
         "free_answer": _text(max_length=10_000),
     },
@@ -264,7 +266,9 @@ ENVELOPE: dict[str, Param] = {
 def validate_envelope(envelope) -> dict:
     """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
-        raise SapError("INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}})
+        raise SapError(
+            "INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}}
+        )
     checked = _validated(ENVELOPE, envelope, prefix="")
     checked["payload"] = _validated(PAYLOADS[checked["payload_type"]], checked["payload"], prefix="payload.")
     return checked

@@ -7,8 +7,16 @@ SESSION = "sess-test"
 CHECKSUM = "0" * 16
 
 
-def envelope(payload_type: str, payload: dict, *, message_id=None, in_reply_to=None, sender=("human", "alice"),
-             session_id=SESSION, context_checksum=CHECKSUM) -> dict:  # fmt: skip
+def envelope(
+    payload_type: str,
+    payload: dict,
+    *,
+    message_id=None,
+    in_reply_to=None,
+    sender=("human", "alice"),
+    session_id=SESSION,
+    context_checksum=CHECKSUM,
+) -> dict:
     return {
         "chap_version": "1.0",
         "session_id": str(session_id),
@@ -36,17 +44,25 @@ def declaration(steps=3, **kwargs) -> dict:
             for n in range(1, steps + 1)
         ],
     }
-    return envelope("agent_capability_declaration", payload, sender=("agent", "planner"), **kwargs)
+    kwargs.setdefault("sender", ("agent", "planner"))
+    return envelope("agent_capability_declaration", payload, **kwargs)
 
 
-def response(step=None, assumptions=("Recent means since 2021",), questions=("Technical or business focus?",),
-             sections=(("intro", 0.9), ("market", 0.4)), **kwargs) -> dict:  # fmt: skip
+def response(
+    step=None,
+    assumptions=("Recent means since 2021",),
+    questions=("Technical or business focus?",),
+    sections=(("intro", 0.9), ("market", 0.4)),
+    **kwargs,
+) -> dict:
     payload = {
         "task_step_id": f"step_{step}" if step else None,
         "content": {
             "format": "markdown",
             "body": "## Intro\nText.\n## Market\nMore.",
-            "sections": [{"id": sid, "title": sid.title(), "body": f"{sid} text", "confidence": c} for sid, c in sections],
+            "sections": [
+                {"id": sid, "title": sid.title(), "body": f"{sid} text", "confidence": c} for sid, c in sections
+            ],
         },
         "supporting_materials": [{"type": "reference", "citation": "[1] Smith 2023", "confidence_in_source": "high"}],
         "assumptions_made": list(assumptions),
@@ -56,7 +72,8 @@ def response(step=None, assumptions=("Recent means since 2021",), questions=("Te
     }
     if step is None:
         del payload["task_step_id"]
-    return envelope("collaborative_response", payload, sender=("agent", "analyst"), **kwargs)
+    kwargs.setdefault("sender", ("agent", "analyst"))
+    return envelope("collaborative_response", payload, **kwargs)
 
 
 def feedback(target, feedback_type="correction", part=None, **kwargs) -> dict:

@@ -108,7 +108,9 @@ def test_approval_marks_done_and_completes_the_step_it_fulfils():
 
 
 def test_refinement_asks_for_review_of_its_target_only():
-    graph = build(*standard_session(), feedback("r1", feedback_type="refinement", part={"kind": "section", "id": "market"}))
+    graph = build(
+        *standard_session(), feedback("r1", feedback_type="refinement", part={"kind": "section", "id": "market"})
+    )
     assert status(graph, "r1#section:market") == "needs_review"
     assert status(graph, "r2") == "proposed"
 
@@ -180,3 +182,12 @@ def test_summary_is_read_off_the_graph():
     assert {q["node"] for q in summary["open_questions"]} == {"r1#question:0", "r2#question:0"}
     assert [(p["step"], p["status"]) for p in summary["plan"]] == [(1, "done"), (2, "in_progress"), (3, "proposed")]
     assert summary["plan"][2]["requires_approval"] is True
+
+
+def test_answering_a_responses_open_question_closes_it():
+    answer = envelope(
+        "clarification_answer", {"clarification_message_id": "r1", "question_index": 0, "free_answer": "Business"}
+    )
+    graph = build(*standard_session(), answer)
+    assert status(graph, "r1#question:0") == "done"
+    assert status(graph, "r2#question:0") == "open"

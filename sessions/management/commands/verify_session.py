@@ -1,0 +1,35 @@
+import uuid
+
+from django.core.management.base import BaseCommand, CommandError
+
+from sessions.chap.chain import first_break
+from sessions.models import Message, WorkSession
+
+
+class Command(BaseCommand):
+    help = "Recompute a session's checksum chain and name the first message that does not match."
+
+    def add_arguments(self, parser):
+        parser.add_argument("session_id")
+
+    def handle(self, *args, session_id, **options):
+        session = WorkSession.objects.filter(pk=session_id).first() if _is_uuid(session_id) else None
+        if session is None:
+            raise CommandError(f"no session {session_id}")
+        rows = Message.objects.filter(session=session).order_by("seq").values_list("seq", "envelope", "checksum")
+        broken = first_break(str(session.pk), rows.iterator())
+        if broken is not None:
+            message = Message.objects.filter(session=session, seq=broken).first()
+            name = message.message_id if message else "(missing)"
+            raise CommandError(f"chain broken at message #{broken} {name}")
+        if session.head_seq and rows.last()[2] != session.head_checksum:
+            raise CommandError("the session's head checksum does not match its last message")
+        self.stdout.write(f"ok: {session.head_seq} messages, head {session.head_checksum}")
+
+
+def _is_uuid(value: str) -> bool:
+    try:
+        uuid.UUID(value)
+    except ValueError:
+        return False
+    return True
