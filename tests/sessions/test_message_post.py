@@ -8,7 +8,7 @@ from django.db import connection
 from agents.sap.errors import SapError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.chain import genesis_checksum
-from sessions.graphs import graph_cache
+from sessions.graphs import graph_at, graph_cache
 from sessions.models import Message, WorkSession
 from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
@@ -229,3 +229,13 @@ def test_concurrent_posters_on_postgresql_get_gap_free_unique_sequence_numbers()
     seqs = sorted(Message.objects.filter(session=session).values_list("seq", flat=True))
     assert seqs == list(range(1, 81))
     call_command("verify_session", str(session.pk))
+
+
+def test_graph_at_a_past_version_shows_that_moment(session, owner):
+    me = caller_for_user(owner)
+    post(session, me, envelopes.proposal, message_id="t")
+    post(session, me, envelopes.feedback, "t", message_id="c1")
+    session.refresh_from_db()
+    before, after = graph_at(session, 1), graph_at(session, 2)
+    assert before.graph.nodes["t"]["status"] == "in_progress" and "c1" not in before.graph
+    assert after.graph.nodes["t"]["status"] == "overturned"
