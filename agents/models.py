@@ -24,3 +24,21 @@ class Agent(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class AgentToken(models.Model):
+    """A bearer token of an agent. Only its SHA-256 is stored; the token is shown once, when made."""
+
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="tokens")
+    prefix = models.CharField(max_length=12, help_text="The first characters, to tell tokens apart")
+    digest = models.CharField(max_length=64, unique=True)
+    label = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.agent})"

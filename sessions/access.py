@@ -39,6 +39,16 @@ def caller_for_agent(agent) -> Caller:
     return Caller("agent", agent.name, agent=agent)
 
 
+def caller_for_principal(principal) -> Caller | None:
+    """The caller behind ``request.user`` or a socket scope's user/agent; None when anonymous."""
+    agent = getattr(principal, "agent", None)
+    if agent is not None:
+        return caller_for_agent(agent)
+    if principal is not None and principal.is_authenticated:
+        return caller_for_user(principal)
+    return None
+
+
 @dataclass(frozen=True)
 class Access:
     session: WorkSession

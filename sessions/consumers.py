@@ -1,31 +1,225 @@
+"""The CHAP socket of one session: ``/ws/sessions/<id>/chap/`` (frames: docs/transport.md).
+
+Thin edge: it authenticates in ``connect``, joins the group before reading the head (so nothing
+falls between hello and the live stream), and hands envelopes to ``message_post``.
+
+Exactly once, in order: every connection remembers the last sequence number it delivered.
+Broadcasts of one session can arrive out of order (several workers commit and send), so a
+message beyond the next one first fills the gap from the log, and one already delivered is
+dropped. A consumer handles one event at a time, so a replay is never interleaved with live
+messages.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 
-from sessions.selectors import membership_of
+from agents.sap.errors import SapError
+from sessions import presence
+from sessions.access import caller_for_agent, caller_for_principal, session_access
+from sessions.events import session_group
+from sessions.models import Message, WorkSession
+from sessions.services import message_post
 
-# Close code for "not allowed": the same for a missing session and a non-member,
-# so a refused client learns nothing about whether the session exists.
-CLOSE_FORBIDDEN = 4403
+CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token
+CLOSE_SILENT = 4408
+REPLAY_PAGE = 500
 
 
-def session_group(session_id) -> str:
-    return f"chap.session.{session_id}"
+def scope_caller(scope):
+    if scope.get("bad_token"):
+        return None
+    if scope.get("agent") is not None:
+        return caller_for_agent(scope["agent"])
+    return caller_for_principal(scope.get("user"))
 
 
-class SessionConsumer(AsyncJsonWebsocketConsumer):
-    """The CHAP socket of one session: authorise in connect, join the group, then say hello."""
+class RateLimiter:
+    """A token bucket: ``rate`` frames a second on average, bursts of up to ``burst``."""
 
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.tokens, self.updated = float(burst), time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.updated) * self.rate)
+        self.updated = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+def _head(session_id) -> tuple[int, str]:
+    return WorkSession.objects.filter(pk=session_id).values_list("head_seq", "head_checksum").get()
+
+
+def _messages_between(session_id, after: int, upto: int | None, limit: int) -> list[tuple[int, dict]]:
+    rows = Message.objects.filter(session_id=session_id, seq__gt=after)
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
+    return list(rows.order_by("seq").values_list("seq", "envelope")[:limit])
+
+
+def error_frame(error: SapError, message_id=None) -> dict:
+    return {"type": "error", "message_id": message_id, "error": error.as_dict()}
+
+
+class SessionConsumer(AsyncWebsocketConsumer):
     async def connect(self):
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
-        membership = await database_sync_to_async(membership_of)(session_id=self.session_id, user=self.scope["user"])
-        if membership is None:
+        self.caller = scope_caller(self.scope)
+        access = None
+        if self.caller is not None:
+            access = await database_sync_to_async(session_access)(self.session_id, self.caller)
+        if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = session_group(self.session_id)
+        self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
+        self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
+        self.last_heard = time.monotonic()
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        await self.send_json({"type": "hello", "session_id": str(self.session_id)})
+        self.last_seq, checksum = await database_sync_to_async(_head)(self.session_id)
+        await self.send_json(
+            {
+                "type": "hello",
+                "session_id": str(self.session_id),
+                "head_seq": self.last_seq,
+                "context_checksum": checksum,
+                "heartbeat_s": settings.CHAP_HEARTBEAT_S,
+                "role": access.role,
+            }
+        )
+        await database_sync_to_async(presence.join)(self.session_id, self.participant, self.channel_name)
+        self.watchdog = asyncio.create_task(self._watch_heartbeat())
 
     async def disconnect(self, code):
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if not hasattr(self, "group"):
+            return
+        self.watchdog.cancel()
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+        await database_sync_to_async(presence.leave)(self.session_id, self.channel_name)
+
+    async def _watch_heartbeat(self):
+        timeout = settings.CHAP_HEARTBEAT_S * 2.5
+        while True:
+            await asyncio.sleep(settings.CHAP_HEARTBEAT_S / 2)
+            if time.monotonic() - self.last_heard > timeout:
+                await self.close(code=CLOSE_SILENT)
+                return
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content, ensure_ascii=False))
+
+    # -- frames from the client -----------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        self.last_heard = time.monotonic()
+        raw = text_data if text_data is not None else bytes_data
+        if len(raw) > settings.CHAP_MAX_FRAME_BYTES or (
+            text_data is not None and len(text_data.encode()) > settings.CHAP_MAX_FRAME_BYTES
+        ):
+            await self._refuse(
+                "MESSAGE_TOO_LARGE",
+                f"frames are limited to {settings.CHAP_MAX_FRAME_BYTES} bytes",
+                details={"limit": settings.CHAP_MAX_FRAME_BYTES},
+                suggestion=["put large content in a workspace file and refer to it"],
+            )
+            return
+        if not self.limiter.allow():
+            await self._refuse(
+                "RATE_LIMITED",
+                "too many frames on this connection",
+                details={"rate_per_s": settings.CHAP_WS_RATE_PER_S, "burst": settings.CHAP_WS_BURST},
+                suggestion=["wait a moment, then send again"],
+            )
+            return
+        try:
+            frame = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            await self._refuse("INVALID_FRAME", f"frame is not valid JSON: {exc}")
+            return
+        if not isinstance(frame, dict):
+            await self._refuse("INVALID_FRAME", "a frame is a JSON object")
+            return
+        frame_type = frame.get("type")
+        if frame_type is None and "payload_type" in frame:
+            await self._post(frame)
+        elif frame_type == "ping":
+            await self._pong()
+        elif frame_type == "resume":
+            await self._resume(frame)
+        else:
+            await self._refuse(
+                "INVALID_FRAME",
+                f"unknown frame type {frame_type!r}",
+                details={"known": ["ping", "resume", "a CHAP envelope (no type, has payload_type)"]},
+            )
+
+    async def _refuse(self, code: str, message: str, **fields) -> None:
+        await self.send_json(error_frame(SapError(code, message, **fields)))
+
+    async def _post(self, envelope: dict) -> None:
+        message_id = envelope.get("message_id")
+        try:
+            ack = await database_sync_to_async(message_post)(
+                session_id=self.session_id, caller=self.caller, envelope=envelope
+            )
+        except SapError as error:
+            await self.send_json(error_frame(error, message_id))
+            return
+        await self.send_json(ack.as_frame())
+
+    async def _pong(self) -> None:
+        head_seq, checksum = await database_sync_to_async(_head)(self.session_id)
+        await database_sync_to_async(presence.seen)(self.channel_name)
+        await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
+
+    async def _resume(self, frame: dict) -> None:
+        since = frame.get("since_seq")
+        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
+            await self._refuse(
+                "INVALID_FRAME",
+                "resume needs since_seq, a whole number >= 0",
+                details={"invalid": {"since_seq": "expected integer >= 0"}},
+            )
+            return
+        head_seq, _ = await database_sync_to_async(_head)(self.session_id)
+        cursor = since
+        while cursor < head_seq:
+            page = await database_sync_to_async(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
+            if not page:
+                break
+            for seq, envelope in page:
+                await self.send_json({"type": "message", "seq": seq, "envelope": envelope})
+            cursor = page[-1][0]
+        self.last_seq = max(cursor, since)
+        await self.send_json({"type": "resumed", "head_seq": self.last_seq})
+
+    # -- group events ------------------------------------------------------------------------
+
+    async def chap_message(self, event):
+        seq = event["seq"]
+        if seq <= self.last_seq:
+            return
+        while self.last_seq < seq - 1:
+            page = await database_sync_to_async(_messages_between)(self.session_id, self.last_seq, seq - 1, REPLAY_PAGE)
+            if not page:
+                break
+            for missed_seq, envelope in page:
+                await self.send_json({"type": "message", "seq": missed_seq, "envelope": envelope})
+                self.last_seq = missed_seq
+        await self.send_json({"type": "message", "seq": seq, "envelope": event["envelope"]})
+        self.last_seq = seq
+
+    async def chap_presence(self, event):
+        await self.send_json({"type": "presence", "online": event["online"]})

@@ -97,3 +97,19 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.payload_type} {self.message_id}"
+
+
+class Presence(models.Model):
+    """One open connection of a participant. Rows of a crashed process go stale and stop counting."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="presences")
+    participant = models.CharField(max_length=160, help_text="human:alice or agent:planner")
+    channel_name = models.CharField(max_length=200, unique=True)
+    connected_at = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["session", "last_seen"], name="presence_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.participant} on {self.channel_name}"

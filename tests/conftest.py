@@ -24,22 +24,26 @@ def daphne_server(transactional_db):
     server.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
-    from tests.chromium import CHROMIUM, CHROMIUM_ARGS, require_chromium
-
-    require_chromium()
+    """Chromium for one test module. Playwright's sync API runs an event loop in this thread
+    while it is open, which async_to_sync elsewhere cannot share, so it closes with the module."""
     import os
 
     from playwright.sync_api import sync_playwright
 
-    # Playwright's sync API keeps an event loop alive in this thread; the tests only
-    # touch the ORM between browser calls, never concurrently with them.
+    from tests.chromium import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    # The tests only touch the ORM between browser calls, never concurrently with them.
     os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 @pytest.fixture

@@ -10,11 +10,28 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from agents.auth import BearerAgentMiddleware  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
+
+
+def _origin_checked_unless_bearer(app):
+    """Browsers are held to our origins (cookies ride along cross-site); bearer-token clients
+    are not browsers, send no cookies and usually no Origin, so the token alone decides."""
+    checked = AllowedHostsOriginValidator(app)
+
+    async def route(scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        target = app if b"authorization" in headers and b"cookie" not in headers else checked
+        return await target(scope, receive, send)
+
+    return route
+
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(session_websockets))),
+        "websocket": _origin_checked_unless_bearer(
+            BearerAgentMiddleware(AuthMiddlewareStack(URLRouter(session_websockets)))
+        ),
     }
 )

@@ -125,3 +125,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
+
+# CHAP transport: heartbeat interval announced to clients, and the per-connection rate limit.
+CHAP_HEARTBEAT_S = env_int("CHAP_HEARTBEAT_S", 30, minimum=1)
+CHAP_WS_RATE_PER_S = env_int("CHAP_WS_RATE_PER_S", 50, minimum=1)
+CHAP_WS_BURST = env_int("CHAP_WS_BURST", 200, minimum=1)
+CHAP_MAX_FRAME_BYTES = 1024 * 1024

@@ -18,7 +18,7 @@ async def open_socket(session_id, *headers):
     return communicator, connected, code
 
 
-def test_member_connects_through_the_asgi_stack_and_gets_hello(client, db):
+def test_member_connects_through_the_asgi_stack_and_gets_hello(client, transactional_db):
     owner = make_user()
     session = make_session(owner=owner)
     cookie = cookie_for(client, owner)
@@ -35,7 +35,7 @@ def test_member_connects_through_the_asgi_stack_and_gets_hello(client, db):
     assert hello["session_id"] == str(session.id)
 
 
-def test_outsider_and_anonymous_are_refused_before_accept(client, db):
+def test_outsider_and_anonymous_are_refused_before_accept(client, transactional_db):
     session = make_session()
     outsider = make_user()
 
@@ -49,7 +49,7 @@ def test_outsider_and_anonymous_are_refused_before_accept(client, db):
     assert async_to_sync(scenario)() == (False, 4403)
 
 
-def test_foreign_origin_is_refused(client, db):
+def test_foreign_origin_is_refused(client, transactional_db):
     owner = make_user()
     session = make_session(owner=owner)
     cookie = cookie_for(client, owner)

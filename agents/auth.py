@@ -1,0 +1,56 @@
+"""Bearer-token authentication for agents, on the WebSocket (ASGI middleware) and REST (DRF)."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from rest_framework import authentication, exceptions
+
+from agents.tokens import agent_for_token, bearer_token
+
+
+class AgentPrincipal:
+    """Stands in for ``request.user`` when an agent calls the REST API."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_staff = False
+    is_superuser = False
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    def get_username(self) -> str:
+        return f"agent:{self.agent.name}"
+
+    def __str__(self) -> str:
+        return self.get_username()
+
+
+class BearerAgentAuthentication(authentication.BaseAuthentication):
+    def authenticate(self, request):
+        token = bearer_token(request.META.get("HTTP_AUTHORIZATION"))
+        if token is None:
+            return None
+        agent = agent_for_token(token)
+        if agent is None:
+            raise exceptions.AuthenticationFailed("invalid or revoked agent token")
+        return AgentPrincipal(agent), token
+
+    def authenticate_header(self, request):
+        return 'Bearer realm="chap"'
+
+
+class BearerAgentMiddleware:
+    """Sets ``scope["agent"]`` from ``Authorization: Bearer``; ``scope["bad_token"]`` when it fails."""
+
+    def __init__(self, inner):
+        self.inner = inner
+
+    async def __call__(self, scope, receive, send):
+        headers = dict(scope.get("headers") or [])
+        token = bearer_token(headers.get(b"authorization"))
+        scope = dict(scope, agent=None, bad_token=False)
+        if token is not None:
+            scope["agent"] = await database_sync_to_async(agent_for_token)(token)
+            scope["bad_token"] = scope["agent"] is None
+        return await self.inner(scope, receive, send)

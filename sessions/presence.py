@@ -1,0 +1,48 @@
+"""Who is connected to a session, across processes: one row per open connection.
+
+A row counts while it was seen within the heartbeat timeout, so the connections of a process
+that died stop counting by themselves.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.utils import timezone
+
+from sessions.events import send_on_commit
+from sessions.models import Presence
+
+
+def _fresh_since():
+    return timezone.now() - timedelta(seconds=settings.CHAP_HEARTBEAT_S * 2.5)
+
+
+def online(session_id) -> list[str]:
+    rows = Presence.objects.filter(session_id=session_id, last_seen__gte=_fresh_since())
+    return sorted(set(rows.values_list("participant", flat=True)))
+
+
+def join(session_id, participant: str, channel_name: str) -> None:
+    before = online(session_id)
+    Presence.objects.update_or_create(
+        channel_name=channel_name, defaults={"session_id": session_id, "participant": participant}
+    )
+    _announce_if_changed(session_id, before)
+
+
+def leave(session_id, channel_name: str) -> None:
+    before = online(session_id)
+    Presence.objects.filter(channel_name=channel_name).delete()
+    _announce_if_changed(session_id, before)
+
+
+def seen(channel_name: str) -> None:
+    Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+
+
+def _announce_if_changed(session_id, before: list[str]) -> None:
+    after = online(session_id)
+    if after != before:
+        send_on_commit(session_id, {"type": "chap.presence", "online": after})
