@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from channels.db import database_sync_to_async
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
 from agents.tokens import agent_for_token, bearer_token
@@ -54,3 +55,13 @@ class BearerAgentMiddleware:
             scope["agent"] = await database_sync_to_async(agent_for_token)(token)
             scope["bad_token"] = scope["agent"] is None
         return await self.inner(scope, receive, send)
+
+
+class BearerAgentScheme(OpenApiAuthenticationExtension):
+    """Describes agent tokens in the OpenAPI schema."""
+
+    target_class = "agents.auth.BearerAgentAuthentication"
+    name = "agentToken"
+
+    def get_security_definition(self, auto_schema):
+        return {"type": "http", "scheme": "bearer", "description": "an agent token (python manage.py agent_token NAME)"}

@@ -37,3 +37,25 @@ def metrics(*, session: WorkSession) -> dict:
     messages = session_messages(session=session)
     with entry.lock:
         return process_metrics(entry.graph, messages)
+
+
+EXPORT_FORMAT = "chap-session-export/1"
+
+
+def session_export(*, session: WorkSession) -> dict:
+    """Everything needed to rebuild the session elsewhere: metadata, members, messages with checksums."""
+    rows = session.messages.order_by("seq").values_list("seq", "checksum", "envelope")
+    memberships = session.memberships.select_related("user")
+    return {
+        "format": EXPORT_FORMAT,
+        "session": {
+            "id": str(session.pk),
+            "title": session.title,
+            "state": session.state,
+            "created_at": session.created_at.isoformat(),
+            "head_seq": session.head_seq,
+            "head_checksum": session.head_checksum,
+        },
+        "members": [{"username": m.user.get_username(), "role": m.role} for m in memberships],
+        "messages": [{"seq": seq, "checksum": checksum, "envelope": envelope} for seq, checksum, envelope in rows],
+    }

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
 from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, require_access
-from sessions.chap.chain import content_hash, genesis_checksum, next_checksum
+from sessions.chap.chain import content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.events import send_on_commit
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Membership, Message, SessionAgent, WorkSession
+from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
+from sessions.selectors import EXPORT_FORMAT
 
 UNSEEN_LISTED = 100
 
@@ -50,6 +52,7 @@ class Ack:
     message_id: str
     seq: int
     context_checksum: str
+    replayed: bool = field(default=False, compare=False)  # True when this answered a retry
 
     def as_frame(self) -> dict:
         return {
@@ -125,7 +128,7 @@ def _append(session_id, checked: dict) -> Ack:
     existing = Message.objects.filter(session=session, message_id=checked["message_id"]).first()
     if existing is not None:
         if existing.content_hash == content_hash(checked):
-            return Ack(existing.message_id, existing.seq, existing.checksum)
+            return Ack(existing.message_id, existing.seq, existing.checksum, replayed=True)
         raise SapError(
             "DUPLICATE_MESSAGE_ID",
             f"message_id {checked['message_id']!r} was already used for a different message",
@@ -216,3 +219,103 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
         context_checksum=session.head_checksum,
     )
     return _append(session.pk, validate_envelope(envelope))
+
+
+OWNER_ONLY = "only the session's owner can do this"
+
+
+def session_update(*, session_id, caller: Caller, title: str | None = None, state: str | None = None) -> WorkSession:
+    """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
+    access = require_access(session_id, caller, write=True)
+    if state is not None and state not in SessionState.values:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"state must be one of {list(SessionState.values)}",
+            details={"violations": {"state": f"got {state!r}"}},
+        )
+    if state == SessionState.ARCHIVED and access.role != MemberRole.OWNER:
+        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
+    with transaction.atomic():
+        session = WorkSession.objects.select_for_update().get(pk=access.session.pk)
+        if title is not None:
+            session.title = title
+        if state is not None:
+            session.state = state
+        session.save(update_fields=["title", "state"])
+    send_on_commit(session.pk, {"type": "chap.session", "title": session.title, "state": session.state})
+    return session
+
+
+def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Membership:
+    access = require_access(session_id, caller, write=True)
+    if access.role != MemberRole.OWNER:
+        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"})
+    if role not in MemberRole.values:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"role must be one of {list(MemberRole.values)}",
+            details={"violations": {"role": f"got {role!r}"}},
+        )
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise SapError("RESOURCE_NOT_FOUND", f"no user {username!r}", details={"resource_type": "USER"})
+    if user.pk == access.session.created_by_id and role != MemberRole.OWNER:
+        raise SapError(
+            "VALIDATION_FAILED",
+            "the session's creator stays its owner",
+            details={"violations": {"role": "the creator's role cannot change"}},
+        )
+    return member_add(session=access.session, user=user, role=role)
+
+
+def session_import(*, data: dict, owner) -> WorkSession:
+    """Load an export into this workbench after verifying its chain; the session keeps its id."""
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"not a {EXPORT_FORMAT} file",
+            details={"invalid": {"format": "expected " + EXPORT_FORMAT}},
+        )
+    meta, rows = data.get("session") or {}, data.get("messages") or []
+    try:
+        session_id = str(uuid.UUID(str(meta.get("id"))))
+        entries = [(int(row["seq"]), validate_envelope(row["envelope"]), str(row["checksum"])) for row in rows]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise SapError("VALIDATION_FAILED", f"malformed export: {exc}") from None
+    broken = first_break(session_id, entries)
+    if broken is not None:
+        raise SapError("VALIDATION_FAILED", f"the checksum chain breaks at message #{broken}", details={"seq": broken})
+    if WorkSession.objects.filter(pk=session_id).exists():
+        raise SapError(
+            "RESOURCE_ALREADY_EXISTS", f"session {session_id} exists already", details={"resource_type": "SESSION"}
+        )
+    with transaction.atomic():
+        session = WorkSession.objects.create(
+            id=session_id,
+            title=str(meta.get("title") or "Imported session")[:200],
+            state=meta.get("state") if meta.get("state") in SessionState.values else SessionState.PROPOSED,
+            created_by=owner,
+            head_seq=entries[-1][0] if entries else 0,
+            head_checksum=entries[-1][2] if entries else genesis_checksum(session_id),
+        )
+        Membership.objects.create(session=session, user=owner, role=MemberRole.OWNER)
+        for member in data.get("members") or []:
+            user = get_user_model().objects.filter(username=member.get("username")).exclude(pk=owner.pk).first()
+            if user is not None and member.get("role") in MemberRole.values:
+                Membership.objects.create(session=session, user=user, role=member["role"])
+        Message.objects.bulk_create(
+            Message(
+                session=session,
+                seq=seq,
+                message_id=envelope["message_id"],
+                payload_type=envelope["payload_type"],
+                sender_type=envelope["sender"]["type"],
+                sender_id=envelope["sender"]["id"],
+                in_reply_to=envelope.get("in_reply_to") or "",
+                envelope=envelope,
+                content_hash=content_hash(envelope),
+                checksum=checksum,
+            )
+            for seq, envelope, checksum in entries
+        )
+    return session

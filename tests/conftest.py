@@ -55,3 +55,10 @@ def page(chromium):
     page.console_errors = console_errors
     yield page
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(request, settings):
+    """PBKDF2 costs a quarter second a user; tests that do not log in through a real server need no such cost."""
+    if request.node.get_closest_marker("processes") is None:
+        settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

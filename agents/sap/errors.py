@@ -43,6 +43,9 @@ CATALOGUE: dict[str, CodeInfo] = {
     "UNTERMINATED_BLOCK": CodeInfo(Category.PROTOCOL, False, "A block was not closed by @@end before the next one."),
     "NOT_A_REQUEST": CodeInfo(Category.PROTOCOL, False, "Only query, action and describe blocks can be executed."),
     "INVALID_FRAME": CodeInfo(Category.PROTOCOL, False, "A frame is not valid JSON or has an unknown type."),
+    "INVALID_REQUEST": CodeInfo(
+        Category.PROTOCOL, False, "The HTTP request could not be read (body, media type, method)."
+    ),
     # validation: readable, but the request is wrong
     "VALIDATION_FAILED": CodeInfo(Category.VALIDATION, False, "Parameters are missing, mistyped or out of range."),
     "INVALID_MESSAGE": CodeInfo(Category.VALIDATION, False, "A CHAP message does not follow its schema."),
@@ -51,6 +54,7 @@ CATALOGUE: dict[str, CodeInfo] = {
     "RESOURCE_NOT_FOUND": CodeInfo(Category.RESOURCE, False, "The named file, table, session or message is absent."),
     "RESOURCE_ALREADY_EXISTS": CodeInfo(Category.RESOURCE, False, "Something with this name exists already."),
     # permission
+    "UNAUTHENTICATED": CodeInfo(Category.PERMISSION, False, "Sign in, or send Authorization: Bearer <agent token>."),
     "PERMISSION_DENIED": CodeInfo(Category.PERMISSION, False, "The caller lacks the permission the operation needs."),
     "APPROVAL_DENIED": CodeInfo(Category.PERMISSION, False, "A human rejected the request that needed approval."),
     "PATH_OUTSIDE_WORKSPACE": CodeInfo(Category.PERMISSION, False, "A path leads outside the session's workspace."),

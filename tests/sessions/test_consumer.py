@@ -190,8 +190,11 @@ def test_resume_replays_in_order_and_live_messages_are_not_doubled(client, sessi
     from sessions.services import message_post
 
     for n in range(1, 6):
-        message_post(session_id=session.pk, caller=caller_for_user(alice),
-                     envelope=envelope_for(session, ("human", "alice"), message_id=f"old{n}"))  # fmt: skip
+        message_post(
+            session_id=session.pk,
+            caller=caller_for_user(alice),
+            envelope=envelope_for(session, ("human", "alice"), message_id=f"old{n}"),
+        )
     live = envelope_for(session, ("human", "alice"), message_id="live")
 
     async def scenario():
@@ -223,10 +226,13 @@ def test_broadcasts_already_delivered_by_a_replay_are_dropped(client, session, a
     # Store three messages without broadcasting them, as if their broadcasts were still in flight.
     monkeypatch.setattr(services, "send_on_commit", lambda session_id, event: None)
     stored = [
-        services.message_post(session_id=session.pk, caller=caller_for_user(alice),
-                              envelope=envelope_for(session, ("human", "alice"), message_id=f"g{n}"))
+        services.message_post(
+            session_id=session.pk,
+            caller=caller_for_user(alice),
+            envelope=envelope_for(session, ("human", "alice"), message_id=f"g{n}"),
+        )
         for n in (1, 2, 3)
-    ]  # fmt: skip
+    ]
     third = WorkSession.objects.get(pk=session.pk).messages.get(seq=3).envelope
 
     async def scenario():
@@ -268,9 +274,12 @@ def test_a_broadcast_ahead_of_the_connection_fills_the_gap_first(client, session
             await socket.receive()
             for n in (1, 2, 3):
                 await database_sync_to_async(services.message_post)(
-                    session_id=session.pk, caller=caller_for_user(alice),
-                    envelope=await database_sync_to_async(envelope_for)(session, ("human", "alice"), message_id=f"g{n}"),
-                )  # fmt: skip
+                    session_id=session.pk,
+                    caller=caller_for_user(alice),
+                    envelope=await database_sync_to_async(envelope_for)(
+                        session, ("human", "alice"), message_id=f"g{n}"
+                    ),
+                )
             third = await database_sync_to_async(lambda: session.messages.get(seq=3).envelope)()
             await get_channel_layer().group_send(
                 session_group(session.pk), {"type": "chap.message", "seq": 3, "envelope": third}

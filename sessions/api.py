@@ -1,0 +1,251 @@
+"""REST API: parse, authorise, delegate to the same services the WebSocket and SAP use."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agents.sap.errors import SapError
+from sessions import selectors, services
+from sessions.access import caller_for_principal, require_access
+from sessions.chap.summary import layered_summary
+from sessions.graphs import graph_at, graph_cache
+from sessions.models import WorkSession
+from sessions.serializers import (
+    AckSerializer,
+    CheckpointCreateSerializer,
+    CheckpointSerializer,
+    EnvelopeSerializer,
+    ErrorSerializer,
+    FreeFormSerializer,
+    MemberInviteSerializer,
+    MemberSerializer,
+    MessagePageSerializer,
+    SessionCreateSerializer,
+    SessionSerializer,
+    SessionUpdateSerializer,
+)
+
+MAX_PAGE = 1000
+ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409, 413, 429)}
+
+
+def _caller(request):
+    return caller_for_principal(request.user)
+
+
+def _access(request, session_id, *, write: bool = False):
+    return require_access(session_id, _caller(request), write=write)
+
+
+def _int_param(request, name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise SapError(
+            "VALIDATION_FAILED", f"{name} must be a whole number", details={"invalid": {name: "expected integer"}}
+        ) from None
+    if value < minimum or (maximum is not None and value > maximum):
+        bounds = f">= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
+        raise SapError(
+            "VALIDATION_FAILED", f"{name} must be {bounds}", details={"violations": {name: f"must be {bounds}"}}
+        )
+    return value
+
+
+def _validated(serializer_class, request):
+    if not isinstance(request.data, dict):
+        raise SapError("INVALID_REQUEST", "the body must be a JSON object")
+    serializer = serializer_class(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+class SessionListView(APIView):
+    @extend_schema(responses={200: SessionSerializer(many=True), **ERRORS})
+    def get(self, request):
+        if getattr(request.user, "agent", None) is not None:
+            sessions = WorkSession.objects.filter(
+                participants__agent=request.user.agent, participants__agent__enabled=True
+            )
+        else:
+            sessions = selectors.sessions_for_user(user=request.user)
+        return Response(SessionSerializer(sessions, many=True).data)
+
+    @extend_schema(request=SessionCreateSerializer, responses={201: SessionSerializer, **ERRORS})
+    def post(self, request):
+        data = _validated(SessionCreateSerializer, request)
+        if getattr(request.user, "agent", None) is not None:
+            raise SapError(
+                "PERMISSION_DENIED", "agents cannot create sessions", details={"permission": "session.create"}
+            )
+        session = services.session_create(owner=request.user, title=data["title"])
+        return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailView(APIView):
+    @extend_schema(responses={200: SessionSerializer, **ERRORS})
+    def get(self, request, session_id):
+        return Response(SessionSerializer(_access(request, session_id).session).data)
+
+    @extend_schema(request=SessionUpdateSerializer, responses={200: SessionSerializer, **ERRORS})
+    def patch(self, request, session_id):
+        _access(request, session_id)
+        data = _validated(SessionUpdateSerializer, request)
+        session = services.session_update(session_id=session_id, caller=_caller(request), **data)
+        return Response(SessionSerializer(session).data)
+
+
+class SessionArchiveView(APIView):
+    @extend_schema(request=None, responses={200: SessionSerializer, **ERRORS})
+    def post(self, request, session_id):
+        session = services.session_update(session_id=session_id, caller=_caller(request), state="archived")
+        return Response(SessionSerializer(session).data)
+
+
+class MemberListView(APIView):
+    @extend_schema(responses={200: MemberSerializer(many=True), **ERRORS})
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        return Response(MemberSerializer(session.memberships.select_related("user"), many=True).data)
+
+    @extend_schema(request=MemberInviteSerializer, responses={201: MemberSerializer, **ERRORS})
+    def post(self, request, session_id):
+        _access(request, session_id)
+        data = _validated(MemberInviteSerializer, request)
+        membership = services.member_invite(session_id=session_id, caller=_caller(request), **data)
+        return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
+
+
+class MessageListView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("since_seq", int, description="return messages after this sequence number"),
+            OpenApiParameter("page_size", int, description=f"at most {MAX_PAGE}"),
+        ],
+        responses={200: MessagePageSerializer, **ERRORS},
+    )
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        since = _int_param(request, "since_seq", 0)
+        size = _int_param(request, "page_size", 100, minimum=1, maximum=MAX_PAGE)
+        rows = list(
+            session.messages.filter(seq__gt=since).order_by("seq").values("seq", "checksum", "envelope")[: size + 1]
+        )
+        more = len(rows) > size
+        rows = rows[:size]
+        return Response(
+            {"messages": rows, "head_seq": session.head_seq, "next_since_seq": rows[-1]["seq"] if more else None}
+        )
+
+    @extend_schema(request=EnvelopeSerializer, responses={201: AckSerializer, 200: AckSerializer, **ERRORS})
+    def post(self, request, session_id):
+        _access(request, session_id)
+        if not isinstance(request.data, dict):
+            raise SapError("INVALID_MESSAGE", "a CHAP message is a JSON object")
+        ack = services.message_post(session_id=session_id, caller=_caller(request), envelope=request.data)
+        return Response(ack.as_frame(), status=status.HTTP_200_OK if ack.replayed else status.HTTP_201_CREATED)
+
+
+class GraphView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("as", str, enum=["node-link", "graphml"], description="default node-link"),
+            OpenApiParameter("version", int, description="the sequence number to view the graph at; default head"),
+        ],
+        responses={
+            (200, "application/json"): OpenApiTypes.OBJECT,
+            (200, "application/xml"): OpenApiTypes.STR,
+            **ERRORS,
+        },
+    )
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        version = _int_param(request, "version", session.head_seq, maximum=session.head_seq)
+        # "as", not "format": DRF reserves ?format= for choosing a renderer.
+        output = request.query_params.get("as", "node-link")
+        if output not in ("node-link", "graphml"):
+            raise SapError("VALIDATION_FAILED", "as is node-link or graphml", details={"violations": {"as": output}})
+        if version == session.head_seq:
+            entry = graph_cache.entry(session)
+            with entry.lock:
+                exported = entry.graph.graphml() if output == "graphml" else entry.graph.node_link()
+        else:
+            graph = graph_at(session, version)
+            exported = graph.graphml() if output == "graphml" else graph.node_link()
+        if output == "graphml":
+            return HttpResponse(exported, content_type="application/xml")
+        return Response({"version": version, "graph": exported})
+
+
+class CheckpointListView(APIView):
+    @extend_schema(responses={200: CheckpointSerializer(many=True), **ERRORS})
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        rows = (
+            session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
+        )
+        return Response(
+            [
+                {
+                    "seq": row["seq"],
+                    "message_id": row["message_id"],
+                    "label": row["envelope"]["payload"]["label"],
+                    "at_seq": row["envelope"]["payload"].get("seq", row["seq"] - 1),
+                    "summary": row["envelope"]["payload"].get("summary") or {},
+                }
+                for row in rows
+            ]
+        )
+
+    @extend_schema(request=CheckpointCreateSerializer, responses={201: AckSerializer, **ERRORS})
+    def post(self, request, session_id):
+        _access(request, session_id)
+        data = _validated(CheckpointCreateSerializer, request)
+        ack = services.checkpoint_create(session_id=session_id, caller=_caller(request), label=data["label"])
+        return Response(ack.as_frame(), status=status.HTTP_201_CREATED)
+
+
+class SummaryView(APIView):
+    @extend_schema(responses={200: FreeFormSerializer, **ERRORS})
+    def get(self, request, session_id):
+        entry = graph_cache.entry(_access(request, session_id).session)
+        with entry.lock:
+            return Response(layered_summary(entry.graph))
+
+
+class AgentContextView(APIView):
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("task_message_id", str, description="the message the task serves"),
+            OpenApiParameter("budget", int, description="token budget, 200 to 100000 (default 4000)"),
+        ],
+        responses={200: FreeFormSerializer, **ERRORS},
+    )
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        budget = _int_param(request, "budget", 4000, minimum=200, maximum=100_000)
+        task = request.query_params.get("task_message_id") or None
+        return Response(selectors.agent_context(session=session, task_message_id=task, budget=budget))
+
+
+class MetricsView(APIView):
+    @extend_schema(responses={200: FreeFormSerializer, **ERRORS})
+    def get(self, request, session_id):
+        return Response(selectors.metrics(session=_access(request, session_id).session))
+
+
+class ExportView(APIView):
+    @extend_schema(responses={200: FreeFormSerializer, **ERRORS})
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        response = Response(selectors.session_export(session=session))
+        response["Content-Disposition"] = f'attachment; filename="chap-session-{session.pk}.json"'
+        return response

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from sessions import api
+
+urlpatterns = [
+    path("sessions/", api.SessionListView.as_view(), name="api-sessions"),
+    path("sessions/<uuid:session_id>/", api.SessionDetailView.as_view(), name="api-session"),
+    path("sessions/<uuid:session_id>/archive/", api.SessionArchiveView.as_view(), name="api-session-archive"),
+    path("sessions/<uuid:session_id>/members/", api.MemberListView.as_view(), name="api-members"),
+    path("sessions/<uuid:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"),
+    path("sessions/<uuid:session_id>/graph/", api.GraphView.as_view(), name="api-graph"),
+    path("sessions/<uuid:session_id>/checkpoints/", api.CheckpointListView.as_view(), name="api-checkpoints"),
+    path("sessions/<uuid:session_id>/summary/", api.SummaryView.as_view(), name="api-summary"),
+    path("sessions/<uuid:session_id>/context/", api.AgentContextView.as_view(), name="api-context"),
+    path("sessions/<uuid:session_id>/metrics/", api.MetricsView.as_view(), name="api-metrics"),
+    path("sessions/<uuid:session_id>/export/", api.ExportView.as_view(), name="api-export"),
+]

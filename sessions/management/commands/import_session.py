@@ -1,0 +1,29 @@
+import json
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from agents.sap.errors import SapError
+from sessions.services import session_import
+
+
+class Command(BaseCommand):
+    help = "Load a session export (GET /api/sessions/<id>/export/) after verifying its checksum chain."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--owner", required=True, help="username who will own the imported session")
+
+    def handle(self, *args, file, owner, **options):
+        user = get_user_model().objects.filter(username=owner).first()
+        if user is None:
+            raise CommandError(f"no user {owner!r}")
+        try:
+            with open(file, encoding="utf-8") as handle:
+                data = json.load(handle)
+            session = session_import(data=data, owner=user)
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read {file}: {exc}") from None
+        except SapError as error:
+            raise CommandError(f"{error.code}: {error.message}") from None
+        self.stdout.write(f"imported {session.pk}: {session.head_seq} messages, chain verified")

@@ -1,0 +1,68 @@
+"""Every REST error in the one error model: ``{"error": {code, message, category, …}}``."""
+
+from __future__ import annotations
+
+import logging
+
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from agents.sap.errors import Category, SapError, new_request_id
+
+logger = logging.getLogger(__name__)
+
+_STATUS_BY_CODE = {
+    "RESOURCE_NOT_FOUND": status.HTTP_404_NOT_FOUND,
+    "OPERATION_NOT_FOUND": status.HTTP_404_NOT_FOUND,
+    "RESOURCE_ALREADY_EXISTS": status.HTTP_409_CONFLICT,
+    "UNAUTHENTICATED": status.HTTP_401_UNAUTHORIZED,
+    "RATE_LIMITED": status.HTTP_429_TOO_MANY_REQUESTS,
+    "MESSAGE_TOO_LARGE": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    "LIMIT_EXCEEDED": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    "TIMEOUT": status.HTTP_504_GATEWAY_TIMEOUT,
+}
+_STATUS_BY_CATEGORY = {
+    Category.VALIDATION: status.HTTP_400_BAD_REQUEST,
+    Category.PROTOCOL: status.HTTP_400_BAD_REQUEST,
+    Category.RESOURCE: status.HTTP_404_NOT_FOUND,
+    Category.PERMISSION: status.HTTP_403_FORBIDDEN,
+    Category.CONFLICT: status.HTTP_409_CONFLICT,
+    Category.LIMIT: status.HTTP_429_TOO_MANY_REQUESTS,
+    Category.INTERNAL: status.HTTP_500_INTERNAL_SERVER_ERROR,
+}
+
+
+def http_status(error: SapError) -> int:
+    return _STATUS_BY_CODE.get(error.code, _STATUS_BY_CATEGORY[error.category])
+
+
+def error_response(error: SapError) -> Response:
+    return Response({"error": error.as_dict()}, status=http_status(error))
+
+
+def exception_handler(exc, context):
+    if isinstance(exc, SapError):
+        return error_response(exc)
+    if isinstance(exc, exceptions.ValidationError):
+        return error_response(
+            SapError("VALIDATION_FAILED", "the request's fields are not valid", details={"invalid": exc.detail})
+        )
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        response = error_response(SapError("UNAUTHENTICATED", str(exc.detail)))
+        response["WWW-Authenticate"] = 'Bearer realm="chap"'
+        return response
+    if isinstance(exc, exceptions.PermissionDenied):
+        return error_response(SapError("PERMISSION_DENIED", str(exc.detail)))
+    if isinstance(exc, exceptions.NotFound):
+        return error_response(SapError("RESOURCE_NOT_FOUND", str(exc.detail)))
+    if isinstance(exc, exceptions.Throttled):
+        return error_response(SapError("RATE_LIMITED", str(exc.detail), details={"wait_s": exc.wait}))
+    if isinstance(exc, exceptions.APIException):
+        response = error_response(SapError("INVALID_REQUEST", str(exc.detail)))
+        response.status_code = exc.status_code
+        return response
+    request_id = new_request_id()
+    logger.exception("API request failed (request %s)", request_id)
+    return error_response(
+        SapError("INTERNAL_ERROR", "the server failed", details={"request_id": request_id}, request_id=request_id)
+    )
