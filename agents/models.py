@@ -16,6 +16,12 @@ class Agent(models.Model):
         default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…"
     )
     description = models.TextField(blank=True)
+    allowed_operations = models.JSONField(
+        default=list, blank=True, help_text="SAP operation patterns it may run: file.read, dataset.*, …"
+    )
+    approval_operations = models.JSONField(
+        default=list, blank=True, help_text="SAP operation patterns that wait for a human's approval"
+    )
     enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

@@ -4,10 +4,14 @@ Thin edge: it authenticates in ``connect``, joins the group before reading the h
 falls between hello and the live stream), and hands envelopes to ``message_post``.
 
 Exactly once, in order: every connection remembers the last sequence number it delivered.
-Broadcasts of one session can arrive out of order (several workers commit and send), so a
-message beyond the next one first fills the gap from the log, and one already delivered is
-dropped. A consumer handles one event at a time, so a replay is never interleaved with live
-messages.
+Broadcasts of one session can arrive out of order (several processes commit and send), so a
+message beyond the next one waits briefly for the ones before it; if they do not come (a
+broadcast lost with a crashed process, a full channel), the gap is filled from the log. One
+already delivered is dropped. A consumer handles one event at a time, so a replay is never
+interleaved with live messages.
+
+Database calls run outside Channels' single shared thread (``thread_sensitive=False``): each
+is self-contained, and one slow call must not hold up every other connection of the process.
 """
 
 from __future__ import annotations
@@ -30,6 +34,13 @@ from sessions.services import message_post
 CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token
 CLOSE_SILENT = 4408
 REPLAY_PAGE = 500
+GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
+MAX_EARLY = 1000  # beyond this many early messages the log is read at once
+MAX_POSTS_IN_FLIGHT = 8
+
+
+def db(function):
+    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def scope_caller(scope):
@@ -78,7 +89,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.caller = scope_caller(self.scope)
         access = None
         if self.caller is not None:
-            access = await database_sync_to_async(session_access)(self.session_id, self.caller)
+            access = await db(session_access)(self.session_id, self.caller)
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
@@ -86,9 +97,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
         self.last_heard = time.monotonic()
+        self.early: dict[int, dict] = {}
+        self.posting: set[asyncio.Task] = set()
+        self.gap_check_pending = False
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
-        self.last_seq, checksum = await database_sync_to_async(_head)(self.session_id)
+        self.last_seq, checksum = await db(_head)(self.session_id)
         await self.send_json(
             {
                 "type": "hello",
@@ -99,7 +113,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 "role": access.role,
             }
         )
-        await database_sync_to_async(presence.join)(self.session_id, self.participant, self.channel_name)
+        await db(presence.join)(self.session_id, self.participant, self.channel_name)
         self.watchdog = asyncio.create_task(self._watch_heartbeat())
 
     async def disconnect(self, code):
@@ -107,7 +121,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         self.watchdog.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
-        await database_sync_to_async(presence.leave)(self.session_id, self.channel_name)
+        await db(presence.leave)(self.session_id, self.channel_name)
 
     async def _watch_heartbeat(self):
         timeout = settings.CHAP_HEARTBEAT_S * 2.5
@@ -153,7 +167,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         frame_type = frame.get("type")
         if frame_type is None and "payload_type" in frame:
-            await self._post(frame)
+            await self._start_post(frame)
         elif frame_type == "ping":
             await self._pong()
         elif frame_type == "resume":
@@ -168,20 +182,27 @@ class SessionConsumer(AsyncWebsocketConsumer):
     async def _refuse(self, code: str, message: str, **fields) -> None:
         await self.send_json(error_frame(SapError(code, message, **fields)))
 
+    async def _start_post(self, envelope: dict) -> None:
+        """Post without blocking this connection's event loop: while a post waits for the session's
+        lock, the connection keeps delivering the messages of others. A few may be in flight."""
+        task = asyncio.create_task(self._post(envelope))
+        self.posting.add(task)
+        task.add_done_callback(self.posting.discard)
+        if len(self.posting) >= MAX_POSTS_IN_FLIGHT:
+            await asyncio.wait(self.posting, return_when=asyncio.FIRST_COMPLETED)
+
     async def _post(self, envelope: dict) -> None:
         message_id = envelope.get("message_id")
         try:
-            ack = await database_sync_to_async(message_post)(
-                session_id=self.session_id, caller=self.caller, envelope=envelope
-            )
+            ack = await db(message_post)(session_id=self.session_id, caller=self.caller, envelope=envelope)
         except SapError as error:
             await self.send_json(error_frame(error, message_id))
             return
         await self.send_json(ack.as_frame())
 
     async def _pong(self) -> None:
-        head_seq, checksum = await database_sync_to_async(_head)(self.session_id)
-        await database_sync_to_async(presence.seen)(self.channel_name)
+        head_seq, checksum = await db(_head)(self.session_id)
+        await db(presence.seen)(self.channel_name)
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
     async def _resume(self, frame: dict) -> None:
@@ -193,10 +214,10 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 details={"invalid": {"since_seq": "expected integer >= 0"}},
             )
             return
-        head_seq, _ = await database_sync_to_async(_head)(self.session_id)
+        head_seq, _ = await db(_head)(self.session_id)
         cursor = since
         while cursor < head_seq:
-            page = await database_sync_to_async(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
+            page = await db(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
             if not page:
                 break
             for seq, envelope in page:
@@ -204,6 +225,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             cursor = page[-1][0]
         self.last_seq = max(cursor, since)
         await self.send_json({"type": "resumed", "head_seq": self.last_seq})
+        await self._deliver_early()
 
     # -- group events ------------------------------------------------------------------------
 
@@ -211,14 +233,45 @@ class SessionConsumer(AsyncWebsocketConsumer):
         seq = event["seq"]
         if seq <= self.last_seq:
             return
-        while self.last_seq < seq - 1:
-            page = await database_sync_to_async(_messages_between)(self.session_id, self.last_seq, seq - 1, REPLAY_PAGE)
+        if seq > self.last_seq + 1:
+            self.early[seq] = event["envelope"]
+            if len(self.early) > MAX_EARLY:
+                await self._fill_gap()
+            elif not self.gap_check_pending:
+                self.gap_check_pending = True
+                asyncio.get_running_loop().call_later(GAP_WAIT_S, self._ask_gap_check)
+            return
+        await self._deliver(seq, event["envelope"])
+        await self._deliver_early()
+
+    async def _deliver_early(self) -> None:
+        """Deliver the early messages that are next in line now; forget those already delivered."""
+        while self.last_seq + 1 in self.early:
+            await self._deliver(self.last_seq + 1, self.early.pop(self.last_seq + 1))
+        self.early = {seq: envelope for seq, envelope in self.early.items() if seq > self.last_seq}
+
+    def _ask_gap_check(self):
+        # Through our own channel, so the check runs in turn with the other events, never beside them.
+        self.gap_check = asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": "chap.gap_check"}))
+
+    async def chap_gap_check(self, event):
+        self.gap_check_pending = False
+        if self.early:
+            await self._fill_gap()
+
+    async def _fill_gap(self):
+        """Deliver everything up to the highest early message, reading what is missing from the log."""
+        target = max(self.early)
+        while self.last_seq < target:
+            page = await db(_messages_between)(self.session_id, self.last_seq, target, REPLAY_PAGE)
             if not page:
                 break
-            for missed_seq, envelope in page:
-                await self.send_json({"type": "message", "seq": missed_seq, "envelope": envelope})
-                self.last_seq = missed_seq
-        await self.send_json({"type": "message", "seq": seq, "envelope": event["envelope"]})
+            for seq, envelope in page:
+                await self._deliver(seq, envelope)
+        await self._deliver_early()
+
+    async def _deliver(self, seq: int, envelope: dict) -> None:
+        await self.send_json({"type": "message", "seq": seq, "envelope": envelope})
         self.last_seq = seq
 
     async def chap_presence(self, event):

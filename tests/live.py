@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -39,6 +40,7 @@ class DaphneServer:
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen | None = None
+        self.log = None
 
     def start(self) -> "DaphneServer":
         env = child_env(
@@ -46,17 +48,20 @@ class DaphneServer:
             WORKBENCH_DATA_DIR=str(settings.DATA_DIR),
             DEBUG="1",
         )
+        self._drop_log()
+        # A file, not a pipe: a pipe nobody reads fills up, and then the server blocks on its own logging.
+        self.log = tempfile.NamedTemporaryFile(prefix=f"daphne-{self.port}-", suffix=".log", delete=False)  # noqa: SIM115 - open for the server's whole life
         self.process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "workbench.asgi:application"],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=self.log,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited: {self.process.stderr.read().decode()}")
+                raise RuntimeError(f"daphne exited: {Path(self.log.name).read_text()[-2000:]}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
@@ -73,3 +78,10 @@ class DaphneServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+        self._drop_log()
+
+    def _drop_log(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            Path(self.log.name).unlink(missing_ok=True)
+            self.log = None

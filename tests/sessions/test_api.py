@@ -238,3 +238,9 @@ def test_openapi_schema_and_docs_are_served(people):
     assert "/api/sessions/{session_id}/messages/" in paths
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower() and b"https://" not in docs.content
+
+
+def test_only_json_bodies_are_read(people):
+    client = api_as(people["owner"])
+    response = client.post("/api/sessions/", "--x--\r\n", content_type="multipart/form-data; boundary=x")
+    assert response.status_code == 415 and response.json()["error"]["code"] == "INVALID_REQUEST"

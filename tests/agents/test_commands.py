@@ -1,0 +1,46 @@
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from agents.models import Agent
+from agents.tokens import agent_for_token, token_revoke
+from sessions.models import WorkSession
+from tests.factories import make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def run(*args) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, stderr=io.StringIO())
+    return out.getvalue().strip().splitlines()[-1]
+
+
+def test_agent_token_creates_the_agent_and_prints_a_working_token():
+    token = run("agent_token", "planner", "--kind", "builtin", "--allow", "file.read", "--approve", "file.delete")
+    agent = Agent.objects.get(name="planner")
+    assert (agent.kind, agent.allowed_operations, agent.approval_operations) == (
+        "builtin",
+        ["file.read"],
+        ["file.delete"],
+    )
+    assert agent_for_token(token) == agent
+    stored = agent.tokens.get()
+    assert token not in (stored.digest, stored.prefix) and stored.last_used_at is not None
+    second = run("agent_token", "planner")
+    assert second != token and agent.tokens.count() == 2
+    token_revoke(token=stored)
+    assert agent_for_token(token) is None and agent_for_token(second) == agent
+
+
+def test_session_create_prints_the_id_and_joins_the_agents():
+    make_user("olga")
+    run("agent_token", "planner")
+    session_id = run("session_create", "--owner", "olga", "--title", "Study", "--agent", "planner")
+    session = WorkSession.objects.get(pk=session_id)
+    assert session.title == "Study" and list(session.participants.values_list("agent__name", flat=True)) == ["planner"]
+    with pytest.raises(CommandError, match="no agent ghost"):
+        run("session_create", "--owner", "olga", "--title", "x", "--agent", "ghost")
+    with pytest.raises(CommandError, match="no user"):
+        run("session_create", "--owner", "nobody", "--title", "x")
