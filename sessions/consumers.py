@@ -27,7 +27,7 @@ from django.conf import settings
 from agents.sap.errors import SapError
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
-from sessions.events import session_group
+from sessions.events import message_frame, session_group
 from sessions.models import Message, WorkSession
 from sessions.services import message_post
 
@@ -72,11 +72,15 @@ def _head(session_id) -> tuple[int, str]:
     return WorkSession.objects.filter(pk=session_id).values_list("head_seq", "head_checksum").get()
 
 
-def _messages_between(session_id, after: int, upto: int | None, limit: int) -> list[tuple[int, dict]]:
+def _messages_between(session_id, after: int, upto: int | None, limit: int) -> list[tuple[int, str]]:
+    """Message frames from the log, ready to send."""
     rows = Message.objects.filter(session_id=session_id, seq__gt=after)
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
-    return list(rows.order_by("seq").values_list("seq", "envelope")[:limit])
+    return [
+        (seq, message_frame(seq, envelope))
+        for seq, envelope in rows.order_by("seq").values_list("seq", "envelope")[:limit]
+    ]
 
 
 def error_frame(error: SapError, message_id=None) -> dict:
@@ -97,7 +101,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
         self.last_heard = time.monotonic()
-        self.early: dict[int, dict] = {}
+        self.early: dict[int, str] = {}
         self.posting: set[asyncio.Task] = set()
         self.gap_check_pending = False
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -220,8 +224,8 @@ class SessionConsumer(AsyncWebsocketConsumer):
             page = await db(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
             if not page:
                 break
-            for seq, envelope in page:
-                await self.send_json({"type": "message", "seq": seq, "envelope": envelope})
+            for _, frame in page:
+                await self.send(text_data=frame)
             cursor = page[-1][0]
         self.last_seq = max(cursor, since)
         await self.send_json({"type": "resumed", "head_seq": self.last_seq})
@@ -231,24 +235,24 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     async def chap_message(self, event):
         seq = event["seq"]
-        if seq <= self.last_seq:
-            return
-        if seq > self.last_seq + 1:
-            self.early[seq] = event["envelope"]
+        if seq == self.last_seq + 1:  # the usual case, kept short: it runs once per message per connection
+            await self.send(text_data=event["frame"])
+            self.last_seq = seq
+            if self.early:
+                await self._deliver_early()
+        elif seq > self.last_seq:
+            self.early[seq] = event["frame"]
             if len(self.early) > MAX_EARLY:
                 await self._fill_gap()
             elif not self.gap_check_pending:
                 self.gap_check_pending = True
                 asyncio.get_running_loop().call_later(GAP_WAIT_S, self._ask_gap_check)
-            return
-        await self._deliver(seq, event["envelope"])
-        await self._deliver_early()
 
     async def _deliver_early(self) -> None:
         """Deliver the early messages that are next in line now; forget those already delivered."""
         while self.last_seq + 1 in self.early:
             await self._deliver(self.last_seq + 1, self.early.pop(self.last_seq + 1))
-        self.early = {seq: envelope for seq, envelope in self.early.items() if seq > self.last_seq}
+        self.early = {seq: frame for seq, frame in self.early.items() if seq > self.last_seq}
 
     def _ask_gap_check(self):
         # Through our own channel, so the check runs in turn with the other events, never beside them.
@@ -266,12 +270,12 @@ class SessionConsumer(AsyncWebsocketConsumer):
             page = await db(_messages_between)(self.session_id, self.last_seq, target, REPLAY_PAGE)
             if not page:
                 break
-            for seq, envelope in page:
-                await self._deliver(seq, envelope)
+            for seq, frame in page:
+                await self._deliver(seq, frame)
         await self._deliver_early()
 
-    async def _deliver(self, seq: int, envelope: dict) -> None:
-        await self.send_json({"type": "message", "seq": seq, "envelope": envelope})
+    async def _deliver(self, seq: int, frame: str) -> None:
+        await self.send(text_data=frame)
         self.last_seq = seq
 
     async def chap_presence(self, event):

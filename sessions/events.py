@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
@@ -9,6 +11,11 @@ from django.db import transaction
 
 def session_group(session_id) -> str:
     return f"chap.session.{session_id}"
+
+
+def message_frame(seq: int, envelope: dict) -> str:
+    """The socket frame of one message, serialised once for all its recipients."""
+    return json.dumps({"type": "message", "seq": seq, "envelope": envelope}, ensure_ascii=False)
 
 
 def send_on_commit(session_id, event: dict) -> None:

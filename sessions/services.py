@@ -16,7 +16,7 @@ from sessions.access import SYSTEM, Caller, require_access
 from sessions.chap.chain import content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
-from sessions.events import send_on_commit
+from sessions.events import message_frame, send_on_commit
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
 from sessions.selectors import EXPORT_FORMAT
@@ -160,7 +160,7 @@ def _append(session_id, checked: dict) -> Ack:
         graph.apply(seq, checked)
         entry.checksum = checksum
         completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
-    send_on_commit(session.pk, {"type": "chap.message", "seq": seq, "envelope": checked})
+    send_on_commit(session.pk, {"type": "chap.message", "seq": seq, "frame": message_frame(seq, checked)})
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)

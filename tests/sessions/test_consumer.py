@@ -10,6 +10,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from agents.tokens import token_issue, token_revoke
+from sessions.events import message_frame
 from sessions.models import WorkSession
 from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
@@ -247,8 +248,8 @@ def test_broadcasts_already_delivered_by_a_replay_are_dropped(client, session, a
             await socket.send({"type": "resume", "since_seq": 1})
             replayed = [await socket.receive(), await socket.receive()]
             await socket.receive_until("resumed")
-            await layer.group_send(group, {"type": "chap.message", "seq": 3, "envelope": third})
-            await layer.group_send(group, {"type": "chap.message", "seq": 2, "envelope": {}})
+            await layer.group_send(group, {"type": "chap.message", "seq": 3, "frame": message_frame(3, third)})
+            await layer.group_send(group, {"type": "chap.message", "seq": 2, "frame": message_frame(2, {})})
             assert await socket.communicator.receive_nothing(timeout=0.3)
             return hello, replayed
         finally:
@@ -282,7 +283,7 @@ def test_a_broadcast_ahead_of_the_connection_fills_the_gap_first(client, session
                 )
             third = await database_sync_to_async(lambda: session.messages.get(seq=3).envelope)()
             await get_channel_layer().group_send(
-                session_group(session.pk), {"type": "chap.message", "seq": 3, "envelope": third}
+                session_group(session.pk), {"type": "chap.message", "seq": 3, "frame": message_frame(3, third)}
             )
             frames = [await socket.receive() for _ in range(3)]
             assert await socket.communicator.receive_nothing(timeout=0.3)
