@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db import models
 
 
@@ -48,3 +49,37 @@ class AgentToken(models.Model):
 
     def __str__(self) -> str:
         return f"{self.prefix}… ({self.agent})"
+
+
+class ApprovalStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class Approval(models.Model):
+    """A risky SAP request waiting for a human: what would run, for whom, why it is risky, and the decision."""
+
+    session = models.ForeignKey("chap_sessions.WorkSession", on_delete=models.CASCADE, related_name="approvals")
+    requested_by = models.CharField(max_length=160, help_text="agent:NAME or human:USERNAME")
+    agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="approvals")
+    operation = models.CharField(max_length=200)
+    block_type = models.CharField(max_length=16)
+    block_id = models.CharField(max_length=128, blank=True)
+    request = models.JSONField(help_text="the validated parameters")
+    reason = models.TextField(help_text="why it needs a human's approval")
+    status = models.CharField(max_length=10, choices=ApprovalStatus.choices, default=ApprovalStatus.PENDING)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decision_reason = models.TextField(blank=True)
+    response = models.JSONField(null=True, blank=True, help_text="the result or error block, once decided")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["session", "status"], name="approval_pending")]
+
+    def __str__(self) -> str:
+        return f"{self.operation} for {self.requested_by} ({self.status})"

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from agents import api as agents_api
 from sessions import api
 
 urlpatterns = [
@@ -14,4 +15,11 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/context/", api.AgentContextView.as_view(), name="api-context"),
     path("sessions/<uuid:session_id>/metrics/", api.MetricsView.as_view(), name="api-metrics"),
     path("sessions/<uuid:session_id>/export/", api.ExportView.as_view(), name="api-export"),
+    path("sessions/<uuid:session_id>/sap/", agents_api.SapView.as_view(), name="api-sap"),
+    path("sessions/<uuid:session_id>/approvals/", agents_api.ApprovalListView.as_view(), name="api-approvals"),
+    path(
+        "sessions/<uuid:session_id>/approvals/<int:approval_id>/decision/",
+        agents_api.ApprovalDecisionView.as_view(),
+        name="api-approval-decision",
+    ),
 ]

@@ -60,15 +60,15 @@ def parse_error_block(error: ParseError) -> Block:
 
 
 class Dispatcher:
-    """``authorize(operation, block, context)`` raises SapError to refuse, or returns a Block to
-    answer in the operation's place (an approval request, say); ``on_outcome`` sees every
+    """``authorize(operation, block, params, context)`` raises SapError to refuse, or returns a Block
+    to answer in the operation's place (an approval request, say); ``on_outcome`` sees every
     finished request."""
 
     def __init__(
         self,
         registry: Registry,
         *,
-        authorize: Callable[[Operation, Block, Any], Block | None] | None = None,
+        authorize: Callable[[Operation, Block, dict, Any], Block | None] | None = None,
         on_outcome: Callable[[Outcome, Any], None] | None = None,
     ):
         self.registry = registry
@@ -135,9 +135,13 @@ class Dispatcher:
             )
         params = validate(operation, block.body)
         if self.authorize is not None:
-            replacement = self.authorize(operation, block, context)
+            replacement = self.authorize(operation, block, params, context)
             if replacement is not None:
                 return operation, replacement
+        return operation, (yield from self.run_operation(operation, block, params, context, request_id))
+
+    def run_operation(self, operation: Operation, block: Block, params: dict, context: Any, request_id: str):
+        """Run a validated, authorised request: progress events, then its result block (returned)."""
         call = Call(block, operation, self.registry, context, request_id)
         result = operation.handler(call, params)
         if inspect.isgenerator(result):
@@ -149,6 +153,4 @@ class Dispatcher:
                     result = finished.value
                     break
                 yield Block("event", block.name, block.id, event)
-        return operation, Block(
-            "result", block.name, block.id, result if isinstance(result, dict) else {"value": result}
-        )
+        return Block("result", block.name, block.id, result if isinstance(result, dict) else {"value": result})

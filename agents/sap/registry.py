@@ -96,6 +96,9 @@ class Operation:
     side_effects: bool = False
     irreversible: bool = False
     permission: str = ""
+    # For calls that are destructive only sometimes (a write that overwrites): ``risk(params, context)``
+    # returns why this call needs a human's approval, or None.
+    risk: Callable | None = None
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):

@@ -167,7 +167,7 @@ def test_error_blocks_follow_the_error_model():
 
 
 def test_authorize_can_refuse_or_answer_instead():
-    def refuse(operation, block, context):
+    def refuse(operation, block, params, context):
         raise SapError("PERMISSION_DENIED", "no", details={"permission": operation.permission})
 
     response = one("@@query:system.ping\n@@end\n", authorize=refuse)

@@ -1,0 +1,11 @@
+"""The SAP operations the workbench executes, and the registry that holds them."""
+
+from functools import cache
+
+from agents.operations import files, system
+from agents.sap import CORE_OPERATIONS, Registry
+
+
+@cache
+def workbench_registry() -> Registry:
+    return Registry([*CORE_OPERATIONS, *system.OPERATIONS, *files.OPERATIONS])

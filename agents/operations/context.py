@@ -1,0 +1,17 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sessions.access import Access, Caller
+
+
+@dataclass(frozen=True)
+class SapContext:
+    """Who runs SAP operations, in which session: the ``context`` every handler receives."""
+
+    caller: Caller
+    access: Access
+
+    @property
+    def session(self):
+        return self.access.session

@@ -1,0 +1,220 @@
+"""Running SAP for a caller in a session: permissions, approvals, and the audit trail.
+
+Who may run what:
+- members who may write (owners, editors) run every operation; viewers only queries;
+- an agent runs what its ``allowed_operations`` patterns match (``file.read``, ``dataset.*``);
+  ``system.ping`` and ``system.capabilities`` always, and ``describe`` of anything;
+- an agent's call that its ``approval_operations`` match, that is irreversible, or that would
+  destroy something (an overwriting write) does not run: it becomes a pending Approval and the
+  reply is an ``approval.requested`` event. When an owner or editor approves, it runs with the
+  agent's rights and its result is kept on the approval and recorded in the session.
+
+Every finished request becomes an ``operation_record`` message in the session's log (and so a
+node of the context graph), with caller, request, outcome and duration.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import logging
+from collections.abc import Iterator
+
+from django.db import transaction
+from django.utils import timezone
+
+from agents.models import Approval, ApprovalStatus
+from agents.operations import workbench_registry
+from agents.operations.context import SapContext
+from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
+from agents.sap.dispatcher import error_block
+from agents.sap.errors import new_request_id
+from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
+from sessions.models import MemberRole, WorkSession
+from sessions.services import envelope_for, message_post
+
+logger = logging.getLogger(__name__)
+ALWAYS_ALLOWED = ("system.ping", "system.capabilities")
+RECORDED_RESPONSE_CHARS = 4000
+DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
+
+
+def _matches(name: str, patterns) -> bool:
+    return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
+
+
+def authorize(operation, block: Block, params: dict, context: SapContext) -> Block | None:
+    role = context.access.role
+    if role == "viewer" and operation.kind != "query":
+        raise SapError(
+            "PERMISSION_DENIED",
+            f"a viewer cannot run {operation.name}",
+            details={"permission": operation.permission, "role": role},
+        )
+    agent = context.caller.agent
+    if agent is None:
+        return None
+    needs_approval = _matches(operation.permission, agent.approval_operations)
+    allowed = (
+        needs_approval or operation.name in ALWAYS_ALLOWED or _matches(operation.permission, agent.allowed_operations)
+    )
+    if not allowed:
+        raise SapError(
+            "PERMISSION_DENIED",
+            f"agent {agent.name!r} may not run {operation.name}",
+            details={"permission": operation.permission, "allowed": agent.allowed_operations},
+            suggestion=[f"ask an admin to allow {operation.permission!r} for this agent"],
+        )
+    reason = None
+    if operation.irreversible:
+        reason = f"{operation.name} is irreversible"
+    elif needs_approval:
+        reason = f"{operation.name} is marked as needing approval for {agent.name}"
+    elif operation.risk is not None:
+        reason = operation.risk(params, context)
+    if reason is None:
+        return None
+    approval = Approval.objects.create(
+        session=context.session,
+        requested_by=f"agent:{agent.name}",
+        agent=agent,
+        operation=operation.name,
+        block_type=block.type,
+        block_id=block.id or "",
+        request=params,
+        reason=reason,
+    )
+    return Block(
+        "event",
+        block.name,
+        block.id,
+        {
+            "event": "approval.requested",
+            "approval_id": approval.pk,
+            "operation": operation.name,
+            "reason": reason,
+            "status": "pending",
+            "message": "a member of the session must approve this before it runs",
+        },
+    )
+
+
+def record_outcome(outcome: Outcome, context: SapContext) -> None:
+    """The audit trail: one operation_record message per finished request."""
+    kind = "approval_requested" if outcome.response.type == "event" else ("result" if outcome.ok else "error")
+    _record(context, outcome.block, outcome.response, kind, outcome.duration_s)
+
+
+def _record(context: SapContext, block: Block, response: Block, kind: str, duration_s: float) -> None:
+    text = json.dumps(response.body, ensure_ascii=False, default=str)
+    body = response.body if len(text) <= RECORDED_RESPONSE_CHARS else {"truncated": True, "keys": sorted(response.body)}
+    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session.pk)
+    payload = {
+        "operation": block.name,
+        "request": {"type": block.type, "id": block.id, "body": block.body, "caller": context.caller.sender},
+        "outcome": kind,
+        "response": body,
+        "duration_ms": round(duration_s * 1000, 3),
+    }
+    message_post(
+        session_id=context.session.pk,
+        caller=SYSTEM,
+        envelope=envelope_for(
+            session_id=context.session.pk,
+            caller=SYSTEM,
+            payload_type="operation_record",
+            payload=payload,
+            context_checksum=head,
+        ),
+    )
+
+
+def dispatcher() -> Dispatcher:
+    return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome)
+
+
+def sap_run(*, session_id, caller: Caller, text: str) -> Iterator[str]:
+    """Run every request block of ``text`` in order; yields the response blocks as SAP text.
+
+    Raises SapError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
+    """
+    access = require_access(session_id, caller)
+    context = SapContext(caller, access)
+    parser = StreamParser()
+    items = [*parser.feed(text), *parser.close()]
+    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher().run(items, context))
+
+
+def approvals_of(*, session_id, caller: Caller, status: str | None = None):
+    access = require_access(session_id, caller)
+    rows = Approval.objects.filter(session=access.session)
+    return rows.filter(status=status) if status else rows
+
+
+def approval_decide(*, session_id, approval_id: int, caller: Caller, approve: bool, reason: str = "") -> Approval:
+    """A member with the right role approves (the request runs now) or rejects (APPROVAL_DENIED)."""
+    access = require_access(session_id, caller, write=True)
+    if caller.kind != "human" or access.role not in DECIDERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors decide approvals",
+            details={"role": access.role, "permission": "approval.decide"},
+        )
+    with transaction.atomic():
+        approval = Approval.objects.select_for_update().filter(pk=approval_id, session=access.session).first()
+        if approval is None:
+            raise SapError(
+                "RESOURCE_NOT_FOUND",
+                f"no approval {approval_id} in this session",
+                details={"resource_type": "APPROVAL"},
+            )
+        if approval.status != ApprovalStatus.PENDING:
+            raise SapError(
+                "ALREADY_DECIDED",
+                f"approval {approval_id} was {approval.status} already",
+                details={"status": approval.status, "decided_by": str(approval.decided_by)},
+            )
+        approval.status = ApprovalStatus.APPROVED if approve else ApprovalStatus.REJECTED
+        approval.decided_by, approval.decided_at, approval.decision_reason = caller.user, timezone.now(), reason
+        approval.save()
+    block = Block(approval.block_type, approval.operation, approval.block_id or None, approval.request)
+    agent_access = require_access(session_id, caller_for_agent(approval.agent)) if approval.agent else access
+    context = SapContext(caller_for_agent(approval.agent) if approval.agent else caller, agent_access)
+    started = timezone.now()
+    if approve:
+        response = _run_approved(block, context)
+    else:
+        denied = SapError(
+            "APPROVAL_DENIED",
+            f"{caller.sender_id} rejected {approval.operation}: {reason or 'no reason given'}",
+            details={"approval_id": approval.pk, "reason": reason, "decided_by": caller.sender_id},
+        )
+        response = error_block(block.name, block.id, denied)
+    approval.response = {"type": response.type, "name": response.name, "id": response.id, "body": response.body}
+    approval.save(update_fields=["response"])
+    _record(
+        context,
+        block,
+        response,
+        "result" if response.type == "result" else "error",
+        (timezone.now() - started).total_seconds(),
+    )
+    return approval
+
+
+def _run_approved(block: Block, context: SapContext) -> Block:
+    operation = workbench_registry().get(block.name)
+    request_id = new_request_id()
+    try:
+        runner = dispatcher().run_operation(operation, block, block.body, context, request_id)
+        while True:
+            next(runner)
+    except StopIteration as finished:
+        return finished.value
+    except SapError as error:
+        error.request_id = error.request_id or request_id
+        return error_block(block.name, block.id, error)
+    except Exception:
+        logger.exception("approved SAP operation %s failed (request %s)", block.name, request_id)
+        failure = SapError("INTERNAL_ERROR", f"{block.name} failed inside the server", request_id=request_id)
+        return error_block(block.name, block.id, failure)

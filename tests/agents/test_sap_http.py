@@ -1,0 +1,249 @@
+"""SAP operations through POST /api/sessions/<id>/sap/, as an agent would call them."""
+
+import io
+import json
+import os
+
+import pytest
+from django.core.management import call_command
+from rest_framework.test import APIClient
+
+from agents.models import Approval
+from agents.operations.files import workspace_root
+from agents.sap import parse
+from agents.tokens import token_issue
+from sessions.models import Message
+from sessions.services import agent_join
+from tests.factories import make_agent, make_session, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def world():
+    owner, viewer = make_user("olga"), make_user("vic")
+    session = make_session(owner=owner, members={viewer: "viewer"})
+    agent = make_agent("worker", allowed_operations=["file.*", "system.metrics"], approval_operations=[])
+    agent_join(session=session, agent=agent)
+    return {"session": session, "owner": owner, "viewer": viewer, "agent": agent, "token": token_issue(agent=agent)}
+
+
+def sap(world, text, *, token=None, user=None):
+    client = APIClient()
+    if user is not None:
+        client.force_login(user)
+    else:
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token or world['token']}")
+    response = client.post(f"/api/sessions/{world['session'].pk}/sap/", text, content_type="text/plain")
+    if response.status_code != 200:
+        return response
+    body = b"".join(response.streaming_content).decode()
+    assert response["Content-Type"].startswith("text/plain")
+    return [item for item in parse(body)]
+
+
+def block(kind, name, body="{}", block_id="1"):
+    return f"@@{kind}:{name}#{block_id}\n{body}\n@@end\n"
+
+
+def test_write_read_list_stat_copy_move_round_trip(world):
+    text = "数据分析报告 ✓\nline two\n"
+    responses = sap(
+        world,
+        "Let me save the draft.\n"
+        + "".join(
+            [
+                block("action", "file.write", json.dumps({"path": "reports/draft.md", "content": text}), "w"),
+                block("query", "file.read", '{"path": "reports/draft.md"}', "r"),
+                block("query", "file.read", '{"path": "reports/draft.md", "offset": 0, "length": 3}', "r2"),
+                block("action", "file.copy", '{"source": "reports/draft.md", "destination": "copy.md"}', "c"),
+                block("action", "file.move", '{"source": "copy.md", "destination": "moved.md"}', "m"),
+                block("query", "file.list", '{"pattern": "*.md", "recursive": true, "format": "bare"}', "l"),
+                block("query", "file.list", '{"pattern": "*.md", "format": "detailed"}', "ld"),
+                block("query", "file.stat", '{"path": "moved.md"}', "s"),
+            ]
+        ),
+    )
+    assert [r.type for r in responses] == ["result"] * 8, [r.body for r in responses]
+    write, read, part, _copy, _move, listing, detailed, stat = responses
+    assert write.body["created"] is True and read.body["content"] == text
+    assert part.body["content"] == "数" and part.body["truncated"] is True
+    assert listing.body["files"] == ["moved.md", "reports/draft.md"]
+    assert detailed.body["files"][0]["path"] == "moved.md" and detailed.body["files"][0]["size"] == len(text.encode())
+    assert stat.body["size"] == len(text.encode())
+    assert not (workspace_root(world["session"]) / "copy.md").exists()
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "../secret.txt",
+        "a/../../etc/passwd",
+        "/etc/passwd",
+        "..",
+        "%2e%2e/x",
+        "ok/\x00.txt",
+        "a\\..\\b",
+        "\uff0e\uff0e/x",
+        "C:/windows",
+        "~/x",
+        ".",
+    ],
+)
+def test_paths_outside_the_workspace_are_refused(world, path):
+    [error] = sap(world, block("action", "file.write", json.dumps({"path": path, "content": "x"})))
+    assert error.body["code"] == "PATH_OUTSIDE_WORKSPACE", error.body
+    assert not any(workspace_root(world["session"]).rglob("*"))
+
+
+def test_symlinks_that_lead_outside_are_refused(world, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("top secret")
+    os.symlink(outside, workspace_root(world["session"]) / "escape")
+    [read] = sap(world, block("query", "file.read", '{"path": "escape/secret.txt"}'))
+    assert read.body["code"] == "PATH_OUTSIDE_WORKSPACE"
+    [write] = sap(world, block("action", "file.write", '{"path": "escape/new.txt", "content": "x"}'))
+    assert write.body["code"] == "PATH_OUTSIDE_WORKSPACE" and not (outside / "new.txt").exists()
+
+
+def test_oversize_writes_and_a_full_workspace_are_refused(world, monkeypatch):
+    from agents.operations import files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(files, "QUOTA_BYTES", 1500)
+
+    def write(path, size, block_id="1"):
+        return block("action", "file.write", json.dumps({"path": path, "content": "x" * size}), block_id)
+
+    [error] = sap(world, write("big.txt", 1001))
+    assert error.body["code"] == "LIMIT_EXCEEDED" and not (workspace_root(world["session"]) / "big.txt").exists()
+    first, second = sap(world, write("a.txt", 900, "1") + write("b.txt", 900, "2"))
+    assert first.type == "result" and second.body["code"] == "LIMIT_EXCEEDED"
+    assert second.body["details"]["limit"] == 1500
+    [too_big_block] = sap(world, write("c.txt", 1024 * 1024))
+    assert too_big_block.body["code"] == "BODY_TOO_LARGE"
+
+
+def test_errors_of_file_operations(world):
+    responses = sap(
+        world,
+        "".join(
+            [
+                block("query", "file.read", '{"path": "missing.txt"}', "1"),
+                block("action", "file.write", '{"path": "a.txt", "content": "one"}', "2"),
+                block("action", "file.write", '{"path": "a.txt", "content": "two"}', "3"),
+                block("action", "file.write", '{"path": "a.txt", "content": " more", "append": true}', "4"),
+                block("action", "file.delete", '{"path": "a.txt", "confirm": false}', "5"),
+                block("query", "file.read", '{"path": "a.txt", "encoding": "latin-1"}', "6"),
+            ]
+        ),
+    )
+    codes = [r.body.get("code") for r in responses]
+    assert codes == ["RESOURCE_NOT_FOUND", None, "RESOURCE_ALREADY_EXISTS", None, None, "VALIDATION_FAILED"]
+    assert responses[2].body["suggestion"][1] == 'set "append": true'
+    # An agent's delete waits for a human before even its parameters are acted on.
+    assert responses[4].type == "event" and responses[4].body["event"] == "approval.requested"
+
+
+def test_overwrite_and_delete_wait_for_approval_then_run_or_are_denied(world):
+    sap(world, block("action", "file.write", '{"path": "a.txt", "content": "one"}'))
+    [requested] = sap(
+        world, block("action", "file.write", '{"path": "a.txt", "content": "two", "overwrite": true}', "ow")
+    )
+    assert (requested.type, requested.id, requested.body["event"]) == ("event", "ow", "approval.requested")
+    assert (workspace_root(world["session"]) / "a.txt").read_text() == "one"
+    approval_id = requested.body["approval_id"]
+
+    owner = APIClient()
+    owner.force_login(world["owner"])
+    base = f"/api/sessions/{world['session'].pk}/approvals/"
+    [pending] = owner.get(base + "?status=pending").json()
+    assert pending["operation"] == "file.write" and "overwrites" in pending["reason"]
+    viewer = APIClient()
+    viewer.force_login(world["viewer"])
+    assert viewer.post(f"{base}{approval_id}/decision/", {"decision": "approve"}, format="json").status_code == 403
+    decided = owner.post(f"{base}{approval_id}/decision/", {"decision": "approve"}, format="json").json()
+    assert decided["status"] == "approved" and decided["decided_by"] == "olga"
+    assert decided["response"]["type"] == "result"
+    assert (workspace_root(world["session"]) / "a.txt").read_text() == "two"
+    again = owner.post(f"{base}{approval_id}/decision/", {"decision": "reject"}, format="json")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "ALREADY_DECIDED"
+
+    [delete] = sap(world, block("action", "file.delete", '{"path": "a.txt", "confirm": true}', "d"))
+    rejected = owner.post(
+        f"{base}{delete.body['approval_id']}/decision/",
+        {"decision": "reject", "reason": "we still need it"},
+        format="json",
+    ).json()
+    assert rejected["response"]["body"]["code"] == "APPROVAL_DENIED"
+    assert "we still need it" in rejected["response"]["body"]["message"]
+    assert (workspace_root(world["session"]) / "a.txt").exists()
+
+
+def test_permissions(world):
+    stranger = make_agent("stranger")
+    stranger_token = token_issue(agent=stranger)
+    assert sap(world, block("query", "file.list"), token=stranger_token).status_code == 404
+    limited = make_agent("reader", allowed_operations=["file.read"])
+    agent_join(session=world["session"], agent=limited)
+    [denied] = sap(
+        world, block("action", "file.write", '{"path": "x.txt", "content": "x"}'), token=token_issue(agent=limited)
+    )
+    assert denied.body["code"] == "PERMISSION_DENIED" and denied.body["details"]["permission"] == "file.write"
+    [manual] = sap(world, block("describe", "file.write"), token=token_issue(agent=limited))
+    assert manual.body["operation"] == "file.write"
+    [viewer] = sap(world, block("action", "file.write", '{"path": "x.txt", "content": "x"}'), user=world["viewer"])
+    assert viewer.body["code"] == "PERMISSION_DENIED"
+    [owner] = sap(world, block("action", "file.write", '{"path": "x.txt", "content": "x"}'), user=world["owner"])
+    assert owner.type == "result"
+    assert (
+        APIClient().post(f"/api/sessions/{world['session'].pk}/sap/", "x", content_type="text/plain").status_code == 401
+    )
+
+
+def test_reference_example_list_then_write_the_list(world):
+    sap(world, block("action", "file.write", '{"path": "brief.docx", "content": "b"}'))
+    listing, write = sap(
+        world,
+        block("query", "file.list", '{"pattern": "*.docx", "format": "bare"}', "1")
+        + block("action", "file.write", '{"path": "filelist.txt", "content": "brief.docx"}', "2"),
+    )
+    assert listing.body["files"] == ["brief.docx"] and write.type == "result"
+
+
+def test_system_operations_and_capabilities(world):
+    metrics, capabilities = sap(
+        world,
+        block("query", "system.metrics", '{"metrics": ["cpu", "memory"], "time_range": "5m"}')
+        + block("query", "system.capabilities", '{"scope": "file"}', "2"),
+    )
+    assert set(metrics.body["current"]) == {"cpu", "memory"} and metrics.body["samples"]
+    names = [op["name"] for op in capabilities.body["operations"]]
+    assert names == ["file.copy", "file.delete", "file.list", "file.move", "file.read", "file.stat", "file.write"]
+
+
+def test_every_operation_is_recorded_in_the_log_and_the_graph(world):
+    sap(
+        world, block("action", "file.write", '{"path": "a.txt", "content": "x"}') + block("query", "no.such", "{}", "2")
+    )
+    records = Message.objects.filter(session=world["session"], payload_type="operation_record").order_by("seq")
+    assert [(r.envelope["payload"]["operation"], r.envelope["payload"]["outcome"]) for r in records] == [
+        ("file.write", "result"),
+        ("no.such", "error"),
+    ]
+    assert records[0].envelope["payload"]["request"]["caller"] == {"type": "agent", "id": "worker"}
+    assert records[0].envelope["payload"]["duration_ms"] >= 0
+    graph = APIClient()
+    graph.force_login(world["owner"])
+    nodes = graph.get(f"/api/sessions/{world['session'].pk}/graph/").json()["graph"]["nodes"]
+    assert sum(node["kind"] == "operation" for node in nodes) == 2
+
+
+def test_manage_py_sap_runs_a_stream_from_stdin(world, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(block("query", "system.ping", '{"echo": "hi"}', "p")))
+    out = io.StringIO()
+    call_command("sap", str(world["session"].pk), "--agent", "worker", stdout=out)
+    [result] = parse(out.getvalue())
+    assert (result.type, result.id, result.body["echo"]) == ("result", "p", "hi")
+    assert Approval.objects.count() == 0
