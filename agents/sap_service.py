@@ -30,6 +30,7 @@ from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, forma
 from agents.sap.dispatcher import error_block
 from agents.sap.errors import new_request_id
 from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
+from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import MemberRole, WorkSession
 from sessions.services import envelope_for, message_post
 
@@ -107,11 +108,15 @@ def record_outcome(outcome: Outcome, context: SapContext) -> None:
 
 def _record(context: SapContext, block: Block, response: Block, kind: str, duration_s: float) -> None:
     text = json.dumps(response.body, ensure_ascii=False, default=str)
-    body = response.body if len(text) <= RECORDED_RESPONSE_CHARS else {"truncated": True, "keys": sorted(response.body)}
+    body = (
+        _storable(response.body)
+        if len(text) <= RECORDED_RESPONSE_CHARS
+        else {"truncated": True, "keys": sorted(response.body)}
+    )
     head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session.pk)
     payload = {
         "operation": block.name,
-        "request": {"type": block.type, "id": block.id, "body": block.body, "caller": context.caller.sender},
+        "request": {"type": block.type, "id": block.id, "body": _storable(block.body), "caller": context.caller.sender},
         "outcome": kind,
         "response": body,
         "duration_ms": round(duration_s * 1000, 3),
@@ -127,6 +132,11 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
             context_checksum=head,
         ),
     )
+
+
+def _storable(value):
+    """``value`` with NUL characters replaced: requests may carry them, the log may not."""
+    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(value, default=str)))
 
 
 def dispatcher() -> Dispatcher:

@@ -6,6 +6,9 @@ fields, then wrong types, then constraints), each named by its path (``payload.g
 
 from __future__ import annotations
 
+import json
+import re
+
 from agents.sap.errors import SapError
 from agents.sap.registry import Param
 from agents.sap.validation import validate_params
@@ -263,11 +266,23 @@ ENVELOPE: dict[str, Param] = {
 }
 
 
+# A NUL character as json.dumps writes it: \u0000 after an even number of backslashes.
+NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
+
+
 def validate_envelope(envelope) -> dict:
     """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
         raise SapError(
             "INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}}
+        )
+    if NUL_ESCAPE.search(json.dumps(envelope)):
+        # No store keeps NUL in text (PostgreSQL's jsonb refuses it), so no message may carry one.
+        raise SapError(
+            "INVALID_MESSAGE",
+            "a message may not contain NUL characters (\\u0000)",
+            details={"invalid": {"": "contains \\u0000"}},
+            suggestion=["remove the NUL characters, or send binary data base64-encoded"],
         )
     checked = _validated(ENVELOPE, envelope, prefix="")
     checked["payload"] = _validated(PAYLOADS[checked["payload_type"]], checked["payload"], prefix="payload.")

@@ -162,3 +162,14 @@ def test_every_payload_type_has_a_schema():
 def test_not_an_object():
     with pytest.raises(SapError, match="JSON object"):
         validate_envelope(["not", "a", "message"])
+
+
+def test_nul_characters_are_refused_everywhere_in_a_message():
+    message = proposal(goal="a goal with \x00 inside")
+    with pytest.raises(SapError, match="NUL") as caught:
+        validate_envelope(message)
+    assert caught.value.code == "INVALID_MESSAGE"
+
+
+def test_an_escaped_backslash_before_u0000_is_just_text():
+    assert validate_envelope(proposal(goal="the six characters \\u0000 are fine"))["payload"]["goal"].endswith("fine")
