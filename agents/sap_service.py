@@ -3,7 +3,8 @@
 Who may run what:
 - members who may write (owners, editors) run every operation; viewers only queries;
 - an agent runs what its ``allowed_operations`` patterns match (``file.read``, ``dataset.*``);
-  ``system.ping`` and ``system.capabilities`` always, and ``describe`` of anything;
+  ``system.ping``, ``system.capabilities`` and ``workflow.execute`` (whose steps are each checked)
+  always, and ``describe`` of anything;
 - an agent's call that its ``approval_operations`` match, that is irreversible, or that would
   destroy something (an overwriting write) does not run: it becomes a pending Approval and the
   reply is an ``approval.requested`` event. When an owner or editor approves, it runs with the
@@ -35,7 +36,8 @@ from sessions.models import MemberRole, WorkSession
 from sessions.services import envelope_for, message_post
 
 logger = logging.getLogger(__name__)
-ALWAYS_ALLOWED = ("system.ping", "system.capabilities")
+# Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.
+ALWAYS_ALLOWED = ("system.ping", "system.capabilities", "workflow.execute")
 RECORDED_RESPONSE_CHARS = 4000
 DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 

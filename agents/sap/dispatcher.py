@@ -6,11 +6,12 @@ import inspect
 import logging
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.sap.blocks import Block, ParseError, Text
 from agents.sap.errors import SapError, new_request_id
+from agents.sap.placeholders import resolve
 from agents.sap.registry import Operation, Registry
 from agents.sap.validation import validate
 
@@ -28,6 +29,7 @@ class Call:
     registry: Registry
     context: Any
     request_id: str
+    dispatcher: Dispatcher | None = None
 
 
 @dataclass
@@ -76,20 +78,25 @@ class Dispatcher:
         self.on_outcome = on_outcome
 
     def run(self, items: Iterable, context: Any = None) -> Iterator[Block]:
+        """Responses for every request of a stream; later requests may use earlier results by id."""
+        results: dict[str, dict] = {}
         for item in items:
             if isinstance(item, Text):
                 continue
             if isinstance(item, ParseError):
                 yield parse_error_block(item)
-            else:
-                yield from self.execute(item, context)
+                continue
+            for response in self.execute(item, context, results=results):
+                if response.type == "result" and response.id:
+                    results[response.id] = response.body
+                yield response
 
-    def execute(self, block: Block, context: Any = None) -> Iterator[Block]:
+    def execute(self, block: Block, context: Any = None, *, results: dict | None = None) -> Iterator[Block]:
         started = time.perf_counter()
         operation = None
         request_id = new_request_id()
         try:
-            operation, response = yield from self._execute(block, context, request_id)
+            operation, response = yield from self._execute(block, context, request_id, results)
         except SapError as error:
             error.request_id = error.request_id or request_id
             response = error_block(block.name, block.id, error)
@@ -107,7 +114,7 @@ class Dispatcher:
             self.on_outcome(Outcome(block, operation, response, time.perf_counter() - started), context)
         yield response
 
-    def _execute(self, block: Block, context: Any, request_id: str):
+    def _execute(self, block: Block, context: Any, request_id: str, results: dict | None):
         if not block.is_request:
             raise SapError(
                 "NOT_A_REQUEST",
@@ -133,6 +140,8 @@ class Dispatcher:
                 details={"invalid": {"type": f"expected {operation.kind}, got {block.type}"}},
                 suggestion=[f"send it as @@{operation.kind}:{operation.name}"],
             )
+        if results is not None and not operation.resolves_own_placeholders:
+            block = replace(block, body=resolve(block.body, results))
         params = validate(operation, block.body)
         if self.authorize is not None:
             replacement = self.authorize(operation, block, params, context)
@@ -142,7 +151,7 @@ class Dispatcher:
 
     def run_operation(self, operation: Operation, block: Block, params: dict, context: Any, request_id: str):
         """Run a validated, authorised request: progress events, then its result block (returned)."""
-        call = Call(block, operation, self.registry, context, request_id)
+        call = Call(block, operation, self.registry, context, request_id, self)
         result = operation.handler(call, params)
         if inspect.isgenerator(result):
             progress = result

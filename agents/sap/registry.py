@@ -99,6 +99,8 @@ class Operation:
     # For calls that are destructive only sometimes (a write that overwrites): ``risk(params, context)``
     # returns why this call needs a human's approval, or None.
     risk: Callable | None = None
+    # True for operations (workflow.execute) whose body holds placeholders for their own steps.
+    resolves_own_placeholders: bool = False
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):

@@ -247,3 +247,64 @@ def test_manage_py_sap_runs_a_stream_from_stdin(world, monkeypatch):
     [result] = parse(out.getvalue())
     assert (result.type, result.id, result.body["echo"]) == ("result", "p", "hi")
     assert Approval.objects.count() == 0
+
+
+def test_placeholders_pass_results_between_blocks_of_one_stream(world):
+    sap(world, block("action", "file.write", '{"path": "brief.docx", "content": "b"}', "0"))
+    _listing, _write, read = sap(
+        world,
+        block("query", "file.list", '{"pattern": "*.docx"}', "list")
+        + block(
+            "action",
+            "file.write",
+            '{"path": "filelist.txt", "content": "Files: {{steps.list.result.files.0}}"}',
+            "save",
+        )
+        + block("query", "file.read", '{"path": "{{steps.save.result.path}}"}', "check"),
+    )
+    assert read.body["content"] == "Files: brief.docx"
+    [bad] = sap(world, block("query", "file.read", '{"path": "{{steps.nope.result.path}}"}', "x"))
+    assert bad.body["code"] == "VALIDATION_FAILED" and "nope" in bad.body["message"]
+
+
+def test_workflow_runs_steps_in_order_and_stops_at_the_first_error(world):
+    steps = [
+        {"id": "w", "type": "action", "operation": "file.write", "body": {"path": "a.txt", "content": "alpha"}},
+        {"id": "r", "type": "query", "operation": "file.read", "body": {"path": "{{steps.w.result.path}}"}},
+        {"id": "list", "type": "query", "operation": "file.list", "body": {}},
+        {
+            "id": "save",
+            "type": "action",
+            "operation": "file.write",
+            "body": {"path": "list.json", "content": "{{steps.list.result.files}}"},
+        },
+    ]
+    *progress, done = sap(world, block("action", "workflow.execute", json.dumps({"steps": steps}), "wf"))
+    assert [event.body["step"] for event in progress] == ["w", "r", "list", "save"]
+    assert all(event.type == "event" and event.id == "wf" for event in progress)
+    assert done.type == "result" and done.body["completed"] == ["w", "r", "list", "save"]
+    assert done.body["steps"]["r"]["content"] == "alpha"
+    assert (workspace_root(world["session"]) / "list.json").read_text() == '["a.txt"]'
+    failing = [
+        steps[0],
+        {"id": "missing", "type": "query", "operation": "file.read", "body": {"path": "nope.txt"}},
+        steps[2],
+    ]
+    responses = sap(world, block("action", "workflow.execute", json.dumps({"steps": failing}), "wf2"))
+    error = responses[-1]
+    assert error.type == "error" and error.body["code"] == "RESOURCE_ALREADY_EXISTS"
+    assert error.body["details"]["failed_step"] == "w"
+    failing[0] = {"id": "w2", "type": "action", "operation": "file.write", "body": {"path": "b.txt", "content": "b"}}
+    error = sap(world, block("action", "workflow.execute", json.dumps({"steps": failing}), "wf3"))[-1]
+    assert error.body["code"] == "RESOURCE_NOT_FOUND" and error.body["details"]["failed_step"] == "missing"
+    assert error.body["details"]["completed"] == ["w2"]
+
+
+def test_workflow_steps_keep_the_callers_permissions(world):
+    limited = make_agent("reader", allowed_operations=["file.read"])
+    agent_join(session=world["session"], agent=limited)
+    steps = [{"id": "w", "type": "action", "operation": "file.write", "body": {"path": "x.txt", "content": "x"}}]
+    error = sap(
+        world, block("action", "workflow.execute", json.dumps({"steps": steps})), token=token_issue(agent=limited)
+    )[-1]
+    assert error.body["code"] == "PERMISSION_DENIED" and not (workspace_root(world["session"]) / "x.txt").exists()
