@@ -276,7 +276,7 @@ def test_workflow_runs_steps_in_order_and_stops_at_the_first_error(world):
             "id": "save",
             "type": "action",
             "operation": "file.write",
-            "body": {"path": "list.json", "content": "{{steps.list.result.files}}"},
+            "body": {"path": "list.json", "content": "files: {{steps.list.result.files}}"},
         },
     ]
     *progress, done = sap(world, block("action", "workflow.execute", json.dumps({"steps": steps}), "wf"))
@@ -284,7 +284,7 @@ def test_workflow_runs_steps_in_order_and_stops_at_the_first_error(world):
     assert all(event.type == "event" and event.id == "wf" for event in progress)
     assert done.type == "result" and done.body["completed"] == ["w", "r", "list", "save"]
     assert done.body["steps"]["r"]["content"] == "alpha"
-    assert (workspace_root(world["session"]) / "list.json").read_text() == '["a.txt"]'
+    assert (workspace_root(world["session"]) / "list.json").read_text() == 'files: ["a.txt"]'
     failing = [
         steps[0],
         {"id": "missing", "type": "query", "operation": "file.read", "body": {"path": "nope.txt"}},

@@ -220,3 +220,13 @@ def test_protocol_core_imports_no_django():
 
     code = "import sys, agents.sap, agents.sap.__main__; sys.exit('django' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
+
+
+def test_a_whole_placeholder_passes_the_value_itself_and_an_embedded_one_its_text():
+    from agents.sap.placeholders import resolve
+
+    results = {"a": {"files": ["x.md", "y.md"], "count": 2}}
+    assert resolve({"list": "{{steps.a.result.files}}"}, results) == {"list": ["x.md", "y.md"]}
+    assert resolve("n={{ steps.a.result.count }}; first={{steps.a.result.files.0}}", results) == "n=2; first=x.md"
+    with pytest.raises(SapError, match="has no 'size'"):
+        resolve("{{steps.a.result.size}}", results)
