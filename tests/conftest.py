@@ -62,3 +62,13 @@ def fast_password_hashing(request, settings):
     """PBKDF2 costs a quarter second a user; tests that do not log in through a real server need no such cost."""
     if request.node.get_closest_marker("processes") is None:
         settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def close_dataset_connections(django_db_setup):
+    """On PostgreSQL the datasets alias is a second connection to the test database; it must be
+    closed before pytest-django drops that database."""
+    yield
+    from django.db import connections
+
+    connections["datasets"].close()

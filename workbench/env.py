@@ -88,6 +88,12 @@ def database_from_url(url: str, *, data_dir: Path) -> dict:
     )
 
 
+def datasets_database(default: dict, *, data_dir: Path) -> dict:
+    if default["ENGINE"].endswith("postgresql"):
+        return {**default, "TEST": {"MIRROR": "default"}}
+    return _sqlite(data_dir / "datasets.sqlite3")
+
+
 def _sqlite(path: Path) -> dict:
     # WAL with synchronous=NORMAL commits about 8x faster than the default journal here,
     # and IMMEDIATE transactions make concurrent writers queue instead of failing with

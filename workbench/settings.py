@@ -6,6 +6,7 @@ from pathlib import Path
 from workbench.env import (
     channel_layer_from_url,
     database_from_url,
+    datasets_database,
     env_bool,
     env_int,
     env_list,
@@ -71,6 +72,10 @@ TEMPLATES = [
 ]
 
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", ""), data_dir=DATA_DIR)}
+# Session datasets live apart from the workbench's own tables: a SQLite file of their own, or on
+# PostgreSQL the same database with one schema per session.
+DATABASES["datasets"] = datasets_database(DATABASES["default"], data_dir=DATA_DIR)
+DATABASE_ROUTERS = ["workbench.routers.DatasetsRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CHANNEL_LAYERS = {"default": channel_layer_from_url(os.environ.get("REDIS_URL", ""))}

@@ -2,11 +2,11 @@
 
 from functools import cache
 
-from agents.operations import files, system
+from agents.operations import datasets, files, system
 from agents.sap import CORE_OPERATIONS, Registry
 from agents.sap.workflow import WORKFLOW
 
 
 @cache
 def workbench_registry() -> Registry:
-    return Registry([*CORE_OPERATIONS, WORKFLOW, *system.OPERATIONS, *files.OPERATIONS])
+    return Registry([*CORE_OPERATIONS, WORKFLOW, *system.OPERATIONS, *files.OPERATIONS, *datasets.OPERATIONS])

@@ -1,0 +1,191 @@
+"""dataset.* through the SAP endpoint, on whichever database the suite runs on."""
+
+import json
+
+import pytest
+
+from agents.tokens import token_issue
+from sessions.services import agent_join
+from tests.agents.test_sap_http import block, sap
+from tests.factories import make_agent, make_session, make_user
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+
+SALES = "region,amount,paid,day\nEU,10.5,true,2024-01-01\nEU,20,false,2024-01-02\nUS,7,true,2024-01-03\nUS,,yes,\nbroken,line\n"
+
+
+@pytest.fixture
+def world():
+    owner = make_user("olga")
+    session = make_session(owner=owner)
+    agent = make_agent("analyst", allowed_operations=["dataset.*", "file.*"])
+    agent_join(session=session, agent=agent)
+    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
+
+
+def one(world, kind, name, body, block_id="1", **kwargs):
+    responses = sap(world, block(kind, name, json.dumps(body), block_id), **kwargs)
+    return responses[-1]
+
+
+def load_sales(world):
+    one(world, "action", "file.write", {"path": "sales.csv", "content": SALES})
+    return one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "sales"})
+
+
+def test_reference_progressive_errors_for_create_table_end_to_end(world):
+    first = one(world, "action", "dataset.create-table", {"columns": "id"})
+    assert first.body["details"] == {"missing": ["table"]}
+    second = one(world, "action", "dataset.create-table", {"table": "users", "columns": "id"})
+    assert second.body["details"] == {"invalid": {"columns": "expected array, got string"}}
+    cols = [{"name": "id", "type": "number", "nullable": False}, {"name": "name", "type": "string", "nullable": False}]
+    created = one(world, "action", "dataset.create-table", {"table": "users", "columns": cols})
+    assert created.type == "result" and [c["type"] for c in created.body["columns"]] == ["number", "string"]
+    third = one(world, "action", "dataset.create-table", {"table": "users", "columns": cols})
+    assert third.body["code"] == "RESOURCE_ALREADY_EXISTS" and "such as 'users_v2'" in third.body["suggestion"]
+    assert (
+        one(world, "action", "dataset.create-table", {"table": "users", "columns": cols, "if_not_exists": True}).body[
+            "status"
+        ]
+        == "exists"
+    )
+    assert one(world, "query", "dataset.table-exists", {"table": "users"}).body["exists"] is True
+
+
+def test_import_describe_query_and_export(world):
+    report = load_sales(world)
+    assert report.body["rows_loaded"] == 4 and report.body["rows_rejected"] == 1
+    assert report.body["rejected"][0]["line"] == 6
+    assert [c["type"] for c in report.body["columns"]] == ["string", "number", "boolean", "date"]
+    described = one(world, "query", "dataset.describe-table", {"table": "sales"}).body
+    amount = described["columns"][1]
+    assert described["row_count"] == 4 and (amount["null_count"], amount["min"], amount["max"]) == (1, 7, 20)
+    grouped = one(
+        world,
+        "query",
+        "dataset.query",
+        {
+            "table": "sales",
+            "select": ["region", {"fn": "sum", "column": "amount", "as": "total"}, {"fn": "count", "as": "n"}],
+            "group_by": ["region"],
+            "order_by": [{"column": "total", "direction": "desc"}],
+        },
+    ).body
+    assert grouped["rows"] == [{"region": "EU", "total": 30.5, "n": 2}, {"region": "US", "total": 7.0, "n": 2}]
+    filtered = one(
+        world,
+        "query",
+        "dataset.query",
+        {
+            "table": "sales",
+            "select": ["day"],
+            "filters": {"or": [{"column": "amount", "op": ">=", "value": 20}, {"column": "amount", "op": "is_null"}]},
+            "order_by": [{"column": "day"}],
+        },
+    ).body
+    assert [r["day"] for r in filtered["rows"]] in ([None, "2024-01-02"], ["2024-01-02", None])
+    cut = one(world, "query", "dataset.query", {"table": "sales", "limit": 3}).body
+    assert cut["truncated"] is True and cut["total_rows"] == 4 and cut["row_count"] == 3
+    raw = one(
+        world,
+        "query",
+        "dataset.query",
+        {"sql": "SELECT region, COUNT(*) AS n FROM sales GROUP BY region ORDER BY region"},
+    ).body
+    assert raw["rows"] == [{"region": "EU", "n": 2}, {"region": "US", "n": 2}]
+    exported = one(world, "action", "dataset.export-csv", {"table": "sales", "path": "out/sales.csv"})
+    assert exported.body["rows"] == 4
+    read = one(world, "query", "file.read", {"path": "out/sales.csv"}).body["content"]
+    assert read.splitlines()[0] == "region,amount,paid,day"
+    listing = one(world, "query", "dataset.list-tables", {}).body
+    assert listing["tables"] == [{"table": "sales", "rows": 4}]
+
+
+def test_insert_checks_types_and_columns(world):
+    cols = [{"name": "id", "type": "number", "nullable": False}, {"name": "ok", "type": "boolean"}]
+    one(world, "action", "dataset.create-table", {"table": "t", "columns": cols})
+    assert (
+        one(world, "action", "dataset.insert", {"table": "t", "rows": [{"id": 1, "ok": True}, {"id": 2}]}).body[
+            "inserted"
+        ]
+        == 2
+    )
+    bad = one(world, "action", "dataset.insert", {"table": "t", "rows": [{"id": "x"}]})
+    assert bad.body["code"] == "VALIDATION_FAILED" and "rows[0].id" in bad.body["details"]["invalid"]
+    assert (
+        one(world, "action", "dataset.insert", {"table": "t", "rows": [{"ok": True}]}).body["code"]
+        == "VALIDATION_FAILED"
+    )
+    assert (
+        one(world, "action", "dataset.insert", {"table": "t", "rows": [{"id": 3, "nope": 1}]}).body["code"]
+        == "VALIDATION_FAILED"
+    )
+    assert (
+        one(world, "action", "dataset.insert", {"table": "missing", "rows": [{"id": 1}]}).body["code"]
+        == "RESOURCE_NOT_FOUND"
+    )
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "DROP TABLE sales",
+        "SELECT 1; DROP TABLE sales",
+        "DELETE FROM sales",
+        "SELECT * FROM chap_sessions_message",
+        "SELECT * FROM auth_user",
+        "SELECT * INTO stolen FROM sales",
+        "SELECT pg_sleep(10)",
+        "SELECT * FROM main.sqlite_master",
+        "SELECT * FROM public.auth_user",
+        "WITH x AS (SELECT * FROM auth_user) SELECT * FROM x",
+    ],
+)
+def test_sql_that_is_not_a_read_of_own_tables_is_refused(world, sql):
+    load_sales(world)
+    error = one(world, "query", "dataset.query", {"sql": sql})
+    assert error.type == "error" and error.body["code"] in ("PERMISSION_DENIED", "VALIDATION_FAILED"), error.body
+    assert one(world, "query", "dataset.table-exists", {"table": "sales"}).body["exists"] is True
+
+
+def test_injection_through_identifiers_and_values_changes_nothing(world):
+    load_sales(world)
+    evil = 'x"; DROP TABLE sales; --'
+    assert (
+        one(world, "action", "dataset.create-table", {"table": evil, "columns": [{"name": "a"}]}).body["code"]
+        == "VALIDATION_FAILED"
+    )
+    assert (
+        one(world, "query", "dataset.query", {"table": "sales", "select": [evil]}).body["code"] == "VALIDATION_FAILED"
+    )
+    assert (
+        one(world, "query", "dataset.query", {"table": "sales", "select": [{"fn": "count", "as": evil}]}).body["code"]
+        == "VALIDATION_FAILED"
+    )
+    safe = one(
+        world,
+        "query",
+        "dataset.query",
+        {"table": "sales", "filters": {"column": "region", "op": "=", "value": "EU' OR '1'='1"}},
+    ).body
+    assert safe["rows"] == []
+    assert one(world, "query", "dataset.describe-table", {"table": "sales"}).body["row_count"] == 4
+
+
+def test_another_sessions_tables_are_invisible(world):
+    load_sales(world)
+    other = make_session(owner=world["owner"])
+    agent_join(session=other, agent=world["agent"])
+    other_world = {**world, "session": other}
+    assert one(other_world, "query", "dataset.list-tables", {}).body["tables"] == []
+    assert one(other_world, "query", "dataset.query", {"table": "sales"}).body["code"] == "RESOURCE_NOT_FOUND"
+    assert (
+        one(other_world, "query", "dataset.query", {"sql": "SELECT * FROM sales"}).body["code"] == "PERMISSION_DENIED"
+    )
+
+
+def test_drop_table_needs_approval(world):
+    load_sales(world)
+    requested = one(world, "action", "dataset.drop-table", {"table": "sales"})
+    assert requested.type == "event" and requested.body["event"] == "approval.requested"
+    assert one(world, "query", "dataset.table-exists", {"table": "sales"}).body["exists"] is True
