@@ -72,3 +72,14 @@ def close_dataset_connections(django_db_setup):
     from django.db import connections
 
     connections["datasets"].close()
+
+
+@pytest.fixture(autouse=True)
+def fresh_channel_layer():
+    """Each test drives its own event loop; a channel layer built in an earlier test's loop (the
+    Redis layer keeps loop-bound locks) must not be reused."""
+    from channels.layers import channel_layers
+
+    channel_layers.backends.clear()
+    yield
+    channel_layers.backends.clear()
