@@ -8,6 +8,7 @@ that reads only this session's tables (their names are then rewritten to the qua
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import difflib
 import io
@@ -119,7 +120,7 @@ class Store:
         ]
 
     def require(self, table: str) -> list[dict]:
-        columns = self.columns(table) if self.exists(table) else []
+        columns = self.columns(table)
         if not columns:
             raise SapError(
                 "RESOURCE_NOT_FOUND",
@@ -458,8 +459,11 @@ def run_limited(store: Store, sql: str, values: list, *, limit: int, offset: int
     paged = f"SELECT * FROM ({sql}) AS limited LIMIT %s OFFSET %s"
     deadline = time.monotonic() + QUERY_TIME_LIMIT_S
     raw = None
+    # A read needs no transaction on SQLite (and an IMMEDIATE one would take the write lock);
+    # on PostgreSQL the transaction scopes the statement timeout.
+    scope = transaction.atomic(using=ALIAS) if store.postgres else contextlib.nullcontext()
     try:
-        with transaction.atomic(using=ALIAS), store.connection.cursor() as cursor:
+        with scope, store.connection.cursor() as cursor:
             if store.postgres:
                 cursor.execute("SET LOCAL statement_timeout = %s", [int(QUERY_TIME_LIMIT_S * 1000)])
             else:

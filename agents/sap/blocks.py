@@ -6,6 +6,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
+PRETTY_UP_TO = 2048
 REQUEST_TYPES = frozenset({"query", "action", "describe"})
 RESPONSE_TYPES = frozenset({"result", "error", "event"})
 BLOCK_TYPES = REQUEST_TYPES | RESPONSE_TYPES
@@ -62,7 +63,12 @@ def format_block(block_type: str, name: str, body: dict | None = None, block_id:
     header or like ``@@end``.
     """
     header = f"@@{block_type}:{name}" + (f"#{block_id}" if block_id else "")
-    return f"{header}\n{json.dumps(body or {}, ensure_ascii=False, indent=2)}\n@@end\n"
+    text = json.dumps(body or {}, ensure_ascii=False, separators=(",", ":"))
+    if len(text) <= PRETTY_UP_TO:
+        # Small bodies are indented for people reading streams; large ones (query results) stay on
+        # one line, which json writes many times faster.
+        text = json.dumps(body or {}, ensure_ascii=False, indent=2)
+    return f"{header}\n{text}\n@@end\n"
 
 
 def suggest_name(name: str) -> str | None:

@@ -1,0 +1,147 @@
+"""SAP operations end to end through the dispatcher, against the same SQL run directly.
+
+    python bench/sap_operations.py [--rows 100000]
+
+On a 100,000-row table: a group-by aggregate and a filtered select via dataset.query (validate,
+authorise, compile, run, record in the session log) against the SQL it compiles to, executed on
+the same connection in the same run. Target (issue #4): at most 1.3x the direct time. Then
+file.write + file.read of 1,000 small files: operations/s. Uses the configured DATABASE_URL.
+"""
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.context_graph import setup_django, teardown_django
+
+
+def best(repeat: int, fn) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    setup_django()
+    try:
+        return run(args.rows, args.repeat)
+    finally:
+        from django.db import connections
+
+        connections["datasets"].close()
+        teardown_django()
+
+
+def run(rows: int, repeat: int) -> int:
+    from django.db import connections, transaction
+
+    from agents.operations.datasets import Store, _compile
+    from agents.sap import parse
+    from agents.sap_service import sap_run
+    from sessions.access import caller_for_user
+    from tests.factories import make_session, make_user
+
+    user = make_user("bench")
+    session = make_session(owner=user)
+    caller = caller_for_user(user)
+    store = Store(session)
+    regions = ["north", "south", "east", "west", "centre"]
+    rng = random.Random(5)
+    with transaction.atomic(using="datasets"):
+        store.create(
+            "sales",
+            [
+                {"name": "region", "type": "string"},
+                {"name": "amount", "type": "number"},
+                {"name": "units", "type": "number"},
+            ],
+        )
+        with store.connection.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {store.qualified('sales')} VALUES (%s, %s, %s)",
+                [(rng.choice(regions), round(rng.uniform(1, 1000), 2), rng.randint(1, 50)) for _ in range(rows)],
+            )
+    print(f"database: {connections['datasets'].vendor}; table of {rows:,} rows; best of {repeat}")
+
+    queries = {
+        "group-by aggregate": {
+            "table": "sales",
+            "select": [
+                "region",
+                {"fn": "sum", "column": "amount", "as": "total"},
+                {"fn": "avg", "column": "units", "as": "mean_units"},
+                {"fn": "count", "as": "n"},
+            ],
+            "group_by": ["region"],
+            "order_by": [{"column": "total", "direction": "desc"}],
+        },
+        "filtered select": {
+            "table": "sales",
+            "select": ["region", "amount"],
+            "filters": {
+                "and": [
+                    {"column": "amount", "op": ">", "value": 990},
+                    {"column": "region", "op": "in", "value": ["north", "east"]},
+                ]
+            },
+            "limit": 1000,
+        },
+    }
+    ok = True
+    import json
+
+    for label, query in queries.items():
+        text = f"@@query:dataset.query#b\n{json.dumps(query)}\n@@end\n"
+
+        def through_sap(text=text):
+            [response] = parse("".join(sap_run(session_id=session.pk, caller=caller, text=text)))
+            assert response.type == "result", response.body
+
+        limit = query.get("limit", 100)
+        sql, values, _ = _compile(store, "sales", store.columns("sales"), {**query, "limit": limit})
+        paged = f"SELECT * FROM ({sql}) AS limited LIMIT %s OFFSET %s"
+
+        def direct(paged=paged, values=values, limit=limit):
+            with store.connection.cursor() as cursor:
+                cursor.execute(paged, [*values, limit + 1, 0])
+                cursor.fetchall()
+
+        through_sap()
+        direct()
+        ours, theirs = best(repeat, through_sap), best(repeat, direct)
+        ratio = ours / theirs
+        ok &= ratio <= 1.3
+        print(
+            f"{label:>18}: dispatcher {ours * 1e3:7.2f} ms | direct SQL {theirs * 1e3:7.2f} ms | {ratio:.2f}x "
+            f"(target <= 1.3) {'OK' if ratio <= 1.3 else 'MISSED'}"
+        )
+
+    stream = "".join(
+        f'@@action:file.write#w{n}\n{{"path": "small/f{n}.txt", "content": "note {n}"}}\n@@end\n'
+        f'@@query:file.read#r{n}\n{{"path": "small/f{n}.txt"}}\n@@end\n'
+        for n in range(1000)
+    )
+    started = time.perf_counter()
+    responses = parse("".join(sap_run(session_id=session.pk, caller=caller, text=stream)))
+    elapsed = time.perf_counter() - started
+    assert all(r.type == "result" for r in responses), [r.body for r in responses if r.type != "result"][:1]
+    print(
+        f"file.write + file.read of 1,000 small files: {len(responses) / elapsed:,.0f} operations/s "
+        f"({elapsed:.2f} s for {len(responses):,}, each recorded in the session log)"
+    )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
