@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
 
 PRETTY_UP_TO = 2048
 REQUEST_TYPES = frozenset({"query", "action", "describe"})
@@ -63,12 +65,21 @@ def format_block(block_type: str, name: str, body: dict | None = None, block_id:
     header or like ``@@end``.
     """
     header = f"@@{block_type}:{name}" + (f"#{block_id}" if block_id else "")
-    text = json.dumps(body or {}, ensure_ascii=False, separators=(",", ":"))
+    text = json.dumps(body or {}, ensure_ascii=False, separators=(",", ":"), default=_json_default)
     if len(text) <= PRETTY_UP_TO:
         # Small bodies are indented for people reading streams; large ones (query results) stay on
         # one line, which json writes many times faster.
-        text = json.dumps(body or {}, ensure_ascii=False, indent=2)
+        text = json.dumps(body or {}, ensure_ascii=False, indent=2, default=_json_default)
     return f"{header}\n{text}\n@@end\n"
+
+
+def _json_default(value):
+    """Dates as ISO 8601 and decimals as numbers: what databases hand back in query results."""
+    if isinstance(value, date | datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 def suggest_name(name: str) -> str | None:

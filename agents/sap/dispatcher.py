@@ -110,9 +110,13 @@ class Dispatcher:
                 request_id=request_id,
             )
             response = error_block(block.name, block.id, error)
-        if self.on_outcome is not None:
-            self.on_outcome(Outcome(block, operation, response, time.perf_counter() - started), context)
-        yield response
+        duration = time.perf_counter() - started
+        try:
+            yield response  # flushed to the caller before the outcome is recorded
+        finally:
+            # In ``finally``: a caller that stops reading (a dropped connection) still leaves a record.
+            if self.on_outcome is not None:
+                self.on_outcome(Outcome(block, operation, response, duration), context)
 
     def _execute(self, block: Block, context: Any, request_id: str, results: dict | None):
         if not block.is_request:

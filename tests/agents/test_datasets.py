@@ -71,7 +71,8 @@ def test_import_describe_query_and_export(world):
             "order_by": [{"column": "total", "direction": "desc"}],
         },
     ).body
-    assert grouped["rows"] == [{"region": "EU", "total": 30.5, "n": 2}, {"region": "US", "total": 7.0, "n": 2}]
+    assert grouped["columns"] == ["region", "total", "n"]
+    assert grouped["rows"] == [["EU", 30.5, 2], ["US", 7.0, 2]]
     filtered = one(
         world,
         "query",
@@ -83,7 +84,7 @@ def test_import_describe_query_and_export(world):
             "order_by": [{"column": "day"}],
         },
     ).body
-    assert [r["day"] for r in filtered["rows"]] in ([None, "2024-01-02"], ["2024-01-02", None])
+    assert [row[0] for row in filtered["rows"]] in ([None, "2024-01-02"], ["2024-01-02", None])
     cut = one(world, "query", "dataset.query", {"table": "sales", "limit": 3}).body
     assert cut["truncated"] is True and cut["total_rows"] == 4 and cut["row_count"] == 3
     raw = one(
@@ -92,7 +93,7 @@ def test_import_describe_query_and_export(world):
         "dataset.query",
         {"sql": "SELECT region, COUNT(*) AS n FROM sales GROUP BY region ORDER BY region"},
     ).body
-    assert raw["rows"] == [{"region": "EU", "n": 2}, {"region": "US", "n": 2}]
+    assert raw["rows"] == [["EU", 2], ["US", 2]]
     exported = one(world, "action", "dataset.export-csv", {"table": "sales", "path": "out/sales.csv"})
     assert exported.body["rows"] == 4
     read = one(world, "query", "file.read", {"path": "out/sales.csv"}).body["content"]
