@@ -88,9 +88,11 @@ def database_from_url(url: str, *, data_dir: Path) -> dict:
     )
 
 
-def datasets_database(default: dict, *, data_dir: Path) -> dict:
+def datasets_database(default: dict, *, data_dir: Path, statement_timeout_s: float) -> dict:
     if default["ENGINE"].endswith("postgresql"):
-        return {**default, "TEST": {"MIRROR": "default"}}
+        # The time limit of every dataset statement, set once per connection rather than per query.
+        options = {"options": f"-c statement_timeout={int(statement_timeout_s * 1000)}"}
+        return {**default, "OPTIONS": options, "TEST": {"MIRROR": "default"}}
     return _sqlite(data_dir / "datasets.sqlite3")
 
 

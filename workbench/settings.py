@@ -74,7 +74,10 @@ TEMPLATES = [
 DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", ""), data_dir=DATA_DIR)}
 # Session datasets live apart from the workbench's own tables: a SQLite file of their own, or on
 # PostgreSQL the same database with one schema per session.
-DATABASES["datasets"] = datasets_database(DATABASES["default"], data_dir=DATA_DIR)
+DATASET_QUERY_TIMEOUT_S = 5.0
+DATABASES["datasets"] = datasets_database(
+    DATABASES["default"], data_dir=DATA_DIR, statement_timeout_s=DATASET_QUERY_TIMEOUT_S
+)
 DATABASE_ROUTERS = ["workbench.routers.DatasetsRouter"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -190,3 +190,23 @@ def test_drop_table_needs_approval(world):
     requested = one(world, "action", "dataset.drop-table", {"table": "sales"})
     assert requested.type == "event" and requested.body["event"] == "approval.requested"
     assert one(world, "query", "dataset.table-exists", {"table": "sales"}).body["exists"] is True
+
+
+def test_a_query_past_the_time_limit_is_stopped_with_timeout(world, settings):
+    from django.db import connections
+
+    load_sales(world)
+    datasets = connections["datasets"]
+    if datasets.vendor == "postgresql":
+        with datasets.cursor() as cursor:
+            cursor.execute("SET statement_timeout = 50")
+    settings.DATASET_QUERY_TIMEOUT_S = 0.05
+    slow = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 100000000) SELECT COUNT(*) FROM r"
+    try:
+        error = one(world, "query", "dataset.query", {"sql": slow})
+    finally:
+        if datasets.vendor == "postgresql":
+            with datasets.cursor() as cursor:
+                cursor.execute("SET statement_timeout = 5000")
+    assert error.body["code"] == "TIMEOUT" and error.body["retryable"] is True
+    assert one(world, "query", "dataset.query", {"table": "sales", "limit": 1}).type == "result"
