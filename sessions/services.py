@@ -140,18 +140,7 @@ def _append(session_id, checked: dict) -> Ack:
         _check_version(session, entry.graph, checked)
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked)
-        Message.objects.create(
-            session=session,
-            seq=seq,
-            message_id=checked["message_id"],
-            payload_type=checked["payload_type"],
-            sender_type=checked["sender"]["type"],
-            sender_id=checked["sender"]["id"],
-            in_reply_to=checked.get("in_reply_to") or "",
-            envelope=checked,
-            content_hash=content_hash(checked),
-            checksum=checksum,
-        )
+        _message_row(session, seq, checked, checksum).save(force_insert=True)
         session.head_seq, session.head_checksum = seq, checksum
         session.last_activity_at = timezone.now()
         session.save(update_fields=["head_seq", "head_checksum", "last_activity_at"])
@@ -164,6 +153,22 @@ def _append(session_id, checked: dict) -> Ack:
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)
+
+
+def _message_row(session: WorkSession, seq: int, envelope: dict, checksum: str) -> Message:
+    """The log row of a validated envelope: its searchable fields copied out, its content hashed."""
+    return Message(
+        session=session,
+        seq=seq,
+        message_id=envelope["message_id"],
+        payload_type=envelope["payload_type"],
+        sender_type=envelope["sender"]["type"],
+        sender_id=envelope["sender"]["id"],
+        in_reply_to=envelope.get("in_reply_to") or "",
+        envelope=envelope,
+        content_hash=content_hash(envelope),
+        checksum=checksum,
+    )
 
 
 def _check_version(session: WorkSession, graph, checked: dict) -> None:
@@ -304,18 +309,6 @@ def session_import(*, data: dict, owner) -> WorkSession:
             if user is not None and member.get("role") in MemberRole.values:
                 Membership.objects.create(session=session, user=user, role=member["role"])
         Message.objects.bulk_create(
-            Message(
-                session=session,
-                seq=seq,
-                message_id=envelope["message_id"],
-                payload_type=envelope["payload_type"],
-                sender_type=envelope["sender"]["type"],
-                sender_id=envelope["sender"]["id"],
-                in_reply_to=envelope.get("in_reply_to") or "",
-                envelope=envelope,
-                content_hash=content_hash(envelope),
-                checksum=checksum,
-            )
-            for seq, envelope, checksum in entries
+            _message_row(session, seq, envelope, checksum) for seq, envelope, checksum in entries
         )
     return session

@@ -22,7 +22,7 @@ from django.conf import settings
 from django.db import OperationalError, connections, transaction
 from sqlglot import expressions as exp
 
-from agents.operations.files import _decode, _store, safe_name, storage_for
+from agents.operations.files import _decode, _store, existing_file, safe_name, storage_for
 from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
 
 ALIAS = "datasets"
@@ -544,14 +544,7 @@ def _convert(kind: str, text: str):
 
 def _import_csv(call, params):
     session = call.context.session
-    storage = storage_for(session)
-    name = safe_name(session, params["path"])
-    if not storage.exists(name):
-        raise SapError(
-            "RESOURCE_NOT_FOUND",
-            f"no file {params['path']!r} in the workspace",
-            details={"resource_type": "FILE", "resource_name": params["path"]},
-        )
+    storage, name = existing_file(session, params["path"])
     with storage.open(name, "rb") as handle:
         raw = handle.read()
     try:

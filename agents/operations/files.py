@@ -133,12 +133,17 @@ def _stat(storage: FileSystemStorage, name: str) -> dict:
     return {"path": name, "size": storage.size(name), "modified": storage.get_modified_time(name).isoformat()}
 
 
-def _read(call, params):
-    session = call.context.session
-    name = safe_name(session, params["path"])
+def existing_file(session, path: str) -> tuple[FileSystemStorage, str]:
+    """The storage and safe name of a file that must exist (not a folder), or the right error."""
+    name = safe_name(session, path)
     storage = storage_for(session)
     if not storage.exists(name) or Path(storage.path(name)).is_dir():
-        raise _missing(params["path"])
+        raise _missing(path)
+    return storage, name
+
+
+def _read(call, params):
+    storage, name = existing_file(call.context.session, params["path"])
     with storage.open(name, "rb") as handle:
         handle.seek(params["offset"])
         data = handle.read(params["length"]) if params.get("length") else handle.read(MAX_FILE_BYTES)
@@ -221,10 +226,8 @@ def _replaces(params, context) -> str | None:
 
 def _copy_or_move(call, params, *, move: bool):
     session = call.context.session
-    source, destination = safe_name(session, params["source"]), safe_name(session, params["destination"])
-    storage = storage_for(session)
-    if not storage.exists(source) or Path(storage.path(source)).is_dir():
-        raise _missing(params["source"])
+    storage, source = existing_file(session, params["source"])
+    destination = safe_name(session, params["destination"])
     exists = storage.exists(destination)
     if exists and not params["overwrite"]:
         raise SapError(
@@ -244,28 +247,19 @@ def _copy_or_move(call, params, *, move: bool):
 
 
 def _delete(call, params):
-    session = call.context.session
-    name = safe_name(session, params["path"])
-    storage = storage_for(session)
     if not params["confirm"]:
         raise SapError(
             "VALIDATION_FAILED",
             'file.delete needs "confirm": true',
             details={"violations": {"confirm": "must be true"}},
         )
-    if not storage.exists(name) or Path(storage.path(name)).is_dir():
-        raise _missing(params["path"])
+    storage, name = existing_file(call.context.session, params["path"])
     storage.delete(name)
     return {"status": "success", "deleted": name}
 
 
 def _stat_op(call, params):
-    session = call.context.session
-    name = safe_name(session, params["path"])
-    storage = storage_for(session)
-    if not storage.exists(name) or Path(storage.path(name)).is_dir():
-        raise _missing(params["path"])
-    return _stat(storage, name)
+    return _stat(*existing_file(call.context.session, params["path"]))
 
 
 def _example(kind, name, body, result):

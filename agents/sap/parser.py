@@ -107,15 +107,7 @@ class StreamParser:
         data, self._carry = self._carry, ""
         out.extend(self._process(data, final=True))
         if self._state == _BODY:
-            _, name, _, line = self._header
-            out.append(
-                ParseError(
-                    "UNTERMINATED_BLOCK",
-                    f"block {name!r} opened on line {line} has no @@end",
-                    line,
-                    suggestion=("close the block with a line holding only @@end",),
-                )
-            )
+            out.append(self._unterminated("has no @@end"))
         elif self._state == _TEXT and (text := "".join(self._pieces)):
             out.append(Text(text))
         self._pieces = []
@@ -195,15 +187,7 @@ class StreamParser:
                 return
         elif _CANDIDATE_RE.match(stripped):
             if self._state == _BODY:
-                _, name, _, opened = self._header
-                out.append(
-                    ParseError(
-                        "UNTERMINATED_BLOCK",
-                        f"block {name!r} opened on line {opened} was not closed by @@end before the next header",
-                        opened,
-                        suggestion=("end every block with a line holding only @@end",),
-                    )
-                )
+                out.append(self._unterminated("was not closed by @@end before the next header"))
                 self._take_run()
             elif self._state == _TEXT and (text := self._take_run()):
                 out.append(Text(text))
@@ -320,6 +304,15 @@ class StreamParser:
             out.append(self._depth_error(number))
             return
         out.append(Block(block_type, name, block_id, body, number))
+
+    def _unterminated(self, what: str) -> ParseError:
+        _, name, _, opened = self._header
+        return ParseError(
+            "UNTERMINATED_BLOCK",
+            f"block {name!r} opened on line {opened} {what}",
+            opened,
+            suggestion=("end every block with a line holding only @@end",),
+        )
 
     def _depth_error(self, number: int) -> ParseError:
         return ParseError(
