@@ -30,12 +30,25 @@ class SapView(APIView):
     @extend_schema(
         request={"text/plain": OpenApiTypes.STR},
         responses={(200, "text/plain"): OpenApiTypes.STR, **ERRORS},
+        parameters=[
+            OpenApiParameter(
+                "X-CHAP-Message-Id",
+                str,
+                location=OpenApiParameter.HEADER,
+                description="the CHAP message that asked for these operations; the records link to it",
+            )
+        ],
         description="A stream of SAP blocks (prose between them allowed); the response streams the event, "
         "result and error blocks in request order, each as soon as it exists.",
     )
     def post(self, request, session_id):
         text = request.data if isinstance(request.data, str) else ""
-        blocks = sap_run(session_id=session_id, caller=caller_for_principal(request.user), text=text)
+        blocks = sap_run(
+            session_id=session_id,
+            caller=caller_for_principal(request.user),
+            text=text,
+            request_message_id=request.headers.get("X-CHAP-Message-Id") or None,
+        )
         return StreamingHttpResponse(blocks, content_type="text/plain; charset=utf-8")
 
 

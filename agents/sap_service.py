@@ -118,6 +118,7 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
     head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session.pk)
     payload = {
         "operation": block.name,
+        **({"request_message_id": context.request_message_id} if context.request_message_id else {}),
         "request": {"type": block.type, "id": block.id, "body": _storable(block.body), "caller": context.caller.sender},
         "outcome": kind,
         "response": body,
@@ -145,13 +146,20 @@ def dispatcher() -> Dispatcher:
     return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome)
 
 
-def sap_run(*, session_id, caller: Caller, text: str) -> Iterator[str]:
+def sap_run(*, session_id, caller: Caller, text: str, request_message_id: str | None = None) -> Iterator[str]:
     """Run every request block of ``text`` in order; yields the response blocks as SAP text.
 
+    ``request_message_id`` names the CHAP message that asked for them: the records link to it.
     Raises SapError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
     """
     access = require_access(session_id, caller)
-    context = SapContext(caller, access)
+    if request_message_id is not None and not access.session.messages.filter(message_id=request_message_id).exists():
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no message {request_message_id!r} in this session",
+            details={"resource_type": "MESSAGE", "resource_name": request_message_id},
+        )
+    context = SapContext(caller, access, request_message_id)
     parser = StreamParser()
     items = [*parser.feed(text), *parser.close()]
     return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher().run(items, context))

@@ -11,6 +11,7 @@ class SapContext:
 
     caller: Caller
     access: Access
+    request_message_id: str | None = None  # the CHAP message that asked for these operations
 
     @property
     def session(self):

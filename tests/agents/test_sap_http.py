@@ -28,8 +28,8 @@ def world():
     return {"session": session, "owner": owner, "viewer": viewer, "agent": agent, "token": token_issue(agent=agent)}
 
 
-def sap(world, text, *, token=None, user=None):
-    client = APIClient()
+def sap(world, text, *, token=None, user=None, headers=None):
+    client = APIClient(headers=headers)
     if user is not None:
         client.force_login(user)
     else:
@@ -308,3 +308,30 @@ def test_workflow_steps_keep_the_callers_permissions(world):
         world, block("action", "workflow.execute", json.dumps({"steps": steps})), token=token_issue(agent=limited)
     )[-1]
     assert error.body["code"] == "PERMISSION_DENIED" and not (workspace_root(world["session"]) / "x.txt").exists()
+
+
+def test_records_link_to_the_chap_message_that_asked(world):
+    from sessions.access import caller_for_user
+    from sessions.services import message_post
+    from tests.sessions import envelopes
+
+    session = world["session"]
+    session.refresh_from_db()
+    message_post(
+        session_id=session.pk,
+        caller=caller_for_user(world["owner"]),
+        envelope=envelopes.proposal(
+            message_id="ask", session_id=session.pk, sender=("human", "olga"), context_checksum=session.head_checksum
+        ),
+    )
+    sap(world, block("query", "system.ping", "{}"), headers={"X-CHAP-Message-Id": "ask"})
+    record = Message.objects.filter(session=session, payload_type="operation_record").get()
+    assert record.envelope["payload"]["request_message_id"] == "ask"
+    owner = APIClient()
+    owner.force_login(world["owner"])
+    edges = owner.get(f"/api/sessions/{session.pk}/graph/").json()["graph"]["edges"]
+    assert {"source": record.message_id, "target": "ask", "type": "produced_by"} in [
+        {k: e[k] for k in ("source", "target", "type")} for e in edges
+    ]
+    missing = sap(world, block("query", "system.ping", "{}"), headers={"X-CHAP-Message-Id": "nope"})
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "RESOURCE_NOT_FOUND"

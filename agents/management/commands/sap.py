@@ -17,8 +17,9 @@ class Command(BaseCommand):
         who = parser.add_mutually_exclusive_group(required=True)
         who.add_argument("--agent", help="run with this agent's permissions")
         who.add_argument("--user", help="run as this member")
+        parser.add_argument("--message", help="the CHAP message that asked for these operations")
 
-    def handle(self, *args, session_id, agent, user, **options):
+    def handle(self, *args, session_id, agent, user, message, **options):
         if agent:
             found = Agent.objects.filter(name=agent).first()
             caller = caller_for_agent(found) if found else None
@@ -28,7 +29,8 @@ class Command(BaseCommand):
         if caller is None:
             raise CommandError(f"no such {'agent' if agent else 'user'}: {agent or user}")
         try:
-            for block in sap_run(session_id=session_id, caller=caller, text=sys.stdin.read()):
+            blocks = sap_run(session_id=session_id, caller=caller, text=sys.stdin.read(), request_message_id=message)
+            for block in blocks:
                 self.stdout.write(block, ending="")
         except SapError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
