@@ -9,7 +9,7 @@ from rest_framework.views import APIView
 
 from agents.models import ApprovalStatus
 from agents.sap import SapError
-from agents.sap_service import approval_decide, approvals_of, sap_run
+from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from sessions.access import caller_for_principal
 from sessions.api import ERRORS
 
@@ -103,3 +103,27 @@ class ApprovalDecisionView(APIView):
             reason=data.validated_data["reason"],
         )
         return Response(ApprovalSerializer(approval).data)
+
+
+class UploadSerializer(serializers.Serializer):
+    file = serializers.FileField()
+    path = serializers.CharField(
+        required=False, max_length=1024, help_text="where in the workspace; default the file's name"
+    )
+
+
+class UploadView(APIView):
+    parser_classes = [parsers.MultiPartParser]
+
+    @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    def post(self, request, session_id):
+        data = UploadSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        upload = data.validated_data["file"]
+        response = workspace_upload(
+            session_id=session_id,
+            caller=caller_for_principal(request.user),
+            path=data.validated_data.get("path") or upload.name,
+            data=upload.read(),
+        )
+        return Response(response.body, status=201)

@@ -16,6 +16,7 @@ node of the context graph), with caller, request, outcome and duration.
 
 from __future__ import annotations
 
+import base64
 import fnmatch
 import json
 import logging
@@ -238,3 +239,19 @@ def _run_approved(block: Block, context: SapContext) -> Block:
         logger.exception("approved SAP operation %s failed (request %s)", block.name, request_id)
         failure = SapError("INTERNAL_ERROR", f"{block.name} failed inside the server", request_id=request_id)
         return error_block(block.name, block.id, failure)
+
+
+def workspace_upload(*, session_id, caller: Caller, path: str, data: bytes) -> Block:
+    """A member's upload into the workspace: the same file.write as an agent's, checked and recorded alike."""
+    access = require_access(session_id, caller, write=True)
+    context = SapContext(caller, access)
+    body = {"path": path, "content": base64.b64encode(data).decode(), "encoding": "base64"}
+    *_, response = dispatcher().execute(Block("action", "file.write", "upload", body), context)
+    if response.type == "error":
+        raise SapError(
+            response.body["code"],
+            response.body["message"],
+            details=response.body["details"],
+            suggestion=response.body["suggestion"],
+        )
+    return response

@@ -16,6 +16,7 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/metrics/", api.MetricsView.as_view(), name="api-metrics"),
     path("sessions/<uuid:session_id>/export/", api.ExportView.as_view(), name="api-export"),
     path("sessions/<uuid:session_id>/sap/", agents_api.SapView.as_view(), name="api-sap"),
+    path("sessions/<uuid:session_id>/files/", agents_api.UploadView.as_view(), name="api-upload"),
     path("sessions/<uuid:session_id>/approvals/", agents_api.ApprovalListView.as_view(), name="api-approvals"),
     path(
         "sessions/<uuid:session_id>/approvals/<int:approval_id>/decision/",

@@ -335,3 +335,24 @@ def test_records_link_to_the_chap_message_that_asked(world):
     ]
     missing = sap(world, block("query", "system.ping", "{}"), headers={"X-CHAP-Message-Id": "nope"})
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "RESOURCE_NOT_FOUND"
+
+
+def test_members_upload_files_that_agents_then_read(world):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    owner = APIClient()
+    owner.force_login(world["owner"])
+    url = f"/api/sessions/{world['session'].pk}/files/"
+    csv_bytes = b"region,amount\nEU,1\n"
+    response = owner.post(url, {"file": SimpleUploadedFile("sales.csv", csv_bytes, "text/csv")}, format="multipart")
+    assert response.status_code == 201 and response.json()["path"] == "sales.csv"
+    [read] = sap(world, block("query", "file.read", '{"path": "sales.csv"}'))
+    assert read.body["content"] == "region,amount\nEU,1\n"
+    clash = owner.post(url, {"file": SimpleUploadedFile("sales.csv", b"x")}, format="multipart")
+    assert clash.status_code == 409 and clash.json()["error"]["code"] == "RESOURCE_ALREADY_EXISTS"
+    escape = owner.post(url, {"file": SimpleUploadedFile("x.txt", b"x"), "path": "../x.txt"}, format="multipart")
+    assert escape.status_code == 403 and escape.json()["error"]["code"] == "PATH_OUTSIDE_WORKSPACE"
+    viewer = APIClient()
+    viewer.force_login(world["viewer"])
+    assert viewer.post(url, {"file": SimpleUploadedFile("v.txt", b"x")}, format="multipart").status_code == 403
+    assert Message.objects.filter(session=world["session"], payload_type="operation_record").count() >= 3
