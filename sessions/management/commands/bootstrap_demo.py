@@ -13,7 +13,10 @@ DEMO_USERNAME = "demo"
 class Command(BaseCommand):
     help = "Create the demo user and a demo session when the workbench has none, then print how to sign in."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument("--url", default="http://127.0.0.1:8000/", help="where the workbench will be served")
+
+    def handle(self, *args, url, **options):
         credentials = settings.DATA_DIR / "demo-credentials.txt"
         User = get_user_model()
         user = User.objects.filter(username=DEMO_USERNAME).first()
@@ -27,6 +30,6 @@ class Command(BaseCommand):
             session_create(owner=user, title="Demo: quarterly sales analysis")
         if credentials.exists():
             username, password = credentials.read_text().split()[:2]
-            self.stdout.write(f"Sign in at http://127.0.0.1:8000/ as {username!r} with password {password!r}")
+            self.stdout.write(f"Sign in at {url} as {username!r} with password {password!r}")
         else:
             self.stdout.write(f"The demo user {DEMO_USERNAME!r} already existed; its password was not set here.")
