@@ -105,25 +105,33 @@ class ApprovalDecisionView(APIView):
         return Response(ApprovalSerializer(approval).data)
 
 
-class UploadSerializer(serializers.Serializer):
-    file = serializers.FileField()
-    path = serializers.CharField(
-        required=False, max_length=1024, help_text="where in the workspace; default the file's name"
-    )
+class RawBytesParser(parsers.BaseParser):
+    """The body as bytes. Uploads are not multipart: Daphne (Twisted) answers a malformed multipart
+    body with an empty 400 before the workbench sees it, and a raw body has nothing to get wrong."""
+
+    media_type = "application/octet-stream"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return stream.read() if stream is not None else b""
 
 
 class UploadView(APIView):
-    parser_classes = [parsers.MultiPartParser]
+    parser_classes = [RawBytesParser]
 
-    @extend_schema(request={"multipart/form-data": UploadSerializer}, responses={201: OpenApiTypes.OBJECT, **ERRORS})
+    @extend_schema(
+        request={"application/octet-stream": OpenApiTypes.BINARY},
+        parameters=[
+            OpenApiParameter("path", str, required=True, description="where in the workspace, e.g. data/sales.csv")
+        ],
+        responses={201: OpenApiTypes.OBJECT, **ERRORS},
+        description="Upload a file into the session's workspace (owners and editors); agents read it with file.read.",
+    )
     def post(self, request, session_id):
-        data = UploadSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        upload = data.validated_data["file"]
+        path = request.query_params.get("path") or ""
+        if not path:
+            raise SapError("VALIDATION_FAILED", "path is required", details={"missing": ["path"]})
+        data = request.data if isinstance(request.data, bytes) else b""
         response = workspace_upload(
-            session_id=session_id,
-            caller=caller_for_principal(request.user),
-            path=data.validated_data.get("path") or upload.name,
-            data=upload.read(),
+            session_id=session_id, caller=caller_for_principal(request.user), path=path, data=data
         )
         return Response(response.body, status=201)

@@ -13,6 +13,7 @@ python manage.py session_create --owner fuzzer --title "Schema fuzzing" --agent 
 port=$(python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 daphne -b 127.0.0.1 -p "$port" workbench.asgi:application 2>"$WORKBENCH_DATA_DIR/daphne.log" &
 server=$!
+disown "$server"  # killed on exit below; no "Killed" notice from the shell
 trap 'kill -9 $server 2>/dev/null; rm -rf "$WORKBENCH_DATA_DIR"' EXIT
 for _ in $(seq 50); do (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.2; done
 schemathesis run "http://127.0.0.1:$port/api/schema/?format=json" \

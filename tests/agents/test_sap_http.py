@@ -338,21 +338,24 @@ def test_records_link_to_the_chap_message_that_asked(world):
 
 
 def test_members_upload_files_that_agents_then_read(world):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
     owner = APIClient()
     owner.force_login(world["owner"])
     url = f"/api/sessions/{world['session'].pk}/files/"
-    csv_bytes = b"region,amount\nEU,1\n"
-    response = owner.post(url, {"file": SimpleUploadedFile("sales.csv", csv_bytes, "text/csv")}, format="multipart")
-    assert response.status_code == 201 and response.json()["path"] == "sales.csv"
-    [read] = sap(world, block("query", "file.read", '{"path": "sales.csv"}'))
+
+    def upload(client, path, data):
+        target = f"{url}?path={path}" if path else url
+        return client.post(target, data, content_type="application/octet-stream")
+
+    response = upload(owner, "data/sales.csv", b"region,amount\nEU,1\n")
+    assert response.status_code == 201 and response.json()["path"] == "data/sales.csv"
+    [read] = sap(world, block("query", "file.read", '{"path": "data/sales.csv"}'))
     assert read.body["content"] == "region,amount\nEU,1\n"
-    clash = owner.post(url, {"file": SimpleUploadedFile("sales.csv", b"x")}, format="multipart")
+    clash = upload(owner, "data/sales.csv", b"x")
     assert clash.status_code == 409 and clash.json()["error"]["code"] == "RESOURCE_ALREADY_EXISTS"
-    escape = owner.post(url, {"file": SimpleUploadedFile("x.txt", b"x"), "path": "../x.txt"}, format="multipart")
+    escape = upload(owner, "../x.txt", b"x")
     assert escape.status_code == 403 and escape.json()["error"]["code"] == "PATH_OUTSIDE_WORKSPACE"
+    assert upload(owner, "", b"x").json()["error"]["details"] == {"missing": ["path"]}
     viewer = APIClient()
     viewer.force_login(world["viewer"])
-    assert viewer.post(url, {"file": SimpleUploadedFile("v.txt", b"x")}, format="multipart").status_code == 403
+    assert upload(viewer, "v.txt", b"x").status_code == 403
     assert Message.objects.filter(session=world["session"], payload_type="operation_record").count() >= 3
