@@ -26,6 +26,7 @@ DEFAULT_BUDGET = 4000
 MESSAGE_TOKEN_CAP = 1200
 ATTENTION_SHARE = 0.5  # open questions may take half the budget before each is shortened
 QUESTION_CUT = 60
+MIN_LINE_TOKENS = 5  # a line's "[seq id sender type]" header alone costs this much: below it, stop looking
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 _WORD = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]|[A-Za-z0-9_]+")
 
@@ -111,18 +112,12 @@ def build_agent_context(
             used += estimate_tokens(text) + 1
             included.append(checkpoint[1]["message_id"])
 
-    thread = _thread(task_message_id, by_id, messages)
-    thread_lines = []
-    for seq, envelope in sorted(thread, key=lambda pair: -pair[0]):
-        line = _line(seq, envelope)
-        cost = estimate_tokens(line) + 1
-        if used + cost > budget:
-            break
-        thread_lines.append((seq, line))
-        used += cost
-        included.append(envelope["message_id"])
+    thread = sorted(_thread(task_message_id, by_id, messages), key=lambda pair: -pair[0])
+    thread_lines, cost = _fit(thread, budget - used, contiguous=True)
+    used += cost
+    included += [message_id for message_id, _, _ in thread_lines]
     if thread_lines:
-        parts.append(("thread", "THIS TASK'S THREAD:\n" + "\n".join(line for _, line in sorted(thread_lines))))
+        parts.append(("thread", "THIS TASK'S THREAD:\n" + _in_order(thread_lines)))
 
     taken = set(included)
     rest = [
@@ -131,17 +126,11 @@ def build_agent_context(
     if rest and used < budget:
         query = message_text(by_id[task_message_id][1]) if task_message_id in by_id else ""
         query += " " + (proposal["payload"]["goal"] if proposal else "")
-        related = []
-        for seq, envelope in _ranked(query, rest):
-            line = _line(seq, envelope)
-            cost = estimate_tokens(line) + 1
-            if used + cost > budget:
-                continue
-            related.append((seq, line))
-            used += cost
-            included.append(envelope["message_id"])
+        related, cost = _fit(_ranked(query, rest), budget - used, contiguous=False)
+        used += cost
+        included += [message_id for message_id, _, _ in related]
         if related:
-            parts.append(("related", "RELATED EARLIER MESSAGES:\n" + "\n".join(line for _, line in sorted(related))))
+            parts.append(("related", "RELATED EARLIER MESSAGES:\n" + _in_order(related)))
 
     text = "\n\n".join(body for _, body in parts)
     return {
@@ -151,6 +140,29 @@ def build_agent_context(
         "messages": included,
         "sections": [name for name, _ in parts],
     }
+
+
+def _fit(candidates, room: int, *, contiguous: bool) -> tuple[list[tuple[str, int, str]], int]:
+    """Message lines, in the candidates' order, while they fit in ``room`` tokens: ``(id, seq, line)``
+    and their cost. ``contiguous`` stops at the first that does not fit; otherwise smaller ones later
+    may still fill the room."""
+    taken, used = [], 0
+    for seq, envelope in candidates:
+        if room - used < MIN_LINE_TOKENS:
+            break
+        line = _line(seq, envelope)
+        cost = estimate_tokens(line) + 1
+        if used + cost > room:
+            if contiguous:
+                break
+            continue
+        taken.append((envelope["message_id"], seq, line))
+        used += cost
+    return taken, used
+
+
+def _in_order(lines: list[tuple[str, int, str]]) -> str:
+    return "\n".join(line for _, _, line in sorted(lines, key=lambda item: item[1]))
 
 
 def _attention(graph: ContextGraph, budget: int) -> str:
