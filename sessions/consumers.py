@@ -103,6 +103,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.last_heard = time.monotonic()
         self.early: dict[int, str] = {}
         self.posting: set[asyncio.Task] = set()
+        self.online: list[str] | None = None  # who this connection last saw announced as online
         self.gap_check_pending = False
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -206,7 +207,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
 
     async def _pong(self) -> None:
         head_seq, checksum = await db(_head)(self.session_id)
-        await db(presence.seen)(self.channel_name)
+        self.online = await db(presence.seen)(self.session_id, self.channel_name, self.online)
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
     async def _resume(self, frame: dict) -> None:
@@ -279,4 +280,5 @@ class SessionConsumer(AsyncWebsocketConsumer):
         self.last_seq = seq
 
     async def chap_presence(self, event):
+        self.online = event["online"]
         await self.send_json({"type": "presence", "online": event["online"]})

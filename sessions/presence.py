@@ -38,8 +38,14 @@ def leave(session_id, channel_name: str) -> None:
     _announce_if_changed(session_id, before)
 
 
-def seen(channel_name: str) -> None:
+def seen(session_id, channel_name: str, last_known: list[str] | None) -> list[str]:
+    """A heartbeat: refresh this connection, and announce who is online if that changed since
+    ``last_known`` — this is how the connections of a crashed process are seen to go offline."""
     Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
+    now_online = online(session_id)
+    if last_known is not None and now_online != last_known:
+        send_on_commit(session_id, {"type": "chap.presence", "online": now_online})
+    return now_online
 
 
 def _announce_if_changed(session_id, before: list[str]) -> None:

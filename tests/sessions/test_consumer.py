@@ -382,3 +382,38 @@ def test_silent_connection_is_closed_after_the_heartbeat_timeout(client, session
             await socket.close()
 
     assert run(scenario)["code"] == 4408
+
+
+def test_connections_of_a_crashed_process_go_offline_at_the_next_heartbeat(client, session, alice):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from sessions.models import Presence
+
+    agent = make_agent("ghost")
+    agent_join(session=session, agent=agent)
+    # A row left behind by a process that died: nothing will ever delete it.
+    Presence.objects.create(session=session, participant="agent:ghost", channel_name="dead-process-channel")
+    headers = cookie_headers(client, alice)
+
+    async def scenario():
+        socket = Socket(session, headers)
+        try:
+            await socket.open()
+            await socket.receive()
+            first = await socket.receive_until("presence")
+            await database_sync_to_async(
+                lambda: Presence.objects.filter(channel_name="dead-process-channel").update(
+                    last_seen=timezone.now() - timedelta(minutes=10)
+                )
+            )()
+            await socket.send({"type": "ping"})
+            after = await socket.receive_until("presence")
+            return first, after
+        finally:
+            await socket.close()
+
+    first, after = run(scenario)
+    assert first["online"] == ["agent:ghost", "human:alice"]
+    assert after["online"] == ["human:alice"]
