@@ -6,18 +6,11 @@ from django.db.models import QuerySet
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache
-from sessions.models import Membership, WorkSession
+from sessions.models import WorkSession
 
 
 def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
-
-
-def membership_of(*, session_id, user: AbstractBaseUser) -> Membership | None:
-    """The caller's membership, or None; callers answer "not found" for None so outsiders learn nothing."""
-    if not user.is_authenticated:
-        return None
-    return Membership.objects.select_related("session").filter(session_id=session_id, user=user).first()
 
 
 def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:

@@ -2,7 +2,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
 
-from sessions.selectors import membership_of, sessions_for_user
+from sessions.access import caller_for_user, session_access
+from sessions.selectors import sessions_for_user
 
 
 @login_required
@@ -12,7 +13,7 @@ def session_list(request):
 
 @login_required
 def session_detail(request, session_id):
-    membership = membership_of(session_id=session_id, user=request.user)
-    if membership is None:
+    access = session_access(session_id, caller_for_user(request.user))
+    if access is None:
         raise Http404("No such session")
-    return render(request, "sessions/detail.html", {"session": membership.session, "membership": membership})
+    return render(request, "sessions/detail.html", {"session": access.session, "role": access.role})

@@ -1,9 +1,8 @@
-import uuid
-
 from django.core.management.base import BaseCommand, CommandError
 
+from sessions.access import SYSTEM, session_access
 from sessions.chap.chain import first_break
-from sessions.models import Message, WorkSession
+from sessions.models import Message
 
 
 class Command(BaseCommand):
@@ -13,9 +12,10 @@ class Command(BaseCommand):
         parser.add_argument("session_id")
 
     def handle(self, *args, session_id, **options):
-        session = WorkSession.objects.filter(pk=session_id).first() if _is_uuid(session_id) else None
-        if session is None:
+        access = session_access(session_id, SYSTEM)
+        if access is None:
             raise CommandError(f"no session {session_id}")
+        session = access.session
         rows = Message.objects.filter(session=session).order_by("seq").values_list("seq", "envelope", "checksum")
         broken = first_break(str(session.pk), rows.iterator())
         if broken is not None:
@@ -25,11 +25,3 @@ class Command(BaseCommand):
         if session.head_seq and rows.last()[2] != session.head_checksum:
             raise CommandError("the session's head checksum does not match its last message")
         self.stdout.write(f"ok: {session.head_seq} messages, head {session.head_checksum}")
-
-
-def _is_uuid(value: str) -> bool:
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True
