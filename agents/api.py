@@ -11,7 +11,7 @@ from agents.models import ApprovalStatus
 from agents.sap import SapError
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from sessions.access import caller_for_principal
-from sessions.api import ERRORS
+from sessions.api import ERRORS, validated_body
 
 
 class PlainTextParser(parsers.BaseParser):
@@ -91,16 +91,13 @@ class ApprovalListView(APIView):
 class ApprovalDecisionView(APIView):
     @extend_schema(request=DecisionSerializer, responses={200: ApprovalSerializer, **ERRORS})
     def post(self, request, session_id, approval_id):
-        if not isinstance(request.data, dict):
-            raise SapError("INVALID_REQUEST", "the body must be a JSON object")
-        data = DecisionSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
+        data = validated_body(DecisionSerializer, request)
         approval = approval_decide(
             session_id=session_id,
             approval_id=approval_id,
             caller=caller_for_principal(request.user),
-            approve=data.validated_data["decision"] == "approve",
-            reason=data.validated_data["reason"],
+            approve=data["decision"] == "approve",
+            reason=data["reason"],
         )
         return Response(ApprovalSerializer(approval).data)
 

@@ -60,7 +60,8 @@ def _int_param(request, name: str, default: int, *, minimum: int = 0, maximum: i
     return value
 
 
-def _validated(serializer_class, request):
+def validated_body(serializer_class, request) -> dict:
+    """The request's JSON object, checked by ``serializer_class``; errors in the workbench's model."""
     if not isinstance(request.data, dict):
         raise SapError("INVALID_REQUEST", "the body must be a JSON object")
     serializer = serializer_class(data=request.data)
@@ -81,7 +82,7 @@ class SessionListView(APIView):
 
     @extend_schema(request=SessionCreateSerializer, responses={201: SessionSerializer, **ERRORS})
     def post(self, request):
-        data = _validated(SessionCreateSerializer, request)
+        data = validated_body(SessionCreateSerializer, request)
         if getattr(request.user, "agent", None) is not None:
             raise SapError(
                 "PERMISSION_DENIED", "agents cannot create sessions", details={"permission": "session.create"}
@@ -98,7 +99,7 @@ class SessionDetailView(APIView):
     @extend_schema(request=SessionUpdateSerializer, responses={200: SessionSerializer, **ERRORS})
     def patch(self, request, session_id):
         _access(request, session_id)
-        data = _validated(SessionUpdateSerializer, request)
+        data = validated_body(SessionUpdateSerializer, request)
         session = services.session_update(session_id=session_id, caller=_caller(request), **data)
         return Response(SessionSerializer(session).data)
 
@@ -119,7 +120,7 @@ class MemberListView(APIView):
     @extend_schema(request=MemberInviteSerializer, responses={201: MemberSerializer, **ERRORS})
     def post(self, request, session_id):
         _access(request, session_id)
-        data = _validated(MemberInviteSerializer, request)
+        data = validated_body(MemberInviteSerializer, request)
         membership = services.member_invite(session_id=session_id, caller=_caller(request), **data)
         return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
 
@@ -208,7 +209,7 @@ class CheckpointListView(APIView):
     @extend_schema(request=CheckpointCreateSerializer, responses={201: AckSerializer, **ERRORS})
     def post(self, request, session_id):
         _access(request, session_id)
-        data = _validated(CheckpointCreateSerializer, request)
+        data = validated_body(CheckpointCreateSerializer, request)
         ack = services.checkpoint_create(session_id=session_id, caller=_caller(request), label=data["label"])
         return Response(ack.as_frame(), status=status.HTTP_201_CREATED)
 
