@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, require_access
-from sessions.chap.chain import content_hash, first_break, genesis_checksum, next_checksum
+from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.events import message_frame, send_on_commit
@@ -125,9 +125,10 @@ def _append(session_id, checked: dict) -> Ack:
     # The row lock serialises writers of one session on PostgreSQL (SQLite serialises all
     # writers through its IMMEDIATE transactions); under it, head_seq + 1 cannot be taken twice.
     session = WorkSession.objects.select_for_update().get(pk=session_id)
+    canonical = canonical_json(checked)  # made once: the retry check, the row and the chain all hash it
     existing = Message.objects.filter(session=session, message_id=checked["message_id"]).first()
     if existing is not None:
-        if existing.content_hash == content_hash(checked):
+        if existing.content_hash == content_hash(checked, canonical=canonical):
             return Ack(existing.message_id, existing.seq, existing.checksum, replayed=True)
         raise SapError(
             "DUPLICATE_MESSAGE_ID",
@@ -139,8 +140,8 @@ def _append(session_id, checked: dict) -> Ack:
     with entry.lock:
         _check_version(session, entry.graph, checked)
         seq = session.head_seq + 1
-        checksum = next_checksum(session.head_checksum, checked)
-        _message_row(session, seq, checked, checksum).save(force_insert=True)
+        checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
+        _message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)
         session.head_seq, session.head_checksum = seq, checksum
         session.last_activity_at = timezone.now()
         session.save(update_fields=["head_seq", "head_checksum", "last_activity_at"])
@@ -155,7 +156,9 @@ def _append(session_id, checked: dict) -> Ack:
     return Ack(checked["message_id"], seq, checksum)
 
 
-def _message_row(session: WorkSession, seq: int, envelope: dict, checksum: str) -> Message:
+def _message_row(
+    session: WorkSession, seq: int, envelope: dict, checksum: str, *, canonical: str | None = None
+) -> Message:
     """The log row of a validated envelope: its searchable fields copied out, its content hashed."""
     return Message(
         session=session,
@@ -166,7 +169,7 @@ def _message_row(session: WorkSession, seq: int, envelope: dict, checksum: str) 
         sender_id=envelope["sender"]["id"],
         in_reply_to=envelope.get("in_reply_to") or "",
         envelope=envelope,
-        content_hash=content_hash(envelope),
+        content_hash=content_hash(envelope, canonical=canonical),
         checksum=checksum,
     )
 

@@ -18,13 +18,16 @@ def genesis_checksum(session_id: str) -> str:
     return hashlib.sha256(f"chap-session:{session_id}".encode()).hexdigest()[:CHECKSUM_LENGTH]
 
 
-def next_checksum(previous: str, envelope: dict) -> str:
-    return hashlib.sha256((previous + canonical_json(envelope)).encode()).hexdigest()[:CHECKSUM_LENGTH]
+def next_checksum(previous: str, envelope: dict, *, canonical: str | None = None) -> str:
+    """``canonical``, when given, is ``canonical_json(envelope)`` already made (the append path needs it twice)."""
+    text = canonical if canonical is not None else canonical_json(envelope)
+    return hashlib.sha256((previous + text).encode()).hexdigest()[:CHECKSUM_LENGTH]
 
 
-def content_hash(envelope: dict) -> str:
+def content_hash(envelope: dict, *, canonical: str | None = None) -> str:
     """Identity of a message's content, for telling an idempotent retry from a reused message_id."""
-    return hashlib.sha256(canonical_json(envelope).encode()).hexdigest()
+    text = canonical if canonical is not None else canonical_json(envelope)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def first_break(session_id: str, rows) -> int | None:
