@@ -33,7 +33,7 @@ from agents.sap.dispatcher import error_block
 from agents.sap.errors import new_request_id
 from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
-from sessions.models import MemberRole, WorkSession
+from sessions.models import MemberRole, Message, WorkSession
 from sessions.services import envelope_for, message_post
 
 logger = logging.getLogger(__name__)
@@ -79,7 +79,7 @@ def authorize(operation, block: Block, params: dict, context: SapContext) -> Blo
     if reason is None:
         return None
     approval = Approval.objects.create(
-        session=context.session,
+        session_id=context.session_id,
         requested_by=f"agent:{agent.name}",
         agent=agent,
         operation=operation.name,
@@ -116,7 +116,7 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
         if len(text) <= RECORDED_RESPONSE_CHARS
         else {"truncated": True, "keys": sorted(response.body)}
     )
-    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session.pk)
+    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session_id)
     payload = {
         "operation": block.name,
         **({"request_message_id": context.request_message_id} if context.request_message_id else {}),
@@ -126,10 +126,10 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
         "duration_ms": round(duration_s * 1000, 3),
     }
     message_post(
-        session_id=context.session.pk,
+        session_id=context.session_id,
         caller=SYSTEM,
         envelope=envelope_for(
-            session_id=context.session.pk,
+            session_id=context.session_id,
             caller=SYSTEM,
             payload_type="operation_record",
             payload=payload,
@@ -154,7 +154,8 @@ def sap_run(*, session_id, caller: Caller, text: str, request_message_id: str | 
     Raises SapError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
     """
     access = require_access(session_id, caller)
-    if request_message_id is not None and not access.session.messages.filter(message_id=request_message_id).exists():
+    asking = Message.objects.filter(session_id=access.session_id, message_id=request_message_id)
+    if request_message_id is not None and not asking.exists():
         raise SapError(
             "RESOURCE_NOT_FOUND",
             f"no message {request_message_id!r} in this session",
@@ -168,7 +169,7 @@ def sap_run(*, session_id, caller: Caller, text: str, request_message_id: str | 
 
 def approvals_of(*, session_id, caller: Caller, status: str | None = None):
     access = require_access(session_id, caller)
-    rows = Approval.objects.filter(session=access.session)
+    rows = Approval.objects.filter(session_id=access.session_id)
     return rows.filter(status=status) if status else rows
 
 
@@ -182,7 +183,7 @@ def approval_decide(*, session_id, approval_id: int, caller: Caller, approve: bo
             details={"role": access.role, "permission": "approval.decide"},
         )
     with transaction.atomic():
-        approval = Approval.objects.select_for_update().filter(pk=approval_id, session=access.session).first()
+        approval = Approval.objects.select_for_update().filter(pk=approval_id, session_id=access.session_id).first()
         if approval is None:
             raise SapError(
                 "RESOURCE_NOT_FOUND",

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
+from functools import cached_property
 
 from agents.sap.errors import SapError
 from sessions.models import MemberRole, Membership, SessionAgent, WorkSession
@@ -51,8 +52,15 @@ def caller_for_principal(principal) -> Caller | None:
 
 @dataclass(frozen=True)
 class Access:
-    session: WorkSession
+    """A caller's role in a session. The session row is read only when something needs it: most SAP
+    requests need only the id, and an ORM query per request is a large share of a short one."""
+
+    session_id: uuid.UUID
     role: str  # owner, editor, viewer, agent or system
+
+    @cached_property
+    def session(self) -> WorkSession:
+        return WorkSession.objects.get(pk=self.session_id)
 
     @property
     def can_write(self) -> bool:
@@ -65,20 +73,15 @@ def session_access(session_id, caller: Caller) -> Access | None:
     except ValueError:
         return None
     if caller.kind == "system":
-        session = WorkSession.objects.filter(pk=session_id).first()
-        return Access(session, "system") if session else None
+        return Access(session_id, "system") if WorkSession.objects.filter(pk=session_id).exists() else None
     if caller.kind == "human":
         if caller.user is None or not caller.user.is_authenticated:
             return None
-        membership = Membership.objects.select_related("session").filter(session_id=session_id, user=caller.user)
-        found = membership.first()
-        return Access(found.session, found.role) if found else None
-    participation = (
-        SessionAgent.objects.select_related("session")
-        .filter(session_id=session_id, agent=caller.agent, agent__enabled=True)
-        .first()
-    )
-    return Access(participation.session, "agent") if participation else None
+        roles = Membership.objects.filter(session_id=session_id, user=caller.user).values_list("role", flat=True)
+        role = next(iter(roles[:1]), None)
+        return Access(session_id, role) if role else None
+    taking_part = SessionAgent.objects.filter(session_id=session_id, agent=caller.agent, agent__enabled=True)
+    return Access(session_id, "agent") if taking_part.exists() else None
 
 
 def require_access(session_id, caller: Caller, *, write: bool = False) -> Access:

@@ -244,7 +244,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
     if state == SessionState.ARCHIVED and access.role != MemberRole.OWNER:
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
     with transaction.atomic():
-        session = WorkSession.objects.select_for_update().get(pk=access.session.pk)
+        session = WorkSession.objects.select_for_update().get(pk=access.session_id)
         if title is not None:
             session.title = title
         if state is not None:

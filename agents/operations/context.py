@@ -14,5 +14,5 @@ class SapContext:
     request_message_id: str | None = None  # the CHAP message that asked for these operations
 
     @property
-    def session(self):
-        return self.access.session
+    def session_id(self):
+        return self.access.session_id

@@ -14,12 +14,13 @@ import io
 import math
 import re
 import time
+import uuid
 from contextlib import nullcontext
 from datetime import date
 
 import sqlglot
 from django.conf import settings
-from django.db import OperationalError, connections, transaction
+from django.db import DatabaseError, OperationalError, connections, transaction
 from sqlglot import expressions as exp
 
 from agents.operations.files import _decode, _store, existing_file, safe_name, storage_for
@@ -60,10 +61,10 @@ NOT_FOUND = ErrorDoc("RESOURCE_NOT_FOUND", "No such table in this session.", "Li
 class Store:
     """The tables of one session."""
 
-    def __init__(self, session):
+    def __init__(self, session_id):
         self.connection = connections[ALIAS]
         self.postgres = self.connection.vendor == "postgresql"
-        self.hex = session.pk.hex
+        self.hex = uuid.UUID(str(session_id)).hex
         self.schema = f"session_{self.hex}"
 
     def quote(self, name: str) -> str:
@@ -187,7 +188,7 @@ def _insert(store: Store, table: str, columns: list[dict], rows: list[list]) -> 
 
 
 def _create_table(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
     table = params["table"]
     if store.exists(table):
         if params["if_not_exists"]:
@@ -217,7 +218,7 @@ def _create_table(call, params):
 
 
 def _table_exists(call, params):
-    return {"table": params["table"], "exists": Store(call.context.session).exists(params["table"])}
+    return {"table": params["table"], "exists": Store(call.context.session_id).exists(params["table"])}
 
 
 def _count(store: Store, table: str) -> int:
@@ -225,12 +226,12 @@ def _count(store: Store, table: str) -> int:
 
 
 def _list_tables(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
     return {"tables": [{"table": t, "rows": _count(store, t)} for t in store.tables()]}
 
 
 def _describe_table(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
     table = params["table"]
     columns = store.require(table)
     parts = ["COUNT(*)"]
@@ -259,7 +260,7 @@ def _json(column: dict, value):
 
 
 def _insert_rows(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
     table = params["table"]
     columns = store.require(table)
     known = {c["name"] for c in columns}
@@ -281,12 +282,16 @@ def _insert_rows(call, params):
 # -- queries ----------------------------------------------------------------------------------
 
 
-def _compile(store: Store, table: str, columns: list[dict], params: dict) -> tuple[str, list, list[str]]:
-    """A structured query as parameterised SQL over quoted identifiers; returns (sql, params, names)."""
-    known = {c["name"] for c in columns}
+def _compile(store: Store, table: str, columns: list[dict] | None, params: dict) -> tuple[str, list, list[str]]:
+    """A structured query as parameterised SQL over quoted identifiers; returns (sql, params, names).
+
+    With ``columns`` None the names are left for the database to check, which only PostgreSQL may
+    do: SQLite reads a double-quoted name that is no column as a string.
+    """
+    known = None if columns is None else {c["name"] for c in columns}
 
     def column(name: str, where: str) -> str:
-        if name not in known:
+        if known is not None and name not in known:
             close = difflib.get_close_matches(name, sorted(known), n=1)
             raise SapError(
                 "VALIDATION_FAILED",
@@ -297,7 +302,11 @@ def _compile(store: Store, table: str, columns: list[dict], params: dict) -> tup
         return store.quote(name)
 
     select, names = [], []
-    for index, item in enumerate(params.get("select") or [c["name"] for c in columns]):
+    everything = ["*"] if columns is None else [c["name"] for c in columns]
+    for index, item in enumerate(params.get("select") or everything):
+        if item == "*":
+            select.append("*")
+            continue
         if isinstance(item, str):
             select.append(column(item, f"select[{index}]"))
             names.append(item)
@@ -386,7 +395,8 @@ def _compile(store: Store, table: str, columns: list[dict], params: dict) -> tup
     orders = []
     for index, order in enumerate(params.get("order_by") or []):
         name = order.get("column", "")
-        quoted = store.quote(name) if name in names and name not in known else column(name, f"order_by[{index}].column")
+        is_alias = name in names and (known is None or name not in known)
+        quoted = store.quote(name) if is_alias else column(name, f"order_by[{index}].column")
         orders.append(f"{quoted} {'DESC' if order.get('direction') == 'desc' else 'ASC'}")
     if orders:
         sql += " ORDER BY " + ", ".join(orders)
@@ -468,8 +478,8 @@ def run_limited(store: Store, sql: str, values: list, *, limit: int, offset: int
             if len(rows) > limit:
                 cursor.execute(f"SELECT COUNT(*) FROM ({sql}) AS counted", values)
                 total = cursor.fetchone()[0]
-    except OperationalError as exc:
-        if "interrupt" in str(exc) or "timeout" in str(exc) or "cancel" in str(exc):
+    except DatabaseError as exc:
+        if isinstance(exc, OperationalError) and any(word in str(exc) for word in ("interrupt", "timeout", "cancel")):
             raise SapError(
                 "TIMEOUT",
                 f"the query ran past {settings.DATASET_QUERY_TIMEOUT_S} s",
@@ -496,20 +506,27 @@ def run_limited(store: Store, sql: str, values: list, *, limit: int, offset: int
 
 
 def _query(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
+    limits = {"limit": params["limit"], "offset": params["offset"]}
     if params.get("sql"):
-        sql, values = _checked_sql(store, params["sql"]), []
-        query = {"sql": sql}
-    else:
-        if not params.get("table"):
-            raise SapError(
-                "VALIDATION_FAILED", "give either table (a structured query) or sql", details={"missing": ["table"]}
-            )
-        columns = store.require(params["table"])
-        sql, values, _ = _compile(store, params["table"], columns, params)
-        query = {"sql": sql, "params": values}
-    result = run_limited(store, sql, values, limit=params["limit"], offset=params["offset"])
-    return {**result, "query": query}
+        sql = _checked_sql(store, params["sql"])
+        return {**run_limited(store, sql, [], **limits), "query": {"sql": sql}}
+    table = params.get("table")
+    if not table:
+        raise SapError(
+            "VALIDATION_FAILED", "give either table (a structured query) or sql", details={"missing": ["table"]}
+        )
+    # On PostgreSQL the database checks the names, saving a catalogue round trip per query; when it
+    # refuses one, the catalogue says which, with the errors SQLite gives before running.
+    columns = None if store.postgres else store.require(table)
+    sql, values, _ = _compile(store, table, columns, params)
+    try:
+        result = run_limited(store, sql, values, **limits)
+    except SapError as error:
+        if columns is None and error.code == "VALIDATION_FAILED":
+            _compile(store, table, store.require(table), params)
+        raise
+    return {**result, "query": {"sql": sql, "params": values}}
 
 
 # -- CSV ----------------------------------------------------------------------------------------
@@ -543,8 +560,8 @@ def _convert(kind: str, text: str):
 
 
 def _import_csv(call, params):
-    session = call.context.session
-    storage, name = existing_file(session, params["path"])
+    session_id = call.context.session_id
+    storage, name = existing_file(session_id, params["path"])
     with storage.open(name, "rb") as handle:
         raw = handle.read()
     try:
@@ -575,7 +592,7 @@ def _import_csv(call, params):
             good.append(record)
     kinds = [_infer([row[i] for row in good]) for i in range(len(names))]
     columns = [{"name": n, "type": k, "nullable": True} for n, k in zip(names, kinds, strict=True)]
-    store = Store(session)
+    store = Store(session_id)
     table = params["table"]
     with transaction.atomic(using=ALIAS):
         if store.exists(table):
@@ -603,11 +620,11 @@ def _import_csv(call, params):
 
 
 def _export_csv(call, params):
-    session = call.context.session
-    store = Store(session)
+    session_id = call.context.session_id
+    store = Store(session_id)
     columns = store.require(params["table"])
-    name = safe_name(session, params["path"])
-    storage = storage_for(session)
+    name = safe_name(session_id, params["path"])
+    storage = storage_for(session_id)
     if storage.exists(name) and not params["overwrite"]:
         raise SapError(
             "RESOURCE_ALREADY_EXISTS",
@@ -626,14 +643,14 @@ def _export_csv(call, params):
 
 
 def _export_overwrites(params, context) -> str | None:
-    session = context.session
-    if params.get("overwrite") and storage_for(session).exists(safe_name(session, params["path"])):
+    session_id = context.session_id
+    if params.get("overwrite") and storage_for(session_id).exists(safe_name(session_id, params["path"])):
         return f"overwrites the existing file {params['path']!r}"
     return None
 
 
 def _drop_table(call, params):
-    store = Store(call.context.session)
+    store = Store(call.context.session_id)
     store.require(params["table"])
     with transaction.atomic(using=ALIAS):
         store.execute(f"DROP TABLE {store.qualified(params['table'])}")

@@ -38,14 +38,14 @@ TOO_BIG = ErrorDoc("LIMIT_EXCEEDED", "The file or the workspace would be too lar
 EXISTS = ErrorDoc("RESOURCE_ALREADY_EXISTS", "A file is there already.", "Set overwrite (needs approval) or append.")
 
 
-def workspace_root(session) -> Path:
-    root = Path(settings.DATA_DIR) / "workspaces" / str(session.pk)
+def workspace_root(session_id) -> Path:
+    root = Path(settings.DATA_DIR) / "workspaces" / str(session_id)
     root.mkdir(parents=True, exist_ok=True)
     return root.resolve()
 
 
-def storage_for(session) -> FileSystemStorage:
-    return FileSystemStorage(location=workspace_root(session))
+def storage_for(session_id) -> FileSystemStorage:
+    return FileSystemStorage(location=workspace_root(session_id))
 
 
 def _outside(path: str, why: str) -> SapError:
@@ -57,7 +57,7 @@ def _outside(path: str, why: str) -> SapError:
     )
 
 
-def safe_name(session, path: str) -> str:
+def safe_name(session_id, path: str) -> str:
     """The normalised workspace-relative name for ``path``, or PATH_OUTSIDE_WORKSPACE."""
     if "\x00" in path:
         raise _outside(path, "it contains a NUL byte")
@@ -72,7 +72,7 @@ def safe_name(session, path: str) -> str:
     name = posixpath.normpath(path)
     if name in (".", ""):
         raise _outside(path, "it names the workspace itself")
-    root = workspace_root(session)
+    root = workspace_root(session_id)
     real = Path(root, name).resolve()
     if real != root and root not in real.parents:
         raise _outside(path, "it leads outside through a link")
@@ -88,18 +88,18 @@ def _missing(path: str) -> SapError:
     )
 
 
-def _used_bytes(session) -> int:
-    return sum(f.stat().st_size for f in workspace_root(session).rglob("*") if f.is_file() and not f.is_symlink())
+def _used_bytes(session_id) -> int:
+    return sum(f.stat().st_size for f in workspace_root(session_id).rglob("*") if f.is_file() and not f.is_symlink())
 
 
-def _check_room(session, adding: int, replacing: int = 0) -> None:
+def _check_room(session_id, adding: int, replacing: int = 0) -> None:
     if adding > MAX_FILE_BYTES:
         raise SapError(
             "LIMIT_EXCEEDED",
             f"files are limited to {MAX_FILE_BYTES} bytes",
             details={"limit": MAX_FILE_BYTES, "size": adding},
         )
-    used = _used_bytes(session) - replacing
+    used = _used_bytes(session_id) - replacing
     if used + adding > QUOTA_BYTES:
         raise SapError(
             "LIMIT_EXCEEDED",
@@ -133,17 +133,17 @@ def _stat(storage: FileSystemStorage, name: str) -> dict:
     return {"path": name, "size": storage.size(name), "modified": storage.get_modified_time(name).isoformat()}
 
 
-def existing_file(session, path: str) -> tuple[FileSystemStorage, str]:
+def existing_file(session_id, path: str) -> tuple[FileSystemStorage, str]:
     """The storage and safe name of a file that must exist (not a folder), or the right error."""
-    name = safe_name(session, path)
-    storage = storage_for(session)
+    name = safe_name(session_id, path)
+    storage = storage_for(session_id)
     if not storage.exists(name) or Path(storage.path(name)).is_dir():
         raise _missing(path)
     return storage, name
 
 
 def _read(call, params):
-    storage, name = existing_file(call.context.session, params["path"])
+    storage, name = existing_file(call.context.session_id, params["path"])
     with storage.open(name, "rb") as handle:
         handle.seek(params["offset"])
         data = handle.read(params["length"]) if params.get("length") else handle.read(MAX_FILE_BYTES)
@@ -173,16 +173,16 @@ def _read(call, params):
 
 def _overwrites(params, context) -> str | None:
     if params.get("overwrite") and not params.get("append"):
-        session = context.session
-        if storage_for(session).exists(safe_name(session, params["path"])):
+        session_id = context.session_id
+        if storage_for(session_id).exists(safe_name(session_id, params["path"])):
             return f"overwrites the existing file {params['path']!r}"
     return None
 
 
 def _write(call, params):
-    session = call.context.session
-    name = safe_name(session, params["path"])
-    storage = storage_for(session)
+    session_id = call.context.session_id
+    name = safe_name(session_id, params["path"])
+    storage = storage_for(session_id)
     data = _decode(params["content"], params["encoding"])
     exists = storage.exists(name)
     if exists and Path(storage.path(name)).is_dir():
@@ -197,14 +197,14 @@ def _write(call, params):
     if exists and params["append"]:
         with storage.open(name, "rb") as handle:
             data = handle.read() + data
-    _check_room(session, len(data), replacing=storage.size(name) if exists else 0)
+    _check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
     _store(storage, name, data)
     return {"status": "success", **_stat(storage, name), "created": not exists}
 
 
 def _list(call, params):
-    root = workspace_root(call.context.session)
-    storage = storage_for(call.context.session)
+    root = workspace_root(call.context.session_id)
+    storage = storage_for(call.context.session_id)
     candidates = root.rglob("*") if params["recursive"] else root.glob("*")
     entries = []
     for path in sorted(candidates):
@@ -218,16 +218,16 @@ def _list(call, params):
 
 def _replaces(params, context) -> str | None:
     if params.get("overwrite"):
-        session = context.session
-        if storage_for(session).exists(safe_name(session, params["destination"])):
+        session_id = context.session_id
+        if storage_for(session_id).exists(safe_name(session_id, params["destination"])):
             return f"replaces the existing file {params['destination']!r}"
     return None
 
 
 def _copy_or_move(call, params, *, move: bool):
-    session = call.context.session
-    storage, source = existing_file(session, params["source"])
-    destination = safe_name(session, params["destination"])
+    session_id = call.context.session_id
+    storage, source = existing_file(session_id, params["source"])
+    destination = safe_name(session_id, params["destination"])
     exists = storage.exists(destination)
     if exists and not params["overwrite"]:
         raise SapError(
@@ -239,7 +239,7 @@ def _copy_or_move(call, params, *, move: bool):
     with storage.open(source, "rb") as handle:
         data = handle.read()
     if not move:
-        _check_room(session, len(data), replacing=storage.size(destination) if exists else 0)
+        _check_room(session_id, len(data), replacing=storage.size(destination) if exists else 0)
     _store(storage, destination, data)
     if move:
         storage.delete(source)
@@ -253,13 +253,13 @@ def _delete(call, params):
             'file.delete needs "confirm": true',
             details={"violations": {"confirm": "must be true"}},
         )
-    storage, name = existing_file(call.context.session, params["path"])
+    storage, name = existing_file(call.context.session_id, params["path"])
     storage.delete(name)
     return {"status": "success", "deleted": name}
 
 
 def _stat_op(call, params):
-    return _stat(*existing_file(call.context.session, params["path"]))
+    return _stat(*existing_file(call.context.session_id, params["path"]))
 
 
 def _example(kind, name, body, result):

@@ -102,6 +102,20 @@ def test_import_describe_query_and_export(world):
     assert listing["tables"] == [{"table": "sales", "rows": 4}]
 
 
+def test_query_names_and_values_the_table_cannot_take_get_structured_errors(world):
+    load_sales(world)
+    misspelt = one(world, "query", "dataset.query", {"table": "sales", "select": ["regoin"]}).body
+    assert misspelt["code"] == "VALIDATION_FAILED" and misspelt["suggestion"] == ["did you mean 'region'?"]
+    assert misspelt["details"]["invalid"] == {"select[0]": "unknown column 'regoin'"}
+    ordered = one(world, "query", "dataset.query", {"table": "sales", "order_by": [{"column": "nope"}]}).body
+    assert ordered["details"]["invalid"] == {"order_by[0].column": "unknown column 'nope'"}
+    mistyped = {"table": "sales", "filters": {"column": "day", "op": ">", "value": "not a date"}}
+    compared = one(world, "query", "dataset.query", mistyped)  # SQLite compares text; PostgreSQL refuses
+    assert compared.type == "result" or compared.body["code"] == "VALIDATION_FAILED"
+    everything = one(world, "query", "dataset.query", {"table": "sales", "select": ["*"], "limit": 1}).body
+    assert everything["columns"] == ["region", "amount", "paid", "day"]
+
+
 def test_insert_checks_types_and_columns(world):
     cols = [{"name": "id", "type": "number", "nullable": False}, {"name": "ok", "type": "boolean"}]
     one(world, "action", "dataset.create-table", {"table": "t", "columns": cols})

@@ -71,7 +71,7 @@ def test_write_read_list_stat_copy_move_round_trip(world):
     assert listing.body["files"] == ["moved.md", "reports/draft.md"]
     assert detailed.body["files"][0]["path"] == "moved.md" and detailed.body["files"][0]["size"] == len(text.encode())
     assert stat.body["size"] == len(text.encode())
-    assert not (workspace_root(world["session"]) / "copy.md").exists()
+    assert not (workspace_root(world["session"].pk) / "copy.md").exists()
 
 
 @pytest.mark.parametrize(
@@ -93,14 +93,14 @@ def test_write_read_list_stat_copy_move_round_trip(world):
 def test_paths_outside_the_workspace_are_refused(world, path):
     [error] = sap(world, block("action", "file.write", json.dumps({"path": path, "content": "x"})))
     assert error.body["code"] == "PATH_OUTSIDE_WORKSPACE", error.body
-    assert not any(workspace_root(world["session"]).rglob("*"))
+    assert not any(workspace_root(world["session"].pk).rglob("*"))
 
 
 def test_symlinks_that_lead_outside_are_refused(world, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text("top secret")
-    os.symlink(outside, workspace_root(world["session"]) / "escape")
+    os.symlink(outside, workspace_root(world["session"].pk) / "escape")
     [read] = sap(world, block("query", "file.read", '{"path": "escape/secret.txt"}'))
     assert read.body["code"] == "PATH_OUTSIDE_WORKSPACE"
     [write] = sap(world, block("action", "file.write", '{"path": "escape/new.txt", "content": "x"}'))
@@ -117,7 +117,7 @@ def test_oversize_writes_and_a_full_workspace_are_refused(world, monkeypatch):
         return block("action", "file.write", json.dumps({"path": path, "content": "x" * size}), block_id)
 
     [error] = sap(world, write("big.txt", 1001))
-    assert error.body["code"] == "LIMIT_EXCEEDED" and not (workspace_root(world["session"]) / "big.txt").exists()
+    assert error.body["code"] == "LIMIT_EXCEEDED" and not (workspace_root(world["session"].pk) / "big.txt").exists()
     first, second = sap(world, write("a.txt", 900, "1") + write("b.txt", 900, "2"))
     assert first.type == "result" and second.body["code"] == "LIMIT_EXCEEDED"
     assert second.body["details"]["limit"] == 1500
@@ -152,7 +152,7 @@ def test_overwrite_and_delete_wait_for_approval_then_run_or_are_denied(world):
         world, block("action", "file.write", '{"path": "a.txt", "content": "two", "overwrite": true}', "ow")
     )
     assert (requested.type, requested.id, requested.body["event"]) == ("event", "ow", "approval.requested")
-    assert (workspace_root(world["session"]) / "a.txt").read_text() == "one"
+    assert (workspace_root(world["session"].pk) / "a.txt").read_text() == "one"
     approval_id = requested.body["approval_id"]
 
     owner = APIClient()
@@ -166,7 +166,7 @@ def test_overwrite_and_delete_wait_for_approval_then_run_or_are_denied(world):
     decided = owner.post(f"{base}{approval_id}/decision/", {"decision": "approve"}, format="json").json()
     assert decided["status"] == "approved" and decided["decided_by"] == "olga"
     assert decided["response"]["type"] == "result"
-    assert (workspace_root(world["session"]) / "a.txt").read_text() == "two"
+    assert (workspace_root(world["session"].pk) / "a.txt").read_text() == "two"
     again = owner.post(f"{base}{approval_id}/decision/", {"decision": "reject"}, format="json")
     assert again.status_code == 409 and again.json()["error"]["code"] == "ALREADY_DECIDED"
 
@@ -178,7 +178,7 @@ def test_overwrite_and_delete_wait_for_approval_then_run_or_are_denied(world):
     ).json()
     assert rejected["response"]["body"]["code"] == "APPROVAL_DENIED"
     assert "we still need it" in rejected["response"]["body"]["message"]
-    assert (workspace_root(world["session"]) / "a.txt").exists()
+    assert (workspace_root(world["session"].pk) / "a.txt").exists()
 
 
 def test_permissions(world):
@@ -284,7 +284,7 @@ def test_workflow_runs_steps_in_order_and_stops_at_the_first_error(world):
     assert all(event.type == "event" and event.id == "wf" for event in progress)
     assert done.type == "result" and done.body["completed"] == ["w", "r", "list", "save"]
     assert done.body["steps"]["r"]["content"] == "alpha"
-    assert (workspace_root(world["session"]) / "list.json").read_text() == 'files: ["a.txt"]'
+    assert (workspace_root(world["session"].pk) / "list.json").read_text() == 'files: ["a.txt"]'
     failing = [
         steps[0],
         {"id": "missing", "type": "query", "operation": "file.read", "body": {"path": "nope.txt"}},
@@ -307,7 +307,7 @@ def test_workflow_steps_keep_the_callers_permissions(world):
     error = sap(
         world, block("action", "workflow.execute", json.dumps({"steps": steps})), token=token_issue(agent=limited)
     )[-1]
-    assert error.body["code"] == "PERMISSION_DENIED" and not (workspace_root(world["session"]) / "x.txt").exists()
+    assert error.body["code"] == "PERMISSION_DENIED" and not (workspace_root(world["session"].pk) / "x.txt").exists()
 
 
 def test_records_link_to_the_chap_message_that_asked(world):

@@ -189,6 +189,12 @@ def test_serializer_round_trip():
     assert parse(text) == [Block("action", "file.write", "w1", body, 1)]
 
 
+def test_serializer_writes_what_fast_json_refuses_and_keeps_large_bodies_on_one_line():
+    body = {"surrogate": "\ud800", "big": 2**70, "rows": [[n, "x" * 20] for n in range(200)]}
+    text = format_block("result", "dataset.query", body, "q")
+    assert text.count("\n") == 3 and parse(text) == [Block("result", "dataset.query", "q", body, 1)]
+
+
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 13, 64, 4096])
 def test_every_chunking_gives_the_same_items(size):
     text = (
