@@ -17,6 +17,26 @@ class Agent(models.Model):
         default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…"
     )
     description = models.TextField(blank=True)
+    behaviour = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text="For built-in agents: which built-in behaviour runs its tasks (see agents/behaviours.py)",
+    )
+    can_do = models.JSONField(
+        default=list, blank=True, help_text="Self-declared: [{action, scope, limitation}], as in CHAP declarations"
+    )
+    cannot_do = models.JSONField(default=list, blank=True, help_text="Self-declared: what it will not attempt")
+    measured_profile = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="Measured by a benchmark run (bench/agents_eval.py): {figure: value, measured_at, run}",
+    )
+    concurrency_limit = models.PositiveSmallIntegerField(default=1, help_text="Tasks it may run at once")
+    llm_base_url = models.URLField(blank=True, help_text="LLM agents: an OpenAI-compatible API, e.g. http://host/v1")
+    llm_model = models.CharField(max_length=200, blank=True)
+    llm_api_key_env = models.CharField(
+        max_length=100, blank=True, help_text="The environment variable that holds the key (never the key itself)"
+    )
     allowed_operations = models.JSONField(
         default=list, blank=True, help_text="SAP operation patterns it may run: file.read, dataset.*, …"
     )
@@ -83,3 +103,59 @@ class Approval(models.Model):
 
     def __str__(self) -> str:
         return f"{self.operation} for {self.requested_by} ({self.status})"
+
+
+class TaskState(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    WAITING_HUMAN = "waiting_human", "Waiting for a human"
+    WAITING_APPROVAL = "waiting_approval", "Waiting for approval"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+OPEN_STATES = (TaskState.QUEUED, TaskState.RUNNING, TaskState.WAITING_HUMAN, TaskState.WAITING_APPROVAL)
+
+
+class Task(models.Model):
+    """A durable unit of agent work in a session. A worker holds it under a lease it renews; when
+    the worker dies the lease runs out and another worker takes the task again (``attempts`` counts)."""
+
+    session = models.ForeignKey("chap_sessions.WorkSession", on_delete=models.CASCADE, related_name="tasks")
+    title = models.CharField(max_length=2000)
+    instructions = models.TextField(blank=True)
+    source_message_id = models.CharField(max_length=128, blank=True, help_text="the plan or message it serves")
+    plan_step = models.PositiveIntegerField(null=True, blank=True)
+    agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="tasks")
+    required_role = models.CharField(max_length=200, blank=True, help_text="who may take it while unassigned")
+    priority = models.IntegerField(default=0, help_text="higher runs first")
+    state = models.CharField(max_length=16, choices=TaskState.choices, default=TaskState.QUEUED)
+    paused = models.BooleanField(default=False)
+    requires_approval = models.BooleanField(default=False)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    approved_at = models.DateTimeField(null=True, blank=True)
+    depends_on = models.ManyToManyField("self", symmetrical=False, blank=True, related_name="dependents")
+    attempts = models.PositiveIntegerField(default=0)
+    max_attempts = models.PositiveIntegerField(default=3)
+    lease_owner = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    result_message_id = models.CharField(max_length=128, blank=True)
+    last_error = models.TextField(blank=True)
+    resources = models.JSONField(default=dict, blank=True, help_text="wall_s, sap_operations, llm_tokens")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-priority", "created_at"]
+        indexes = [
+            models.Index(fields=["state", "priority"], name="task_queue"),
+            models.Index(fields=["session", "state"], name="task_session_state"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.title[:60]} ({self.state})"

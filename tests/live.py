@@ -24,7 +24,7 @@ def free_port() -> int:
 def child_env(**overrides: str) -> dict[str, str]:
     """The environment for a child process: ours, without the browser tests' async override."""
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    return {**env, **overrides}
+    return {**env, "CHAP_AGENTS_IN_PROCESS": "0", **overrides}
 
 
 def database_url_of_test_db() -> str:

@@ -9,6 +9,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from agents.auth import BearerAgentMiddleware  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
@@ -35,3 +36,8 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+if settings.CHAP_AGENTS_IN_PROCESS:
+    from agents.runtime import start_in_background
+
+    start_in_background()

@@ -47,6 +47,17 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_mapping(name: str) -> dict[str, str]:
+    """``name=value,name2=value2``; a malformed item stops the start instead of vanishing."""
+    mapping = {}
+    for item in env_list(name, []):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise ImproperlyConfigured(f"{name}: {item!r} is not name=value")
+        mapping[key.strip()] = value.strip()
+    return mapping
+
+
 def database_from_url(url: str, *, data_dir: Path) -> dict:
     """Translate a DATABASE_URL into a Django DATABASES entry.
 

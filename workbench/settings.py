@@ -10,6 +10,7 @@ from workbench.env import (
     env_bool,
     env_int,
     env_list,
+    env_mapping,
     secret_key,
 )
 
@@ -158,3 +159,7 @@ CHAP_HEARTBEAT_S = env_int("CHAP_HEARTBEAT_S", 30, minimum=1)
 CHAP_WS_RATE_PER_S = env_int("CHAP_WS_RATE_PER_S", 50, minimum=1)
 CHAP_WS_BURST = env_int("CHAP_WS_BURST", 200, minimum=1)
 CHAP_MAX_FRAME_BYTES = 1024 * 1024
+# The embedded default runs the agents' worker inside the web process; at scale run `manage.py run_agents`.
+CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", not os.environ.get("DATABASE_URL"))
+# More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
+CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")

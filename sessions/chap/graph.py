@@ -217,6 +217,17 @@ class ContextGraph:
         if request and request in self.graph:
             self._edge(message_id, request, "produced_by")
 
+    def _apply_task_event(self, message_id: str, seq: int, payload: dict) -> None:
+        self.graph.nodes[message_id]["label"] = (
+            f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}"
+        )
+        step = f"{payload.get('plan_message_id')}#step:{payload.get('plan_step')}"
+        if step in self.graph:
+            self._edge(message_id, step, "schedules")
+        result = payload.get("result_message_id")
+        if result and result in self.graph:
+            self._edge(message_id, result, "cites")
+
     # -- statuses and invalidation ------------------------------------------------------------
 
     def _set(self, node: str, status: str, cause: str) -> None:

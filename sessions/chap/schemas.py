@@ -233,6 +233,41 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "details": Param("object"),
         "regarding_message_id": _text(max_length=128),
     },
+    "task_event": {
+        # What happened to a scheduled task, and who did it: every act on a task is in the log.
+        "task_id": Param("integer", required=True, minimum=1),
+        "action": Param(
+            "string",
+            required=True,
+            enum=(
+                "created",
+                "approved",
+                "reassigned",
+                "reprioritised",
+                "paused",
+                "resumed",
+                "cancelled",
+                "retried",
+                "started",
+                "finished",
+                "failed",
+                "forwarded",
+            ),
+        ),
+        "state": Param(
+            "string", enum=("queued", "running", "waiting_human", "waiting_approval", "done", "failed", "cancelled")
+        ),
+        "title": _text(max_length=2_000),
+        "by": _text(max_length=160),
+        "agent": _text(max_length=100),
+        "required_role": _text(max_length=200),
+        "priority": Param("integer"),
+        "attempt": Param("integer", minimum=0),
+        "plan_message_id": _text(max_length=128),
+        "plan_step": Param("integer", minimum=1),
+        "result_message_id": _text(max_length=128),
+        "note": _text(max_length=5_000),
+    },
     "operation_record": {
         "operation": _text(True, 200),
         "request_message_id": _text(max_length=128),
@@ -244,7 +279,7 @@ PAYLOADS: dict[str, dict[str, Param]] = {
 }
 PAYLOAD_TYPES = tuple(PAYLOADS)
 # Written by the server itself, never accepted from a client.
-SERVER_ONLY_PAYLOADS = frozenset({"operation_record"})
+SERVER_ONLY_PAYLOADS = frozenset({"operation_record", "task_event"})
 
 ENVELOPE: dict[str, Param] = {
     "chap_version": Param("string", required=True, enum=(CHAP_VERSION,)),

@@ -1,0 +1,405 @@
+"""Tasks: who does what in a session, in which order, and what a worker may take.
+
+Humans act on tasks through the functions at the top (create, accept a plan, reassign,
+reprioritise, pause, resume, cancel, retry, approve); every act is a ``task_event`` message in the
+session's log. Workers and the agent socket use the lease functions below them:
+
+- ``task_claim`` takes the most urgent ready task under a lease (``SELECT … FOR UPDATE SKIP
+  LOCKED`` on PostgreSQL, so concurrent workers never take the same one; SQLite serialises writers);
+- ``task_renew`` extends the lease while the work goes on; a worker that cannot renew has lost the
+  task and must stop;
+- a task whose lease ran out is ready again, and its next claim counts another attempt;
+- ``task_finish`` and ``task_fail`` only succeed for the holder of the current attempt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
+from agents.sap.errors import SapError
+from sessions.access import SYSTEM, Caller, require_access
+from sessions.models import MemberRole, Message, SessionAgent, WorkSession
+from sessions.services import envelope_for, message_post
+
+DEFAULT_LEASE_S = 30.0
+PLANNERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
+
+
+def _require_planner(session_id, caller: Caller):
+    access = require_access(session_id, caller, write=True)
+    if access.role not in PLANNERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors schedule its tasks",
+            details={"role": access.role, "permission": "task.schedule"},
+        )
+    return access
+
+
+def _task_of(session_id, task_id) -> Task:
+    task = Task.objects.select_related("agent").filter(pk=task_id, session_id=session_id).first()
+    if task is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no task {task_id} in this session",
+            details={"resource_type": "TASK", "resource_name": str(task_id)},
+        )
+    return task
+
+
+def _record(task: Task, action: str, caller: Caller, note: str = "", **extra) -> None:
+    """The log entry of an act on a task, written by the workbench on the actor's behalf."""
+    payload = {
+        "task_id": task.pk,
+        "action": action,
+        "state": task.state,
+        "title": task.title,
+        "by": f"{caller.kind}:{caller.sender_id}",
+        "agent": task.agent.name if task.agent else "",
+        "required_role": task.required_role,
+        "priority": task.priority,
+        "attempt": task.attempts,
+        **({"plan_message_id": task.source_message_id} if task.source_message_id else {}),
+        **({"plan_step": task.plan_step} if task.plan_step else {}),
+        **({"note": note} if note else {}),
+        **extra,
+    }
+    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=task.session_id)
+    message_post(
+        session_id=task.session_id,
+        caller=SYSTEM,
+        envelope=envelope_for(
+            session_id=task.session_id,
+            caller=SYSTEM,
+            payload_type="task_event",
+            payload=payload,
+            context_checksum=head,
+        ),
+    )
+
+
+def _match_agent(session_id, role: str) -> Agent | None:
+    """The least busy enabled agent of the session that can take ``role``."""
+    participations = SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
+    able = [
+        p.agent
+        for p in participations
+        if role and (role in (p.agent.roles or []) or role in (p.covers_roles or []) or role == p.role)
+    ]
+    if not able:
+        return None
+    load = dict(
+        Task.objects.filter(agent__in=able, state__in=OPEN_STATES)
+        .values_list("agent")
+        .annotate(n=Count("pk"))
+        .values_list("agent", "n")
+    )
+    return min(able, key=lambda agent: (load.get(agent.pk, 0), agent.name))
+
+
+def _participant(session_id, name: str) -> Agent:
+    participation = SessionAgent.objects.select_related("agent").filter(session_id=session_id, agent__name=name).first()
+    if participation is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"agent {name!r} does not take part in this session",
+            details={"resource_type": "AGENT", "resource_name": name},
+            suggestion=["invite the agent to the session first"],
+        )
+    return participation.agent
+
+
+@transaction.atomic
+def task_create(
+    *,
+    session_id,
+    caller: Caller,
+    title: str,
+    instructions: str = "",
+    agent: str | None = None,
+    required_role: str = "",
+    priority: int = 0,
+    depends_on: list[int] = (),
+    requires_approval: bool = False,
+    source_message_id: str = "",
+    plan_step: int | None = None,
+) -> Task:
+    """A new task, assigned to the named agent or else to the session's best match for the role."""
+    access = _require_planner(session_id, caller)
+    assigned = _participant(access.session_id, agent) if agent else _match_agent(access.session_id, required_role)
+    before = list(Task.objects.filter(session_id=access.session_id, pk__in=depends_on))
+    missing = sorted(set(depends_on) - {t.pk for t in before})
+    if missing:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no task {missing[0]} in this session to depend on",
+            details={"resource_type": "TASK", "resource_name": str(missing[0])},
+        )
+    task = Task.objects.create(
+        session_id=access.session_id,
+        title=title,
+        instructions=instructions,
+        agent=assigned,
+        required_role=required_role,
+        priority=priority,
+        requires_approval=requires_approval,
+        state=TaskState.WAITING_APPROVAL if requires_approval else TaskState.QUEUED,
+        source_message_id=source_message_id,
+        plan_step=plan_step,
+    )
+    task.depends_on.set(before)
+    _record(task, "created", caller)
+    return task
+
+
+@transaction.atomic
+def plan_accept(*, session_id, caller: Caller, message_id: str) -> list[Task]:
+    """The steps of an agent's proposed plan become tasks, each handing its output to the next.
+
+    Accepting the same plan again returns the tasks it made the first time.
+    """
+    access = _require_planner(session_id, caller)
+    made = list(Task.objects.filter(session_id=access.session_id, source_message_id=message_id).order_by("plan_step"))
+    if made:
+        return made
+    message = Message.objects.filter(session_id=access.session_id, message_id=message_id).first()
+    plan = (message.envelope["payload"].get("proposed_plan") if message else None) or []
+    if message is None or message.payload_type != "agent_capability_declaration" or not plan:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no proposed plan in message {message_id!r}",
+            details={"resource_type": "PLAN", "resource_name": message_id},
+            suggestion=["accept an agent_capability_declaration that has a proposed_plan"],
+        )
+    author = Agent.objects.filter(name=message.sender_id).first() if message.sender_type == "agent" else None
+    tasks: list[Task] = []
+    for step in sorted(plan, key=lambda s: s["step"]):
+        role = step.get("required_capability", "")
+        task = task_create(
+            session_id=access.session_id,
+            caller=caller,
+            title=step["action"],
+            instructions=step.get("output", ""),
+            agent=author.name if author and not role else None,
+            required_role=role,
+            priority=0,
+            depends_on=[tasks[-1].pk] if tasks else [],
+            requires_approval=step.get("requires_approval", False),
+            source_message_id=message_id,
+            plan_step=step["step"],
+        )
+        tasks.append(task)
+    return tasks
+
+
+def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_from, note: str = "") -> Task:
+    """One human act on a task: checked, applied under a row lock, recorded."""
+    _require_planner(session_id, caller)
+    with transaction.atomic():
+        task = _task_of(session_id, task_id)
+        task = Task.objects.select_for_update(of=("self",)).select_related("agent").get(pk=task.pk)
+        if task.state not in allowed_from:
+            raise SapError(
+                "INVALID_STATE",
+                f"a {task.state} task cannot be {action}",
+                details={"state": task.state, "allowed_from": sorted(allowed_from)},
+            )
+        apply(task)
+        task.save()
+        _record(task, action, caller, note)
+    return task
+
+
+def task_reassign(*, session_id, task_id, caller: Caller, agent: str | None = None, role: str = "") -> Task:
+    """To the named agent, or back to the queue of a role (the best match takes it)."""
+
+    def apply(task):
+        task.agent = _participant(session_id, agent) if agent else _match_agent(session_id, role or task.required_role)
+        task.required_role = role or task.required_role
+        if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
+            task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
+
+    return _change(session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES)
+
+
+def task_reprioritise(*, session_id, task_id, caller: Caller, priority: int) -> Task:
+    def apply(task):
+        task.priority = priority
+
+    return _change(session_id, task_id, caller, "reprioritised", apply, allowed_from=OPEN_STATES)
+
+
+def task_pause(*, session_id, task_id, caller: Caller) -> Task:
+    def apply(task):
+        task.paused = True
+
+    return _change(session_id, task_id, caller, "paused", apply, allowed_from=OPEN_STATES)
+
+
+def task_resume(*, session_id, task_id, caller: Caller) -> Task:
+    def apply(task):
+        task.paused = False
+
+    return _change(session_id, task_id, caller, "resumed", apply, allowed_from=OPEN_STATES)
+
+
+def task_cancel(*, session_id, task_id, caller: Caller, reason: str = "") -> Task:
+    def apply(task):
+        task.state, task.lease_owner, task.lease_expires_at = TaskState.CANCELLED, "", None
+        task.finished_at = timezone.now()
+
+    return _change(session_id, task_id, caller, "cancelled", apply, allowed_from=OPEN_STATES, note=reason)
+
+
+def task_retry(*, session_id, task_id, caller: Caller) -> Task:
+    def apply(task):
+        task.state, task.last_error, task.finished_at = TaskState.QUEUED, "", None
+        task.max_attempts = max(task.max_attempts, task.attempts + 1)
+
+    return _change(session_id, task_id, caller, "retried", apply, allowed_from=(TaskState.FAILED, TaskState.CANCELLED))
+
+
+def task_approve(*, session_id, task_id, caller: Caller) -> Task:
+    """A step that needed a human's approval may now run."""
+    if caller.kind != "human":
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only a human approves a step",
+            details={"permission": "task.approve", "role": caller.kind},
+        )
+
+    def apply(task):
+        task.state, task.approved_by, task.approved_at = TaskState.QUEUED, caller.user, timezone.now()
+
+    return _change(session_id, task_id, caller, "approved", apply, allowed_from=(TaskState.WAITING_APPROVAL,))
+
+
+def tasks_of(*, session_id, caller: Caller):
+    access = require_access(session_id, caller)
+    return (
+        Task.objects.filter(session_id=access.session_id)
+        .select_related("agent")
+        .prefetch_related("depends_on")
+        .order_by("-priority", "created_at")
+    )
+
+
+def task_get(*, session_id, task_id, caller: Caller) -> Task:
+    access = require_access(session_id, caller)
+    return _task_of(access.session_id, task_id)
+
+
+# -- leases -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A task held by a worker for one attempt; every lease call names both."""
+
+    task_id: int
+    attempt: int
+    worker: str
+
+
+def _ready(now) -> Q:
+    lease_over = Q(state=TaskState.RUNNING, lease_expires_at__lt=now)
+    unfinished_dependency = Task.objects.exclude(state=TaskState.DONE).values("pk")
+    return (
+        (Q(state=TaskState.QUEUED) | lease_over)
+        & Q(paused=False, agent__isnull=False, agent__enabled=True)
+        & ~Q(depends_on__in=unfinished_dependency)
+    )
+
+
+def task_claim(
+    *,
+    worker: str,
+    kinds: tuple[str, ...] = (AgentKind.BUILTIN, AgentKind.LLM),
+    agent_ids: list[int] | None = None,
+    lease_s: float = DEFAULT_LEASE_S,
+) -> Task | None:
+    """Take the most urgent ready task of the given agents under a new lease, or None."""
+    now = timezone.now()
+    with transaction.atomic():
+        candidates = Task.objects.filter(_ready(now), agent__kind__in=kinds)
+        if agent_ids is not None:
+            candidates = candidates.filter(agent_id__in=agent_ids)
+        locked = (
+            candidates.select_for_update(skip_locked=True, of=("self",))
+            .select_related("agent")
+            .order_by("-priority", "created_at")[:20]
+        )
+        for task in locked:
+            if task.attempts >= task.max_attempts:
+                _give_up(task, "its worker stopped answering too often")
+                continue
+            running = Task.objects.filter(
+                agent_id=task.agent_id, state=TaskState.RUNNING, lease_expires_at__gte=now
+            ).count()
+            if running >= task.agent.concurrency_limit:
+                continue
+            task.state, task.lease_owner = TaskState.RUNNING, worker
+            task.lease_expires_at = now + timedelta(seconds=lease_s)
+            task.attempts += 1
+            task.started_at = task.started_at or now
+            task.save(
+                update_fields=["state", "lease_owner", "lease_expires_at", "attempts", "started_at", "updated_at"]
+            )
+            return task
+    return None
+
+
+def _give_up(task: Task, why: str) -> None:
+    task.state, task.last_error, task.finished_at = TaskState.FAILED, why, timezone.now()
+    task.lease_owner, task.lease_expires_at = "", None
+    task.save()
+    _record(task, "failed", SYSTEM, why)
+
+
+def _held(claim: Claim):
+    return Task.objects.filter(
+        pk=claim.task_id, attempts=claim.attempt, lease_owner=claim.worker, state=TaskState.RUNNING
+    )
+
+
+def task_renew(claim: Claim, *, lease_s: float = DEFAULT_LEASE_S) -> bool:
+    """Extend the lease; False means the task is no longer this worker's (expired, reassigned, cancelled)."""
+    return bool(_held(claim).update(lease_expires_at=timezone.now() + timedelta(seconds=lease_s)))
+
+
+def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict | None = None) -> bool:
+    with transaction.atomic():
+        task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
+        if task is None:
+            return False
+        task.state, task.finished_at = TaskState.DONE, timezone.now()
+        task.lease_owner, task.lease_expires_at = "", None
+        task.result_message_id, task.resources = result_message_id, resources or {}
+        task.save()
+        extra = {"result_message_id": result_message_id} if result_message_id else {}
+        _record(task, "finished", SYSTEM, **extra)
+    return True
+
+
+def task_fail(claim: Claim, *, error: str, resources: dict | None = None, retry: bool = True) -> bool:
+    """A failed attempt: back to the queue while attempts remain (and ``retry``), else failed."""
+    with transaction.atomic():
+        task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
+        if task is None:
+            return False
+        task.last_error, task.resources = error[:5000], resources or task.resources
+        task.lease_owner, task.lease_expires_at = "", None
+        if retry and task.attempts < task.max_attempts:
+            task.state = TaskState.QUEUED
+            task.save()
+        else:
+            task.state, task.finished_at = TaskState.FAILED, timezone.now()
+            task.save()
+            _record(task, "failed", SYSTEM, error[:5000])
+    return True
