@@ -378,8 +378,7 @@ def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict | 
         task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
         if task is None:
             return False
-        task.state, task.finished_at = TaskState.DONE, timezone.now()
-        task.lease_owner, task.lease_expires_at = "", None
+        task.state, task.finished_at, task.lease_expires_at = TaskState.DONE, timezone.now(), None
         task.result_message_id, task.resources = result_message_id, resources or {}
         task.save()
         extra = {"result_message_id": result_message_id} if result_message_id else {}

@@ -24,7 +24,7 @@ def free_port() -> int:
 def child_env(**overrides: str) -> dict[str, str]:
     """The environment for a child process: ours, without the browser tests' async override."""
     env = {key: value for key, value in os.environ.items() if key != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    return {**env, "CHAP_AGENTS_IN_PROCESS": "0", **overrides}
+    return {**env, **overrides}
 
 
 def database_url_of_test_db() -> str:
@@ -35,33 +35,63 @@ def database_url_of_test_db() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
-class DaphneServer:
-    def __init__(self, port: int | None = None):
-        self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+class ChildProcess:
+    """A child process of the test on the test database, its stderr in a file (a pipe nobody reads
+    fills up, and then the child blocks on its own logging)."""
+
+    name = "child"
+
+    def __init__(self):
         self.process: subprocess.Popen | None = None
         self.log = None
 
-    def start(self) -> "DaphneServer":
-        env = child_env(
-            DATABASE_URL=database_url_of_test_db(),
-            WORKBENCH_DATA_DIR=str(settings.DATA_DIR),
-            DEBUG="1",
-        )
+    def spawn(self, argv: list[str], **env: str) -> None:
         self._drop_log()
-        # A file, not a pipe: a pipe nobody reads fills up, and then the server blocks on its own logging.
-        self.log = tempfile.NamedTemporaryFile(prefix=f"daphne-{self.port}-", suffix=".log", delete=False)  # noqa: SIM115 - open for the server's whole life
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "workbench.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=self.log,
+        self.log = tempfile.NamedTemporaryFile(prefix=f"{self.name}-", suffix=".log", delete=False)  # noqa: SIM115 - open for the child's whole life
+        environment = child_env(
+            DATABASE_URL=database_url_of_test_db(), WORKBENCH_DATA_DIR=str(settings.DATA_DIR), DEBUG="1", **env
         )
+        self.process = subprocess.Popen(argv, cwd=ROOT, env=environment, stdout=subprocess.DEVNULL, stderr=self.log)
+
+    def log_text(self) -> str:
+        return Path(self.log.name).read_text()[-3000:] if self.log else ""
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies mid-step, as in a crash."""
+        if self.process and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+        self._drop_log()
+
+    def _drop_log(self) -> None:
+        if self.log is not None:
+            self.log.close()
+            Path(self.log.name).unlink(missing_ok=True)
+            self.log = None
+
+
+class DaphneServer(ChildProcess):
+    def __init__(self, port: int | None = None):
+        super().__init__()
+        self.port = port or free_port()
+        self.name = f"daphne-{self.port}"
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> "DaphneServer":
+        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "workbench.asgi:application"]
+        self.spawn(argv)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"daphne exited: {Path(self.log.name).read_text()[-2000:]}")
+                raise RuntimeError(f"daphne exited: {self.log_text()}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return self
@@ -70,18 +100,25 @@ class DaphneServer:
         self.stop()
         raise RuntimeError("daphne did not start listening within 30 s")
 
-    def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._drop_log()
 
-    def _drop_log(self) -> None:
-        if self.log is not None:
-            self.log.close()
-            Path(self.log.name).unlink(missing_ok=True)
-            self.log = None
+class WorkerProcess(ChildProcess):
+    """``manage.py run_agents`` as its own process."""
+
+    def __init__(self, name: str, *, lease_s: float = 2.0, **env: str):
+        super().__init__()
+        self.name, self.lease_s, self.env = name, lease_s, env
+
+    def start(self) -> "WorkerProcess":
+        argv = [
+            sys.executable,
+            "manage.py",
+            "run_agents",
+            "--name",
+            self.name,
+            "--lease",
+            str(self.lease_s),
+            "--poll",
+            "0.1",
+        ]
+        self.spawn(argv, **self.env)
+        return self

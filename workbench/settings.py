@@ -159,7 +159,8 @@ CHAP_HEARTBEAT_S = env_int("CHAP_HEARTBEAT_S", 30, minimum=1)
 CHAP_WS_RATE_PER_S = env_int("CHAP_WS_RATE_PER_S", 50, minimum=1)
 CHAP_WS_BURST = env_int("CHAP_WS_BURST", 200, minimum=1)
 CHAP_MAX_FRAME_BYTES = 1024 * 1024
-# The embedded default runs the agents' worker inside the web process; at scale run `manage.py run_agents`.
-CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", not os.environ.get("DATABASE_URL"))
+# ./run (the embedded default) runs the agents' worker inside the web process; at scale run
+# `manage.py run_agents` processes instead.
+CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
 # More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
