@@ -1,6 +1,9 @@
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
-from sessions.models import Membership, WorkSession
+from agents.models import Approval, Task
+from sessions.models import Membership, Message, SessionAgent, WorkSession
 
 
 class MembershipInline(admin.TabularInline):
@@ -9,10 +12,63 @@ class MembershipInline(admin.TabularInline):
     autocomplete_fields = ["user"]
 
 
+class ParticipantInline(admin.TabularInline):
+    model = SessionAgent
+    extra = 0
+    autocomplete_fields = ["agent"]
+
+
+class ReadOnlyInline(admin.TabularInline):
+    """The log and what agents asked for are history: shown, never edited here."""
+
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class ApprovalInline(ReadOnlyInline):
+    model = Approval
+    fields = ["operation", "requested_by", "status", "decided_by", "decided_at"]
+    readonly_fields = fields
+
+
+class TaskInline(ReadOnlyInline):
+    model = Task
+    fk_name = "session"
+    fields = ["title", "agent", "required_role", "priority", "state", "attempts"]
+    readonly_fields = fields
+
+
 @admin.register(WorkSession)
 class WorkSessionAdmin(admin.ModelAdmin):
     list_display = ["title", "state", "created_by", "created_at", "last_activity_at"]
     list_filter = ["state", "created_at"]
     search_fields = ["title", "id", "created_by__username"]
-    readonly_fields = ["id", "created_at", "last_activity_at"]
-    inlines = [MembershipInline]
+    readonly_fields = ["id", "created_at", "last_activity_at", "head_seq", "head_checksum", "message_log"]
+
+    @admin.display(description="message log")
+    def message_log(self, session):
+        url = reverse("admin:chap_sessions_message_changelist") + f"?session__id__exact={session.pk}"
+        return format_html('<a href="{}">{} messages, read-only</a>', url, session.head_seq)
+
+    inlines = [MembershipInline, ParticipantInline, TaskInline, ApprovalInline]
+
+
+@admin.register(Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["seq", "session", "payload_type", "sender_type", "sender_id", "created_at"]
+    list_filter = ["payload_type", "sender_type"]
+    search_fields = ["message_id", "sender_id", "session__title"]
+    list_select_related = ["session"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
