@@ -1,4 +1,4 @@
-"""REST endpoints for SAP and approvals; they delegate to agents.sap_service like everything else."""
+"""REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
@@ -10,6 +10,19 @@ from rest_framework.views import APIView
 from agents.models import ApprovalStatus
 from agents.sap import SapError
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
+from agents.scheduling import (
+    plan_accept,
+    task_approve,
+    task_cancel,
+    task_create,
+    task_get,
+    task_pause,
+    task_reassign,
+    task_reprioritise,
+    task_resume,
+    task_retry,
+    tasks_of,
+)
 from sessions.access import caller_for_principal
 from sessions.api import ERRORS, validated_body
 
@@ -132,3 +145,113 @@ class UploadView(APIView):
             session_id=session_id, caller=caller_for_principal(request.user), path=path, data=data
         )
         return Response(response.body, status=201)
+
+
+class TaskSerializer(serializers.Serializer):
+    id = serializers.IntegerField(source="pk")
+    title = serializers.CharField()
+    instructions = serializers.CharField()
+    agent = serializers.CharField(source="agent.name", default=None, allow_null=True)
+    required_role = serializers.CharField()
+    priority = serializers.IntegerField()
+    state = serializers.CharField()
+    paused = serializers.BooleanField()
+    requires_approval = serializers.BooleanField()
+    depends_on = serializers.SerializerMethodField()
+    plan_message_id = serializers.CharField(source="source_message_id")
+    plan_step = serializers.IntegerField(allow_null=True)
+    attempts = serializers.IntegerField()
+    result_message_id = serializers.CharField()
+    last_error = serializers.CharField()
+    resources = serializers.DictField()
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_depends_on(self, task) -> list[int]:
+        return sorted(t.pk for t in task.depends_on.all())
+
+
+class TaskCreateSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=2000)
+    instructions = serializers.CharField(max_length=100_000, required=False, allow_blank=True, default="")
+    agent = serializers.CharField(max_length=100, required=False, allow_null=True, default=None)
+    required_role = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    priority = serializers.IntegerField(min_value=-1000, max_value=1000, required=False, default=0)
+    depends_on = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=2**31 - 1), required=False, default=list, max_length=100
+    )
+    requires_approval = serializers.BooleanField(required=False, default=False)
+
+
+# Each action: its service, and which fields of the body it takes.
+TASK_ACTIONS = {
+    "reassign": (task_reassign, ("agent", "role")),
+    "reprioritise": (task_reprioritise, ("priority",)),
+    "pause": (task_pause, ()),
+    "resume": (task_resume, ()),
+    "cancel": (task_cancel, ("reason",)),
+    "retry": (task_retry, ()),
+    "approve": (task_approve, ()),
+}
+
+
+class TaskActionSerializer(serializers.Serializer):
+    action = serializers.ChoiceField(choices=sorted(TASK_ACTIONS))
+    agent = serializers.CharField(max_length=100, required=False, help_text="reassign: to this agent")
+    role = serializers.CharField(max_length=200, required=False, help_text="reassign: to whoever can take this role")
+    priority = serializers.IntegerField(min_value=-1000, max_value=1000, required=False, help_text="reprioritise")
+    reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, help_text="cancel: why")
+
+    def validate(self, data):
+        needs = {"reprioritise": "priority"}.get(data["action"])
+        if needs and needs not in data:
+            raise serializers.ValidationError({needs: f"{data['action']} needs {needs}"})
+        if data["action"] == "reassign" and not (data.get("agent") or data.get("role")):
+            raise serializers.ValidationError({"agent": "reassign needs an agent or a role"})
+        return data
+
+
+class TaskListView(APIView):
+    @extend_schema(responses={200: TaskSerializer(many=True), **ERRORS})
+    def get(self, request, session_id):
+        tasks = tasks_of(session_id=session_id, caller=caller_for_principal(request.user))
+        return Response(TaskSerializer(tasks, many=True).data)
+
+    @extend_schema(request=TaskCreateSerializer, responses={201: TaskSerializer, **ERRORS})
+    def post(self, request, session_id):
+        data = validated_body(TaskCreateSerializer, request)
+        task = task_create(session_id=session_id, caller=caller_for_principal(request.user), **data)
+        return Response(TaskSerializer(task).data, status=201)
+
+
+class TaskDetailView(APIView):
+    @extend_schema(responses={200: TaskSerializer, **ERRORS})
+    def get(self, request, session_id, task_id):
+        task = task_get(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user))
+        return Response(TaskSerializer(task).data)
+
+
+class TaskActionView(APIView):
+    @extend_schema(
+        request=TaskActionSerializer,
+        responses={200: TaskSerializer, **ERRORS},
+        description="A member's act on a task (owners and editors); each is logged as a task_event message.",
+    )
+    def post(self, request, session_id, task_id):
+        data = validated_body(TaskActionSerializer, request)
+        act, takes = TASK_ACTIONS[data["action"]]
+        arguments = {key: data[key] for key in takes if key in data}
+        task = act(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user), **arguments)
+        return Response(TaskSerializer(task).data)
+
+
+class PlanAcceptView(APIView):
+    @extend_schema(
+        request=None,
+        responses={201: TaskSerializer(many=True), **ERRORS},
+        description="Turn the proposed plan of an agent_capability_declaration into tasks (once).",
+    )
+    def post(self, request, session_id, message_id):
+        tasks = plan_accept(session_id=session_id, caller=caller_for_principal(request.user), message_id=message_id)
+        return Response(TaskSerializer(tasks, many=True).data, status=201)

@@ -43,7 +43,8 @@ def _require_planner(session_id, caller: Caller):
 
 
 def _task_of(session_id, task_id) -> Task:
-    task = Task.objects.select_related("agent").filter(pk=task_id, session_id=session_id).first()
+    in_range = 0 < int(task_id) < 2**31  # a key no database column can hold names no task
+    task = Task.objects.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
     if task is None:
         raise SapError(
             "RESOURCE_NOT_FOUND",

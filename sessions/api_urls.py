@@ -23,4 +23,16 @@ urlpatterns = [
         agents_api.ApprovalDecisionView.as_view(),
         name="api-approval-decision",
     ),
+    path("sessions/<uuid:session_id>/tasks/", agents_api.TaskListView.as_view(), name="api-tasks"),
+    path("sessions/<uuid:session_id>/tasks/<int:task_id>/", agents_api.TaskDetailView.as_view(), name="api-task"),
+    path(
+        "sessions/<uuid:session_id>/tasks/<int:task_id>/actions/",
+        agents_api.TaskActionView.as_view(),
+        name="api-task-action",
+    ),
+    path(
+        "sessions/<uuid:session_id>/plans/<str:message_id>/accept/",
+        agents_api.PlanAcceptView.as_view(),
+        name="api-plan-accept",
+    ),
 ]
