@@ -87,7 +87,62 @@ def error_frame(error: SapError, message_id=None) -> dict:
     return {"type": "error", "message_id": message_id, "error": error.as_dict()}
 
 
-class SessionConsumer(AsyncWebsocketConsumer):
+class ChapSocket(AsyncWebsocketConsumer):
+    """What every CHAP socket shares: frame limits, the rate limit, the heartbeat watchdog, errors."""
+
+    def start_watching(self) -> None:
+        self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
+        self.last_heard = time.monotonic()
+        self.watchdog = asyncio.create_task(self._watch_heartbeat())
+
+    async def _watch_heartbeat(self):
+        timeout = settings.CHAP_HEARTBEAT_S * 2.5
+        while True:
+            await asyncio.sleep(settings.CHAP_HEARTBEAT_S / 2)
+            if time.monotonic() - self.last_heard > timeout:
+                await self.close(code=CLOSE_SILENT)
+                return
+
+    async def send_json(self, content: dict) -> None:
+        await self.send(text_data=json.dumps(content, ensure_ascii=False))
+
+    async def _refuse(self, code: str, message: str, **fields) -> None:
+        await self.send_json(error_frame(SapError(code, message, **fields)))
+
+    async def read_frame(self, text_data, bytes_data) -> dict | None:
+        """The client's frame as a JSON object, or None after answering why it was refused."""
+        self.last_heard = time.monotonic()
+        raw = text_data if text_data is not None else bytes_data
+        if len(raw) > settings.CHAP_MAX_FRAME_BYTES or (
+            text_data is not None and len(text_data.encode()) > settings.CHAP_MAX_FRAME_BYTES
+        ):
+            await self._refuse(
+                "MESSAGE_TOO_LARGE",
+                f"frames are limited to {settings.CHAP_MAX_FRAME_BYTES} bytes",
+                details={"limit": settings.CHAP_MAX_FRAME_BYTES},
+                suggestion=["put large content in a workspace file and refer to it"],
+            )
+            return None
+        if not self.limiter.allow():
+            await self._refuse(
+                "RATE_LIMITED",
+                "too many frames on this connection",
+                details={"rate_per_s": settings.CHAP_WS_RATE_PER_S, "burst": settings.CHAP_WS_BURST},
+                suggestion=["wait a moment, then send again"],
+            )
+            return None
+        try:
+            frame = json.loads(raw)
+        except (ValueError, UnicodeDecodeError) as exc:
+            await self._refuse("INVALID_FRAME", f"frame is not valid JSON: {exc}")
+            return None
+        if not isinstance(frame, dict):
+            await self._refuse("INVALID_FRAME", "a frame is a JSON object")
+            return None
+        return frame
+
+
+class SessionConsumer(ChapSocket):
     async def connect(self):
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
         self.caller = scope_caller(self.scope)
@@ -99,8 +154,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
             return
         self.group = session_group(self.session_id)
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
-        self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
-        self.last_heard = time.monotonic()
         self.early: dict[int, str] = {}
         self.posting: set[asyncio.Task] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
@@ -119,7 +172,7 @@ class SessionConsumer(AsyncWebsocketConsumer):
             }
         )
         await db(presence.join)(self.session_id, self.participant, self.channel_name)
-        self.watchdog = asyncio.create_task(self._watch_heartbeat())
+        self.start_watching()
 
     async def disconnect(self, code):
         if not hasattr(self, "group"):
@@ -128,47 +181,11 @@ class SessionConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await db(presence.leave)(self.session_id, self.channel_name)
 
-    async def _watch_heartbeat(self):
-        timeout = settings.CHAP_HEARTBEAT_S * 2.5
-        while True:
-            await asyncio.sleep(settings.CHAP_HEARTBEAT_S / 2)
-            if time.monotonic() - self.last_heard > timeout:
-                await self.close(code=CLOSE_SILENT)
-                return
-
-    async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, ensure_ascii=False))
-
     # -- frames from the client -----------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
-        self.last_heard = time.monotonic()
-        raw = text_data if text_data is not None else bytes_data
-        if len(raw) > settings.CHAP_MAX_FRAME_BYTES or (
-            text_data is not None and len(text_data.encode()) > settings.CHAP_MAX_FRAME_BYTES
-        ):
-            await self._refuse(
-                "MESSAGE_TOO_LARGE",
-                f"frames are limited to {settings.CHAP_MAX_FRAME_BYTES} bytes",
-                details={"limit": settings.CHAP_MAX_FRAME_BYTES},
-                suggestion=["put large content in a workspace file and refer to it"],
-            )
-            return
-        if not self.limiter.allow():
-            await self._refuse(
-                "RATE_LIMITED",
-                "too many frames on this connection",
-                details={"rate_per_s": settings.CHAP_WS_RATE_PER_S, "burst": settings.CHAP_WS_BURST},
-                suggestion=["wait a moment, then send again"],
-            )
-            return
-        try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            await self._refuse("INVALID_FRAME", f"frame is not valid JSON: {exc}")
-            return
-        if not isinstance(frame, dict):
-            await self._refuse("INVALID_FRAME", "a frame is a JSON object")
+        frame = await self.read_frame(text_data, bytes_data)
+        if frame is None:
             return
         frame_type = frame.get("type")
         if frame_type is None and "payload_type" in frame:
@@ -183,9 +200,6 @@ class SessionConsumer(AsyncWebsocketConsumer):
                 f"unknown frame type {frame_type!r}",
                 details={"known": ["ping", "resume", "a CHAP envelope (no type, has payload_type)"]},
             )
-
-    async def _refuse(self, code: str, message: str, **fields) -> None:
-        await self.send_json(error_frame(SapError(code, message, **fields)))
 
     async def _start_post(self, envelope: dict) -> None:
         """Post without blocking this connection's event loop: while a post waits for the session's
