@@ -149,6 +149,7 @@ class UploadView(APIView):
 
 class TaskSerializer(serializers.Serializer):
     id = serializers.IntegerField(source="pk")
+    session_id = serializers.CharField()
     title = serializers.CharField()
     instructions = serializers.CharField()
     agent = serializers.CharField(source="agent.name", default=None, allow_null=True)

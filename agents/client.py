@@ -1,13 +1,19 @@
-"""A small CHAP client for external agents and scripts; it depends only on ``websockets``.
+"""Small CHAP clients for external agents and scripts; they depend only on ``websockets``.
 
     async with ChapClient(["ws://127.0.0.1:8000"], session_id, token=TOKEN) as chap:
         ack = await chap.post(envelope)        # retried across reconnects, never stored twice
         async for seq, envelope in chap.messages():  # every message once, in sequence order
             ...
 
-It reconnects to any of the given servers when a connection drops, resumes from the last
-message it delivered, and resends a message whose acknowledgement it did not see: the server
-answers a repeated message_id with the original acknowledgement, so retries are safe.
+    async with AgentClient(["ws://127.0.0.1:8000"], token=TOKEN) as agent:
+        task, attempt = await agent.take()      # the next ready task assigned to this agent, or (None, None)
+        text = await agent.sap(task["session_id"], "@@query:file.list#1\\n{}\\n@@end\\n")
+        await agent.post(envelope)
+        await agent.finish(task["id"], attempt, result_message_id=envelope["message_id"])
+
+Both reconnect to any of the given servers when a connection drops, resume from the last message
+they delivered, and resend a message whose acknowledgement they did not see: the server answers a
+repeated message_id with the original acknowledgement, so retries are safe.
 """
 
 from __future__ import annotations
@@ -36,13 +42,29 @@ class Refused(Exception):
     """The server refused the connection (close code 4403): bad token, or not a participant."""
 
 
-class ChapClient:
-    def __init__(self, servers: list[str], session_id: str, *, token: str | None = None, headers: dict | None = None):
-        self.urls = itertools.cycle([f"{server.rstrip('/')}/ws/sessions/{session_id}/chap/" for server in servers])
+async def _open(url: str, headers: dict):
+    """``(socket, hello)``, None when the server is not reachable now; Refused when it says no."""
+    try:
+        socket = await connect(url, additional_headers=headers, max_size=MAX_FRAME, open_timeout=5)
+        return socket, json.loads(await socket.recv())
+    except InvalidStatus as exc:
+        raise Refused(f"{url}: HTTP {exc.response.status_code}") from None
+    except ConnectionClosed as exc:
+        if exc.rcvd and exc.rcvd.code == 4403:
+            raise Refused(f"{url}: not allowed") from None
+        return None
+    except (OSError, InvalidHandshake, TimeoutError):
+        return None
+
+
+class _Connection:
+    """Connecting, reconnecting, reading and answering requests; subclasses say what frames mean."""
+
+    def __init__(self, urls: list[str], *, token: str | None = None, headers: dict | None = None):
+        self.urls = itertools.cycle(urls)
         self.headers = dict(headers or {})
         if token:
             self.headers["Authorization"] = f"Bearer {token}"
-        self.last_seq: int | None = None
         self.hello: dict | None = None
         self.reconnects = 0
         self._socket = None
@@ -54,7 +76,7 @@ class ChapClient:
         self._closing = False
         self._lock = asyncio.Lock()
 
-    async def __aenter__(self) -> ChapClient:
+    async def __aenter__(self):
         await self._connect()
         return self
 
@@ -75,53 +97,36 @@ class ChapClient:
             if self._connected.is_set():
                 return
             for _ in range(attempts):
-                url = next(self.urls)
-                try:
-                    self._socket = await connect(
-                        url, additional_headers=self.headers, max_size=MAX_FRAME, open_timeout=5
-                    )
-                    hello = json.loads(await self._socket.recv())
-                except InvalidStatus as exc:
-                    raise Refused(f"{url}: HTTP {exc.response.status_code}") from None
-                except ConnectionClosed as exc:
-                    if exc.rcvd and exc.rcvd.code == 4403:
-                        raise Refused(f"{url}: not allowed") from None
+                opened = await _open(next(self.urls), self.headers)
+                if opened is None:
                     await asyncio.sleep(RETRY_DELAY_S)
                     continue
-                except (OSError, InvalidHandshake, TimeoutError):
-                    await asyncio.sleep(RETRY_DELAY_S)
-                    continue
-                self.hello = hello
+                self._socket, self.hello = opened
                 self._resumed.clear()
                 self._reader = asyncio.create_task(self._read(self._socket))
-                if self.last_seq is None:
-                    self.last_seq = hello["head_seq"]
-                    self._resumed.set()
-                else:
-                    await self._socket.send(json.dumps({"type": "resume", "since_seq": self.last_seq}))
+                await self._on_hello(self.hello)
                 self._connected.set()
                 return
             raise ConnectionError("no CHAP server answered")
 
+    async def _on_hello(self, hello: dict) -> None:
+        raise NotImplementedError
+
+    def _on_frame(self, frame: dict) -> None:
+        raise NotImplementedError
+
+    def _answer(self, key, frame: dict) -> bool:
+        """Hand ``frame`` to whoever waits for ``key``; False when nobody does."""
+        future = self._pending.pop(key, None) if key is not None else None
+        if future is None or future.done():
+            return False
+        future.set_result(frame)
+        return True
+
     async def _read(self, socket) -> None:
         try:
             async for raw in socket:
-                frame = json.loads(raw)
-                kind = frame.get("type")
-                if kind == "message":
-                    if frame["seq"] == self.last_seq + 1:
-                        self.last_seq = frame["seq"]
-                        self._inbox.put_nowait((frame["seq"], frame["envelope"]))
-                elif kind == "resumed":
-                    self._resumed.set()
-                elif kind in ("ack", "error"):
-                    future = self._pending.pop(frame.get("message_id"), None)
-                    if future is not None and not future.done():
-                        future.set_result(frame)
-                    elif kind == "error" and frame.get("message_id") is None:
-                        self._inbox.put_nowait((None, frame))
-                else:
-                    self._inbox.put_nowait((None, frame))
+                self._on_frame(json.loads(raw))
         except ConnectionClosed:
             pass
         finally:
@@ -141,28 +146,33 @@ class ChapClient:
                 self._connected.clear()
                 self.reconnects += 1
 
-    async def post(self, envelope: dict, *, timeout: float = 30) -> dict:
-        """Send one CHAP envelope until it is acknowledged; raises ChapError for a refusal."""
-        message_id = envelope["message_id"]
+    async def _exchange(self, key: str, frame: dict, *, timeout: float, retry: bool) -> dict:
+        """Send ``frame`` and wait for the answer keyed ``key``; across reconnects only if ``retry``."""
         while True:
             await self._connect()
             await self._resumed.wait()
             future = asyncio.get_running_loop().create_future()
-            self._pending[message_id] = future
+            self._pending[key] = future
             try:
-                await self._socket.send(json.dumps(envelope))
-                frame = await asyncio.wait_for(future, timeout)
+                await self._socket.send(json.dumps(frame))
+                answer = await asyncio.wait_for(future, timeout)
             except (ConnectionClosed, ConnectionError, TimeoutError):
-                self._pending.pop(message_id, None)
+                self._pending.pop(key, None)
                 self._connected.clear()
                 self.reconnects += 1
-                continue
-            if frame["type"] == "error":
-                if frame["error"].get("retryable"):
+                if retry:
+                    continue
+                raise ConnectionError("the connection dropped before the answer came") from None
+            if answer["type"] == "error":
+                if retry and answer["error"].get("retryable"):
                     await asyncio.sleep(RETRY_DELAY_S)
                     continue
-                raise ChapError(frame["error"])
-            return frame
+                raise ChapError(answer["error"])
+            return answer
+
+    async def post(self, envelope: dict, *, timeout: float = 30) -> dict:
+        """Send one CHAP envelope until it is acknowledged; raises ChapError for a refusal."""
+        return await self._exchange(envelope["message_id"], envelope, timeout=timeout, retry=True)
 
     async def ping(self) -> None:
         await self.send_frame({"type": "ping"})
@@ -184,3 +194,100 @@ class ChapClient:
             seq, item = await self.next_message()
             if seq is not None:
                 yield seq, item
+
+
+class ChapClient(_Connection):
+    """One session's socket, ``/ws/sessions/<id>/chap/``."""
+
+    def __init__(self, servers: list[str], session_id: str, *, token: str | None = None, headers: dict | None = None):
+        urls = [f"{server.rstrip('/')}/ws/sessions/{session_id}/chap/" for server in servers]
+        super().__init__(urls, token=token, headers=headers)
+        self.last_seq: int | None = None
+
+    async def _on_hello(self, hello: dict) -> None:
+        if self.last_seq is None:
+            self.last_seq = hello["head_seq"]
+            self._resumed.set()
+        else:
+            await self._socket.send(json.dumps({"type": "resume", "since_seq": self.last_seq}))
+
+    def _on_frame(self, frame: dict) -> None:
+        kind = frame.get("type")
+        if kind == "message":
+            if frame["seq"] == self.last_seq + 1:
+                self.last_seq = frame["seq"]
+                self._inbox.put_nowait((frame["seq"], frame["envelope"]))
+        elif kind == "resumed":
+            self._resumed.set()
+        elif kind in ("ack", "error"):
+            if not self._answer(frame.get("message_id"), frame) and kind == "error" and frame.get("message_id") is None:
+                self._inbox.put_nowait((None, frame))
+        else:
+            self._inbox.put_nowait((None, frame))
+
+
+class AgentClient(_Connection):
+    """An agent's socket, ``/ws/agents/``: every session it takes part in, its tasks, SAP."""
+
+    def __init__(self, servers: list[str], *, token: str, headers: dict | None = None):
+        super().__init__([f"{server.rstrip('/')}/ws/agents/" for server in servers], token=token, headers=headers)
+        self.last_seq: dict[str, int] = {}
+        self._refs = itertools.count(1)
+        self._resuming: set[str] = set()
+
+    async def _on_hello(self, hello: dict) -> None:
+        for session_id, head in hello["sessions"].items():
+            self.last_seq.setdefault(session_id, head["head_seq"])
+        for task in hello.get("tasks", []):
+            self._inbox.put_nowait((None, {"type": "task.offer", "task": task}))
+        self._resuming = {s for s in self.last_seq if s in hello["sessions"]}
+        for session_id in self._resuming:
+            await self._socket.send(
+                json.dumps({"type": "resume", "session_id": session_id, "since_seq": self.last_seq[session_id]})
+            )
+        if not self._resuming:
+            self._resumed.set()
+
+    def _on_frame(self, frame: dict) -> None:
+        kind = frame.get("type")
+        if kind == "message":
+            session_id, seq = frame["envelope"]["session_id"], frame["seq"]
+            if seq == self.last_seq.get(session_id, -1) + 1:
+                self.last_seq[session_id] = seq
+                self._inbox.put_nowait((seq, frame["envelope"]))
+        elif kind == "resumed":
+            self._resuming.discard(frame["session_id"])
+            if not self._resuming:
+                self._resumed.set()
+        elif kind == "session.joined":
+            self.last_seq.setdefault(frame["session_id"], frame.get("head_seq", 0))
+            self._inbox.put_nowait((None, frame))
+        elif not (self._answer(frame.get("ref"), frame) or self._answer(frame.get("message_id"), frame)):
+            self._inbox.put_nowait((None, frame))
+
+    async def _request(self, frame: dict, *, timeout: float = 60, retry: bool = False) -> dict:
+        ref = f"r{next(self._refs)}"
+        return await self._exchange(ref, {**frame, "ref": ref}, timeout=timeout, retry=retry)
+
+    async def heads(self) -> dict[str, dict]:
+        """Each session's ``head_seq`` and ``context_checksum``, for writing the next message."""
+        return (await self._request({"type": "ping"}, retry=True))["sessions"]
+
+    async def sap(self, session_id: str, text: str, *, message_id: str | None = None) -> str:
+        """Run SAP blocks with this agent's permissions; the response blocks as SAP text. Not resent
+        after a dropped connection (an action may have run): ConnectionError says so."""
+        frame = {"type": "sap", "session_id": session_id, "text": text, "message_id": message_id}
+        return (await self._request(frame, timeout=300))["text"]
+
+    async def take(self, task_id: int | None = None) -> tuple[dict | None, int | None]:
+        answer = await self._request({"type": "task.take", "task_id": task_id}, retry=True)
+        return (answer["task"], answer["attempt"]) if answer["type"] == "task.taken" else (None, None)
+
+    async def finish(self, task_id: int, attempt: int, *, result_message_id: str = "", resources: dict | None = None):
+        frame = {"type": "task.done", "task_id": task_id, "attempt": attempt, "result_message_id": result_message_id}
+        await self._request({**frame, "resources": resources or {}}, retry=True)
+
+    async def fail(self, task_id: int, attempt: int, *, error: str, retry: bool = True):
+        await self._request(
+            {"type": "task.fail", "task_id": task_id, "attempt": attempt, "error": error, "retry": retry}
+        )

@@ -323,14 +323,17 @@ def task_claim(
     worker: str,
     kinds: tuple[str, ...] = (AgentKind.BUILTIN, AgentKind.LLM),
     agent_ids: list[int] | None = None,
+    task_id: int | None = None,
     lease_s: float = DEFAULT_LEASE_S,
 ) -> Task | None:
-    """Take the most urgent ready task of the given agents under a new lease, or None."""
+    """Take the most urgent ready task of the given agents (or that one task) under a new lease, or None."""
     now = timezone.now()
     with transaction.atomic():
         candidates = Task.objects.filter(_ready(now), agent__kind__in=kinds)
         if agent_ids is not None:
             candidates = candidates.filter(agent_id__in=agent_ids)
+        if task_id is not None:
+            candidates = candidates.filter(pk=task_id)
         locked = (
             candidates.select_for_update(skip_locked=True, of=("self",))
             .select_related("agent")

@@ -16,7 +16,7 @@ from sessions.access import SYSTEM, Caller, require_access
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
-from sessions.events import message_frame, send_on_commit
+from sessions.events import message_frame, send_on_commit, send_to_agent_on_commit
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
 from sessions.selectors import EXPORT_FORMAT
@@ -39,9 +39,11 @@ def member_add(*, session: WorkSession, user: AbstractBaseUser, role: str) -> Me
 
 
 def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: list[str] | None = None) -> SessionAgent:
-    participation, _ = SessionAgent.objects.update_or_create(
+    participation, created = SessionAgent.objects.update_or_create(
         session=session, agent=agent, defaults={"role": role, "covers_roles": covers_roles or []}
     )
+    if created:  # an agent connected on /ws/agents/ starts receiving this session at once
+        send_to_agent_on_commit(agent.pk, {"type": "agent.joined", "session_id": str(session.pk)})
     return participation
 
 
@@ -150,7 +152,16 @@ def _append(session_id, checked: dict) -> Ack:
         graph.apply(seq, checked)
         entry.checksum = checksum
         completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
-    send_on_commit(session.pk, {"type": "chap.message", "seq": seq, "frame": message_frame(seq, checked)})
+    send_on_commit(
+        session.pk,
+        {
+            "type": "chap.message",
+            "session_id": str(session.pk),
+            "seq": seq,
+            "payload_type": checked["payload_type"],
+            "frame": message_frame(seq, checked),
+        },
+    )
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)

@@ -12,6 +12,7 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.conf import settings  # noqa: E402
 
 from agents.auth import BearerAgentMiddleware  # noqa: E402
+from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
 
 
@@ -32,7 +33,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": _origin_checked_unless_bearer(
-            BearerAgentMiddleware(AuthMiddlewareStack(URLRouter(session_websockets)))
+            BearerAgentMiddleware(AuthMiddlewareStack(URLRouter(session_websockets + agent_websockets)))
         ),
     }
 )

@@ -1,0 +1,261 @@
+"""The socket of an external agent: ``/ws/agents/`` with ``Authorization: Bearer <token>`` (frames:
+docs/transport.md, "The agent socket").
+
+One connection carries everything an agent does: the messages of every session it takes part in
+(each session in order, exactly once, resumable like the session socket), the tasks offered to it,
+taking and finishing them under a lease this connection renews, CHAP posts, and SAP requests that
+run with the agent's permissions. It delegates to the same services as every other edge.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from django.conf import settings
+
+from agents.api import TaskSerializer
+from agents.models import AgentKind, Task, TaskState
+from agents.sap import SapError
+from agents.sap_service import sap_run
+from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
+from sessions.access import caller_for_agent
+from sessions.consumers import CLOSE_FORBIDDEN, REPLAY_PAGE, ChapSocket, _messages_between, db, error_frame
+from sessions.events import agent_group, session_group
+from sessions.models import WorkSession
+from sessions.services import message_post
+
+LEASE_S = 30.0
+
+
+def _sessions_of(agent) -> dict[str, dict]:
+    rows = WorkSession.objects.filter(participants__agent=agent).values_list("pk", "head_seq", "head_checksum")
+    return {str(pk): {"head_seq": seq, "context_checksum": checksum} for pk, seq, checksum in rows}
+
+
+def _offers(agent, session_id=None) -> list[dict]:
+    """The agent's queued tasks (of one session); task.take tells which of them is ready to run."""
+    queued = Task.objects.filter(agent=agent, state=TaskState.QUEUED, paused=False)
+    if session_id is not None:
+        queued = queued.filter(session_id=session_id)
+    return [TaskSerializer(task).data for task in queued.select_related("agent").prefetch_related("depends_on")[:100]]
+
+
+def _sap(session_id, caller, text: str, message_id: str | None) -> str:
+    return "".join(sap_run(session_id=session_id, caller=caller, text=text, request_message_id=message_id))
+
+
+def _take(agent, task_id, worker: str, lease_s: float):
+    task = task_claim(
+        worker=worker, kinds=(AgentKind.EXTERNAL,), agent_ids=[agent.pk], task_id=task_id, lease_s=lease_s
+    )
+    return (TaskSerializer(task).data, task.attempts) if task else (None, None)
+
+
+class AgentConsumer(ChapSocket):
+    async def connect(self):
+        self.agent = self.scope.get("agent")
+        if self.agent is None or self.scope.get("bad_token"):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.caller = caller_for_agent(self.agent)
+        self.worker = f"agent:{self.agent.name}"
+        self.claims: dict[int, Claim] = {}
+        sessions = await db(_sessions_of)(self.agent)
+        await self.channel_layer.group_add(agent_group(self.agent.pk), self.channel_name)
+        for session_id in sessions:
+            await self.channel_layer.group_add(session_group(session_id), self.channel_name)
+        await self.accept()
+        self.last_seq = {session_id: head["head_seq"] for session_id, head in sessions.items()}
+        await self.send_json(
+            {
+                "type": "hello",
+                "agent": self.agent.name,
+                "heartbeat_s": settings.CHAP_HEARTBEAT_S,
+                "lease_s": LEASE_S,
+                "sessions": sessions,
+                "tasks": await db(_offers)(self.agent),
+            }
+        )
+        self.start_watching()
+        self.renewer = asyncio.create_task(self._renew_leases())
+
+    async def disconnect(self, code):
+        if not hasattr(self, "last_seq"):
+            return
+        self.watchdog.cancel()
+        self.renewer.cancel()
+        await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
+        for session_id in self.last_seq:
+            await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
+
+    async def _renew_leases(self):
+        """While the agent is connected its tasks stay its own; when it goes, their leases run out."""
+        while True:
+            await asyncio.sleep(LEASE_S / 3)
+            for task_id, claim in list(self.claims.items()):
+                if not await db(task_renew)(claim, lease_s=LEASE_S):
+                    self.claims.pop(task_id, None)
+                    await self.send_json({"type": "task.lost", "task_id": task_id})
+
+    # -- frames from the agent -------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        frame = await self.read_frame(text_data, bytes_data)
+        if frame is None:
+            return
+        kind = frame.get("type")
+        handler = {
+            "ping": self._pong,
+            "resume": self._resume,
+            "sap": self._sap,
+            "task.take": self._take,
+            "task.done": self._done,
+            "task.fail": self._fail,
+        }.get(kind)
+        if kind is None and "payload_type" in frame:
+            await self._post(frame)
+        elif handler is not None:
+            try:
+                await handler(frame)
+            except SapError as error:
+                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+        else:
+            await self._refuse(
+                "INVALID_FRAME",
+                f"unknown frame type {kind!r}",
+                details={"known": ["ping", "resume", "sap", "task.take", "task.done", "task.fail", "a CHAP envelope"]},
+            )
+
+    def _session_of(self, frame: dict) -> str:
+        session_id = str(frame.get("session_id", ""))
+        if session_id not in self.last_seq:
+            raise SapError(
+                "RESOURCE_NOT_FOUND",
+                "this agent takes part in no such session",
+                details={"resource_type": "SESSION", "resource_name": session_id, "sessions": sorted(self.last_seq)},
+            )
+        return session_id
+
+    def _whole(self, frame: dict, key: str, *, required: bool = True) -> int | None:
+        value = frame.get(key)
+        if value is None and not required:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+            raise SapError(
+                "INVALID_FRAME",
+                f"{key} must be a whole number",
+                details={"invalid": {key: "expected integer >= 0"}},
+            )
+        return value
+
+    async def _post(self, envelope: dict) -> None:
+        message_id = envelope.get("message_id")
+        try:
+            ack = await db(message_post)(session_id=self._session_of(envelope), caller=self.caller, envelope=envelope)
+        except SapError as error:
+            await self.send_json(error_frame(error, message_id))
+            return
+        await self.send_json({**ack.as_frame(), "session_id": envelope["session_id"]})
+
+    async def _pong(self, frame: dict) -> None:
+        for task_id, claim in list(self.claims.items()):
+            if not await db(task_renew)(claim, lease_s=LEASE_S):
+                self.claims.pop(task_id, None)
+        heads = await db(_sessions_of)(self.agent)
+        await self.send_json(
+            {"type": "pong", "ref": frame.get("ref"), "sessions": heads, "tasks_held": sorted(self.claims)}
+        )
+
+    async def _resume(self, frame: dict) -> None:
+        session_id = self._session_of(frame)
+        since = self._whole(frame, "since_seq")
+        cursor = since
+        while True:
+            page = await db(_messages_between)(session_id, cursor, None, REPLAY_PAGE)
+            for seq, message in page:
+                await self.send(text_data=message)
+                cursor = seq
+            if len(page) < REPLAY_PAGE:
+                break
+        self.last_seq[session_id] = cursor
+        await self.send_json({"type": "resumed", "session_id": session_id, "head_seq": cursor})
+
+    async def _sap(self, frame: dict) -> None:
+        session_id = self._session_of(frame)
+        text = frame.get("text")
+        if not isinstance(text, str):
+            raise SapError(
+                "INVALID_FRAME", "sap needs text, the SAP blocks", details={"invalid": {"text": "expected string"}}
+            )
+        message_id = frame.get("message_id") if isinstance(frame.get("message_id"), str) else None
+        response = await db(_sap)(session_id, self.caller, text, message_id)
+        await self.send_json(
+            {"type": "sap.result", "ref": frame.get("ref"), "session_id": session_id, "text": response}
+        )
+
+    async def _take(self, frame: dict) -> None:
+        task, attempt = await db(_take)(self.agent, self._whole(frame, "task_id", required=False), self.worker, LEASE_S)
+        if task is None:
+            await self.send_json({"type": "task.none", "ref": frame.get("ref")})
+            return
+        self.claims[task["id"]] = Claim(task["id"], attempt, self.worker)
+        await self.send_json({"type": "task.taken", "ref": frame.get("ref"), "task": task, "attempt": attempt})
+
+    def _claim(self, frame: dict) -> Claim:
+        task_id = self._whole(frame, "task_id")
+        attempt = self._whole(frame, "attempt")
+        return Claim(task_id, attempt, self.worker)
+
+    async def _done(self, frame: dict) -> None:
+        claim = self._claim(frame)
+        result = frame.get("result_message_id") if isinstance(frame.get("result_message_id"), str) else ""
+        resources = frame.get("resources") if isinstance(frame.get("resources"), dict) else {}
+        finished = await db(task_finish)(claim, result_message_id=result[:128], resources=resources)
+        await self._settled(frame, claim, finished, "task.finished")
+
+    async def _fail(self, frame: dict) -> None:
+        claim = self._claim(frame)
+        error = str(frame.get("error") or "the agent gave up")
+        failed = await db(task_fail)(claim, error=error, retry=frame.get("retry") is not False)
+        await self._settled(frame, claim, failed, "task.failed")
+
+    async def _settled(self, frame: dict, claim: Claim, ok: bool, reply: str) -> None:
+        self.claims.pop(claim.task_id, None)
+        if not ok:
+            raise SapError(
+                "INVALID_STATE",
+                f"task {claim.task_id} attempt {claim.attempt} is not held by this agent any more",
+                details={"task_id": claim.task_id, "attempt": claim.attempt},
+                suggestion=["take a task again with task.take"],
+            )
+        await self.send_json({"type": reply, "ref": frame.get("ref"), "task_id": claim.task_id})
+
+    # -- group events ----------------------------------------------------------------------------
+
+    async def chap_message(self, event):
+        session_id, seq = event["session_id"], event["seq"]
+        last = self.last_seq.get(session_id)
+        if last is None or seq <= last:
+            return
+        if seq == last + 1:
+            await self.send(text_data=event["frame"])
+        else:  # some did not arrive (yet): read them from the log, in order
+            for missing_seq, frame in await db(_messages_between)(session_id, last, seq, seq - last):
+                await self.send(text_data=frame)
+                last = missing_seq
+        self.last_seq[session_id] = seq
+        if event.get("payload_type") == "task_event":
+            await self._offer_tasks_of(session_id)
+
+    async def _offer_tasks_of(self, session_id) -> None:
+        for task in await db(_offers)(self.agent, session_id):
+            await self.send_json({"type": "task.offer", "task": task})
+
+    async def agent_joined(self, event):
+        session_id = event["session_id"]
+        if session_id in self.last_seq:
+            return
+        await self.channel_layer.group_add(session_group(session_id), self.channel_name)
+        heads = await db(_sessions_of)(self.agent)
+        self.last_seq[session_id] = heads.get(session_id, {}).get("head_seq", 0)
+        await self.send_json({"type": "session.joined", "session_id": session_id, **heads.get(session_id, {})})
