@@ -58,3 +58,24 @@ def scribe(run: TaskRun) -> str:
 
 
 BEHAVIOURS = {"scribe": scribe}
+# The built-in agents a new workbench starts with: what each is, and what it declares about itself.
+BUILTIN_AGENTS = {
+    "scribe": {
+        "behaviour": "scribe",
+        "roles": ["writing", "summary"],
+        "description": "Writes a brief of where the session stands for a task, from the session's own log.",
+        "can_do": SCRIBE_CAN_DO,
+        "cannot_do": SCRIBE_CANNOT_DO,
+        "allowed_operations": ["file.write", "file.read", "file.list"],
+    },
+}
+
+
+def builtin_agents_ensure():
+    """Create the built-in agents that are missing; an admin's later edits are kept."""
+    from agents.models import Agent, AgentKind
+
+    return [
+        Agent.objects.get_or_create(name=name, defaults={"kind": AgentKind.BUILTIN, **fields})[0]
+        for name, fields in BUILTIN_AGENTS.items()
+    ]

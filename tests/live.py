@@ -35,6 +35,16 @@ def database_url_of_test_db() -> str:
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
+def wait_for(condition, timeout=60, what="the condition"):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 class ChildProcess:
     """A child process of the test on the test database, its stderr in a file (a pipe nobody reads
     fills up, and then the child blocks on its own logging)."""
@@ -79,15 +89,16 @@ class ChildProcess:
 
 
 class DaphneServer(ChildProcess):
-    def __init__(self, port: int | None = None):
+    def __init__(self, port: int | None = None, **env: str):
         super().__init__()
+        self.env = env
         self.port = port or free_port()
         self.name = f"daphne-{self.port}"
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "DaphneServer":
         argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "workbench.asgi:application"]
-        self.spawn(argv)
+        self.spawn(argv, **self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -204,3 +204,20 @@ def test_the_example_clerk_takes_a_task_runs_sap_and_posts_its_inventory(world, 
         cwd=ROOT, env=child_env(), capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert refused.returncode != 0 and "Refused" in refused.stderr
+
+
+def test_a_silent_agent_is_closed_after_the_heartbeat_timeout(world, settings):
+    settings.CHAP_HEARTBEAT_S = 0.2
+
+    async def scenario():
+        socket, _, _ = await open_socket(world["token"])
+        await socket.receive_json_from()
+        try:
+            while True:
+                output = await socket.receive_output(timeout=3)
+                if output["type"] == "websocket.close":
+                    return output["code"]
+        finally:
+            await socket.disconnect()
+
+    assert async_to_sync(scenario)() == 4408

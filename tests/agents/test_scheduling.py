@@ -220,3 +220,16 @@ def test_a_rerun_never_posts_what_the_first_attempt_already_posted(team):
     second = TaskRun(again, Claim(task.pk, again.attempts, "b"))
     assert second.post("brief", "agent_status", {"activity": "second attempt"}) == posted
     assert Message.objects.filter(session=team["session"], message_id=posted).count() == 1
+
+
+@pytest.mark.django_db(transaction=True, databases=["default", "datasets"])
+def test_the_server_runs_built_in_agents_in_its_own_process_when_asked(team):
+    from tests.live import DaphneServer, wait_for
+
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    try:
+        task = create(team, "Brief", agent="writer")
+        done = wait_for(lambda: Task.objects.filter(pk=task.pk, state=TaskState.DONE).first(), what="the brief")
+    finally:
+        server.stop()
+    assert done.result_message_id == f"task{task.pk}-brief"

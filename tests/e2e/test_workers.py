@@ -1,7 +1,5 @@
 """Real run_agents processes on PostgreSQL: a killed worker's task is finished by another, once."""
 
-import time
-
 import pytest
 
 from agents.models import Task, TaskState
@@ -11,20 +9,10 @@ from sessions.models import Message
 from sessions.services import agent_join
 from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
-from tests.live import WorkerProcess
+from tests.live import WorkerProcess, wait_for
 
 pytestmark = [requires_scale, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 BEHAVIOURS = "slow=tests.agents.behaviours.slow,quick=tests.agents.behaviours.quick"
-
-
-def wait_for(condition, timeout=60, what="the condition"):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = condition()
-        if found:
-            return found
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 @pytest.fixture

@@ -15,3 +15,9 @@ def test_bootstrap_creates_a_demo_user_and_session_once(db, capsys, settings, tm
     assert user.check_password(password)
     assert first == second
     assert WorkSession.objects.count() == 1
+    scribe = WorkSession.objects.get().participants.get().agent
+    assert (scribe.name, scribe.kind, scribe.can_do[0]["limitation"]) == (
+        "scribe",
+        "builtin",
+        "repeats and ranks what was said; it does not judge whether it is true",
+    )

@@ -4,14 +4,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from agents.behaviours import builtin_agents_ensure
 from sessions.models import WorkSession
-from sessions.services import session_create
+from sessions.services import agent_join, session_create
 
 DEMO_USERNAME = "demo"
 
 
 class Command(BaseCommand):
-    help = "Create the demo user and a demo session when the workbench has none, then print how to sign in."
+    help = "Create the built-in agents, the demo user and a demo session when missing; print how to sign in."
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="where the workbench will be served")
@@ -26,8 +27,11 @@ class Command(BaseCommand):
             user = User.objects.create_superuser(DEMO_USERNAME, email="", password=password)
             credentials.write_text(f"{DEMO_USERNAME}\n{password}\n")
             credentials.chmod(0o600)
+        builtins = builtin_agents_ensure()
         if not WorkSession.objects.exists():
-            session_create(owner=user, title="Demo: quarterly sales analysis")
+            session = session_create(owner=user, title="Demo: quarterly sales analysis")
+            for agent in builtins:
+                agent_join(session=session, agent=agent)
         if credentials.exists():
             username, password = credentials.read_text().split()[:2]
             self.stdout.write(f"Sign in at {url} as {username!r} with password {password!r}")
