@@ -27,7 +27,7 @@ from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, tas
 from sessions.access import caller_for_agent
 from sessions.models import Message, WorkSession
 from sessions.selectors import agent_context
-from sessions.services import envelope_for, message_post
+from sessions.services import message_post_at_head
 
 logger = logging.getLogger(__name__)
 
@@ -59,18 +59,15 @@ class TaskRun:
         message_id = self.message_id(key)
         if Message.objects.filter(session_id=self.task.session_id, message_id=message_id).exists():
             return message_id
-        head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=self.task.session_id)
-        envelope = envelope_for(
-            session_id=self.task.session_id,
-            caller=self.caller,
-            payload_type=payload_type,
-            payload=payload,
-            context_checksum=head,
-            in_reply_to=in_reply_to,
-        )
-        envelope["message_id"] = message_id
         try:
-            message_post(session_id=self.task.session_id, caller=self.caller, envelope=envelope)
+            message_post_at_head(
+                session_id=self.task.session_id,
+                caller=self.caller,
+                payload_type=payload_type,
+                payload=payload,
+                in_reply_to=in_reply_to,
+                message_id=message_id,
+            )
         except SapError as error:
             if error.code != "DUPLICATE_MESSAGE_ID":  # a concurrent attempt posted it a moment ago
                 raise

@@ -33,8 +33,8 @@ from agents.sap.dispatcher import error_block
 from agents.sap.errors import new_request_id
 from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
-from sessions.models import MemberRole, Message, WorkSession
-from sessions.services import envelope_for, message_post
+from sessions.models import MemberRole, Message
+from sessions.services import message_post_at_head
 
 logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.
@@ -116,7 +116,6 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
         if len(text) <= RECORDED_RESPONSE_CHARS
         else {"truncated": True, "keys": sorted(response.body)}
     )
-    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=context.session_id)
     payload = {
         "operation": block.name,
         **({"request_message_id": context.request_message_id} if context.request_message_id else {}),
@@ -125,17 +124,7 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
         "response": body,
         "duration_ms": round(duration_s * 1000, 3),
     }
-    message_post(
-        session_id=context.session_id,
-        caller=SYSTEM,
-        envelope=envelope_for(
-            session_id=context.session_id,
-            caller=SYSTEM,
-            payload_type="operation_record",
-            payload=payload,
-            context_checksum=head,
-        ),
-    )
+    message_post_at_head(session_id=context.session_id, caller=SYSTEM, payload_type="operation_record", payload=payload)
 
 
 def _storable(value):

@@ -24,8 +24,8 @@ from django.utils import timezone
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
 from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, require_access
-from sessions.models import MemberRole, Message, SessionAgent, WorkSession
-from sessions.services import envelope_for, message_post
+from sessions.models import MemberRole, Message, SessionAgent
+from sessions.services import message_post_at_head
 
 DEFAULT_LEASE_S = 30.0
 PLANNERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
@@ -71,18 +71,7 @@ def _record(task: Task, action: str, caller: Caller, note: str = "", **extra) ->
         **({"note": note} if note else {}),
         **extra,
     }
-    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=task.session_id)
-    message_post(
-        session_id=task.session_id,
-        caller=SYSTEM,
-        envelope=envelope_for(
-            session_id=task.session_id,
-            caller=SYSTEM,
-            payload_type="task_event",
-            payload=payload,
-            context_checksum=head,
-        ),
-    )
+    message_post_at_head(session_id=task.session_id, caller=SYSTEM, payload_type="task_event", payload=payload)
 
 
 def _match_agent(session_id, role: str) -> Agent | None:

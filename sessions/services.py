@@ -88,6 +88,31 @@ def envelope_for(
     }
 
 
+def message_post_at_head(
+    *,
+    session_id,
+    caller: Caller,
+    payload_type: str,
+    payload: dict,
+    in_reply_to: str | None = None,
+    message_id: str | None = None,
+) -> Ack:
+    """Post what the workbench writes on a caller's behalf (records, runtime output), against the
+    session's current version: such messages report what happened, so they never conflict."""
+    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=session_id)
+    envelope = envelope_for(
+        session_id=session_id,
+        caller=caller,
+        payload_type=payload_type,
+        payload=payload,
+        context_checksum=head,
+        in_reply_to=in_reply_to,
+    )
+    if message_id is not None:
+        envelope["message_id"] = message_id
+    return message_post(session_id=session_id, caller=caller, envelope=envelope)
+
+
 def message_post(*, session_id, caller: Caller, envelope) -> Ack:
     """Validate, authorise and append one CHAP message; the one way any channel adds to the log.
 
