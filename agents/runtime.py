@@ -36,6 +36,15 @@ class LeaseLost(Exception):
     """The task is no longer this worker's: its lease ran out, or a human reassigned or cancelled it."""
 
 
+class TaskFailure(Exception):
+    """A behaviour gives up: ``error`` is posted to the session, and the task is tried again only
+    when the error is retryable (a timeout, say) and attempts remain."""
+
+    def __init__(self, error: SapError):
+        super().__init__(f"{error.code}: {error.message}")
+        self.error = error
+
+
 class TaskRun:
     def __init__(self, task: Task, claim: Claim):
         self.task, self.claim, self.agent = task, claim, task.agent
@@ -73,13 +82,22 @@ class TaskRun:
                 raise
         return message_id
 
-    def status(self, activity: str, *, state: str = "working", done: int | None = None, total: int | None = None):
+    def status(
+        self,
+        activity: str,
+        *,
+        state: str = "working",
+        done: int | None = None,
+        total: int | None = None,
+        limits: dict | None = None,
+    ):
+        """An agent_status message; ``limits`` are the bounds the resources count against."""
         self._statuses += 1
         payload = {
             "activity": activity,
             "state": state,
             "task_id": str(self.task.pk),
-            "resources_used": self.resources(),
+            "resources_used": {**self.resources(), **({"limits": limits} if limits else {})},
         }
         if done is not None:
             payload["progress"] = {"done": done, **({"total": total} if total is not None else {})}
@@ -105,9 +123,14 @@ class TaskRun:
 
 
 def behaviour_for(agent: Agent):
-    """The built-in behaviour named by the agent (or its name); settings.CHAP_BEHAVIOURS adds more."""
+    """LLM agents run the LLM loop; built-in ones the behaviour they name (or their name), from
+    agents/behaviours.py or settings.CHAP_BEHAVIOURS."""
     from agents.behaviours import BEHAVIOURS
 
+    if agent.kind == AgentKind.LLM:
+        from agents.llm import llm_behaviour
+
+        return llm_behaviour
     name = agent.behaviour or agent.name
     if name in BEHAVIOURS:
         return BEHAVIOURS[name]
@@ -121,7 +144,7 @@ def default_worker_name() -> str:
 
 
 class Worker:
-    """Takes ready tasks of built-in agents one at a time and runs them, renewing the lease meanwhile."""
+    """Takes ready tasks of built-in and LLM agents one at a time and runs them, renewing the lease meanwhile."""
 
     def __init__(
         self, name: str | None = None, *, lease_s: float = DEFAULT_LEASE_S, agent_ids: list[int] | None = None
@@ -132,7 +155,9 @@ class Worker:
 
     def run_once(self) -> bool:
         """Run one task if one is ready; False when there was none."""
-        task = task_claim(worker=self.name, kinds=(AgentKind.BUILTIN,), agent_ids=self.agent_ids, lease_s=self.lease_s)
+        task = task_claim(
+            worker=self.name, kinds=(AgentKind.BUILTIN, AgentKind.LLM), agent_ids=self.agent_ids, lease_s=self.lease_s
+        )
         if task is None:
             return False
         self.run(task)
@@ -162,6 +187,11 @@ class Worker:
                 )
         except LeaseLost:
             logger.warning("worker %s lost task %s (attempt %s)", self.name, task.pk, claim.attempt)
+        except TaskFailure as failure:
+            error = failure.error
+            report = {"code": error.code, "message": error.message, "details": error.details}
+            run.post(f"a{claim.attempt}-error", "error", report)
+            task_fail(claim, error=str(failure), resources=run.resources(), retry=bool(error.retryable))
         except SapError as error:
             task_fail(claim, error=f"{error.code}: {error.message}", resources=run.resources())
         except Exception as error:

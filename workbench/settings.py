@@ -164,3 +164,7 @@ CHAP_MAX_FRAME_BYTES = 1024 * 1024
 CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
 # More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
+# Bounds of one LLM agent task: model turns, wall time and tokens.
+CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)
+CHAP_LLM_MAX_SECONDS = env_int("CHAP_LLM_MAX_SECONDS", 180, minimum=1)
+CHAP_LLM_MAX_TOKENS = env_int("CHAP_LLM_MAX_TOKENS", 50_000, minimum=100)

@@ -69,6 +69,7 @@ CATALOGUE: dict[str, CodeInfo] = {
     "MESSAGE_TOO_LARGE": CodeInfo(Category.LIMIT, False, "The frame or message is larger than accepted."),
     "RATE_LIMITED": CodeInfo(Category.LIMIT, True, "Too many requests; wait and send again."),
     "TIMEOUT": CodeInfo(Category.LIMIT, True, "The operation ran past its time limit."),
+    "UPSTREAM_ERROR": CodeInfo(Category.INTERNAL, True, "A server the workbench relies on (an LLM) failed."),
     # internal
     "INTERNAL_ERROR": CodeInfo(Category.INTERNAL, True, "The server failed; the request id is in its log."),
 }
