@@ -191,6 +191,10 @@ class ContextGraph:
         if target is None:
             return
         self._edge(message_id, target, "targets", part=json.dumps(payload.get("target_part") or {}))
+        if not self.graph.nodes[message_id]["sender"].startswith("human:"):
+            # An agent's feedback is a suggestion: it changes no status until a human acts on it.
+            self.graph.nodes[message_id].update(feedback_type=payload["feedback_type"], target=target, suggestion=True)
+            return
         feedback_type = payload["feedback_type"]
         instruction = payload.get("specific_instructions") or {}
         self.graph.nodes[message_id].update(

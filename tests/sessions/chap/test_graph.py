@@ -107,6 +107,18 @@ def test_approval_marks_done_and_completes_the_step_it_fulfils():
     assert statuses(graph, "r1", "d#step:1") == {"r1": "done", "d#step:1": "done"}
 
 
+@pytest.mark.parametrize("feedback_type", ["approval", "correction", "refinement"])
+def test_an_agents_feedback_is_a_suggestion_that_changes_no_status(feedback_type):
+    graph = build(
+        *standard_session(),
+        feedback("r1", feedback_type=feedback_type, message_id="fb", sender=("agent", "reviewer")),
+    )
+    before = build(*standard_session())
+    nodes = [node for node in before.graph if node != "fb"]
+    assert statuses(graph, *nodes) == statuses(before, *nodes)
+    assert graph.graph.nodes["fb"]["suggestion"] is True and ("fb", "r1") in graph.graph.edges
+
+
 def test_refinement_asks_for_review_of_its_target_only():
     graph = build(
         *standard_session(), feedback("r1", feedback_type="refinement", part={"kind": "section", "id": "market"})
