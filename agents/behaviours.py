@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from agents.runtime import TaskRun
-from agents.sap import format_block
+from datetime import datetime
+
+from agents import analyst, planning, reviewer
+from agents.runtime import TaskFailure, TaskRun
+from agents.sap import SapError, format_block
 
 SCRIBE_CAN_DO = [
     {
@@ -52,14 +55,104 @@ def scribe(run: TaskRun) -> str:
             else []
         ),
         "open_questions_for_human": [] if cited else ["The session has no messages yet: what is the task about?"],
-        "provenance": {"agent": run.agent.name, "behaviour": "scribe", "context_messages": len(cited)},
+        "provenance": {"behaviour": "scribe", "context_messages": len(cited)},
     }
     return run.post("brief", "collaborative_response", payload)
 
 
-BEHAVIOURS = {"scribe": scribe}
+PLANNER_CAN_DO = [
+    {
+        "action": "match a task proposal to a task template and propose its plan",
+        "scope": "the shipped and admin-made templates; constraints stated in the proposal and answers",
+        "limitation": "plans from templates only: a task unlike every template gets questions, not a plan",
+    }
+]
+PLANNER_CANNOT_DO = ["do the steps it plans", "decide for the humans which interpretation is right"]
+
+
+def _envelope(session_id, message_id: str) -> dict | None:
+    from sessions.models import Message
+
+    row = Message.objects.filter(session_id=session_id, message_id=message_id).first()
+    return row.envelope if row else None
+
+
+def _template_dicts() -> dict[str, dict]:
+    from agents.models import TaskTemplate
+
+    fields = ("slug", "name", "description", "match_text", "steps", "evaluation_criteria", "deliverable_sections")
+    return {t["slug"]: t for t in TaskTemplate.objects.filter(enabled=True).values(*fields)}
+
+
+def planner(run: TaskRun) -> str:
+    """A plan from the closest template, or a question when choosing one would be a guess."""
+    session_id = run.task.session_id
+    source = _envelope(session_id, run.task.source_message_id)
+    answer = source["payload"] if source and source["payload_type"] == "clarification_answer" else None
+    asked = _envelope(session_id, answer["clarification_message_id"]) if answer else None
+    proposal = _envelope(session_id, asked["in_reply_to"]) if asked and asked.get("in_reply_to") else source
+    if proposal is None or proposal["payload_type"] != "task_proposal":
+        raise TaskFailure(SapError("RESOURCE_NOT_FOUND", "this task names no task proposal to plan", details={}))
+    goal = proposal["payload"]["goal"]
+    answered = (answer or {}).get("free_answer", "")
+    templates = _template_dicts()
+    ranked = planning.rank_templates(
+        f"{planning.proposal_text(proposal['payload'])} {answered}", list(templates.values())
+    )
+    chosen = (answer or {}).get("option_id") if (answer or {}).get("option_id") in templates else None
+    why = None if chosen else planning.vague_because(f"{goal} {answered}", ranked)
+    if why and answer is None:
+        question = {
+            "question": f"Before I plan: {why}. Which of these do you mean? (Or say it in your own words.)",
+            "options": planning.interpretations(ranked, templates),
+            "allow_free_answer": True,
+        }
+        return run.post("clarification", "clarification", question, in_reply_to=proposal["message_id"])
+    slug = chosen or ranked[0].slug
+    said = " ".join([goal, *(proposal["payload"].get("background_context") or []), answered])
+    now = datetime.fromisoformat((source or proposal)["timestamp"])
+    constraints = {**(proposal["payload"].get("constraints") or {}), **planning.constraints_from(said, now=now)}
+    declaration = {
+        "can_do": run.agent.can_do or PLANNER_CAN_DO,
+        "cannot_do": run.agent.cannot_do or PLANNER_CANNOT_DO,
+        "estimated_resources": planning.estimated_resources(templates[slug]),
+        "proposed_plan": planning.plan_for(templates[slug]),
+        "template": slug,
+        "template_similarity": next(m.score for m in ranked if m.slug == slug),
+        "constraints": constraints,
+    }
+    return run.post(
+        "declaration", "agent_capability_declaration", declaration, in_reply_to=(source or proposal)["message_id"]
+    )
+
+
+BEHAVIOURS = {"scribe": scribe, "planner": planner, "analyst": analyst.analyst, "reviewer": reviewer.reviewer}
 # The built-in agents a new workbench starts with: what each is, and what it declares about itself.
 BUILTIN_AGENTS = {
+    "planner": {
+        "behaviour": "planner",
+        "roles": ["planning"],
+        "description": "Turns a task proposal into a plan from the closest task template, or asks when unsure.",
+        "can_do": PLANNER_CAN_DO,
+        "cannot_do": PLANNER_CANNOT_DO,
+        "allowed_operations": [],
+    },
+    "analyst": {
+        "behaviour": "analyst",
+        "roles": ["analysis"],
+        "description": "Profiles, describes and compares the session's data through SAP, with its confidence.",
+        "can_do": analyst.CAN_DO,
+        "cannot_do": analyst.CANNOT_DO,
+        "allowed_operations": ["dataset.*", "file.list", "file.read"],
+    },
+    "reviewer": {
+        "behaviour": "reviewer",
+        "roles": ["review"],
+        "description": "Checks a deliverable against its template's sections and the task's success criteria.",
+        "can_do": reviewer.CAN_DO,
+        "cannot_do": reviewer.CANNOT_DO,
+        "allowed_operations": [],
+    },
     "scribe": {
         "behaviour": "scribe",
         "roles": ["writing", "summary"],

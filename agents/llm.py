@@ -164,9 +164,6 @@ class LlmAgent:
                 repaired = True
                 messages.append({"role": "user", "content": f"That answer is not valid: {why}. Send it again, fixed."})
                 continue
-            if payload_type == "collaborative_response":
-                made_by = {"agent": self.run.agent.name, "model": self.endpoint["model"], "kind": "llm"}
-                payload["provenance"] = {**payload.get("provenance", {}), **made_by}
             return self.run.post("answer", payload_type, payload)
         raise LlmFailure("LIMIT_EXCEEDED", f"no answer within {self.limits.steps} steps", limit_steps=self.limits.steps)
 

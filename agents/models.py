@@ -159,3 +159,26 @@ class Task(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.title[:60]} ({self.state})"
+
+
+class TaskTemplate(models.Model):
+    """A kind of task the planner knows: how it breaks down, what needs a human, what the result must hold."""
+
+    slug = models.SlugField(max_length=100, unique=True)
+    name = models.CharField(max_length=200)
+    description = models.TextField()
+    match_text = models.TextField(
+        blank=True, help_text="Example goals and key words the planner matches task proposals against"
+    )
+    steps = models.JSONField(default=list, help_text="[{step, action, capability, requires_approval, output}] in order")
+    evaluation_criteria = models.JSONField(default=list, blank=True)
+    deliverable_sections = models.JSONField(
+        default=list, help_text="[{title, required, description}]: what the deliverable must contain"
+    )
+    enabled = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name

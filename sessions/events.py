@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import json
+import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
+from django.dispatch import Signal
+
+# Sent after the commit of every accepted message, with session_id, seq and envelope; receivers
+# (agents.reactions) must not fail the post that is already stored, so it is sent robustly.
+message_accepted = Signal()
+logger = logging.getLogger(__name__)
 
 
 def session_group(session_id) -> str:
@@ -26,6 +33,17 @@ def message_frame(seq: int, envelope: dict) -> str:
 def send_on_commit(session_id, event: dict) -> None:
     """Queue ``event`` for the session's group; it goes out only if the transaction commits."""
     transaction.on_commit(lambda: _send(session_group(session_id), event))
+
+
+def announce_on_commit(session_id, seq: int, envelope: dict) -> None:
+    def announce():
+        for receiver, outcome in message_accepted.send_robust(
+            sender=None, session_id=session_id, seq=seq, envelope=envelope
+        ):
+            if isinstance(outcome, Exception):
+                logger.error("reaction %s to message %s failed", receiver, envelope["message_id"], exc_info=outcome)
+
+    transaction.on_commit(announce)
 
 
 def send_to_agent_on_commit(agent_id, event: dict) -> None:

@@ -11,12 +11,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
 
+from agents.safety import filtered
 from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, require_access
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
-from sessions.events import message_frame, send_on_commit, send_to_agent_on_commit
+from sessions.events import announce_on_commit, message_frame, send_on_commit, send_to_agent_on_commit
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
 from sessions.selectors import EXPORT_FORMAT
@@ -122,6 +123,8 @@ def message_post(*, session_id, caller: Caller, envelope) -> Ack:
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
     require_access(session_id, caller, write=True)
+    if caller.kind == "agent":
+        checked = filtered(checked, caller.agent)
     with transaction.atomic():
         return _append(session_id, checked)
 
@@ -187,6 +190,7 @@ def _append(session_id, checked: dict) -> Ack:
             "frame": message_frame(seq, checked),
         },
     )
+    announce_on_commit(session.pk, seq, checked)
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)

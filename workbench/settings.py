@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import workbench
 from workbench.env import (
     channel_layer_from_url,
     database_from_url,
@@ -164,6 +165,9 @@ CHAP_MAX_FRAME_BYTES = 1024 * 1024
 CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
 # More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
+# filter(envelope, agent) -> envelope, applied to everything agents post (agents/safety.py).
+CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "agents.safety.default_filter")
+WORKBENCH_VERSION = workbench.__version__
 # Bounds of one LLM agent task: model turns, wall time and tokens.
 CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)
 CHAP_LLM_MAX_SECONDS = env_int("CHAP_LLM_MAX_SECONDS", 180, minimum=1)

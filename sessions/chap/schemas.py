@@ -65,20 +65,22 @@ PLAN_STEP = Param(
     },
 )
 
+CONSTRAINTS = Param(
+    "object",
+    properties={
+        "format": _text(max_length=100),
+        "length": _text(max_length=100),
+        "deadline": Param("date"),
+        "audience": _text(max_length=500),
+        "budget": _text(max_length=200),
+        "other": _texts(),
+    },
+)
+
 PAYLOADS: dict[str, dict[str, Param]] = {
     "task_proposal": {
         "goal": _text(True, 10_000, min_length=3),
-        "constraints": Param(
-            "object",
-            properties={
-                "format": _text(max_length=100),
-                "length": _text(max_length=100),
-                "deadline": Param("date"),
-                "audience": _text(max_length=500),
-                "budget": _text(max_length=200),
-                "other": _texts(),
-            },
-        ),
+        "constraints": CONSTRAINTS,
         "background_context": _texts(),
         "expected_agent_roles": _texts(50),
         "success_criteria": _texts(100),
@@ -113,6 +115,8 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "proposed_plan": Param("array", items=PLAN_STEP, max_items=200),
         "template": _text(max_length=100),
         "template_similarity": _confidence(),
+        # What the agent understood the humans to require, proposal and answers together.
+        "constraints": CONSTRAINTS,
     },
     "collaborative_response": {
         "task_step_id": _text(max_length=128),

@@ -15,7 +15,9 @@ def test_bootstrap_creates_a_demo_user_and_session_once(db, capsys, settings, tm
     assert user.check_password(password)
     assert first == second
     assert WorkSession.objects.count() == 1
-    scribe = WorkSession.objects.get().participants.get().agent
+    joined = {p.agent.name: p.agent for p in WorkSession.objects.get().participants.all()}
+    assert sorted(joined) == ["analyst", "planner", "reviewer", "scribe"]
+    scribe = joined["scribe"]
     assert (scribe.name, scribe.kind, scribe.can_do[0]["limitation"]) == (
         "scribe",
         "builtin",

@@ -150,7 +150,7 @@ def test_stale_writer_on_an_unrelated_branch_is_accepted(session, owner):
 def test_broadcast_goes_out_only_after_commit(session, owner, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:
         post(session, caller_for_user(owner), envelopes.proposal)
-    assert len(callbacks) == 1
+    assert len(callbacks) == 2  # the broadcast, and the announcement the agents react to
     with django_capture_on_commit_callbacks() as callbacks, pytest.raises(SapError):
         post(session, caller_for_user(owner), envelopes.proposal, context_checksum="e" * 16)
     assert callbacks == []

@@ -1,0 +1,160 @@
+"""The built-in reviewer: checks a deliverable against its template's spec and the task's success
+criteria, and says how sure it is of each finding. ``review`` is plain Python; ``reviewer`` is the
+behaviour that finds the deliverable and posts the findings."""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from agents.runtime import TaskRun
+
+LOW_CONFIDENCE = 0.5
+CLAIM = re.compile(r"\d|%|\b(?:increase|decrease|grew|fell|most|least|best|worst|always|never)\b", re.I)
+CAN_DO = [
+    {
+        "action": "check a deliverable against its template's sections and the task's success criteria",
+        "scope": "the text of the deliverable and its stated sources",
+        "limitation": "checks form and sourcing, not whether the content is true",
+    }
+]
+CANNOT_DO = ["verify facts outside the session", "rewrite the deliverable"]
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9 ]", " ", text.lower()).strip()
+
+
+def headings(payload: dict) -> list[str]:
+    content = payload.get("content") or {}
+    titles = [s.get("title") or s.get("id", "") for s in content.get("sections") or []]
+    titles += re.findall(r"^#{1,6}\s+(.+?)\s*#*$", content.get("body", ""), re.M)
+    return [_norm(t) for t in titles if t]
+
+
+def _present(title: str, found: list[str]) -> float:
+    """How closely the best heading matches a required title (1.0: the same words)."""
+    wanted = _norm(title)
+    return max(
+        (1.0 if wanted in heading else difflib.SequenceMatcher(None, wanted, heading).ratio() for heading in found),
+        default=0.0,
+    )
+
+
+def review(payload: dict, sections: list[dict], criteria: list[str]) -> list[dict]:
+    """Findings ``{kind, title, detail, confidence}``: missing sections, unsourced claims, low-confidence
+    sections, success criteria the text does not address."""
+    findings = []
+    found = headings(payload)
+    for section in sections:
+        if not section.get("required", True):
+            continue
+        closeness = _present(section["title"], found)
+        if closeness < 0.8:
+            findings.append(
+                {
+                    "kind": "missing_section",
+                    "title": f"Missing section: {section['title']}",
+                    "detail": f"The spec asks for it: {section.get('description', '')}".strip(),
+                    # A heading that is nearly the title may be the section under another name.
+                    "confidence": 0.9 if closeness < 0.6 else 0.6,
+                }
+            )
+    content = payload.get("content") or {}
+    if not payload.get("supporting_materials"):
+        claims = [
+            line.strip()
+            for line in content.get("body", "").splitlines()
+            if CLAIM.search(line) and not line.startswith("#")
+        ]
+        if claims:
+            findings.append(
+                {
+                    "kind": "unsourced_claims",
+                    "title": f"{len(claims)} claims without a supporting source",
+                    "detail": "For example: " + claims[0][:300],
+                    "confidence": 0.8,
+                }
+            )
+    for section in content.get("sections") or []:
+        if section.get("confidence") is not None and section["confidence"] < LOW_CONFIDENCE:
+            findings.append(
+                {
+                    "kind": "low_confidence",
+                    "title": f"Low confidence: {section.get('title') or section['id']}",
+                    "detail": f"Its author rates it {section['confidence']}: it needs more support or a human check.",
+                    "confidence": 0.9,
+                }
+            )
+    text = _norm(content.get("body", ""))
+    for criterion in criteria:
+        words = [w for w in _norm(criterion).split() if len(w) > 3]
+        covered = sum(1 for w in words if w in text) / len(words) if words else 1
+        if covered < 0.5:
+            findings.append(
+                {
+                    "kind": "criterion_unaddressed",
+                    "title": f"Success criterion not addressed: {criterion}",
+                    "detail": f"Only {round(covered * 100)}% of its key words appear in the deliverable.",
+                    "confidence": 0.5,
+                }
+            )
+    return findings
+
+
+def reviewer(run: TaskRun) -> str:
+    from agents.models import Task, TaskTemplate
+    from sessions.models import Message
+
+    session_messages = Message.objects.filter(session_id=run.task.session_id)
+    inputs = (
+        Task.objects.filter(dependents=run.task)
+        .exclude(result_message_id="")
+        .values_list("result_message_id", flat=True)
+    )
+    deliverable = (
+        session_messages.filter(message_id__in=list(inputs), payload_type="collaborative_response")
+        .order_by("-seq")
+        .first()
+        or session_messages.filter(payload_type="collaborative_response")
+        .exclude(sender_id=run.agent.name)
+        .order_by("-seq")
+        .first()
+    )
+    if deliverable is None:
+        return run.post(
+            "clarification",
+            "clarification",
+            {"question": "Which deliverable should I review? None is in the session yet."},
+        )
+    plan = session_messages.filter(message_id=run.task.source_message_id).first()
+    slug = (plan.envelope["payload"].get("template") if plan else None) or ""
+    template = TaskTemplate.objects.filter(slug=slug).first()
+    proposal = session_messages.filter(payload_type="task_proposal").order_by("-seq").first()
+    criteria = proposal.envelope["payload"].get("success_criteria") or [] if proposal else []
+    findings = review(deliverable.envelope["payload"], template.deliverable_sections if template else [], criteria)
+    sections = [
+        {"id": f"finding-{i}", "title": f["title"], "body": f["detail"], "confidence": f["confidence"]}
+        for i, f in enumerate(findings, start=1)
+    ]
+    body = "\n".join(f"- **{f['title']}** ({f['confidence']}): {f['detail']}" for f in findings) or "No problems found."
+    spec = f"the {template.name.lower()} template" if template else "no template (only sources and confidence checked)"
+    payload = {
+        "task_step_id": f"task-{run.task.pk}",
+        "content": {
+            "format": "markdown",
+            "body": f"# Review of {deliverable.message_id} against {spec}\n\n{body}",
+            "sections": sections,
+        },
+        "supporting_materials": [
+            {"type": "session_message", "citation": deliverable.message_id, "confidence_in_source": "high"}
+        ],
+        "assumptions_made": ["a section is present when a heading or section title names it"],
+        "confidence_score": round(min((f["confidence"] for f in findings), default=0.8), 2),
+        "uncertainties": [] if template else [{"aspect": "no template spec", "reason": "the plan named no template"}],
+        "open_questions_for_human": ["Should the missing sections be added before approval?"]
+        if any(f["kind"] == "missing_section" for f in findings)
+        else [],
+        "provenance": {"behaviour": "reviewer"},
+    }
+    return run.post("review", "collaborative_response", payload, in_reply_to=deliverable.message_id)
