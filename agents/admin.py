@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.db import models
 from django.utils.html import format_html, format_html_join
 
-from agents.models import Agent, AgentToken, Approval, Task, TaskState
+from agents.models import Agent, AgentToken, Approval, Task, TaskState, TaskTemplate
 from agents.sap import SapError
 from agents.scheduling import task_cancel, task_retry
 from agents.tokens import token_issue, token_revoke
@@ -143,3 +143,21 @@ class TaskAdmin(admin.ModelAdmin):
     @admin.action(description="Retry")
     def retry(self, request, queryset):
         self._act(request, queryset, task_retry, "queued again")
+
+
+@admin.register(TaskTemplate)
+class TaskTemplateAdmin(admin.ModelAdmin):
+    """The planner's semantic layer: edit a template's steps, approvals and deliverable spec here."""
+
+    list_display = ["name", "slug", "step_count", "section_titles", "enabled"]
+    list_filter = ["enabled"]
+    search_fields = ["name", "slug", "description", "match_text"]
+    prepopulated_fields = {"slug": ["name"]}
+
+    @admin.display(description="steps")
+    def step_count(self, template):
+        return len(template.steps)
+
+    @admin.display(description="deliverable sections")
+    def section_titles(self, template):
+        return ", ".join(section.get("title", "") for section in template.deliverable_sections)

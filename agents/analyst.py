@@ -153,16 +153,16 @@ class Analysis:
             ]
         answer = self.query(table, {"table": table, "select": select})
         values = dict(zip(answer["columns"], answer["rows"][0], strict=True))
-        lines = ["| column | n | mean | min | max | sum | outliers |", "|---|---|---|---|---|---|---|"]
+        lines = ["| column | n | mean | sd | min | max | sum | outliers |", "|---|---|---|---|---|---|---|---|"]
         worst_missing, outliers_total = 0.0, 0
         for c in numeric:
             name = c["name"]
             n, mean = values[f"{name}__n"], values[f"{name}__mean"]
-            outliers = self._outliers(table, name, n, mean)
+            sd, outliers = self._spread(table, name, n, mean)
             outliers_total += outliers
             worst_missing = max(worst_missing, 1 - n / rows if rows else 0)
             figures = [number(values[f"{name}__{key}"]) for key in ("mean", "min", "max", "sum")]
-            lines.append("| " + " | ".join([name, str(n), *figures, str(outliers)]) + " |")
+            lines.append("| " + " | ".join([name, str(n), figures[0], number(sd), *figures[1:], str(outliers)]) + " |")
             if outliers:
                 self.questions.append(f"Should the {outliers} outlying values of {name} in {table} be left out?")
         body = "\n".join(lines)
@@ -173,19 +173,21 @@ class Analysis:
             "confidence": confidence(rows, worst_missing, outliers_total),
         }
 
-    def _outliers(self, table: str, column: str, n: int, mean) -> int:
-        """Values more than three standard deviations from the mean, counted by the database."""
-        if not n or n < 8 or mean is None:
-            return 0
+    def _spread(self, table: str, column: str, n: int, mean) -> tuple[float | None, int]:
+        """The (population) standard deviation, the square root of the cited variance query, and how
+        many values lie more than three of them from the mean, counted by the database."""
+        if not n or mean is None:
+            return None, 0
         column_sql = '"' + column.replace('"', '""') + '"'
         spread = self.query(
             table,
             {"sql": f"SELECT AVG(({column_sql} - {float(mean)!r}) * ({column_sql} - {float(mean)!r})) FROM {table}"},
         )
         variance = spread["rows"][0][0] or 0
-        if variance <= 0:
-            return 0
-        limit = 3 * math.sqrt(variance)
+        sd = math.sqrt(variance)
+        if n < 8 or variance <= 0:
+            return sd, 0
+        limit = 3 * sd
         far = self.query(
             table,
             {
@@ -199,7 +201,7 @@ class Analysis:
                 },
             },
         )
-        return far["rows"][0][0]
+        return sd, far["rows"][0][0]
 
     def _comparison(self, table: str, group: dict, numeric: list[dict]) -> dict:
         name = group["name"]

@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from agents.models import AgentToken, Task, TaskState
+from agents.models import AgentToken, Task, TaskState, TaskTemplate
 from agents.scheduling import task_create
 from agents.tokens import agent_for_token, token_issue
 from sessions.access import caller_for_user
@@ -52,6 +52,8 @@ def test_every_admin_page_loads(admin_client, world):
         reverse("admin:agents_task_changelist") + "?state__exact=queued&q=Brief",
         reverse("admin:agents_task_change", args=[world["task"].pk]),
         reverse("admin:agents_approval_changelist"),
+        reverse("admin:agents_tasktemplate_changelist") + "?q=swot",
+        reverse("admin:agents_tasktemplate_change", args=[TaskTemplate.objects.get(slug="competitive-analysis").pk]),
         reverse("admin:chap_sessions_worksession_change", args=[world["session"].pk]),
         reverse("admin:chap_sessions_message_changelist") + f"?session__id__exact={world['session'].pk}",
     ]

@@ -1,0 +1,263 @@
+"""The built-in agents doing real, checkable work, set off by what humans write."""
+
+import csv
+import io
+import json
+import math
+import statistics
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+
+from agents.behaviours import builtin_agents_ensure
+from agents.models import Agent, Task, TaskState
+from agents.operations.files import workspace_root
+from agents.planning import constraints_from, plan_for, rank_templates, vague_because
+from agents.reviewer import review
+from agents.runtime import Worker
+from agents.task_templates import DEFAULT_TEMPLATES
+from agents.tokens import token_issue
+from sessions.access import caller_for_agent, caller_for_user
+from sessions.graphs import graph_cache
+from sessions.models import Message, WorkSession
+from sessions.services import agent_join, message_post_at_head
+from tests.agents.test_sap_http import sap
+from tests.factories import make_session, make_user
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+TEMPLATES = {t["slug"]: t for t in DEFAULT_TEMPLATES}
+SALES = [
+    ("region", "amount", "units"),
+    *[("north", 10 + i, i % 3) for i in range(12)],
+    *[("south", 40 + 2 * i, 5) for i in range(9)],
+    ("east", 7, 1),
+]
+
+
+@pytest.fixture
+def team(django_capture_on_commit_callbacks):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Sales review")
+    for agent in builtin_agents_ensure():
+        agent_join(session=session, agent=agent)
+
+    def says(payload_type, payload, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            ack = message_post_at_head(
+                session_id=session.pk,
+                caller=caller_for_user(owner),
+                payload_type=payload_type,
+                payload=payload,
+                **kwargs,
+            )
+        return ack.message_id
+
+    return {"session": session, "owner": owner, "says": says}
+
+
+def work_until_idle():
+    while Worker("w", lease_s=30).run_once():
+        pass
+
+
+def last(session, payload_type, sender=None):
+    rows = Message.objects.filter(session=session, payload_type=payload_type).order_by("-seq")
+    rows = rows.filter(sender_id=sender) if sender else rows
+    return rows.first().envelope
+
+
+# -- the planning core -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("goal", "slug"),
+    [
+        ("Compare our product with three competitors on features and pricing", "competitive-analysis"),
+        ("Analyse the attached sales CSV: which region sells most per unit?", "data-analysis"),
+        ("Review the pull request that adds caching to the billing service", "code-review"),
+        ("What do published studies say about battery recycling rates?", "literature-review"),
+        ("Write a two page memo for the board on the reorganisation", "report-writing"),
+    ],
+)
+def test_clear_goals_match_their_template(goal, slug):
+    ranked = rank_templates(goal, DEFAULT_TEMPLATES)
+    assert ranked[0].slug == slug and vague_because(goal, ranked) is None
+
+
+@pytest.mark.parametrize("goal", ["make it better", "help with the project", "look into things"])
+def test_vague_goals_are_recognised(goal):
+    assert vague_because(goal, rank_templates(goal, DEFAULT_TEMPLATES)) is not None
+
+
+def test_answers_become_constraints():
+    now = date(2026, 12, 2)
+    found = constraints_from(
+        "By tomorrow please, for technical and management readers, 3 pages", now=datetime(2026, 12, 2, 9)
+    )
+    assert found == {
+        "deadline": (now + timedelta(days=1)).isoformat(),
+        "audience": "technical and management readers",
+        "length": "3 pages",
+    }
+
+
+def test_a_plan_keeps_the_templates_approval_checkpoints():
+    plan = plan_for(TEMPLATES["competitive-analysis"])
+    assert [s["step"] for s in plan if s["requires_approval"]] == [1, 7]
+    assert plan[2] == {
+        "step": 3, "action": "Build the feature comparison matrix", "output": "feature matrix",
+        "requires_approval": False, "required_capability": "analysis",
+    }  # fmt: skip
+
+
+# -- the planner in a session --------------------------------------------------------------------
+
+
+def test_a_clear_proposal_gets_a_plan_from_its_template(team):
+    proposal = team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
+    assert Task.objects.filter(source_message_id=proposal, agent__name="planner").exists()
+    work_until_idle()
+    declared = last(team["session"], "agent_capability_declaration")
+    payload = declared["payload"]
+    assert declared["in_reply_to"] == proposal and payload["template"] == "competitive-analysis"
+    assert payload["template_similarity"] > 0.3 and len(payload["proposed_plan"]) == 7
+    assert payload["can_do"][0]["limitation"].startswith("plans from templates only")
+
+
+def test_a_vague_proposal_gets_a_question_and_the_answer_a_plan_with_constraints(team):
+    proposal = team["says"]("task_proposal", {"goal": "Make our numbers better"})
+    work_until_idle()
+    asked = last(team["session"], "clarification")
+    assert asked["in_reply_to"] == proposal and 2 <= len(asked["payload"]["options"]) <= 3
+    assert not Message.objects.filter(session=team["session"], payload_type="agent_capability_declaration").exists()
+    team["says"](
+        "clarification_answer",
+        {
+            "clarification_message_id": asked["message_id"],
+            "option_id": "data-analysis",
+            "free_answer": "I need it tomorrow, for technical and management readers",
+        },
+    )
+    work_until_idle()
+    payload = last(team["session"], "agent_capability_declaration")["payload"]
+    assert payload["template"] == "data-analysis"
+    assert payload["constraints"]["audience"] == "technical and management readers"
+    assert payload["constraints"]["deadline"] == (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
+
+
+# -- the analyst ------------------------------------------------------------------------------
+
+
+def attach_sales(session):
+    out = io.StringIO()
+    csv.writer(out).writerows(SALES)
+    (workspace_root(session.pk) / "sales.csv").write_text(out.getvalue())
+
+
+def analyse(team):
+    attach_sales(team["session"])
+    Task.objects.create(session=team["session"], title="Analyse the sales", agent=Agent.objects.get(name="analyst"))
+    work_until_idle()
+    return last(team["session"], "collaborative_response", sender="analyst")
+
+
+def test_the_analysts_figures_are_the_true_statistics(team):
+    report = analyse(team)["payload"]
+    amounts = [float(row[1]) for row in SALES[1:]]
+    body = report["content"]["body"]
+    mean = str(round(statistics.fmean(amounts), 2))
+    sd = round(statistics.pstdev(amounts), 2)
+    assert f"| amount | {len(amounts)} | {mean} | {sd} | 7.0 | 56.0 | {sum(amounts)} |" in body
+    north = [float(r[1]) for r in SALES[1:] if r[0] == "north"]
+    assert f"| north | 12 | {round(statistics.fmean(north), 2)} |" in body
+    titles = [s["title"] for s in report["content"]["sections"]]
+    assert titles == ["Column profiles: sales", "Descriptive statistics: sales", "Group comparison: sales by region"]
+    assert all(0 < s["confidence"] <= 1 for s in report["content"]["sections"])
+    assert any("fewer than 5 rows" in u["aspect"] for u in report["uncertainties"])  # "east" has one row
+    assert report["provenance"]["ai_generated"] is True and report["provenance"]["agent"] == "analyst"
+
+
+def test_every_cited_query_reproduces_its_figures(team):
+    report = analyse(team)["payload"]
+    analyst = Task.objects.get(title="Analyse the sales").agent
+    world = {"session": team["session"], "token": token_issue(agent=analyst)}
+    queries = [m["query"]["request"] for m in report["supporting_materials"] if m["type"] == "dataset_query"]
+    assert queries
+    body = report["content"]["body"]
+    for request in queries:
+        [answer] = sap(world, f"@@query:dataset.query#q\n{json.dumps(request)}\n@@end\n")
+        assert answer.type == "result"
+        derive = math.sqrt if "sql" in request else float  # the sql query is the variance behind sd
+        for row in answer.body["rows"]:
+            for value in row:
+                if isinstance(value, float) and value != int(value):
+                    assert str(round(derive(value), 2)) in body
+
+
+def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team):
+    report = analyse(team)
+    corrected = [("region", "amount", "units"), ("north", 100, 1), ("north", 120, 2), ("south", 90, 3)]
+    out = io.StringIO()
+    csv.writer(out).writerows(corrected)
+    (workspace_root(team["session"].pk) / "sales_corrected.csv").write_text(out.getvalue())
+    correction = team["says"](
+        "human_feedback",
+        {
+            "target_message_id": report["message_id"],
+            "target_part": {"kind": "assumption", "index": 0},
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "sales.csv was wrong: use sales_corrected.csv"},
+        },
+    )
+    session = WorkSession.objects.get(pk=team["session"].pk)
+    assert graph_cache.entry(session).graph.graph.nodes[report["message_id"]]["status"] == "needs_review"
+    redo = Task.objects.get(source_message_id=correction)
+    assert redo.agent.name == "analyst"
+    work_until_idle()
+    revised = last(team["session"], "collaborative_response", sender="analyst")
+    assert revised["in_reply_to"] == correction and Task.objects.get(pk=redo.pk).state == TaskState.DONE
+    body = revised["payload"]["content"]["body"]
+    assert "## What changed" in body and "- new: Descriptive statistics: sales_corrected" in body
+
+
+# -- the reviewer -----------------------------------------------------------------------------
+
+
+def test_the_reviewer_finds_missing_sections_unsourced_claims_and_low_confidence():
+    deliverable = {
+        "content": {
+            "body": "## Competitors\nAcme and Bolt.\n## Feature matrix\nAcme has 3 of 5 features.\n## Recommendations\nBuy.",
+            "sections": [{"id": "rec", "title": "Recommendations", "body": "Buy.", "confidence": 0.3}],
+        },
+        "confidence_score": 0.6,
+    }
+    findings = review(
+        deliverable, TEMPLATES["competitive-analysis"]["deliverable_sections"], ["pricing of each competitor"]
+    )
+    kinds = {(f["kind"], f["title"]) for f in findings}
+    assert ("missing_section", "Missing section: SWOT analysis") in kinds
+    assert ("missing_section", "Missing section: Market dynamics") in kinds
+    assert ("missing_section", "Missing section: Competitors") not in kinds
+    assert ("low_confidence", "Low confidence: Recommendations") in kinds
+    assert any(kind == "unsourced_claims" for kind, _ in kinds)
+    assert ("criterion_unaddressed", "Success criterion not addressed: pricing of each competitor") in kinds
+
+
+# -- safety -----------------------------------------------------------------------------------
+
+
+def test_agent_content_is_filtered_for_secrets_and_flagged_for_personal_data(team):
+    agent = Agent.objects.get(name="scribe")
+    ack = message_post_at_head(
+        session_id=team["session"].pk,
+        caller=caller_for_agent(agent),
+        payload_type="collaborative_response",
+        payload={
+            "content": {"body": "Use key sk-abcdefghijklmnopqrstuvwx and password: hunter2; mail ann@example.com"},
+            "confidence_score": 0.5,
+        },
+    )
+    payload = Message.objects.get(session=team["session"], message_id=ack.message_id).envelope["payload"]
+    assert payload["content"]["body"] == "Use key [redacted] and password: [redacted] mail ann@example.com"
+    assert payload["provenance"]["safety"] == {"redacted": {"api_key": 1, "password": 1}, "flags": ["email"]}
+    assert payload["provenance"]["ai_generated"] is True and payload["provenance"]["version"]
