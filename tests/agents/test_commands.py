@@ -6,7 +6,7 @@ from django.core.management import CommandError, call_command
 from agents.models import Agent
 from agents.tokens import agent_for_token, token_revoke
 from sessions.models import WorkSession
-from tests.factories import make_user
+from tests.factories import make_agent, make_user
 
 pytestmark = pytest.mark.django_db
 
@@ -44,3 +44,15 @@ def test_session_create_prints_the_id_and_joins_the_agents():
         run("session_create", "--owner", "olga", "--title", "x", "--agent", "ghost")
     with pytest.raises(CommandError, match="no user"):
         run("session_create", "--owner", "nobody", "--title", "x")
+
+
+def test_agent_profiles_stores_measured_figures_and_refuses_bad_input(db, tmp_path, capsys):
+    make_agent("analyst")
+    profiles = tmp_path / "profiles.json"
+    profiles.write_text('{"analyst": {"exact_figures_share": 1.0}, "ghost": {"x": 1}}')
+    call_command("agent_profiles", str(profiles))
+    assert Agent.objects.get(name="analyst").measured_profile == {"exact_figures_share": 1.0}
+    assert "ghost: no such agent, skipped" in capsys.readouterr().out
+    profiles.write_text("[1, 2]")
+    with pytest.raises(CommandError, match="JSON object of objects"):
+        call_command("agent_profiles", str(profiles))

@@ -1,0 +1,235 @@
+"""The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
+
+    python bench/agents_eval.py [--save]
+
+- planner: template-match accuracy on the clear proposals (against always guessing the most common
+  template, in the same run), how often it asked when the goal was vague, and how often it asked
+  when the goal was clear;
+- analyst: the share of the figures in its reports that equal the known statistics (target 100%);
+- reviewer: recall of the sections known to be missing, and false alarms on complete deliverables.
+
+``--save`` writes the figures into the agents' measured capability profiles (shown in the admin).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.context_graph import setup_django, teardown_django
+
+EVAL = Path(__file__).resolve().parent / "eval"
+USER_ENVIRONMENT = dict(os.environ)  # before setup_django points the bench at its own database
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--save", action="store_true", help="store the figures in the agents' measured profiles")
+    args = parser.parse_args()
+    os.environ["WORKBENCH_DATA_DIR"] = tempfile.mkdtemp(prefix="chap-eval-")  # never the workbench's own data
+    setup_django()
+    try:
+        return run(save=args.save)
+    finally:
+        from django.db import connections
+
+        connections["datasets"].close()
+        teardown_django()
+
+
+def _session(title: str):
+    from agents.behaviours import builtin_agents_ensure
+    from sessions.services import agent_join
+    from tests.factories import make_session, make_user
+
+    session = make_session(owner=make_user(), title=title)
+    for agent in builtin_agents_ensure():
+        agent_join(session=session, agent=agent)
+    return session
+
+
+def _work() -> None:
+    from agents.runtime import Worker
+
+    while Worker("eval", lease_s=60).run_once():
+        pass
+
+
+def _human_says(session, payload_type: str, payload: dict) -> str:
+    """Post as the session's owner and let the reactions schedule work, as after a real commit."""
+    from sessions.access import caller_for_user
+    from sessions.services import message_post_at_head
+
+    owner = caller_for_user(session.created_by)
+    return message_post_at_head(
+        session_id=session.pk, caller=owner, payload_type=payload_type, payload=payload
+    ).message_id
+
+
+def _answers(session, payload_type: str):
+    from sessions.models import Message
+
+    return [m.envelope for m in Message.objects.filter(session=session, payload_type=payload_type).order_by("seq")]
+
+
+def evaluate_planner() -> dict:
+    proposals = json.loads((EVAL / "proposals.json").read_text())
+    right = asked_vague = asked_clear = 0
+    clear = [p for p in proposals if p["expected"] != "ask"]
+    vague = [p for p in proposals if p["expected"] == "ask"]
+    for proposal in proposals:
+        session = _session("planner eval")
+        _human_says(session, "task_proposal", {"goal": proposal["goal"]})
+        _work()
+        declared = _answers(session, "agent_capability_declaration")
+        asked = bool(_answers(session, "clarification"))
+        if proposal["expected"] == "ask":
+            asked_vague += asked
+        else:
+            asked_clear += asked
+            right += bool(declared) and declared[-1]["payload"]["template"] == proposal["expected"]
+    majority = Counter(p["expected"] for p in clear).most_common(1)[0][1]
+    return {
+        "template_match_accuracy": round(right / len(clear), 3),
+        "majority_baseline_accuracy": round(majority / len(clear), 3),
+        "asked_when_vague": round(asked_vague / len(vague), 3),
+        "asked_when_clear": round(asked_clear / len(clear), 3),
+        "proposals": len(proposals),
+    }
+
+
+FIGURE_ROW = re.compile(r"^\| (\S+) \| (\d+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| \d+ \|$", re.M)
+
+
+def evaluate_analyst() -> dict:
+    from agents.models import Agent, Task
+    from agents.operations.files import workspace_root
+
+    known = json.loads((EVAL / "datasets.json").read_text())
+    matched = total = 0
+    mismatches = []
+    for name, expected in known.items():
+        session = _session("analyst eval")
+        shutil.copy(EVAL / "datasets" / f"{name}.csv", workspace_root(session.pk) / f"{name}.csv")
+        Task.objects.create(session=session, title=f"Analyse {name}", agent=Agent.objects.get(name="analyst"))
+        _work()
+        body = _answers(session, "collaborative_response")[-1]["payload"]["content"]["body"]
+        reported = {m[0]: m[1:] for m in FIGURE_ROW.findall(body)}
+        for column, stats in expected["columns"].items():
+            figures = reported.get(column)
+            for index, key in enumerate(("n", "mean", "sd", "min", "max", "sum")):
+                total += 1
+                ok = figures is not None and float(figures[index]) == float(stats[key])
+                matched += ok
+                if not ok:
+                    mismatches.append(f"{name}.{column}.{key}: {figures and figures[index]} != {stats[key]}")
+        for group, stats in expected["groups"].items():
+            for key, value in stats.items():
+                total += 1
+                row = re.search(rf"^\| {re.escape(group)} \| (\d+) \|(.*)$", body, re.M)
+                cells = [cell.strip() for cell in row.group(2).strip(" |").split("|")] if row else []
+                columns = [k for k in stats if k != "n"]
+                got = row.group(1) if key == "n" and row else (cells[columns.index(key)] if row else None)
+                ok = got is not None and float(got) == float(value)
+                matched += ok
+                if not ok:
+                    mismatches.append(f"{name}.{group}.{key}: {got} != {value}")
+    return {"exact_figures_share": round(matched / total, 4), "figures": total, "mismatches": mismatches[:10]}
+
+
+def evaluate_reviewer() -> dict:
+    from agents.models import Agent, Task
+    from sessions.access import caller_for_agent
+    from sessions.services import message_post_at_head
+
+    deliverables = json.loads((EVAL / "deliverables.json").read_text())
+    found = expected = false_alarms = 0
+    for deliverable in deliverables:
+        session = _session("reviewer eval")
+        planner, writer = Agent.objects.get(name="planner"), Agent.objects.get(name="scribe")
+        plan = message_post_at_head(
+            session_id=session.pk,
+            caller=caller_for_agent(planner),
+            payload_type="agent_capability_declaration",
+            payload={"can_do": [{"action": "plan"}], "template": deliverable["template"]},
+        )
+        message_post_at_head(
+            session_id=session.pk,
+            caller=caller_for_agent(writer),
+            payload_type="collaborative_response",
+            payload={"content": {"body": deliverable["body"]}, "confidence_score": 0.7},
+        )
+        Task.objects.create(
+            session=session, title="Review", agent=Agent.objects.get(name="reviewer"), source_message_id=plan.message_id
+        )
+        _work()
+        review = _answers(session, "collaborative_response")[-1]["payload"]
+        titles = [s["title"] for s in review["content"]["sections"]]
+        flagged = {t.removeprefix("Missing section: ") for t in titles if t.startswith("Missing section: ")}
+        expected += len(deliverable["missing"])
+        found += len(set(deliverable["missing"]) & flagged)
+        false_alarms += len(
+            {t for t in flagged if not t.startswith(("Low confidence", "Success"))} - set(deliverable["missing"])
+        )
+    return {
+        "missing_section_recall": round(found / expected, 3),
+        "false_missing_sections": false_alarms,
+        "deliverables": len(deliverables),
+    }
+
+
+def run(*, save: bool) -> int:
+    planner, analyst, reviewer = evaluate_planner(), evaluate_analyst(), evaluate_reviewer()
+    print(
+        f"planner: template match {planner['template_match_accuracy']:.0%} of clear proposals "
+        f"(majority-class baseline {planner['majority_baseline_accuracy']:.0%}, "
+        f"{planner['template_match_accuracy'] / planner['majority_baseline_accuracy']:.1f}x) | "
+        f"asked when vague {planner['asked_when_vague']:.0%} | asked when clear {planner['asked_when_clear']:.0%} "
+        f"| {planner['proposals']} proposals"
+    )
+    ok = analyst["exact_figures_share"] == 1
+    print(
+        f"analyst: {analyst['exact_figures_share']:.2%} of {analyst['figures']} figures equal the known statistics "
+        f"(target 100%) {'OK' if ok else 'MISSED'}"
+    )
+    for mismatch in analyst["mismatches"]:
+        print(f"  {mismatch}")
+    print(
+        f"reviewer: recall of missing sections {reviewer['missing_section_recall']:.0%}, "
+        f"{reviewer['false_missing_sections']} false alarms, {reviewer['deliverables']} deliverables"
+    )
+    if save:
+        _save({"planner": planner, "analyst": analyst, "reviewer": reviewer})
+    return 0 if ok else 1
+
+
+def _save(figures: dict) -> None:
+    """Into the workbench's own database, not the bench's temporary one: the profiles admins see."""
+    import subprocess
+
+    stamp = datetime.now(UTC).isoformat(timespec="seconds")
+    profiles = {
+        name: {k: v for k, v in measured.items() if not isinstance(v, list)}
+        | {"measured_at": stamp, "run": "bench/agents_eval.py"}
+        for name, measured in figures.items()
+    }
+    subprocess.run(
+        [sys.executable, "manage.py", "agent_profiles", "-"],
+        cwd=Path(__file__).resolve().parent.parent,
+        env=USER_ENVIRONMENT,
+        input=json.dumps(profiles),
+        text=True,
+        check=True,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
