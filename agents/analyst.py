@@ -16,6 +16,7 @@ from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, SapError, format_block
 
 MAX_GROUPS = 12
+MAX_TREND_POINTS = 36
 CAN_DO = [
     {
         "action": "profile, describe and compare the groups of the session's tables",
@@ -102,7 +103,53 @@ class Analysis:
         for group in groups:
             if numeric:
                 sections.append(self._comparison(table, group, numeric))
+        for moment in (c for c in described["columns"] if c["type"] == "date"):
+            if numeric:
+                sections.append(self._trend(table, moment, numeric))
         return sections
+
+    def _trend(self, table: str, moment: dict, numeric: list[dict]) -> dict:
+        """Means by date, and the change from the first date to the last."""
+        name = moment["name"]
+        if (moment["distinct_estimate"] or 0) > MAX_TREND_POINTS:
+            self.uncertainties.append(
+                {
+                    "aspect": f"no trend over {name} in {table}",
+                    "reason": f"{moment['distinct_estimate']} dates are too many to list one by one",
+                    "suggestion": "add a month or week column to group by",
+                }
+            )
+            return {
+                "id": f"{table}-trend-{name}",
+                "title": f"Trend: {table} over {name}",
+                "body": "Not computed: too many dates.",
+                "confidence": 0.1,
+            }
+        select = [name, {"fn": "count", "as": "n"}] + [
+            {"fn": "avg", "column": c["name"], "as": f"mean_{c['name']}"} for c in numeric
+        ]
+        request = {"table": table, "select": select, "filters": {"column": name, "op": "is_null", "value": False},
+                   "group_by": [name], "order_by": [{"column": name}]}  # fmt: skip
+        answer = self.query(table, request)
+        lines = ["| " + " | ".join(answer["columns"]) + " |", "|" + "---|" * len(answer["columns"])]
+        lines += [
+            "| " + " | ".join(str(v) if i < 2 else number(v) for i, v in enumerate(row)) + " |"
+            for row in answer["rows"]
+        ]
+        if len(answer["rows"]) >= 2:
+            first, final = answer["rows"][0], answer["rows"][-1]
+            for index, c in enumerate(numeric, start=2):
+                if first[index] is not None and final[index] is not None:
+                    change = number(final[index] - first[index])
+                    went = f"{number(first[index])} on {first[0]} to {number(final[index])} on {final[0]}"
+                    lines.append(f"\nMean {c['name']} went from {went} ({change}).")
+        points = len(answer["rows"])
+        return {
+            "id": f"{table}-trend-{name}",
+            "title": f"Trend: {table} over {name}",
+            "body": "\n".join(lines),
+            "confidence": confidence(points * 5, 0, 0),
+        }
 
     def _profile(self, table: str, described: dict) -> dict:
         rows = described["row_count"]

@@ -22,6 +22,9 @@ def scribe(run: TaskRun) -> str:
     """A brief for the task from the session's own context, saved to the workspace for the next step."""
     context = run.context()
     brief = f"# Brief: {run.task.title}\n\n{run.task.instructions}\n\n{context['text']}".strip() + "\n"
+    correction = _feedback_text(_envelope(run.task.session_id, run.task.source_message_id))
+    if correction:
+        brief += f"\n## What changed\n\nWritten again after the correction: {correction}\n"
     path = f"briefs/task-{run.task.pk}.md"
     request = {"path": path, "content": brief, "overwrite": False}
     [written] = run.sap(format_block("action", "file.write", request, "brief"))
@@ -84,24 +87,44 @@ def _template_dicts() -> dict[str, dict]:
     return {t["slug"]: t for t in TaskTemplate.objects.filter(enabled=True).values(*fields)}
 
 
+def _proposal_behind(session_id, envelope: dict | None) -> dict | None:
+    """The task proposal a message answers, through answers, clarifications, plans and feedback."""
+    for _ in range(10):
+        if envelope is None or envelope["payload_type"] == "task_proposal":
+            return envelope
+        payload = envelope["payload"]
+        earlier = (
+            payload.get("clarification_message_id") or payload.get("target_message_id") or envelope.get("in_reply_to")
+        )
+        envelope = _envelope(session_id, earlier) if earlier else None
+    return None
+
+
+def _feedback_text(envelope: dict | None) -> str:
+    if envelope is None or envelope["payload_type"] != "human_feedback":
+        return ""
+    payload = envelope["payload"]
+    said = [str(v) for v in (payload.get("specific_instructions") or {}).values()]
+    return " ".join([*said, payload.get("provided_context", "")]).strip()
+
+
 def planner(run: TaskRun) -> str:
     """A plan from the closest template, or a question when choosing one would be a guess."""
     session_id = run.task.session_id
     source = _envelope(session_id, run.task.source_message_id)
     answer = source["payload"] if source and source["payload_type"] == "clarification_answer" else None
-    asked = _envelope(session_id, answer["clarification_message_id"]) if answer else None
-    proposal = _envelope(session_id, asked["in_reply_to"]) if asked and asked.get("in_reply_to") else source
-    if proposal is None or proposal["payload_type"] != "task_proposal":
+    proposal = _proposal_behind(session_id, source)
+    if proposal is None:
         raise TaskFailure(SapError("RESOURCE_NOT_FOUND", "this task names no task proposal to plan", details={}))
     goal = proposal["payload"]["goal"]
-    answered = (answer or {}).get("free_answer", "")
+    answered = (answer or {}).get("free_answer", "") or _feedback_text(source)
     templates = _template_dicts()
     ranked = planning.rank_templates(
         f"{planning.proposal_text(proposal['payload'])} {answered}", list(templates.values())
     )
     chosen = (answer or {}).get("option_id") if (answer or {}).get("option_id") in templates else None
     why = None if chosen else planning.vague_because(f"{goal} {answered}", ranked)
-    if why and answer is None:
+    if why and source is proposal:  # ask once, before any plan; answers and corrections get a plan
         question = {
             "question": f"Before I plan: {why}. Which of these do you mean? (Or say it in your own words.)",
             "options": planning.interpretations(ranked, templates),
@@ -112,6 +135,8 @@ def planner(run: TaskRun) -> str:
     said = " ".join([goal, *(proposal["payload"].get("background_context") or []), answered])
     now = datetime.fromisoformat((source or proposal)["timestamp"])
     constraints = {**(proposal["payload"].get("constraints") or {}), **planning.constraints_from(said, now=now)}
+    if _feedback_text(source):
+        constraints["other"] = [*constraints.get("other", []), f"planned again after the correction: {answered}"]
     declaration = {
         "can_do": run.agent.can_do or PLANNER_CAN_DO,
         "cannot_do": run.agent.cannot_do or PLANNER_CANNOT_DO,

@@ -145,6 +145,27 @@ def test_a_vague_proposal_gets_a_question_and_the_answer_a_plan_with_constraints
     assert payload["constraints"]["deadline"] == (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
 
 
+def test_a_corrected_plan_is_planned_again_with_the_correction(team):
+    team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
+    work_until_idle()
+    first = last(team["session"], "agent_capability_declaration")
+    correction = team["says"](
+        "human_feedback",
+        {
+            "target_message_id": first["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "It is for the sales team, due next Friday"},
+        },
+    )
+    work_until_idle()
+    again = last(team["session"], "agent_capability_declaration")
+    assert again["in_reply_to"] == correction and again["message_id"] != first["message_id"]
+    assert again["payload"]["constraints"]["audience"] == "the sales team"
+    assert again["payload"]["constraints"]["other"] == [
+        "planned again after the correction: It is for the sales team, due next Friday"
+    ]
+
+
 # -- the analyst ------------------------------------------------------------------------------
 
 
@@ -218,6 +239,33 @@ def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team)
     assert revised["in_reply_to"] == correction and Task.objects.get(pk=redo.pk).state == TaskState.DONE
     body = revised["payload"]["content"]["body"]
     assert "## What changed" in body and "- new: Descriptive statistics: sales_corrected" in body
+
+
+def test_the_analyst_follows_a_date_column_as_a_trend(team):
+    rows = [("day", "visits"), ("2026-01-01", 10), ("2026-01-01", 14), ("2026-01-02", 20), ("2026-01-03", 31)]
+    out = io.StringIO()
+    csv.writer(out).writerows(rows)
+    (workspace_root(team["session"].pk) / "visits.csv").write_text(out.getvalue())
+    Task.objects.create(session=team["session"], title="Analyse visits", agent=Agent.objects.get(name="analyst"))
+    work_until_idle()
+    report = last(team["session"], "collaborative_response", sender="analyst")["payload"]
+    [trend] = [s for s in report["content"]["sections"] if s["title"] == "Trend: visits over day"]
+    assert "| 2026-01-01 | 2 | 12.0 |" in trend["body"]
+    assert "Mean visits went from 12.0 on 2026-01-01 to 31.0 on 2026-01-03 (19.0)." in trend["body"]
+
+
+def test_a_corrected_brief_is_written_again_and_says_so(team):
+    Task.objects.create(session=team["session"], title="Brief us", agent=Agent.objects.get(name="scribe"))
+    work_until_idle()
+    brief = last(team["session"], "collaborative_response", sender="scribe")
+    team["says"](
+        "human_feedback",
+        {"target_message_id": brief["message_id"], "feedback_type": "correction", "provided_context": "Q4, not Q3"},
+    )
+    work_until_idle()
+    again = last(team["session"], "collaborative_response", sender="scribe")
+    assert again["message_id"] != brief["message_id"]
+    assert "## What changed\n\nWritten again after the correction: Q4, not Q3" in again["payload"]["content"]["body"]
 
 
 # -- the reviewer -----------------------------------------------------------------------------
