@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sessions.chap.chain import genesis_checksum
 from sessions.chap.graph import ContextGraph
+from sessions.chap.layout import MapLayout
 from sessions.models import Message, WorkSession
 
 MAX_CACHED_SESSIONS = 64
@@ -23,6 +24,7 @@ class _Entry:
     graph: ContextGraph
     checksum: str
     lock: threading.RLock
+    layout: MapLayout = field(default_factory=MapLayout)  # the decision map's positions, placed as nodes arrive
 
 
 class GraphCache:
@@ -52,6 +54,7 @@ class GraphCache:
         if graph.seq > session.head_seq or (graph.seq == session.head_seq and entry.checksum != session.head_checksum):
             entry.graph = graph = ContextGraph(str(session.pk))
             entry.checksum = genesis_checksum(str(session.pk))
+            entry.layout = MapLayout()
         if graph.seq < session.head_seq:
             rows = Message.objects.filter(session=session, seq__gt=graph.seq, seq__lte=session.head_seq)
             for seq, envelope, checksum in rows.order_by("seq").values_list("seq", "envelope", "checksum"):

@@ -4,6 +4,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
+from sessions.chap.layout import STATUS_LEGEND, map_edges, map_node
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache
 from sessions.models import WorkSession
@@ -52,3 +53,116 @@ def session_export(*, session: WorkSession) -> dict:
         "members": [{"username": m.user.get_username(), "role": m.role} for m in memberships],
         "messages": [{"seq": seq, "checksum": checksum, "envelope": envelope} for seq, checksum, envelope in rows],
     }
+
+
+def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
+    """The decision map of the session now. Unless ``expanded``, what lies before the latest
+    checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint)."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        context, layout = entry.graph, entry.layout
+        layout.update(context)
+        nodes = context.graph.nodes
+        checkpoints = [key for key in layout.order if nodes[key]["kind"] == "checkpoint"]
+        boundary = nodes[checkpoints[-1]]["seq"] if checkpoints and not expanded else 0
+        shown = [key for key in layout.order if nodes[key]["seq"] >= boundary]
+        stand_in = checkpoints[-1] if boundary else None
+        drawn = [map_node(context, layout.placed[key]) for key in shown]
+        edges = map_edges(context, layout, shown, collapsed_into=stand_in, boundary=boundary)
+        hidden = len(layout.order) - len(shown)
+        return {
+            "nodes": drawn,
+            "edges": edges,
+            "width": layout.width,
+            "height": layout.height,
+            "hidden": hidden,
+            "checkpoint": nodes[stand_in]["label"] if stand_in else None,
+            "legend": STATUS_LEGEND,
+        }
+
+
+def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
+    """What one new message changes on the map: its own nodes, and the nodes whose status it set."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        context, layout = entry.graph, entry.layout
+        added = layout.update(context)
+        changed = [key for key in context.caused.get(message_id, ()) if key in layout.placed]
+        keys = [spot.key for spot in added] + [key for key in changed if key not in {s.key for s in added}]
+        return {
+            "nodes": [map_node(context, layout.placed[key]) for key in keys],
+            "edges": map_edges(context, layout, [spot.key for spot in added]),
+            "width": layout.width,
+            "height": layout.height,
+        }
+
+
+def map_node_details(*, session: WorkSession, index: int) -> dict | None:
+    """One node of the map: its content, who and when, its edges, the message it came from."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        context, layout = entry.graph, entry.layout
+        layout.update(context)
+        key = layout.node(index)
+        if key is None:
+            return None
+        attrs = context.graph.nodes[key]
+        message = context.graph.nodes.get(attrs["message"], {})
+
+        def ends(pairs):
+            return [
+                {
+                    "type": data["type"],
+                    "index": layout.placed[other].index,
+                    "label": context.graph.nodes[other].get("label", other),
+                }
+                for other, data in pairs
+                if other in layout.placed
+            ]
+
+        return {
+            "index": index,
+            "key": key,
+            "kind": attrs["kind"],
+            "status": attrs["status"],
+            "label": attrs.get("label", ""),
+            "text": attrs.get("text", ""),
+            "message_id": attrs["message"],
+            "seq": attrs["seq"],
+            "sender": message.get("sender", ""),
+            "timestamp": message.get("timestamp", ""),
+            "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
+            "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
+            "history": [{"cause": cause, "status": status} for cause, status in attrs.get("events", [])],
+        }
+
+
+THREAD_HIDDEN = frozenset({"agent_status"})  # shown in the status bar, not read as conversation
+
+
+def heat(confidence) -> str:
+    """The heatmap bucket of a confidence: 0 (below 0.4) to 3 (0.8 and more), "na" when not stated."""
+    if confidence is None:
+        return "na"
+    return str(sum(confidence >= edge for edge in (0.4, 0.6, 0.8)))
+
+
+def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
+    """The session's messages as the thread shows them, each collaborative_response with its heat."""
+    shown = []
+    for seq, envelope in session_messages(session=session, since_seq=since_seq):
+        if envelope["payload_type"] in THREAD_HIDDEN:
+            continue
+        payload = envelope["payload"]
+        if envelope["payload_type"] == "collaborative_response":
+            sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
+            payload = {
+                **payload,
+                "heat": heat(payload.get("confidence_score")),
+                "content": {**payload["content"], "sections": sections},
+            }
+        summary = (
+            payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
+        )
+        shown.append({**envelope, "seq": seq, "payload": payload, "summary": summary})
+    return shown

@@ -1,0 +1,126 @@
+"""The session workspace: the decision map (layout, drawing, details, collapse) and the thread."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from sessions.access import caller_for_agent, caller_for_user
+from sessions.chap.graph import ContextGraph
+from sessions.chap.layout import MapLayout
+from sessions.chap.schemas import validate_envelope
+from sessions.models import WorkSession
+from sessions.services import agent_join, checkpoint_create, message_post
+from tests.factories import make_agent, make_session, make_user
+from tests.sessions import envelopes
+
+pytestmark = pytest.mark.django_db
+
+
+def graph_of(*messages) -> ContextGraph:
+    graph = ContextGraph("s")
+    for seq, message in enumerate(messages, start=1):
+        graph.apply(seq, validate_envelope(message))
+    return graph
+
+
+def conversation():
+    return (
+        envelopes.proposal(message_id="t"),
+        envelopes.declaration(message_id="d", in_reply_to="t"),
+        envelopes.response(message_id="r1", step=1, in_reply_to="d"),
+    )
+
+
+def test_layers_follow_dependencies_and_positions_stay_put_as_the_graph_grows():
+    graph = graph_of(*conversation())
+    layout = MapLayout()
+    layout.update(graph)
+    before = dict(layout.placed)
+    assert before["t"].layer == 0 and before["t#goal:0"].layer == 1
+    assert before["d"].layer > before["t"].layer and before["r1"].layer > before["d"].layer
+    graph.apply(4, validate_envelope(envelopes.feedback("r1", message_id="c1")))
+    added = layout.update(graph)
+    assert [spot.key for spot in added] == ["c1"]
+    assert all(layout.placed[key] == spot for key, spot in before.items())
+    assert len({(s.layer, s.row) for s in layout.placed.values()}) == len(layout.placed)  # no two in one spot
+
+
+def post(session, user, factory, *args, **kwargs):
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    envelope = factory(*args, session_id=session.pk, context_checksum=head, sender=("human", user.username), **kwargs)
+    return message_post(session_id=session.pk, caller=caller_for_user(user), envelope=envelope)
+
+
+@pytest.fixture
+def world(client):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Battery market")
+    post(session, owner, envelopes.proposal, message_id="t")
+    post(session, owner, envelopes.response, message_id="r1", in_reply_to="t")
+    client.force_login(owner)
+    return {"session": session, "owner": owner, "client": client}
+
+
+def page(world, name="sessions:detail", query=""):
+    return world["client"].get(reverse(name, args=[world["session"].pk]) + query)
+
+
+def test_the_workspace_draws_every_node_with_its_status_and_a_legend(world):
+    html = page(world).content.decode()
+    nodes = re.findall(r'<g id="map-node-(\d+)" class="node shape-(\w+) status-(\w+)"', html)
+    assert len(nodes) == 2 + 1 + 1 + 4 + 2 + 1  # messages, goal, constraints…, sections, assumption, question
+    assert ("0", "box", "in_progress") in nodes
+    assert 'aria-label="Legend"' in html and "needs review" in html
+    assert html.count("<line ") >= len(nodes) - 1
+
+
+def test_a_correction_turns_the_downstream_nodes_orange(world):
+    post(
+        world["session"],
+        world["owner"],
+        envelopes.feedback,
+        "r1",
+        part={"kind": "assumption", "index": 0},
+        message_id="c1",
+    )
+    html = page(world, "sessions:map").content.decode()
+    assert 'status-needs_review"' in html and 'status-overturned"' in html
+
+
+def test_clicking_a_node_shows_its_details_and_edges(world):
+    details = page(world, "sessions:map-node", "?node=0").content.decode()
+    assert "Write a short report on battery suppliers" in details and "task_proposal" in details
+    assert "Built on by" in details and "message t" in details
+    assert page(world, "sessions:map-node", "?node=9999").status_code == 404
+    assert page(world, "sessions:map-node", "?node=abc").status_code == 404
+
+
+def test_a_checkpoint_collapses_what_lies_before_it_until_expanded(world):
+    checkpoint_create(session_id=world["session"].pk, caller=caller_for_user(world["owner"]), label="Scope agreed")
+    post(world["session"], world["owner"], envelopes.feedback, "r1", message_id="c1")
+    collapsed = page(world, "sessions:map").content.decode()
+    expanded = page(world, "sessions:map", "?expand=1").content.decode()
+    assert "Show the" in collapsed and "before “" in collapsed
+    assert collapsed.count('<g id="map-node-') < expanded.count('<g id="map-node-')
+
+
+def test_the_thread_tints_sections_by_confidence_and_marks_ai_content(world):
+    agent_response = envelopes.response(
+        message_id="r2", in_reply_to="r1", sections=(("intro", 0.9), ("market", 0.3)), sender=("agent", "planner")
+    )
+    planner = make_agent("planner")
+    agent_join(session=world["session"], agent=planner)
+    agent_response["session_id"] = str(world["session"].pk)
+    agent_response["context_checksum"] = WorkSession.objects.get(pk=world["session"].pk).head_checksum
+    message_post(session_id=world["session"].pk, caller=caller_for_agent(planner), envelope=agent_response)
+    html = page(world).content.decode()
+    assert 'class="heat heat-3" data-section-id="intro" title="confidence 0.9"' in html
+    assert 'class="heat heat-0" data-section-id="market" title="confidence 0.3"' in html
+    assert html.count("AI-generated</span>") == 1
+
+
+def test_outsiders_get_404_on_every_workspace_part(client, world):
+    client.force_login(make_user("out"))
+    for name in ("sessions:detail", "sessions:map", "sessions:map-node"):
+        assert client.get(reverse(name, args=[world["session"].pk]) + "?node=0").status_code == 404
