@@ -87,13 +87,12 @@ def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
     with entry.lock:
         context, layout = entry.graph, entry.layout
         added = layout.update(context)
-        changed = [key for key in context.caused.get(message_id, ()) if key in layout.placed]
-        keys = [spot.key for spot in added] + [key for key in changed if key not in {s.key for s in added}]
+        new = {spot.key for spot in added}
+        changed = sorted(key for key in context.caused.get(message_id, ()) if key in layout.placed and key not in new)
         return {
-            "nodes": [map_node(context, layout.placed[key]) for key in keys],
+            "added": [map_node(context, spot) for spot in added],
+            "changed": [map_node(context, layout.placed[key]) for key in changed],
             "edges": map_edges(context, layout, [spot.key for spot in added]),
-            "width": layout.width,
-            "height": layout.height,
         }
 
 
@@ -149,20 +148,18 @@ def heat(confidence) -> str:
 
 def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
     """The session's messages as the thread shows them, each collaborative_response with its heat."""
-    shown = []
-    for seq, envelope in session_messages(session=session, since_seq=since_seq):
-        if envelope["payload_type"] in THREAD_HIDDEN:
-            continue
-        payload = envelope["payload"]
-        if envelope["payload_type"] == "collaborative_response":
-            sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
-            payload = {
-                **payload,
-                "heat": heat(payload.get("confidence_score")),
-                "content": {**payload["content"], "sections": sections},
-            }
-        summary = (
-            payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
-        )
-        shown.append({**envelope, "seq": seq, "payload": payload, "summary": summary})
-    return shown
+    entries = (thread_entry(seq, envelope) for seq, envelope in session_messages(session=session, since_seq=since_seq))
+    return [entry for entry in entries if entry is not None]
+
+
+def thread_entry(seq: int, envelope: dict) -> dict | None:
+    """One message as the thread shows it (None for those it leaves to the status bar)."""
+    if envelope["payload_type"] in THREAD_HIDDEN:
+        return None
+    payload = envelope["payload"]
+    if envelope["payload_type"] == "collaborative_response":
+        sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
+        content = {**payload["content"], "sections": sections}
+        payload = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
+    summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
+    return {**envelope, "seq": seq, "payload": payload, "summary": summary}

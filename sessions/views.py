@@ -1,10 +1,10 @@
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import reverse
 
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
+from sessions.fragments import map_urls
 
 
 @login_required
@@ -20,13 +20,6 @@ def _member_access(request, session_id):
     return access
 
 
-def _map_urls(session_id) -> dict:
-    return {
-        "map_url": reverse("sessions:map", args=[session_id]),
-        "details_url": reverse("sessions:map-node", args=[session_id]),
-    }
-
-
 @login_required
 def session_detail(request, session_id):
     access = _member_access(request, session_id)
@@ -36,7 +29,7 @@ def session_detail(request, session_id):
         "role": access.role,
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
         "thread": selectors.thread(session=session),
-        **_map_urls(session_id),
+        **map_urls(session_id),
     }
     return render(request, "sessions/detail.html", context)
 
@@ -45,7 +38,7 @@ def session_detail(request, session_id):
 def session_map(request, session_id):
     session = _member_access(request, session_id).session
     drawn = selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1")
-    return render(request, "sessions/partials/map.html", {"map": drawn, **_map_urls(session_id)})
+    return render(request, "sessions/partials/map.html", {"map": drawn, **map_urls(session_id)})
 
 
 @login_required
@@ -58,4 +51,4 @@ def map_node(request, session_id):
     node = selectors.map_node_details(session=session, index=index)
     if node is None:
         raise Http404("No such node on the map")
-    return render(request, "sessions/partials/node_details.html", {"node": node, **_map_urls(session_id)})
+    return render(request, "sessions/partials/node_details.html", {"node": node, **map_urls(session_id)})

@@ -9,6 +9,7 @@ from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.graph import ContextGraph
 from sessions.chap.layout import MapLayout
 from sessions.chap.schemas import validate_envelope
+from sessions.fragments import live_update
 from sessions.models import WorkSession
 from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
@@ -124,3 +125,15 @@ def test_outsiders_get_404_on_every_workspace_part(client, world):
     client.force_login(make_user("out"))
     for name in ("sessions:detail", "sessions:map", "sessions:map-node"):
         assert client.get(reverse(name, args=[world["session"].pk]) + "?node=0").status_code == 404
+
+
+def test_a_live_update_carries_the_new_message_and_only_the_nodes_it_touched(world):
+    session = world["session"]
+    page(world)  # the map as the browser has it
+    post(session, world["owner"], envelopes.feedback, "r1", part={"kind": "assumption", "index": 0}, message_id="c1")
+    row = session.messages.get(message_id="c1")
+    html = live_update(session=WorkSession.objects.get(pk=session.pk), seq=row.seq, envelope=row.envelope, role="owner")
+    assert '<div id="thread" hx-swap-oob="beforeend"><article id="msg-' in html
+    swapped = re.findall(r'<g id="map-node-(\d+)" hx-swap-oob="outerHTML" class="node shape-\w+ status-(\w+)"', html)
+    assert swapped and {status for _, status in swapped} <= {"needs_review", "overturned"}
+    assert html.count('<g id="map-node-') == len(swapped) + 1  # the touched nodes and the correction's own node
