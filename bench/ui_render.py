@@ -1,0 +1,130 @@
+"""Server time to render the workspace as sessions grow, and the live fragment of one new message.
+
+    python bench/ui_render.py
+
+Sessions of about 100, 500 and 2,000 map nodes (a realistic mix of proposals, plans, responses with
+sections and assumptions, feedback and checkpoints). Targets (issue #9): the decision map and the
+thread grow no worse than linearly (2,000 nodes at most 25x the 100-node time), and the live fragment
+of one new message does not re-render the map (at 2,000 nodes at most 2x its time at 100).
+"""
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.context_graph import setup_django, teardown_django
+
+SIZES = (100, 500, 2000)
+
+
+def best(repeat: int, fn) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
+
+
+def grow(session, owner, nodes: int) -> None:
+    """Post rounds of response + feedback until the map has about ``nodes`` nodes."""
+    from sessions.access import caller_for_user
+    from sessions.graphs import graph_cache
+    from sessions.models import WorkSession
+    from sessions.services import message_post
+    from tests.sessions import envelopes
+
+    caller = caller_for_user(owner)
+    n = 0
+
+    def post(envelope):
+        head = WorkSession.objects.get(pk=session.pk).head_checksum
+        message_post(session_id=session.pk, caller=caller, envelope={**envelope, "context_checksum": head})
+
+    common = {"session_id": session.pk, "sender": ("human", owner.username)}
+    post(envelopes.proposal(message_id="goal", **common))
+    previous = "goal"
+    while len(graph_cache.entry(WorkSession.objects.get(pk=session.pk)).graph.graph) < nodes:
+        n += 1
+        post(envelopes.response(message_id=f"r{n}", in_reply_to=previous, **common))
+        if n % 3 == 0:
+            post(envelopes.feedback(f"r{n}", feedback_type="refinement", message_id=f"f{n}", **common))
+        previous = f"r{n}"
+
+
+def run() -> int:
+    from django.template.loader import render_to_string
+
+    from sessions import selectors
+    from sessions.fragments import live_update, map_urls
+    from sessions.graphs import graph_cache
+    from sessions.models import WorkSession
+    from tests.factories import make_session, make_user
+    from tests.sessions import envelopes
+
+    results = {}
+    for size in SIZES:
+        owner = make_user(f"owner{size}")
+        session = make_session(owner=owner)
+        grow(session, owner, size)
+        session = WorkSession.objects.get(pk=session.pk)
+        nodes = len(graph_cache.entry(session).graph.graph)
+
+        def render_map(session=session):
+            context = {"map": selectors.decision_map(session=session, expanded=True), **map_urls(session.pk)}
+            return render_to_string("sessions/partials/map.html", context)
+
+        def render_thread(session=session):
+            entries = selectors.thread(session=session)
+            return "".join(render_to_string("sessions/partials/message.html", {"m": m}) for m in entries)
+
+        render_map()
+        map_s, thread_s = best(5, render_map), best(3, render_thread)
+        from sessions.access import caller_for_user
+        from sessions.services import message_post
+
+        timings = []
+        for k in range(5):
+            head = WorkSession.objects.get(pk=session.pk).head_checksum
+            envelope = envelopes.feedback(
+                "r1", feedback_type="refinement", message_id=f"live{k}", session_id=session.pk,
+                sender=("human", owner.username), context_checksum=head,
+            )  # fmt: skip
+            ack = message_post(session_id=session.pk, caller=caller_for_user(owner), envelope=envelope)
+            row = session.messages.get(seq=ack.seq)
+            current = WorkSession.objects.get(pk=session.pk)
+            started = time.perf_counter()
+            live_update(session=current, seq=row.seq, envelope=row.envelope, role="owner")
+            timings.append(time.perf_counter() - started)
+        results[size] = (nodes, map_s, thread_s, min(timings))
+        print(
+            f"{nodes:>5} nodes: map {map_s * 1e3:7.1f} ms | thread {thread_s * 1e3:7.1f} ms | "
+            f"live fragment {min(timings) * 1e3:6.2f} ms"
+        )
+    small, large = results[SIZES[0]], results[SIZES[-1]]
+    node_ratio = large[0] / small[0]
+    checks = [
+        ("map", large[1] / small[1], 25),
+        ("thread", large[2] / small[2], 25),
+        ("live fragment", large[3] / small[3], 2),
+    ]
+    ok = True
+    for label, ratio, target in checks:
+        ok &= ratio <= target
+        print(f"{label}: {SIZES[-1]} vs {SIZES[0]} nodes ({node_ratio:.0f}x the nodes): {ratio:.1f}x the time "
+              f"(target <= {target}) {'OK' if ratio <= target else 'MISSED'}")  # fmt: skip
+    return 0 if ok else 1
+
+
+def main() -> int:
+    setup_django()
+    try:
+        return run()
+    finally:
+        teardown_django()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
