@@ -162,4 +162,5 @@ def thread_entry(seq: int, envelope: dict) -> dict | None:
         content = {**payload["content"], "sections": sections}
         payload = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
     summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
-    return {**envelope, "seq": seq, "payload": payload, "summary": summary}
+    kind = envelope["payload_type"].replace("_", " ")
+    return {**envelope, "seq": seq, "payload": payload, "summary": summary, "kind": kind}

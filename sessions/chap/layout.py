@@ -15,7 +15,7 @@ from sessions.chap.graph import DEPENDENCY_EDGES, ContextGraph
 
 COLUMN_WIDTH = 180
 ROW_HEIGHT = 56
-MARGIN = 40
+MARGIN = 80  # room for the labels of the first column's boxes
 # Shapes by kind: messages are boxes, their units circles, decisions and questions diamonds.
 SHAPES = {
     "task_proposal": "box",

@@ -3,9 +3,18 @@
   function setup(svg) {
     if (svg.dataset.ready) return;
     svg.dataset.ready = "1";
-    const full = [0, 0, Number(svg.dataset.width), Number(svg.dataset.height)];
+    let full = [0, 0, Number(svg.dataset.width), Number(svg.dataset.height)];
     let box = full.slice();
     const apply = () => svg.setAttribute("viewBox", box.join(" "));
+    // Live nodes may land beyond the map's first extent: grow it (and the view, when it showed all).
+    svg.grow = () => {
+      const b = svg.getBBox();
+      const w = Math.max(full[2], b.x + b.width + 60), h = Math.max(full[3], b.y + b.height + 60);
+      if (w === full[2] && h === full[3]) return;
+      const showedAll = box.join() === full.join();
+      full = [0, 0, w, h];
+      if (showedAll) { box = full.slice(); apply(); }
+    };
     const zoom = (factor, cx, cy) => {
       const w = box[2] * factor, h = box[3] * factor;
       box = [cx - (cx - box[0]) * factor, cy - (cy - box[1]) * factor, w, h];
@@ -43,7 +52,26 @@
       });
     });
   }
+  // A live update brings new and changed map nodes in #map-patch (parsed inside an <svg>, so they are
+  // SVG elements); they replace their old selves or join the map, and htmx wires their clicks.
+  function applyPatch() {
+    const patch = document.getElementById("map-patch");
+    if (!patch) return;
+    patch.querySelectorAll("g[data-into]").forEach((group) => {
+      const into = document.getElementById(group.dataset.into);
+      Array.from(group.children).forEach((item) => {
+        const old = item.id && document.getElementById(item.id);
+        if (old && old !== item) old.replaceWith(item);
+        else if (into) into.appendChild(item);
+        if (window.htmx) window.htmx.process(item);
+      });
+    });
+    patch.replaceChildren();
+    const svg = document.getElementById("map-svg");
+    if (svg && svg.grow) svg.grow();
+  }
   const scan = () => document.querySelectorAll("#map-svg").forEach(setup);
+  document.addEventListener("htmx:oobAfterSwap", applyPatch);
   document.addEventListener("DOMContentLoaded", scan);
   document.addEventListener("htmx:afterSwap", scan);
 })();

@@ -134,6 +134,8 @@ def test_a_live_update_carries_the_new_message_and_only_the_nodes_it_touched(wor
     row = session.messages.get(message_id="c1")
     html = live_update(session=WorkSession.objects.get(pk=session.pk), seq=row.seq, envelope=row.envelope, role="owner")
     assert '<div id="thread" hx-swap-oob="beforeend"><article id="msg-' in html
-    swapped = re.findall(r'<g id="map-node-(\d+)" hx-swap-oob="outerHTML" class="node shape-\w+ status-(\w+)"', html)
-    assert swapped and {status for _, status in swapped} <= {"needs_review", "overturned"}
-    assert html.count('<g id="map-node-') == len(swapped) + 1  # the touched nodes and the correction's own node
+    assert '<div id="map-patch" hx-swap-oob="true" hidden><svg>' in html
+    drawn = re.findall(r'<g id="map-node-(\d+)" class="node shape-\w+ status-(\w+)"', html)
+    touched = [status for _, status in drawn[1:]]  # after the correction's own node
+    assert touched and set(touched) <= {"needs_review", "overturned"}
+    assert len(drawn) < 8  # the touched nodes, not the map

@@ -1,0 +1,52 @@
+"""The browser workspace's live socket: ``/ws/sessions/<id>/ui/`` (htmx WebSocket extension).
+
+It joins the session's group and, for every new message, sends out-of-band swaps rendered for this
+viewer: the thread entry, the map nodes the message added, and those whose status it changed. The
+group event carries the message; each connection renders its own fragment with its own role.
+"""
+
+from __future__ import annotations
+
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from sessions.access import caller_for_principal, session_access
+from sessions.consumers import CLOSE_FORBIDDEN, db
+from sessions.events import session_group
+from sessions.fragments import live_update
+from sessions.models import Message, WorkSession
+
+
+def _render(session_id, seq: int, role: str) -> str | None:
+    row = Message.objects.filter(session_id=session_id, seq=seq).values_list("envelope", flat=True).first()
+    if row is None:
+        return None
+    return live_update(session=WorkSession.objects.get(pk=session_id), seq=seq, envelope=row, role=role)
+
+
+class WorkspaceConsumer(AsyncWebsocketConsumer):
+    async def connect(self):
+        self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
+        caller = caller_for_principal(self.scope.get("user"))
+        access = await db(session_access)(self.session_id, caller) if caller and caller.kind == "human" else None
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.role = access.role
+        self.group = session_group(self.session_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code):
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive(self, text_data=None, bytes_data=None):
+        """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
+
+    async def chap_message(self, event):
+        html = await db(_render)(self.session_id, event["seq"], self.role)
+        if html:
+            await self.send(text_data=html)
+
+    async def chap_presence(self, event):
+        """Presence is the CHAP socket's; the status bar reads agent_status messages instead."""

@@ -1,0 +1,91 @@
+"""The workspace in a real browser: the decision map, node details, the heatmap, and live updates
+arriving in a second member's browser."""
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+from sessions.access import caller_for_user
+from sessions.models import WorkSession
+from sessions.services import message_post
+from tests.chromium import screenshot
+from tests.factories import PASSWORD, make_session, make_user
+from tests.sessions import envelopes
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
+
+def sign_in(page, server, username):
+    page.goto(server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/sessions/")
+
+
+@pytest.fixture
+def shared(daphne_server, chromium):
+    owner, editor = make_user("olga"), make_user("ed")
+    session = make_session(owner=owner, title="Battery suppliers", members={editor: "editor"})
+    for factory, message_id, reply in ((envelopes.proposal, "t", None), (envelopes.response, "r1", "t")):
+        head = WorkSession.objects.get(pk=session.pk).head_checksum
+        envelope = factory(
+            message_id=message_id,
+            in_reply_to=reply,
+            session_id=session.pk,
+            sender=("human", "olga"),
+            context_checksum=head,
+        )
+        # Off this thread: Playwright's event loop runs here, and the post's broadcast needs one of its own.
+        with ThreadPoolExecutor(1) as pool:
+            pool.submit(message_post, session_id=session.pk, caller=caller_for_user(owner), envelope=envelope).result()
+    pages = []
+    for user in (owner, editor):
+        context = chromium.new_context(viewport={"width": 1366, "height": 900})
+        page = context.new_page()
+        page.console_errors = []
+        page.on("console", lambda msg, page=page: page.console_errors.append(msg.text) if msg.type == "error" else None)
+        sign_in(page, daphne_server, user.username)
+        page.goto(f"{daphne_server.url}/sessions/{session.pk}/")
+        pages.append(page)
+    yield {"session": session, "server": daphne_server, "pages": pages}
+    for page in pages:
+        page.context.close()
+
+
+def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(shared):
+    olga, ed = shared["pages"]
+    ed.locator("#map-svg").wait_for()
+    assert olga.locator("#map-nodes .node").count() == ed.locator("#map-nodes .node").count() > 5
+    screenshot(olga, "workspace-1-opened")
+
+    olga.locator("#map-node-0").click()
+    details = olga.get_by_test_id("node-details")
+    details.get_by_text("Write a short report on battery suppliers").first.wait_for()
+    screenshot(olga, "workspace-2-node-details")
+
+    market = olga.locator('section.heat[data-section-id="market"]')
+    market.hover()
+    assert market.get_attribute("title") == "confidence 0.4" and "heat-1" in market.get_attribute("class")
+    screenshot(olga, "workspace-3-heatmap")
+
+    session_id = str(shared["session"].pk)
+    head = olga.evaluate(f"fetch('/api/sessions/{session_id}/').then(r => r.json())")["head_checksum"]
+    correction = envelopes.feedback(
+        "r1", part={"kind": "assumption", "index": 0}, message_id="c1", session_id=session_id,
+        sender=("human", "olga"), context_checksum=head,
+    )  # fmt: skip
+    token = olga.context.cookies()
+    csrf = next(c["value"] for c in token if c["name"] == "csrftoken")
+    posted = olga.request.post(
+        f"{shared['server'].url}/api/sessions/{session_id}/messages/",
+        data=json.dumps(correction),
+        headers={"Content-Type": "application/json", "X-CSRFToken": csrf, "Referer": shared["server"].url},
+    )
+    assert posted.status == 201, posted.text()
+    for page in (olga, ed):
+        page.locator('#thread article[data-message-id="c1"]').wait_for(timeout=10_000)
+        page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=10_000)
+    screenshot(ed, "workspace-4-second-member-sees-the-correction")
+    assert olga.console_errors == [] and ed.console_errors == []
