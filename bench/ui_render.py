@@ -96,7 +96,7 @@ def run() -> int:
             row = session.messages.get(seq=ack.seq)
             current = WorkSession.objects.get(pk=session.pk)
             started = time.perf_counter()
-            live_update(session=current, seq=row.seq, envelope=row.envelope, role="owner")
+            live_update(session=current, seq=row.seq, envelope=row.envelope, checksum=row.checksum, role="owner")
             timings.append(time.perf_counter() - started)
         results[size] = (nodes, map_s, thread_s, min(timings))
         print(

@@ -16,10 +16,12 @@ def map_urls(session_id) -> dict:
     }
 
 
-def live_update(*, session: WorkSession, seq: int, envelope: dict, role: str) -> str:
-    """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed."""
+def live_update(*, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str) -> str:
+    """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
+    and the version the page now shows (``checksum``), which the forms send."""
     shown = selectors.thread_entry(seq, envelope)
     context = {
+        "checksum": checksum,
         "message": shown,
         "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,

@@ -8,4 +8,5 @@ urlpatterns = [
     path("<uuid:session_id>/", views.session_detail, name="detail"),
     path("<uuid:session_id>/map/", views.session_map, name="map"),
     path("<uuid:session_id>/map/node/", views.map_node, name="map-node"),
+    path("<uuid:session_id>/feedback/", views.feedback_post, name="feedback"),
 ]

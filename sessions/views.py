@@ -1,10 +1,15 @@
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
+from django.views.decorators.http import require_POST
 
+from agents.sap.errors import SapError
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
+from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
+from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.fragments import map_urls
+from sessions.services import envelope_for, message_post
 
 
 @login_required
@@ -29,9 +34,57 @@ def session_detail(request, session_id):
         "role": access.role,
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
         "thread": selectors.thread(session=session),
+        **_panel_context(session),
         **map_urls(session_id),
     }
     return render(request, "sessions/detail.html", context)
+
+
+def _panel_context(session) -> dict:
+    """What the feedback panel shows; the checksum is the version the page was written against."""
+    return {
+        "session": session,
+        "checksum": session.head_checksum,
+        "feedback_types": FEEDBACK_TYPES,
+        "templates": FEEDBACK_TEMPLATES,
+        "priorities": PRIORITIES,
+        "part_keys": ("kind", "id", "index", "quote", "start", "end"),
+    }
+
+
+def _panel(request, session, **extra):
+    return render(request, "sessions/partials/feedback_panel.html", {**_panel_context(session), **extra})
+
+
+@login_required
+@require_POST
+def feedback_post(request, session_id):
+    """The feedback panel: a human_feedback message through message_post, or the panel again saying why not."""
+    access = _member_access(request, session_id)
+    session = access.session
+    if not access.can_write:
+        return _panel(request, session, error="Viewers read the session; ask its owner to make you an editor.")
+    payload = feedback_payload(request.POST)
+    if isinstance(payload, Prompt):
+        return _panel(request, session, prompt=payload, form=request.POST)
+    caller = caller_for_user(request.user)
+    envelope = envelope_for(
+        session_id=session.pk,
+        caller=caller,
+        payload_type="human_feedback",
+        payload=payload,
+        context_checksum=request.POST.get("context_checksum") or session.head_checksum,
+        in_reply_to=payload["target_message_id"],
+    )
+    try:
+        ack = message_post(session_id=session.pk, caller=caller, envelope=envelope)
+    except SapError as error:
+        session.refresh_from_db()
+        if error.code == "CONTEXT_CONFLICT":
+            return _panel(request, session, conflict={"message": error.message, **error.details}, form=request.POST)
+        return _panel(request, session, error=error.message, form=request.POST)
+    session.refresh_from_db()
+    return _panel(request, session, sent=ack.message_id)
 
 
 @login_required

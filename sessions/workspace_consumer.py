@@ -17,10 +17,12 @@ from sessions.models import Message, WorkSession
 
 
 def _render(session_id, seq: int, role: str) -> str | None:
-    row = Message.objects.filter(session_id=session_id, seq=seq).values_list("envelope", flat=True).first()
+    row = Message.objects.filter(session_id=session_id, seq=seq).values_list("envelope", "checksum").first()
     if row is None:
         return None
-    return live_update(session=WorkSession.objects.get(pk=session_id), seq=seq, envelope=row, role=role)
+    envelope, checksum = row
+    session = WorkSession.objects.get(pk=session_id)
+    return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role)
 
 
 class WorkspaceConsumer(AsyncWebsocketConsumer):

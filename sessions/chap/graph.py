@@ -245,7 +245,11 @@ class ContextGraph:
         nodes = self.graph.nodes
         self._set(target, "overturned", cause)
         flagged = self.caused[cause]
-        for node in self.derived_from(target):
+        derived = self.derived_from(target)
+        whole = nodes[target]["message"]
+        if whole != target:  # a corrected part (a section, a quote) puts its whole message in doubt
+            derived |= {whole} | self.derived_from(whole)
+        for node in derived:
             attrs = nodes[node]
             if node != cause and attrs["status"] != "overturned":
                 attrs["events"].append((cause, "needs_review"))

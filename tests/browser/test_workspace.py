@@ -1,7 +1,6 @@
 """The workspace in a real browser: the decision map, node details, the heatmap, and live updates
 arriving in a second member's browser."""
 
-import json
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -70,22 +69,17 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     assert market.get_attribute("title") == "confidence 0.4" and "heat-1" in market.get_attribute("class")
     screenshot(olga, "workspace-3-heatmap")
 
-    session_id = str(shared["session"].pk)
-    head = olga.evaluate(f"fetch('/api/sessions/{session_id}/').then(r => r.json())")["head_checksum"]
-    correction = envelopes.feedback(
-        "r1", part={"kind": "assumption", "index": 0}, message_id="c1", session_id=session_id,
-        sender=("human", "olga"), context_checksum=head,
-    )  # fmt: skip
-    token = olga.context.cookies()
-    csrf = next(c["value"] for c in token if c["name"] == "csrftoken")
-    posted = olga.request.post(
-        f"{shared['server'].url}/api/sessions/{session_id}/messages/",
-        data=json.dumps(correction),
-        headers={"Content-Type": "application/json", "X-CSRFToken": csrf, "Referer": shared["server"].url},
-    )
-    assert posted.status == 201, posted.text()
+    olga.locator('section[data-section-id="market"] pre').click(click_count=3)  # selects the sentence
+    panel = olga.get_by_test_id("feedback-panel")
+    assert "market text" in panel.locator("[data-role=target-label]").inner_text()
+    panel.get_by_label("Correct").check()
+    panel.get_by_label("Start from").select_option("What data supports this conclusion?")
+    panel.get_by_label("Links (one a line)").fill("https://example.com/market-study")
+    screenshot(olga, "workspace-4-correction-in-the-panel")
+    panel.get_by_role("button", name="Send feedback").click()
+    olga.get_by_test_id("feedback-sent").wait_for()
     for page in (olga, ed):
-        page.locator('#thread article[data-message-id="c1"]').wait_for(timeout=10_000)
+        page.locator("#thread article.kind-human_feedback").wait_for(timeout=10_000)
         page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=10_000)
-    screenshot(ed, "workspace-4-second-member-sees-the-correction")
+    screenshot(ed, "workspace-5-second-member-sees-the-correction")
     assert olga.console_errors == [] and ed.console_errors == []

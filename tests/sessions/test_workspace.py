@@ -11,7 +11,7 @@ from sessions.chap.layout import MapLayout
 from sessions.chap.schemas import validate_envelope
 from sessions.fragments import live_update
 from sessions.models import WorkSession
-from sessions.services import agent_join, checkpoint_create, message_post
+from sessions.services import agent_join, checkpoint_create, member_add, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 
@@ -132,10 +132,88 @@ def test_a_live_update_carries_the_new_message_and_only_the_nodes_it_touched(wor
     page(world)  # the map as the browser has it
     post(session, world["owner"], envelopes.feedback, "r1", part={"kind": "assumption", "index": 0}, message_id="c1")
     row = session.messages.get(message_id="c1")
-    html = live_update(session=WorkSession.objects.get(pk=session.pk), seq=row.seq, envelope=row.envelope, role="owner")
+    html = live_update(
+        session=WorkSession.objects.get(pk=session.pk),
+        seq=row.seq,
+        envelope=row.envelope,
+        checksum=row.checksum,
+        role="owner",
+    )
     assert '<div id="thread" hx-swap-oob="beforeend"><article id="msg-' in html
     assert '<div id="map-patch" hx-swap-oob="true" hidden><svg>' in html
     drawn = re.findall(r'<g id="map-node-(\d+)" class="node shape-\w+ status-(\w+)"', html)
     touched = [status for _, status in drawn[1:]]  # after the correction's own node
     assert touched and set(touched) <= {"needs_review", "overturned"}
     assert len(drawn) < 8  # the touched nodes, not the map
+
+
+def send(world, **fields):
+    data = {"context_checksum": WorkSession.objects.get(pk=world["session"].pk).head_checksum, **fields}
+    return world["client"].post(reverse("sessions:feedback", args=[world["session"].pk]), data).content.decode()
+
+
+def test_feedback_from_the_panel_becomes_a_targeted_human_feedback_message(world):
+    html = send(
+        world,
+        target_message_id="r1",
+        feedback_type="correction",
+        part_kind="quote",
+        part_id="market",
+        part_quote="market text",
+        part_start="0",
+        part_end="11",
+        instruction="What data supports this conclusion?",
+        links="https://example.com/report",
+        priority="high",
+    )
+    assert 'data-testid="feedback-sent"' in html
+    sent = world["session"].messages.filter(payload_type="human_feedback").get().envelope
+    assert sent["in_reply_to"] == "r1"
+    assert sent["payload"]["target_part"] == {
+        "kind": "quote",
+        "id": "market",
+        "quote": "market text",
+        "start": 0,
+        "end": 11,
+    }
+    assert sent["payload"]["attachments"] == ["https://example.com/report"] and sent["payload"]["priority"] == "high"
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"instruction": "make it better"},
+        {"target_message_id": "r1", "instruction": "Give more detail"},
+        {"target_message_id": "r1", "feedback_type": "refinement", "instruction": "better"},
+    ],
+)
+def test_vague_feedback_gets_a_gentle_prompt_and_is_not_sent(world, fields):
+    html = send(world, **fields)
+    assert 'data-testid="feedback-prompt"' in html
+    assert not world["session"].messages.filter(payload_type="human_feedback").exists()
+
+
+def test_a_stale_page_gets_the_conflict_and_keeps_the_feedback(world):
+    stale = WorkSession.objects.get(pk=world["session"].pk).head_checksum
+    post(world["session"], world["owner"], envelopes.feedback, "r1", message_id="c1")
+    html = send(
+        world, context_checksum=stale, target_message_id="r1", feedback_type="refinement", instruction="Shorter please"
+    )
+    assert 'data-testid="feedback-conflict"' in html and "c1" in html and "Shorter please" in html
+    assert world["session"].messages.filter(payload_type="human_feedback").count() == 1
+
+
+def test_viewers_get_no_panel_and_cannot_post_feedback(client, world):
+    viewer = make_user("vic")
+    member_add(session=world["session"], user=viewer, role="viewer")
+    client.force_login(viewer)
+    assert (
+        'data-testid="feedback-panel"'
+        not in client.get(reverse("sessions:detail", args=[world["session"].pk])).content.decode()
+    )
+    refused = client.post(
+        reverse("sessions:feedback", args=[world["session"].pk]),
+        {"target_message_id": "r1", "feedback_type": "approval"},
+    ).content.decode()
+    assert "Viewers read the session" in refused
+    assert not world["session"].messages.filter(payload_type="human_feedback").exists()

@@ -191,7 +191,9 @@ def test_summary_is_read_off_the_graph():
     assert [d["type"] for d in summary["decisions"]] == ["approval", "correction"]
     assert {f["node"] for f in summary["facts_agreed"]} >= {"r1"}
     assert [a["node"] for a in summary["assumptions_in_force"]] == ["r1#assumption:0"]
-    assert {q["node"] for q in summary["open_questions"]} == {"r1#question:0", "r2#question:0"}
+    # Correcting a section of r2 puts all of r2 in doubt: its question is to be reviewed, not open.
+    assert {q["node"] for q in summary["open_questions"]} == {"r1#question:0"}
+    assert status(graph, "r2#question:0") == "needs_review" and status(graph, "r2") == "needs_review"
     assert [(p["step"], p["status"]) for p in summary["plan"]] == [(1, "done"), (2, "in_progress"), (3, "proposed")]
     assert summary["plan"][2]["requires_approval"] is True
 
