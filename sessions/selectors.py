@@ -164,3 +164,10 @@ def thread_entry(seq: int, envelope: dict) -> dict | None:
     summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
     kind = envelope["payload_type"].replace("_", " ")
     return {**envelope, "seq": seq, "payload": payload, "summary": summary, "kind": kind}
+
+
+def open_questions(*, session: WorkSession) -> int:
+    """Questions and clarifications still open: what waits for the session's humans."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        return len(entry.graph.nodes_with_status("open"))

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from agents.safety import filtered
 from agents.sap.errors import SapError
-from sessions.access import SYSTEM, Caller, require_access
+from sessions.access import SYSTEM, Caller, caller_for_user, require_access
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
@@ -354,4 +354,26 @@ def session_import(*, data: dict, owner) -> WorkSession:
         Message.objects.bulk_create(
             _message_row(session, seq, envelope, checksum) for seq, envelope, checksum in entries
         )
+    return session
+
+
+def session_start(*, owner: AbstractBaseUser, title: str, proposal: dict, agents=(), files=()) -> WorkSession:
+    """A new session as the new-session form describes it: its agents invited, its files in the
+    workspace, then the task proposal (which sets the agents to work, agents.reactions)."""
+    from agents.sap_service import workspace_upload  # agents builds on sessions; this one service spans both
+
+    session = session_create(owner=owner, title=title)
+    caller = caller_for_user(owner)
+    for agent in agents:
+        agent_join(session=session, agent=agent)
+    attached = []
+    for name, data in files:
+        workspace_upload(session_id=session.pk, caller=caller, path=f"attachments/{name}", data=data)
+        attached.append(f"attachments/{name}")
+    if attached:
+        proposal = {
+            **proposal,
+            "background_context": [*proposal.get("background_context", []), *(f"attached file {p}" for p in attached)],
+        }
+    message_post_at_head(session_id=session.pk, caller=caller, payload_type="task_proposal", payload=proposal)
     return session

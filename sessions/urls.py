@@ -5,6 +5,7 @@ from sessions import views
 app_name = "sessions"
 urlpatterns = [
     path("", views.session_list, name="list"),
+    path("new/", views.session_new, name="new"),
     path("<uuid:session_id>/", views.session_detail, name="detail"),
     path("<uuid:session_id>/map/", views.session_map, name="map"),
     path("<uuid:session_id>/map/node/", views.map_node, name="map-node"),

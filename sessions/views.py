@@ -1,6 +1,6 @@
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from agents.sap.errors import SapError
@@ -8,13 +8,38 @@ from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
+from sessions.forms import NewSessionForm
 from sessions.fragments import map_urls
-from sessions.services import envelope_for, message_post
+from sessions.services import envelope_for, message_post, session_start
 
 
 @login_required
 def session_list(request):
-    return render(request, "sessions/list.html", {"sessions": selectors.sessions_for_user(user=request.user)})
+    sessions = list(selectors.sessions_for_user(user=request.user))
+    for session in sessions:
+        session.waiting = selectors.open_questions(session=session)
+    return render(request, "sessions/list.html", {"sessions": sessions})
+
+
+@login_required
+def session_new(request):
+    """The task proposal form; the new session opens with its agents, files and proposal in place."""
+    form = NewSessionForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        files = [(upload.name, upload.read()) for upload in form.cleaned_data["files"]]
+        try:
+            session = session_start(
+                owner=request.user,
+                title=form.title_or_goal(),
+                proposal=form.proposal(),
+                agents=form.cleaned_data["agents"],
+                files=files,
+            )
+        except SapError as error:
+            form.add_error("files", error.message)
+        else:
+            return redirect("sessions:detail", session_id=session.pk)
+    return render(request, "sessions/new.html", {"form": form}, status=400 if form.errors else 200)
 
 
 def _member_access(request, session_id):

@@ -217,3 +217,59 @@ def test_viewers_get_no_panel_and_cannot_post_feedback(client, world):
     ).content.decode()
     assert "Viewers read the session" in refused
     assert not world["session"].messages.filter(payload_type="human_feedback").exists()
+
+
+def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_proposal(
+    client, django_capture_on_commit_callbacks
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from agents.behaviours import builtin_agents_ensure
+    from agents.models import Task
+
+    builtin_agents_ensure()
+    user = make_user("nina")
+    client.force_login(user)
+    assert 'name="goal"' in client.get(reverse("sessions:new")).content.decode()
+    csv_file = SimpleUploadedFile("sales.csv", b"region,amount\nnorth,3\n", content_type="text/csv")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("sessions:new"),
+            {
+                "goal": "Analyse the attached sales CSV by region",
+                "deadline": "2027-01-15",
+                "audience": "management",
+                "success_criteria": "Totals per region\nA chart",
+                "roles": ["analysis"],
+                "agents": ["planner", "analyst"],
+                "links": "https://example.com/context",
+                "files": [csv_file],
+            },
+        )
+    assert response.status_code == 302, re.findall(r"class=\"error\"[^>]*>([^<]+)", response.content.decode())
+    session = WorkSession.objects.get(title="Analyse the attached sales CSV by region")
+    assert response.status_code == 302 and response.url == reverse("sessions:detail", args=[session.pk])
+    proposal = session.messages.get(payload_type="task_proposal").envelope["payload"]
+    assert proposal["constraints"] == {"audience": "management", "deadline": "2027-01-15"}
+    assert proposal["success_criteria"] == ["Totals per region", "A chart"]
+    assert proposal["background_context"] == [
+        "link: https://example.com/context",
+        "attached file attachments/sales.csv",
+    ]
+    assert sorted(session.participants.values_list("agent__name", flat=True)) == ["analyst", "planner"]
+    assert Task.objects.filter(session=session, agent__name="planner").exists()
+    from agents.operations.files import workspace_root
+
+    assert (workspace_root(session.pk) / "attachments/sales.csv").read_bytes() == b"region,amount\nnorth,3\n"
+
+
+def test_a_new_session_without_a_goal_is_refused_with_the_field_named(client):
+    client.force_login(make_user())
+    response = client.post(reverse("sessions:new"), {"goal": ""})
+    assert response.status_code == 400 and "This field is required" in response.content.decode()
+    assert not WorkSession.objects.exists()
+
+
+def test_the_sessions_list_counts_the_open_questions(world):
+    html = world["client"].get(reverse("sessions:list")).content.decode()
+    assert "1 open question" in html and reverse("sessions:new") in html

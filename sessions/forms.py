@@ -1,0 +1,79 @@
+"""The new-session form: a task proposal as a person writes one."""
+
+from __future__ import annotations
+
+from django import forms
+
+from agents.models import Agent
+
+ROLES = [(role, role.capitalize()) for role in ("planning", "research", "analysis", "writing", "review")]
+MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
+
+
+def _lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleFileField(forms.FileField):
+    """Several files in one field (Django's documented recipe): cleans each, returns the list."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("widget", MultipleFileInput())
+        super().__init__(*args, **kwargs)
+
+    def clean(self, data, initial=None):
+        if isinstance(data, list | tuple):
+            return [super(MultipleFileField, self).clean(item, initial) for item in data]
+        cleaned = super().clean(data, initial)
+        return [cleaned] if cleaned else []
+
+
+class NewSessionForm(forms.Form):
+    goal = forms.CharField(min_length=3, max_length=10_000, widget=forms.Textarea(attrs={"rows": 3}))
+    title = forms.CharField(max_length=200, required=False, help_text="Defaults to the start of the goal")
+    format = forms.CharField(max_length=100, required=False)
+    length = forms.CharField(max_length=100, required=False)
+    deadline = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    audience = forms.CharField(max_length=500, required=False)
+    background = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 3}), label="Background context")
+    success_criteria = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3}), help_text="One criterion a line: a checklist"
+    )
+    roles = forms.MultipleChoiceField(
+        choices=ROLES, required=False, widget=forms.CheckboxSelectMultiple, label="Expected agent roles"
+    )
+    agents = forms.ModelMultipleChoiceField(
+        queryset=Agent.objects.filter(enabled=True), required=False, widget=forms.CheckboxSelectMultiple,
+        label="Agents to invite", to_field_name="name",
+    )  # fmt: skip
+    links = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One link a line")
+    files = MultipleFileField(required=False, label="Files to attach")
+
+    def clean_files(self):
+        files = self.cleaned_data["files"]
+        for upload in files:
+            if upload.size > MAX_ATTACHMENT_BYTES:
+                raise forms.ValidationError(f"{upload.name} is larger than {MAX_ATTACHMENT_BYTES // 1024 // 1024} MB")
+        return files
+
+    def proposal(self) -> dict:
+        data = self.cleaned_data
+        constraints = {key: data[key] for key in ("format", "length", "audience") if data[key]}
+        if data["deadline"]:
+            constraints["deadline"] = data["deadline"].isoformat()
+        payload = {"goal": data["goal"].strip()}
+        if constraints:
+            payload["constraints"] = constraints
+        background = _lines(data["background"]) + [f"link: {url}" for url in _lines(data["links"])]
+        for key, value in (("background_context", background), ("success_criteria", _lines(data["success_criteria"])),
+                           ("expected_agent_roles", data["roles"])):  # fmt: skip
+            if value:
+                payload[key] = value
+        return payload
+
+    def title_or_goal(self) -> str:
+        return self.cleaned_data["title"] or self.cleaned_data["goal"].strip()[:80]
