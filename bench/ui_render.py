@@ -78,10 +78,11 @@ def run() -> int:
 
         def render_thread(session=session):
             entries = selectors.thread(session=session)
-            return "".join(render_to_string("sessions/partials/message.html", {"m": m}) for m in entries)
+            context = {"session": session, "role": "owner"}
+            return "".join(render_to_string("sessions/partials/message.html", {**context, "m": m}) for m in entries)
 
         render_map()
-        map_s, thread_s = best(5, render_map), best(3, render_thread)
+        map_s, thread_s = best(9, render_map), best(5, render_thread)
         from sessions.access import caller_for_user
         from sessions.services import message_post
 

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import json
+
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from sessions import selectors
-from sessions.models import WorkSession
+from sessions.access import Caller
+from sessions.models import MemberRole, WorkSession
+
+DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
+# Messages after which the status bar and the approval cards are sent again.
+REFRESHES_SIDE_PANELS = frozenset({"agent_status", "operation_record", "task_event"})
 
 
 def map_urls(session_id) -> dict:
@@ -16,7 +23,27 @@ def map_urls(session_id) -> dict:
     }
 
 
-def live_update(*, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str) -> str:
+def pending_approvals(session: WorkSession, caller: Caller) -> list:
+    from agents.sap_service import approvals_of  # agents builds on sessions
+
+    approvals = list(approvals_of(session_id=session.pk, caller=caller, status="pending")[:50])
+    for approval in approvals:
+        approval.request_text = json.dumps(approval.request, indent=1, ensure_ascii=False)[:2000]
+    return approvals
+
+
+def side_panels(session: WorkSession, caller: Caller, role: str) -> dict:
+    """The agent status bar and the approval cards, for this viewer."""
+    return {
+        "agents": selectors.agent_statuses(session=session),
+        "approvals": pending_approvals(session, caller),
+        "can_decide": role in DECIDERS,
+    }
+
+
+def live_update(
+    *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
+) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
     and the version the page now shows (``checksum``), which the forms send."""
     shown = selectors.thread_entry(seq, envelope)
@@ -25,6 +52,9 @@ def live_update(*, session: WorkSession, seq: int, envelope: dict, checksum: str
         "message": shown,
         "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,
+        "session": session,
         **map_urls(session.pk),
     }
+    if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
+        context.update(side_panels(session, caller, role), refresh_side=True)
     return render_to_string("sessions/partials/live_update.html", context)

@@ -171,3 +171,28 @@ def open_questions(*, session: WorkSession) -> int:
     entry = graph_cache.entry(session)
     with entry.lock:
         return len(entry.graph.nodes_with_status("open"))
+
+
+def agent_statuses(*, session: WorkSession) -> list[dict]:
+    """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
+    from sessions.models import Message
+
+    latest = {}
+    rows = Message.objects.filter(session=session, payload_type="agent_status").order_by("seq")
+    for sender, envelope in rows.values_list("sender_id", "envelope"):
+        latest[sender] = envelope["payload"]
+    board = []
+    for name, kind, enabled in session.participants.values_list("agent__name", "agent__kind", "agent__enabled"):
+        status = latest.get(name) or {}
+        board.append(
+            {
+                "name": name,
+                "kind": kind,
+                "online": enabled and status.get("state") != "offline",
+                "state": status.get("state", "idle"),
+                "activity": status.get("activity", "no activity yet"),
+                "progress": status.get("progress"),
+                "resources": status.get("resources_used") or {},
+            }
+        )
+    return sorted(board, key=lambda agent: agent["name"])

@@ -10,4 +10,7 @@ urlpatterns = [
     path("<uuid:session_id>/map/", views.session_map, name="map"),
     path("<uuid:session_id>/map/node/", views.map_node, name="map-node"),
     path("<uuid:session_id>/feedback/", views.feedback_post, name="feedback"),
+    path("<uuid:session_id>/answers/", views.answer_post, name="answer"),
+    path("<uuid:session_id>/plans/<str:message_id>/approve/", views.plan_approve, name="plan-approve"),
+    path("<uuid:session_id>/approvals/<int:approval_id>/", views.approval_decision, name="approval"),
 ]

@@ -4,13 +4,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from agents.sap.errors import SapError
+from agents.sap_service import approval_decide
+from agents.scheduling import plan_accept
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.forms import NewSessionForm
-from sessions.fragments import map_urls
-from sessions.services import envelope_for, message_post, session_start
+from sessions.fragments import map_urls, side_panels
+from sessions.services import envelope_for, message_post, message_post_at_head, session_start
 
 
 @login_required
@@ -60,6 +62,7 @@ def session_detail(request, session_id):
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
         "thread": selectors.thread(session=session),
         **_panel_context(session),
+        **side_panels(session, caller_for_user(request.user), access.role),
         **map_urls(session_id),
     }
     return render(request, "sessions/detail.html", context)
@@ -110,6 +113,72 @@ def feedback_post(request, session_id):
         return _panel(request, session, error=error.message, form=request.POST)
     session.refresh_from_db()
     return _panel(request, session, sent=ack.message_id)
+
+
+@login_required
+@require_POST
+def approval_decision(request, session_id, approval_id):
+    """An approval card's Approve or Reject, through approval_decide; the cards come back updated."""
+    access = _member_access(request, session_id)
+    caller = caller_for_user(request.user)
+    error = None
+    try:
+        approval_decide(
+            session_id=session_id,
+            approval_id=approval_id,
+            caller=caller,
+            approve=request.POST.get("decision") == "approve",
+            reason=request.POST.get("reason", "")[:2000],
+        )
+    except SapError as refused:
+        error = refused.message
+    context = {"session": access.session, **side_panels(access.session, caller, access.role), "error": error}
+    return render(request, "sessions/partials/approvals.html", context)
+
+
+@login_required
+@require_POST
+def answer_post(request, session_id):
+    """A clarification's option button or an open question's answer box: a clarification_answer."""
+    access = _member_access(request, session_id)
+    caller = caller_for_user(request.user)
+    payload = {"clarification_message_id": request.POST.get("clarification_message_id", "")}
+    for key in ("option_id", "free_answer"):
+        if request.POST.get(key):
+            payload[key] = request.POST[key]
+    if request.POST.get("question_index", "").isdigit():
+        payload["question_index"] = int(request.POST["question_index"])
+    try:
+        if not access.can_write:
+            raise SapError("PERMISSION_DENIED", "viewers cannot answer", details={"role": access.role})
+        ack = message_post_at_head(
+            session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload
+        )
+    except SapError as error:
+        return render(request, "sessions/partials/answered.html", {"error": error.message})
+    return render(request, "sessions/partials/answered.html", {"sent": ack.message_id})
+
+
+@login_required
+@require_POST
+def plan_approve(request, session_id, message_id):
+    """Approve an agent's proposed plan: a human approval in the log, then its steps become tasks."""
+    access = _member_access(request, session_id)
+    caller = caller_for_user(request.user)
+    try:
+        if not access.can_write:
+            raise SapError("PERMISSION_DENIED", "viewers cannot approve plans", details={"role": access.role})
+        message_post_at_head(
+            session_id=session_id,
+            caller=caller,
+            payload_type="human_feedback",
+            payload={"target_message_id": message_id, "feedback_type": "approval"},
+            in_reply_to=message_id,
+        )
+        tasks = plan_accept(session_id=session_id, caller=caller, message_id=message_id)
+    except SapError as error:
+        return render(request, "sessions/partials/answered.html", {"error": error.message})
+    return render(request, "sessions/partials/answered.html", {"sent": f"the plan: {len(tasks)} tasks scheduled"})
 
 
 @login_required

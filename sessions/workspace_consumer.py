@@ -16,13 +16,13 @@ from sessions.fragments import live_update
 from sessions.models import Message, WorkSession
 
 
-def _render(session_id, seq: int, role: str) -> str | None:
+def _render(session_id, seq: int, role: str, caller) -> str | None:
     row = Message.objects.filter(session_id=session_id, seq=seq).values_list("envelope", "checksum").first()
     if row is None:
         return None
     envelope, checksum = row
     session = WorkSession.objects.get(pk=session_id)
-    return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role)
+    return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role, caller=caller)
 
 
 class WorkspaceConsumer(AsyncWebsocketConsumer):
@@ -33,7 +33,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.role = access.role
+        self.role, self.caller = access.role, caller
         self.group = session_group(self.session_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -46,7 +46,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
 
     async def chap_message(self, event):
-        html = await db(_render)(self.session_id, event["seq"], self.role)
+        html = await db(_render)(self.session_id, event["seq"], self.role, self.caller)
         if html:
             await self.send(text_data=html)
 

@@ -273,3 +273,78 @@ def test_a_new_session_without_a_goal_is_refused_with_the_field_named(client):
 def test_the_sessions_list_counts_the_open_questions(world):
     html = world["client"].get(reverse("sessions:list")).content.decode()
     assert "1 open question" in html and reverse("sessions:new") in html
+
+
+def test_clarification_options_are_buttons_that_answer(world, django_capture_on_commit_callbacks):
+    session = world["session"]
+    agent = make_agent("planner")
+    agent_join(session=session, agent=agent)
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    asked = envelopes.envelope(
+        "clarification",
+        {"question": "Which one?", "options": [{"id": "a", "label": "A market scan"}, {"id": "b", "label": "A SWOT"}]},
+        message_id="q1", sender=("agent", "planner"), session_id=session.pk, context_checksum=head,
+    )  # fmt: skip
+    message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=asked)
+    html = page(world).content.decode()
+    assert '<button name="option_id" value="b" class="option">A SWOT</button>' in html
+    answered = world["client"].post(
+        reverse("sessions:answer", args=[session.pk]), {"clarification_message_id": "q1", "option_id": "b"}
+    )
+    assert "Sent:" in answered.content.decode()
+    answer = session.messages.get(payload_type="clarification_answer").envelope["payload"]
+    assert answer == {"clarification_message_id": "q1", "option_id": "b"}
+
+
+def test_approving_a_plan_logs_the_approval_and_schedules_its_steps(world):
+    session = world["session"]
+    agent = make_agent("planner", roles=["planning"])
+    agent_join(session=session, agent=agent)
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    plan = envelopes.declaration(steps=2, message_id="d1", session_id=session.pk, context_checksum=head)
+    message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=plan)
+    assert "Approve the plan" in page(world).content.decode()
+    done = world["client"].post(reverse("sessions:plan-approve", args=[session.pk, "d1"])).content.decode()
+    assert "2 tasks scheduled" in done
+    approval = session.messages.get(payload_type="human_feedback").envelope
+    assert approval["payload"] == {"target_message_id": "d1", "feedback_type": "approval", "priority": "medium"}
+    from agents.models import Task
+
+    assert Task.objects.filter(session=session, source_message_id="d1").count() == 2
+
+
+def test_approval_cards_show_what_waits_and_decide_it(world):
+    from agents.models import Approval
+
+    session = world["session"]
+    agent = make_agent("cleaner", allowed_operations=["file.*"])
+    agent_join(session=session, agent=agent)
+    waiting = Approval.objects.create(
+        session=session, requested_by="agent:cleaner", agent=agent, operation="file.delete", block_type="action",
+        request={"path": "old.txt", "confirm": True}, reason="file.delete is irreversible",
+    )  # fmt: skip
+    html = page(world).content.decode()
+    assert f'data-approval-id="{waiting.pk}"' in html and "file.delete is irreversible" in html
+    cards = (
+        world["client"]
+        .post(reverse("sessions:approval", args=[session.pk, waiting.pk]), {"decision": "reject", "reason": "keep it"})
+        .content.decode()
+    )
+    waiting.refresh_from_db()
+    assert waiting.status == "rejected" and waiting.decision_reason == "keep it"
+    assert "Nothing waits for a decision" in cards
+
+
+def test_the_status_bar_shows_each_agents_latest_activity(world):
+    session = world["session"]
+    agent = make_agent("analyst", kind="builtin")
+    agent_join(session=session, agent=agent)
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    status = envelopes.envelope(
+        "agent_status", {"activity": "Profiling sales.csv", "state": "working", "progress": {"done": 1, "total": 3}},
+        sender=("agent", "analyst"), session_id=session.pk, context_checksum=head,
+    )  # fmt: skip
+    message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=status)
+    html = page(world).content.decode()
+    bar = html[html.index('id="agent-status"') : html.index("</section>", html.index('id="agent-status"'))]
+    assert "analyst" in bar and "Profiling sales.csv" in bar and "1/3" in bar and "online" in bar
