@@ -65,11 +65,9 @@ DEFAULT_TEMPLATES = [
         "match_text": "data analysis dataset csv spreadsheet table statistics average mean totals trends "
         "compare groups figures numbers sales revenue metrics analyse the data distribution correlation",
         "steps": [
-            _step(1, "Import and profile the data", "analysis", "column profiles"),
-            _step(2, "Compute descriptive statistics", "analysis", "statistics"),
-            _step(3, "Compare groups and look for trends", "analysis", "comparisons"),
-            _step(4, "Write the findings with their confidence", "writing", "report"),
-            _step(5, "Review the report against the data", "review", "review notes", approval=True),
+            _step(1, "Import the data, profile it, describe it and compare its groups", "analysis", "report"),
+            _step(2, "Write the findings for the readers", "writing", "summary"),
+            _step(3, "Review the report against the data", "review", "review notes", approval=True),
         ],
         "evaluation_criteria": ["every number reproducible from a cited query", "missing values reported"],
         "deliverable_sections": [

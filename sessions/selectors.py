@@ -86,13 +86,25 @@ def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
     entry = graph_cache.entry(session)
     with entry.lock:
         context, layout = entry.graph, entry.layout
-        added = layout.update(context)
-        new = {spot.key for spot in added}
-        changed = sorted(key for key in context.caused.get(message_id, ()) if key in layout.placed and key not in new)
+        layout.update(context)
+        nodes = context.graph.nodes
+        if message_id not in nodes:
+            return {"added": [], "changed": [], "edges": []}
+        # The message's own nodes are the last ones placed from its seq on: a short walk from the end,
+        # the same for every viewer whichever render placed them.
+        seq, mine = nodes[message_id]["seq"], []
+        for key in reversed(layout.order):
+            if nodes[key]["seq"] < seq:
+                break
+            if nodes[key]["message"] == message_id:
+                mine.append(key)
+        mine.reverse()
+        own = set(mine)
+        changed = sorted(key for key in context.caused.get(message_id, ()) if key in layout.placed and key not in own)
         return {
-            "added": [map_node(context, spot) for spot in added],
+            "added": [map_node(context, layout.placed[key]) for key in mine],
             "changed": [map_node(context, layout.placed[key]) for key in changed],
-            "edges": map_edges(context, layout, [spot.key for spot in added]),
+            "edges": map_edges(context, layout, mine),
         }
 
 
@@ -136,7 +148,8 @@ def map_node_details(*, session: WorkSession, index: int) -> dict | None:
         }
 
 
-THREAD_HIDDEN = frozenset({"agent_status"})  # shown in the status bar, not read as conversation
+# Not read as conversation: statuses are in the status bar, operation records and task events on the map.
+THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
 
 
 def heat(confidence) -> str:

@@ -83,3 +83,73 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
         page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=10_000)
     screenshot(ed, "workspace-5-second-member-sees-the-correction")
     assert olga.console_errors == [] and ed.console_errors == []
+
+
+def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(chromium, transactional_db, tmp_path):
+    from agents.behaviours import builtin_agents_ensure
+    from sessions.services import member_add
+    from tests.live import DaphneServer
+
+    builtin_agents_ensure()
+    make_user("nina")
+    ed = make_user("ed")
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    contexts = []
+    try:
+        nina_page, ed_page = (
+            chromium.new_context(viewport={"width": 1366, "height": 900}).new_page() for _ in range(2)
+        )
+        for page in (nina_page, ed_page):
+            contexts.append(page.context)
+            page.console_errors = []
+            page.on(
+                "console", lambda msg, page=page: page.console_errors.append(msg.text) if msg.type == "error" else None
+            )
+        sign_in(nina_page, server, "nina")
+        nina_page.get_by_role("link", name="New session").click()
+        nina_page.get_by_label("Goal").fill("Analyse the attached sales CSV: compare the regions")
+        nina_page.get_by_label("Audience").fill("management")
+        nina_page.get_by_label("planner").check()
+        nina_page.get_by_label("analyst").check()
+        csv_path = tmp_path / "sales.csv"
+        csv_path.write_text("region,amount\n" + "".join(f"{r},{n}\n" for n, r in enumerate(["north", "south"] * 10)))
+        nina_page.get_by_label("Files to attach").set_input_files(str(csv_path))
+        screenshot(nina_page, "flow-1-new-session")
+        nina_page.get_by_role("button", name="Start the session").click()
+        nina_page.wait_for_url("**/sessions/*-*/")
+        session = WorkSession.objects.get(title__startswith="Analyse the attached sales CSV")
+        member_add(session=session, user=ed, role="editor")
+        sign_in(ed_page, server, "ed")
+        ed_page.goto(f"{server.url}/sessions/{session.pk}/")
+
+        for page in (nina_page, ed_page):
+            page.locator("#thread article.kind-agent_capability_declaration").wait_for(timeout=30_000)
+        screenshot(nina_page, "flow-2-plan-arrived")
+        nina_page.get_by_role("button", name="Approve the plan").click()
+        for page in (nina_page, ed_page):
+            page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(timeout=30_000)
+        report = nina_page.locator("#thread article.kind-collaborative_response").first
+        section = report.locator("section.heat").nth(1)
+        section.hover()
+        assert section.get_attribute("title").startswith("confidence ")
+        screenshot(nina_page, "flow-3-report-heatmap")
+
+        nina_page.locator('#map-nodes g[aria-label^="task_proposal"]').click()
+        nina_page.get_by_test_id("node-details").get_by_text("Analyse the attached sales CSV").first.wait_for()
+        screenshot(nina_page, "flow-4-node-details")
+
+        section.locator("pre").click(click_count=3)
+        panel = nina_page.get_by_test_id("feedback-panel")
+        panel.get_by_label("Correct").check()
+        panel.get_by_label("What should change").fill("The amounts are in thousands: say so in every table")
+        panel.get_by_role("button", name="Send feedback").click()
+        panel.get_by_test_id("feedback-sent").wait_for()
+        for page in (nina_page, ed_page):
+            page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=15_000)
+        screenshot(nina_page, "flow-5-correction-flags-the-map")
+        screenshot(ed_page, "flow-6-second-member-live")
+        assert nina_page.console_errors == [] and ed_page.console_errors == []
+    finally:
+        for context in contexts:
+            context.close()
+        server.stop()

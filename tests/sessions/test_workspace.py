@@ -348,3 +348,19 @@ def test_the_status_bar_shows_each_agents_latest_activity(world):
     html = page(world).content.decode()
     bar = html[html.index('id="agent-status"') : html.index("</section>", html.index('id="agent-status"'))]
     assert "analyst" in bar and "Profiling sales.csv" in bar and "1/3" in bar and "online" in bar
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "data"),
+    [
+        ("sessions:answer", (), {"clarification_message_id": "r1", "free_answer": "Business"}),
+        ("sessions:plan-approve", ("r1",), {}),
+    ],
+)
+def test_viewers_cannot_answer_or_approve(client, world, name, args, data):
+    viewer = make_user("vic")
+    member_add(session=world["session"], user=viewer, role="viewer")
+    client.force_login(viewer)
+    html = client.post(reverse(name, args=[world["session"].pk, *args]), data).content.decode()
+    assert 'class="error"' in html and "viewers cannot" in html
+    assert world["session"].messages.count() == 2

@@ -1,0 +1,70 @@
+"""/ws/sessions/<id>/ui/: each viewer receives the fragments of new messages rendered for its role."""
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from agents.tokens import token_issue
+from sessions.access import caller_for_agent
+from sessions.models import WorkSession
+from sessions.services import agent_join, message_post
+from tests.factories import make_agent, make_session, make_user
+from tests.sessions import envelopes
+from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from workbench.asgi import application
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def ui_socket(session, headers):
+    return WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/ui/", headers=headers)
+
+
+@pytest.fixture
+def world():
+    owner, viewer = make_user("olga"), make_user("vic")
+    session = make_session(owner=owner, members={viewer: "viewer"})
+    agent = make_agent("planner")
+    agent_join(session=session, agent=agent)
+    return {"session": session, "owner": owner, "viewer": viewer, "agent": agent}
+
+
+def ask(world):
+    head = WorkSession.objects.get(pk=world["session"].pk).head_checksum
+    question = envelopes.envelope(
+        "clarification",
+        {"question": "Which one?", "options": [{"id": "a", "label": "A scan"}]},
+        sender=("agent", "planner"), session_id=world["session"].pk, context_checksum=head,
+    )  # fmt: skip
+    message_post(session_id=world["session"].pk, caller=caller_for_agent(world["agent"]), envelope=question)
+
+
+def test_each_viewer_gets_the_new_message_rendered_for_its_role(client, world):
+    owner_headers, viewer_headers = cookie_headers(client, world["owner"]), cookie_headers(client, world["viewer"])
+
+    async def scenario():
+        owner, viewer = ui_socket(world["session"], owner_headers), ui_socket(world["session"], viewer_headers)
+        assert (await owner.connect())[0] and (await viewer.connect())[0]
+        await database_sync_to_async(ask)(world)
+        frames = [await owner.receive_from(timeout=5), await viewer.receive_from(timeout=5)]
+        await owner.disconnect()
+        await viewer.disconnect()
+        return frames
+
+    for_owner, for_viewer = async_to_sync(scenario)()
+    for html in (for_owner, for_viewer):
+        assert '<div id="thread" hx-swap-oob="beforeend">' in html and '<div id="map-patch" hx-swap-oob="true"' in html
+        assert 'id="page-checksum"' in html
+    assert 'name="option_id" value="a"' in for_owner and 'name="option_id"' not in for_viewer
+
+
+def test_outsiders_and_agents_are_refused(client, world):
+    outsider = cookie_headers(client, make_user("out"))
+    agent = bearer_headers(token_issue(agent=world["agent"]))
+
+    async def scenario(headers):
+        return await ui_socket(world["session"], headers).connect()
+
+    assert async_to_sync(scenario)(outsider) == (False, 4403)
+    assert async_to_sync(scenario)(agent)[0] is False
