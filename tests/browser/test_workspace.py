@@ -63,6 +63,10 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     details = olga.get_by_test_id("node-details")
     details.get_by_text("Write a short report on battery suppliers").first.wait_for()
     screenshot(olga, "workspace-2-node-details")
+    ed.locator("#map-node-1").focus()  # the map is keyboard reachable: a focused node opens with Enter
+    ed.keyboard.press("Enter")
+    ed.get_by_test_id("node-details").locator("h2").wait_for()
+    assert ed.get_by_test_id("node-details").locator("h2").inner_text() != ""
 
     market = olga.locator('section.heat[data-section-id="market"]')
     market.hover()
@@ -82,6 +86,9 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
         page.locator("#thread article.kind-human_feedback").wait_for(timeout=10_000)
         page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=10_000)
     screenshot(ed, "workspace-5-second-member-sees-the-correction")
+    ed.set_viewport_size({"width": 820, "height": 1180})  # a tablet: one column, nothing wider than the screen
+    assert ed.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    screenshot(ed, "workspace-6-tablet")
     assert olga.console_errors == [] and ed.console_errors == []
 
 
