@@ -395,3 +395,34 @@ def task_fail(claim: Claim, *, error: str, resources: dict | None = None, retry:
             task.save()
             _record(task, "failed", SYSTEM, error[:5000])
     return True
+
+
+def agent_pause(*, session_id, agent: str, caller: Caller, paused: bool = True) -> list[Task]:
+    """Pause (or resume) an agent in this session: each of its open tasks here, each act logged."""
+    _require_planner(session_id, caller)
+    act = task_pause if paused else task_resume
+    open_tasks = Task.objects.filter(session_id=session_id, agent__name=agent, state__in=OPEN_STATES, paused=not paused)
+    return [act(session_id=session_id, task_id=pk, caller=caller) for pk in open_tasks.values_list("pk", flat=True)]
+
+
+def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str = "") -> Task:
+    """Act as the intermediary: hand one task's result to another agent as a new task, with a note."""
+    _require_planner(session_id, caller)
+    source = _task_of(session_id, task_id)
+    if not source.result_message_id:
+        raise SapError(
+            "INVALID_STATE",
+            f"task {task_id} has no result to forward yet",
+            details={"state": source.state, "allowed_from": [TaskState.DONE]},
+        )
+    forwarded = task_create(
+        session_id=session_id,
+        caller=caller,
+        title=f"Continue from task {source.pk}: {source.title}"[:2000],
+        instructions=note,
+        agent=agent,
+        source_message_id=source.result_message_id,
+        depends_on=[source.pk],
+    )
+    _record(source, "forwarded", caller, note, result_message_id=source.result_message_id)
+    return forwarded

@@ -58,3 +58,13 @@ def live_update(
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(side_panels(session, caller, role), refresh_side=True)
     return render_to_string("sessions/partials/live_update.html", context)
+
+
+def board_context(session: WorkSession, role: str) -> dict:
+    return {"session": session, "board": selectors.schedule_board(session=session), "can_act": role in DECIDERS}
+
+
+def board_update(session_id, role: str) -> str:
+    """The scheduling board again, as an out-of-band swap (small: one card per task)."""
+    context = board_context(WorkSession.objects.get(pk=session_id), role)
+    return render_to_string("sessions/partials/schedule_board.html", {**context, "oob": True})

@@ -195,12 +195,14 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     for sender, envelope in rows.values_list("sender_id", "envelope"):
         latest[sender] = envelope["payload"]
     board = []
-    for name, kind, enabled in session.participants.values_list("agent__name", "agent__kind", "agent__enabled"):
+    rows = session.participants.values_list("agent__name", "agent__kind", "agent__enabled", "agent__roles")
+    for name, kind, enabled, roles in rows:
         status = latest.get(name) or {}
         board.append(
             {
                 "name": name,
                 "kind": kind,
+                "roles": roles or [],
                 "online": enabled and status.get("state") != "offline",
                 "state": status.get("state", "idle"),
                 "activity": status.get("activity", "no activity yet"),
@@ -209,3 +211,43 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
             }
         )
     return sorted(board, key=lambda agent: agent["name"])
+
+
+def schedule_board(*, session: WorkSession) -> dict:
+    """One lane per agent of the session (its current task, its queue by priority, its waiting
+    approvals) and the unassigned tasks by the role they need; each task with its hand-offs."""
+    from agents.models import OPEN_STATES, Approval, Task, TaskState
+
+    statuses = {a["name"]: a for a in agent_statuses(session=session)}
+    tasks = list(
+        Task.objects.filter(session=session)
+        .select_related("agent")
+        .prefetch_related("depends_on")
+        .order_by("-priority", "created_at")
+    )
+    waiting = Approval.objects.filter(session=session, status="pending").select_related("agent")
+    lanes = []
+    for name, status in statuses.items():
+        mine = [t for t in tasks if t.agent and t.agent.name == name]
+        lanes.append(
+            {
+                "agent": name,
+                "status": status,
+                "roles": status["roles"],
+                "current": [t for t in mine if t.state == TaskState.RUNNING],
+                "queue": [t for t in mine if t.state in OPEN_STATES and t.state != TaskState.RUNNING],
+                "finished": [t for t in mine if t.state not in OPEN_STATES],
+                "approvals": [a for a in waiting if a.agent and a.agent.name == name],
+                "paused": any(t.paused for t in mine if t.state in OPEN_STATES),
+            }
+        )
+    unassigned: dict[str, list] = {}
+    for task in tasks:
+        if task.agent is None and task.state in OPEN_STATES:
+            unassigned.setdefault(task.required_role or "any role", []).append(task)
+    handoffs = [
+        {"from": before.pk, "to": task.pk, "artefact": before.result_message_id or f"output of task {before.pk}"}
+        for task in tasks
+        for before in task.depends_on.all()
+    ]
+    return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}

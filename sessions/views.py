@@ -5,13 +5,21 @@ from django.views.decorators.http import require_POST
 
 from agents.sap.errors import SapError
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_accept
+from agents.scheduling import (
+    agent_pause,
+    plan_accept,
+    task_cancel,
+    task_forward,
+    task_reassign,
+    task_reprioritise,
+    task_retry,
+)
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.forms import NewSessionForm
-from sessions.fragments import map_urls, side_panels
+from sessions.fragments import board_context, map_urls, side_panels
 from sessions.services import envelope_for, message_post, message_post_at_head, session_start
 
 
@@ -179,6 +187,68 @@ def plan_approve(request, session_id, message_id):
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
     return render(request, "sessions/partials/answered.html", {"sent": f"the plan: {len(tasks)} tasks scheduled"})
+
+
+@login_required
+def schedule(request, session_id):
+    """The multi-agent scheduling view: a lane per agent, unassigned tasks by role, hand-offs."""
+    access = _member_access(request, session_id)
+    return render(request, "sessions/schedule.html", board_context(access.session, access.role))
+
+
+SCHEDULE_ACTIONS = {
+    "reassign": (task_reassign, ("agent",)),
+    "reprioritise": (task_reprioritise, ("priority",)),
+    "cancel": (task_cancel, ()),
+    "retry": (task_retry, ()),
+    "forward": (task_forward, ("agent", "note")),
+}
+
+
+@login_required
+@require_POST
+def schedule_act(request, session_id):
+    """A task card's action, through the scheduling services (each act is logged in the session)."""
+    access = _member_access(request, session_id)
+    error = None
+    act = SCHEDULE_ACTIONS.get(request.POST.get("action", ""))
+    try:
+        if act is None:
+            raise SapError("VALIDATION_FAILED", "unknown action", details={"known": sorted(SCHEDULE_ACTIONS)})
+        service, takes = act
+        arguments = {key: request.POST.get(key, "") for key in takes}
+        if "priority" in arguments:
+            try:
+                arguments["priority"] = max(-1000, min(1000, int(arguments["priority"])))
+            except ValueError:
+                raise SapError("VALIDATION_FAILED", "priority is a whole number", details={}) from None
+        task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
+        service(session_id=session_id, task_id=task_id, caller=caller_for_user(request.user), **arguments)
+    except SapError as refused:
+        error = refused.message
+    return render(
+        request, "sessions/partials/schedule_board.html", {**board_context(access.session, access.role), "error": error}
+    )
+
+
+@login_required
+@require_POST
+def schedule_agent(request, session_id):
+    """Pause or resume an agent in this session."""
+    access = _member_access(request, session_id)
+    error = None
+    try:
+        agent_pause(
+            session_id=session_id,
+            agent=request.POST.get("agent", ""),
+            caller=caller_for_user(request.user),
+            paused=request.POST.get("paused") == "1",
+        )
+    except SapError as refused:
+        error = refused.message
+    return render(
+        request, "sessions/partials/schedule_board.html", {**board_context(access.session, access.role), "error": error}
+    )
 
 
 @login_required

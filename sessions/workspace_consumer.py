@@ -12,8 +12,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from sessions.access import caller_for_principal, session_access
 from sessions.consumers import CLOSE_FORBIDDEN, db
 from sessions.events import session_group
-from sessions.fragments import live_update
+from sessions.fragments import board_update, live_update
 from sessions.models import Message, WorkSession
+
+SCHEDULE_CHANGES = frozenset({"task_event", "agent_status", "operation_record"})
 
 
 def _render(session_id, seq: int, role: str, caller) -> str | None:
@@ -34,6 +36,7 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.role, self.caller = access.role, caller
+        self.view = "schedule" if b"view=schedule" in self.scope.get("query_string", b"") else "workspace"
         self.group = session_group(self.session_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -46,6 +49,10 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
 
     async def chap_message(self, event):
+        if self.view == "schedule":
+            if event.get("payload_type") in SCHEDULE_CHANGES:
+                await self.send(text_data=await db(board_update)(self.session_id, self.role))
+            return
         html = await db(_render)(self.session_id, event["seq"], self.role, self.caller)
         if html:
             await self.send(text_data=html)

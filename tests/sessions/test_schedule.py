@@ -1,0 +1,96 @@
+"""The multi-agent scheduling view: lanes, unassigned tasks, hand-offs, and every act on them."""
+
+import pytest
+from django.urls import reverse
+
+from agents.models import Task, TaskState
+from agents.scheduling import Claim, task_claim, task_create, task_finish
+from sessions.access import caller_for_user
+from sessions.services import agent_join, member_add
+from tests.factories import make_agent, make_session, make_user
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+
+
+@pytest.fixture
+def team(client):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Supplier scan")
+    for name, roles in (("finder", ["research"]), ("author", ["writing"])):
+        agent_join(session=session, agent=make_agent(name, kind="builtin", roles=roles))
+    client.force_login(owner)
+    caller = caller_for_user(owner)
+    made = {
+        "collect": task_create(session_id=session.pk, caller=caller, title="Collect sources", agent="finder"),
+        "law": task_create(session_id=session.pk, caller=caller, title="Check the law", required_role="legal"),
+    }
+    made["write"] = task_create(
+        session_id=session.pk, caller=caller, title="Write it up", agent="author", depends_on=[made["collect"].pk]
+    )
+    return {"session": session, "owner": owner, "client": client, "tasks": made}
+
+
+def act(team, **data):
+    url = reverse("sessions:schedule-act", args=[team["session"].pk])
+    return team["client"].post(url, data).content.decode()
+
+
+def lane_of(html, agent):
+    start = html.index(f'data-lane="{agent}"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
+    html = team["client"].get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
+    assert "Collect sources" in lane_of(html, "finder") and "Write it up" in lane_of(html, "author")
+    assert "needs legal" in html and "Check the law" in html
+    assert f"← from #{team['tasks']['collect'].pk}" in html and "Hand-offs" in html
+
+
+def test_reassign_reprioritise_cancel_and_retry_from_a_card(team):
+    task = team["tasks"]["collect"]
+    html = act(team, action="reassign", task_id=task.pk, agent="author")
+    assert "Collect sources" in lane_of(html, "author") and "Collect sources" not in lane_of(html, "finder")
+    act(team, action="reprioritise", task_id=task.pk, priority="7")
+    act(team, action="cancel", task_id=task.pk)
+    assert Task.objects.get(pk=task.pk).state == TaskState.CANCELLED
+    act(team, action="retry", task_id=task.pk)
+    task.refresh_from_db()
+    assert (task.state, task.priority, task.agent.name) == (TaskState.QUEUED, 7, "author")
+    logged = [m.envelope["payload"]["action"] for m in team["session"].messages.filter(payload_type="task_event")]
+    assert logged[-4:] == ["reassigned", "reprioritised", "cancelled", "retried"]
+    assert "unknown action" in act(team, action="explode", task_id=task.pk)
+    assert "whole number" in act(team, action="reprioritise", task_id=task.pk, priority="high")
+
+
+def test_pausing_an_agent_pauses_its_tasks_here(team):
+    url = reverse("sessions:schedule-agent", args=[team["session"].pk])
+    html = team["client"].post(url, {"agent": "finder", "paused": "1"}).content.decode()
+    assert Task.objects.get(pk=team["tasks"]["collect"].pk).paused and "Resume finder here" in html
+    team["client"].post(url, {"agent": "finder", "paused": "0"})
+    assert not Task.objects.get(pk=team["tasks"]["collect"].pk).paused
+
+
+def test_forwarding_a_result_hands_it_to_another_agent_with_a_note(team):
+    claimed = task_claim(worker="w")
+    assert task_finish(Claim(claimed.pk, claimed.attempts, "w"), result_message_id="m-result")
+    html = act(team, action="forward", task_id=claimed.pk, agent="author", note="Use only the 2024 sources")
+    forwarded = Task.objects.get(source_message_id="m-result")
+    assert forwarded.agent.name == "author" and forwarded.instructions == "Use only the 2024 sources"
+    assert f"Continue from task {claimed.pk}" in lane_of(html, "author")
+    assert "has no result to forward" in act(team, action="forward", task_id=team["tasks"]["law"].pk, agent="author")
+
+
+def test_viewers_see_the_board_without_actions_and_cannot_act(client, team):
+    viewer = make_user("vic")
+    member_add(session=team["session"], user=viewer, role="viewer")
+    client.force_login(viewer)
+    html = client.get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
+    assert "Collect sources" in html and "Reassign" not in html
+    refused = client.post(
+        reverse("sessions:schedule-act", args=[team["session"].pk]),
+        {"action": "cancel", "task_id": team["tasks"]["collect"].pk},
+    ).content.decode()
+    assert "a viewer cannot" in refused and Task.objects.get(pk=team["tasks"]["collect"].pk).state == "queued"
+    client.force_login(make_user("out"))
+    assert client.get(reverse("sessions:schedule", args=[team["session"].pk])).status_code == 404
