@@ -68,3 +68,25 @@ def test_outsiders_and_agents_are_refused(client, world):
 
     assert async_to_sync(scenario)(outsider) == (False, 4403)
     assert async_to_sync(scenario)(agent)[0] is False
+
+
+def test_the_scheduling_view_gets_its_board_again_when_a_task_changes(client, world):
+    from agents.scheduling import task_create
+    from sessions.access import caller_for_user
+
+    headers = cookie_headers(client, world["owner"])
+
+    async def scenario():
+        socket = WebsocketCommunicator(
+            application, f"/ws/sessions/{world['session'].pk}/ui/?view=schedule", headers=headers
+        )
+        assert (await socket.connect())[0]
+        await database_sync_to_async(task_create)(
+            session_id=world["session"].pk, caller=caller_for_user(world["owner"]), title="Plan it", agent="planner"
+        )
+        html = await socket.receive_from(timeout=5)
+        await socket.disconnect()
+        return html
+
+    html = async_to_sync(scenario)()
+    assert html.startswith('<div id="schedule-board" class="board" hx-swap-oob="true"') and "Plan it" in html
