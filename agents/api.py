@@ -10,19 +10,7 @@ from rest_framework.views import APIView
 from agents.models import ApprovalStatus
 from agents.sap import SapError
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
-from agents.scheduling import (
-    plan_accept,
-    task_approve,
-    task_cancel,
-    task_create,
-    task_get,
-    task_pause,
-    task_reassign,
-    task_reprioritise,
-    task_resume,
-    task_retry,
-    tasks_of,
-)
+from agents.scheduling import TASK_ACTIONS, plan_accept, task_act, task_create, task_get, tasks_of
 from sessions.access import caller_for_principal
 from sessions.api import ERRORS, validated_body
 
@@ -185,27 +173,24 @@ class TaskCreateSerializer(serializers.Serializer):
     requires_approval = serializers.BooleanField(required=False, default=False)
 
 
-# Each action: its service, and which fields of the body it takes.
-TASK_ACTIONS = {
-    "reassign": (task_reassign, ("agent", "role")),
-    "reprioritise": (task_reprioritise, ("priority",)),
-    "pause": (task_pause, ()),
-    "resume": (task_resume, ()),
-    "cancel": (task_cancel, ("reason",)),
-    "retry": (task_retry, ()),
-    "approve": (task_approve, ()),
-}
-
-
 class TaskActionSerializer(serializers.Serializer):
-    action = serializers.ChoiceField(choices=sorted(TASK_ACTIONS))
-    agent = serializers.CharField(max_length=100, required=False, help_text="reassign: to this agent")
+    action = serializers.ChoiceField(
+        choices=sorted(TASK_ACTIONS), error_messages={"invalid_choice": 'unknown action "{input}"'}
+    )
+    agent = serializers.CharField(max_length=100, required=False, help_text="reassign or forward: to this agent")
     role = serializers.CharField(max_length=200, required=False, help_text="reassign: to whoever can take this role")
-    priority = serializers.IntegerField(min_value=-1000, max_value=1000, required=False, help_text="reprioritise")
+    priority = serializers.IntegerField(
+        min_value=-1000,
+        max_value=1000,
+        required=False,
+        help_text="reprioritise",
+        error_messages={"invalid": "priority is a whole number"},
+    )
     reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, help_text="cancel: why")
+    note = serializers.CharField(max_length=5000, required=False, allow_blank=True, help_text="forward: for the agent")
 
     def validate(self, data):
-        needs = {"reprioritise": "priority"}.get(data["action"])
+        needs = {"reprioritise": "priority", "forward": "agent"}.get(data["action"])
         if needs and needs not in data:
             raise serializers.ValidationError({needs: f"{data['action']} needs {needs}"})
         if data["action"] == "reassign" and not (data.get("agent") or data.get("role")):
@@ -241,9 +226,7 @@ class TaskActionView(APIView):
     )
     def post(self, request, session_id, task_id):
         data = validated_body(TaskActionSerializer, request)
-        act, takes = TASK_ACTIONS[data["action"]]
-        arguments = {key: data[key] for key in takes if key in data}
-        task = act(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user), **arguments)
+        task = task_act(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user), **data)
         return Response(TaskSerializer(task).data)
 
 

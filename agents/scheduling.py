@@ -270,6 +270,27 @@ def task_approve(*, session_id, task_id, caller: Caller) -> Task:
     return _change(session_id, task_id, caller, "approved", apply, allowed_from=(TaskState.WAITING_APPROVAL,))
 
 
+# The acts on one task: each service, and which fields of a request it takes. The REST API and the
+# scheduling view both act through ``task_act``.
+TASK_ACTIONS = {
+    "reassign": (task_reassign, ("agent", "role")),
+    "reprioritise": (task_reprioritise, ("priority",)),
+    "pause": (task_pause, ()),
+    "resume": (task_resume, ()),
+    "cancel": (task_cancel, ("reason",)),
+    "retry": (task_retry, ()),
+    "approve": (task_approve, ()),
+}
+
+
+def task_act(*, session_id, task_id, caller: Caller, action: str, **fields) -> Task:
+    """Run one of TASK_ACTIONS with the fields it takes (the others are ignored)."""
+    service, takes = TASK_ACTIONS[action]
+    return service(
+        session_id=session_id, task_id=task_id, caller=caller, **{k: fields[k] for k in takes if k in fields}
+    )
+
+
 def tasks_of(*, session_id, caller: Caller):
     access = require_access(session_id, caller)
     return (
@@ -426,3 +447,6 @@ def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str =
     )
     _record(source, "forwarded", caller, note, result_message_id=source.result_message_id)
     return forwarded
+
+
+TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))

@@ -3,17 +3,10 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from agents.api import TaskActionSerializer
 from agents.sap.errors import SapError
 from agents.sap_service import approval_decide
-from agents.scheduling import (
-    agent_pause,
-    plan_accept,
-    task_cancel,
-    task_forward,
-    task_reassign,
-    task_reprioritise,
-    task_retry,
-)
+from agents.scheduling import agent_pause, plan_accept, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
@@ -196,36 +189,23 @@ def schedule(request, session_id):
     return render(request, "sessions/schedule.html", board_context(access.session, access.role))
 
 
-SCHEDULE_ACTIONS = {
-    "reassign": (task_reassign, ("agent",)),
-    "reprioritise": (task_reprioritise, ("priority",)),
-    "cancel": (task_cancel, ()),
-    "retry": (task_retry, ()),
-    "forward": (task_forward, ("agent", "note")),
-}
-
-
 @login_required
 @require_POST
 def schedule_act(request, session_id):
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = _member_access(request, session_id)
     error = None
-    act = SCHEDULE_ACTIONS.get(request.POST.get("action", ""))
-    try:
-        if act is None:
-            raise SapError("VALIDATION_FAILED", "unknown action", details={"known": sorted(SCHEDULE_ACTIONS)})
-        service, takes = act
-        arguments = {key: request.POST.get(key, "") for key in takes}
-        if "priority" in arguments:
-            try:
-                arguments["priority"] = max(-1000, min(1000, int(arguments["priority"])))
-            except ValueError:
-                raise SapError("VALIDATION_FAILED", "priority is a whole number", details={}) from None
-        task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
-        service(session_id=session_id, task_id=task_id, caller=caller_for_user(request.user), **arguments)
-    except SapError as refused:
-        error = refused.message
+    form = TaskActionSerializer(data={key: value for key, value in request.POST.items() if value != ""})
+    task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
+    if not form.is_valid():
+        error = "; ".join(str(message) for messages in form.errors.values() for message in messages)
+    else:
+        try:
+            task_act(
+                session_id=session_id, task_id=task_id, caller=caller_for_user(request.user), **form.validated_data
+            )
+        except SapError as refused:
+            error = refused.message
     return render(
         request, "sessions/partials/schedule_board.html", {**board_context(access.session, access.role), "error": error}
     )
