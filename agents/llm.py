@@ -25,7 +25,7 @@ from agents.operations import workbench_registry
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, ParseError, SapError, StreamParser, format_block
 from agents.sap.dispatcher import parse_error_block
-from sessions.chap.schemas import CHAP_VERSION, PAYLOAD_TYPES, SERVER_ONLY_PAYLOADS, validate_envelope
+from sessions.chap.schemas import PAYLOAD_TYPES, SERVER_ONLY_PAYLOADS, validate_payload
 
 ANSWER_TYPES = tuple(t for t in PAYLOAD_TYPES if t not in SERVER_ONLY_PAYLOADS)
 CHAP_RULES = f"""You are {{name}}, an AI agent in a CHAP session: a limited-responsibility colleague of the humans.
@@ -109,23 +109,11 @@ def _final_answer(text: str) -> dict:
     return json.loads(match.group(0))
 
 
-def _checked(run: TaskRun, answer) -> tuple[str, dict]:
+def _checked(answer) -> tuple[str, dict]:
     """``(payload_type, payload)`` as the CHAP validator accepts it; SapError or ValueError says why not."""
     if not isinstance(answer, dict) or answer.get("payload_type") not in ANSWER_TYPES:
         raise ValueError(f"the answer must be {{'payload_type': one of {list(ANSWER_TYPES)}, 'payload': {{…}}}}")
-    envelope = {
-        "chap_version": CHAP_VERSION,
-        "session_id": str(run.task.session_id),
-        "message_id": run.message_id("answer"),
-        "in_reply_to": None,
-        "timestamp": "2000-01-01T00:00:00Z",
-        "sender": run.caller.sender,
-        "context_checksum": "0" * 16,
-        "payload_type": answer["payload_type"],
-        "payload": answer.get("payload"),
-    }
-    checked = validate_envelope(envelope)
-    return checked["payload_type"], checked["payload"]
+    return answer["payload_type"], validate_payload(answer["payload_type"], answer.get("payload"))
 
 
 class LlmAgent:
@@ -156,7 +144,7 @@ class LlmAgent:
                 messages.append({"role": "user", "content": "SAP RESPONSES:\n" + "".join(responses)})
                 continue
             try:
-                payload_type, payload = _checked(self.run, _final_answer(text))
+                payload_type, payload = _checked(_final_answer(text))
             except (SapError, ValueError) as invalid:
                 why = invalid.message if isinstance(invalid, SapError) else str(invalid)
                 if repaired:

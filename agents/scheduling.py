@@ -42,9 +42,10 @@ def _require_planner(session_id, caller: Caller):
     return access
 
 
-def _task_of(session_id, task_id) -> Task:
+def _task_of(session_id, task_id, *, lock: bool = False) -> Task:
     in_range = 0 < int(task_id) < 2**31  # a key no database column can hold names no task
-    task = Task.objects.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
+    tasks = Task.objects.select_for_update(of=("self",)) if lock else Task.objects
+    task = tasks.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
     if task is None:
         raise SapError(
             "RESOURCE_NOT_FOUND",
@@ -192,8 +193,7 @@ def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_
     """One human act on a task: checked, applied under a row lock, recorded."""
     _require_planner(session_id, caller)
     with transaction.atomic():
-        task = _task_of(session_id, task_id)
-        task = Task.objects.select_for_update(of=("self",)).select_related("agent").get(pk=task.pk)
+        task = _task_of(session_id, task_id, lock=True)
         if task.state not in allowed_from:
             raise SapError(
                 "INVALID_STATE",

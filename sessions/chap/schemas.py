@@ -324,8 +324,17 @@ def validate_envelope(envelope) -> dict:
             suggestion=["remove the NUL characters, or send binary data base64-encoded"],
         )
     checked = _validated(ENVELOPE, envelope, prefix="")
-    checked["payload"] = _validated(PAYLOADS[checked["payload_type"]], checked["payload"], prefix="payload.")
+    checked["payload"] = validate_payload(checked["payload_type"], checked["payload"])
     return checked
+
+
+def validate_payload(payload_type: str, payload) -> dict:
+    """One payload with its defaults filled in, or SapError(INVALID_MESSAGE) naming fields as ``payload.…``."""
+    if not isinstance(payload, dict):
+        raise SapError(
+            "INVALID_MESSAGE", "payload must be a JSON object", details={"invalid": {"payload": "expected object"}}
+        )
+    return _validated(PAYLOADS[payload_type], payload, prefix="payload.")
 
 
 def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
