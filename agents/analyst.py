@@ -342,15 +342,11 @@ def analyst(run: TaskRun) -> str:
 
 def _previous_report(run: TaskRun) -> dict | None:
     """When this task answers a correction of an earlier report of this agent: that report."""
-    from sessions.models import Message
-
-    source = Message.objects.filter(session_id=run.task.session_id, message_id=run.task.source_message_id).first()
-    if source is None or source.payload_type != "human_feedback":
+    source = run.message(run.task.source_message_id)
+    if source is None or source["payload_type"] != "human_feedback":
         return None
-    target = Message.objects.filter(
-        session_id=run.task.session_id, message_id=source.envelope["payload"]["target_message_id"]
-    ).first()
-    return target.envelope["payload"] if target and target.payload_type == "collaborative_response" else None
+    target = run.message(source["payload"]["target_message_id"])
+    return target["payload"] if target and target["payload_type"] == "collaborative_response" else None
 
 
 def _changes(previous: dict, sections: list[dict]) -> str:

@@ -22,7 +22,7 @@ def scribe(run: TaskRun) -> str:
     """A brief for the task from the session's own context, saved to the workspace for the next step."""
     context = run.context()
     brief = f"# Brief: {run.task.title}\n\n{run.task.instructions}\n\n{context['text']}".strip() + "\n"
-    correction = _feedback_text(_envelope(run.task.session_id, run.task.source_message_id))
+    correction = _feedback_text(run.message(run.task.source_message_id))
     if correction:
         brief += f"\n## What changed\n\nWritten again after the correction: {correction}\n"
     path = f"briefs/task-{run.task.pk}.md"
@@ -73,13 +73,6 @@ PLANNER_CAN_DO = [
 PLANNER_CANNOT_DO = ["do the steps it plans", "decide for the humans which interpretation is right"]
 
 
-def _envelope(session_id, message_id: str) -> dict | None:
-    from sessions.models import Message
-
-    row = Message.objects.filter(session_id=session_id, message_id=message_id).first()
-    return row.envelope if row else None
-
-
 def _template_dicts() -> dict[str, dict]:
     from agents.models import TaskTemplate
 
@@ -87,7 +80,7 @@ def _template_dicts() -> dict[str, dict]:
     return {t["slug"]: t for t in TaskTemplate.objects.filter(enabled=True).values(*fields)}
 
 
-def _proposal_behind(session_id, envelope: dict | None) -> dict | None:
+def _proposal_behind(run: TaskRun, envelope: dict | None) -> dict | None:
     """The task proposal a message answers, through answers, clarifications, plans and feedback."""
     for _ in range(10):
         if envelope is None or envelope["payload_type"] == "task_proposal":
@@ -96,7 +89,7 @@ def _proposal_behind(session_id, envelope: dict | None) -> dict | None:
         earlier = (
             payload.get("clarification_message_id") or payload.get("target_message_id") or envelope.get("in_reply_to")
         )
-        envelope = _envelope(session_id, earlier) if earlier else None
+        envelope = run.message(earlier)
     return None
 
 
@@ -110,10 +103,9 @@ def _feedback_text(envelope: dict | None) -> str:
 
 def planner(run: TaskRun) -> str:
     """A plan from the closest template, or a question when choosing one would be a guess."""
-    session_id = run.task.session_id
-    source = _envelope(session_id, run.task.source_message_id)
+    source = run.message(run.task.source_message_id)
     answer = source["payload"] if source and source["payload_type"] == "clarification_answer" else None
-    proposal = _proposal_behind(session_id, source)
+    proposal = _proposal_behind(run, source)
     if proposal is None:
         raise TaskFailure(SapError("RESOURCE_NOT_FOUND", "this task names no task proposal to plan", details={}))
     goal = proposal["payload"]["goal"]

@@ -59,6 +59,16 @@ class TaskRun:
         if self.lost.is_set():
             raise LeaseLost(f"task {self.task.pk} attempt {self.claim.attempt}")
 
+    def message(self, message_id: str | None) -> dict | None:
+        """The envelope of a message of this task's session, or None."""
+        if not message_id:
+            return None
+        return (
+            Message.objects.filter(session_id=self.task.session_id, message_id=message_id)
+            .values_list("envelope", flat=True)
+            .first()
+        )
+
     def message_id(self, key: str) -> str:
         return f"task{self.task.pk}-{key}"
 
