@@ -31,3 +31,12 @@ def require_chromium() -> None:
 def screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def open_page(browser, *, width: int = 1366, height: int = 900):
+    """A page in a context of its own (its own cookies: one user), collecting console errors in
+    ``page.console_errors``."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.console_errors = []
+    page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
+    return page

@@ -48,13 +48,11 @@ def chromium():
 
 @pytest.fixture
 def page(chromium):
-    context = chromium.new_context(viewport={"width": 1366, "height": 850})
-    page = context.new_page()
-    console_errors = []
-    page.on("console", lambda msg: console_errors.append(msg.text) if msg.type == "error" else None)
-    page.console_errors = console_errors
+    from tests.chromium import open_page
+
+    page = open_page(chromium, height=850)
     yield page
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture(autouse=True)

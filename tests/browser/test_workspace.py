@@ -8,7 +8,7 @@ import pytest
 from sessions.access import caller_for_user
 from sessions.models import WorkSession
 from sessions.services import message_post
-from tests.chromium import screenshot
+from tests.chromium import open_page, screenshot
 from tests.factories import PASSWORD, make_session, make_user
 from tests.sessions import envelopes
 
@@ -41,10 +41,7 @@ def shared(daphne_server, chromium):
             pool.submit(message_post, session_id=session.pk, caller=caller_for_user(owner), envelope=envelope).result()
     pages = []
     for user in (owner, editor):
-        context = chromium.new_context(viewport={"width": 1366, "height": 900})
-        page = context.new_page()
-        page.console_errors = []
-        page.on("console", lambda msg, page=page: page.console_errors.append(msg.text) if msg.type == "error" else None)
+        page = open_page(chromium)
         sign_in(page, daphne_server, user.username)
         page.goto(f"{daphne_server.url}/sessions/{session.pk}/")
         pages.append(page)
@@ -103,15 +100,8 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
     server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
     contexts = []
     try:
-        nina_page, ed_page = (
-            chromium.new_context(viewport={"width": 1366, "height": 900}).new_page() for _ in range(2)
-        )
-        for page in (nina_page, ed_page):
-            contexts.append(page.context)
-            page.console_errors = []
-            page.on(
-                "console", lambda msg, page=page: page.console_errors.append(msg.text) if msg.type == "error" else None
-            )
+        nina_page, ed_page = open_page(chromium), open_page(chromium)
+        contexts += [nina_page.context, ed_page.context]
         sign_in(nina_page, server, "nina")
         nina_page.get_by_role("link", name="New session").click()
         nina_page.get_by_label("Goal").fill("Analyse the attached sales CSV: compare the regions")
