@@ -19,7 +19,15 @@ from agents.sap import SapError
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
 from sessions.access import caller_for_agent
-from sessions.consumers import CLOSE_FORBIDDEN, REPLAY_PAGE, ChapSocket, _messages_between, db, error_frame
+from sessions.consumers import (
+    CLOSE_FORBIDDEN,
+    REPLAY_PAGE,
+    ChapSocket,
+    _messages_between,
+    db,
+    error_frame,
+    whole_number,
+)
 from sessions.events import agent_group, session_group
 from sessions.models import WorkSession
 from sessions.services import message_post
@@ -136,18 +144,6 @@ class AgentConsumer(ChapSocket):
             )
         return session_id
 
-    def _whole(self, frame: dict, key: str, *, required: bool = True) -> int | None:
-        value = frame.get(key)
-        if value is None and not required:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
-            raise SapError(
-                "INVALID_FRAME",
-                f"{key} must be a whole number",
-                details={"invalid": {key: "expected integer >= 0"}},
-            )
-        return value
-
     async def _post(self, envelope: dict) -> None:
         message_id = envelope.get("message_id")
         try:
@@ -168,7 +164,7 @@ class AgentConsumer(ChapSocket):
 
     async def _resume(self, frame: dict) -> None:
         session_id = self._session_of(frame)
-        since = self._whole(frame, "since_seq")
+        since = whole_number(frame, "since_seq")
         cursor = since
         while True:
             page = await db(_messages_between)(session_id, cursor, None, REPLAY_PAGE)
@@ -194,7 +190,9 @@ class AgentConsumer(ChapSocket):
         )
 
     async def _take(self, frame: dict) -> None:
-        task, attempt = await db(_take)(self.agent, self._whole(frame, "task_id", required=False), self.worker, LEASE_S)
+        task, attempt = await db(_take)(
+            self.agent, whole_number(frame, "task_id", required=False), self.worker, LEASE_S
+        )
         if task is None:
             await self.send_json({"type": "task.none", "ref": frame.get("ref")})
             return
@@ -202,8 +200,8 @@ class AgentConsumer(ChapSocket):
         await self.send_json({"type": "task.taken", "ref": frame.get("ref"), "task": task, "attempt": attempt})
 
     def _claim(self, frame: dict) -> Claim:
-        task_id = self._whole(frame, "task_id")
-        attempt = self._whole(frame, "attempt")
+        task_id = whole_number(frame, "task_id")
+        attempt = whole_number(frame, "attempt")
         return Claim(task_id, attempt, self.worker)
 
     async def _done(self, frame: dict) -> None:

@@ -83,6 +83,18 @@ def _messages_between(session_id, after: int, upto: int | None, limit: int) -> l
     ]
 
 
+def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
+    """``frame[key]`` as a whole number a database key can hold, or SapError(INVALID_FRAME)."""
+    value = frame.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2**31:
+        raise SapError(
+            "INVALID_FRAME", f"{key} must be a whole number >= 0", details={"invalid": {key: "expected integer >= 0"}}
+        )
+    return value
+
+
 def error_frame(error: SapError, message_id=None) -> dict:
     return {"type": "error", "message_id": message_id, "error": error.as_dict()}
 
@@ -225,13 +237,10 @@ class SessionConsumer(ChapSocket):
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
     async def _resume(self, frame: dict) -> None:
-        since = frame.get("since_seq")
-        if not isinstance(since, int) or isinstance(since, bool) or since < 0:
-            await self._refuse(
-                "INVALID_FRAME",
-                "resume needs since_seq, a whole number >= 0",
-                details={"invalid": {"since_seq": "expected integer >= 0"}},
-            )
+        try:
+            since = whole_number(frame, "since_seq")
+        except SapError as error:
+            await self.send_json(error_frame(error))
             return
         head_seq, _ = await db(_head)(self.session_id)
         cursor = since
