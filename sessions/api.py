@@ -12,9 +12,12 @@ from rest_framework.views import APIView
 from agents.sap.errors import SapError
 from sessions import selectors, services
 from sessions.access import caller_for_principal, require_access
+from sessions.chap import retrospective
+from sessions.chap.deliverable import deliverable_markdown
 from sessions.chap.summary import layered_summary
 from sessions.graphs import graph_at, graph_cache
 from sessions.models import WorkSession
+from sessions.retrospectives import retrospective_report
 from sessions.serializers import (
     AckSerializer,
     CheckpointCreateSerializer,
@@ -182,29 +185,14 @@ class GraphView(APIView):
             graph = graph_at(session, version)
             exported = graph.graphml() if output == "graphml" else graph.node_link()
         if output == "graphml":
-            return HttpResponse(exported, content_type="application/xml")
+            return _download(exported, content_type="application/xml", filename=f"context-graph-{session.pk}.graphml")
         return Response({"version": version, "graph": exported})
 
 
 class CheckpointListView(APIView):
     @extend_schema(responses={200: CheckpointSerializer(many=True), **ERRORS})
     def get(self, request, session_id):
-        session = _access(request, session_id).session
-        rows = (
-            session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
-        )
-        return Response(
-            [
-                {
-                    "seq": row["seq"],
-                    "message_id": row["message_id"],
-                    "label": row["envelope"]["payload"]["label"],
-                    "at_seq": row["envelope"]["payload"].get("seq", row["seq"] - 1),
-                    "summary": row["envelope"]["payload"].get("summary") or {},
-                }
-                for row in rows
-            ]
-        )
+        return Response(selectors.checkpoints(session=_access(request, session_id).session))
 
     @extend_schema(request=CheckpointCreateSerializer, responses={201: AckSerializer, **ERRORS})
     def post(self, request, session_id):
@@ -249,4 +237,54 @@ class ExportView(APIView):
         session = _access(request, session_id).session
         response = Response(selectors.session_export(session=session))
         response["Content-Disposition"] = f'attachment; filename="chap-session-{session.pk}.json"'
+        return response
+
+
+def _download(body: str, *, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+class DeliverableView(APIView):
+    @extend_schema(responses={(200, "text/markdown"): OpenApiTypes.STR, **ERRORS})
+    def get(self, request, session_id):
+        """The final deliverable as Markdown with its sources: the latest approved report, else the
+        latest that was not overturned."""
+        session = _access(request, session_id).session
+        found = selectors.final_report(session=session)
+        if found is None:
+            raise SapError(
+                "RESOURCE_NOT_FOUND",
+                "no report has been delivered in this session yet",
+                details={"resource_type": "DELIVERABLE"},
+                suggestion=["wait for an agent's collaborative_response, or post one"],
+            )
+        envelope, status = found
+        return _download(
+            deliverable_markdown(envelope, title=session.title, status=status),
+            content_type="text/markdown; charset=utf-8",
+            filename=f"deliverable-{session.pk}.md",
+        )
+
+
+class RetrospectiveView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("as", str, enum=["json", "markdown"], description="default json")],
+        responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/markdown"): OpenApiTypes.STR, **ERRORS},
+    )
+    def get(self, request, session_id):
+        """A done session's retrospective: criteria checked, delivery, process metrics, ratings."""
+        output = request.query_params.get("as", "json")
+        if output not in ("json", "markdown"):
+            raise SapError("VALIDATION_FAILED", "as is json or markdown", details={"violations": {"as": output}})
+        report = retrospective_report(session_id=session_id, caller=_caller(request))
+        if output == "markdown":
+            return _download(
+                retrospective.markdown(report),
+                content_type="text/markdown; charset=utf-8",
+                filename=f"retrospective-{session_id}.md",
+            )
+        response = Response(report)
+        response["Content-Disposition"] = f'attachment; filename="retrospective-{session_id}.json"'
         return response

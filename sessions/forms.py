@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django import forms
 
-from agents.models import Agent
+from agents.models import Agent, TaskTemplate
+from sessions.models import SessionState
 
 ROLES = [(role, role.capitalize()) for role in ("planning", "research", "analysis", "writing", "review")]
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
@@ -77,3 +78,36 @@ class NewSessionForm(forms.Form):
 
     def title_or_goal(self) -> str:
         return self.cleaned_data["title"] or self.cleaned_data["goal"].strip()[:80]
+
+
+class ReviewFilterForm(forms.Form):
+    """The team page's filters; each one left empty filters nothing."""
+
+    member = forms.CharField(max_length=150, required=False, help_text="a member's username")
+    agent = forms.CharField(max_length=100, required=False, help_text="an agent's name")
+    template = forms.ChoiceField(required=False, help_text="the task template the plan followed")
+    state = forms.ChoiceField(choices=[("", "any"), *SessionState.choices], required=False)
+    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active since")
+    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active until")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        templates = TaskTemplate.objects.values_list("slug", "name")
+        self.fields["template"].choices = [("", "any"), *templates]
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("since") and cleaned.get("until") and cleaned["since"] > cleaned["until"]:
+            raise forms.ValidationError("“Active since” is after “Active until”.")
+        return cleaned
+
+
+class RatingForm(forms.Form):
+    rating = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(1, 6)], coerce=int)
+    comment = forms.CharField(max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class CriterionCheckForm(forms.Form):
+    index = forms.IntegerField(min_value=0)
+    met = forms.TypedChoiceField(choices=[("1", "met"), ("0", "not met")], coerce=lambda value: value == "1")
+    note = forms.CharField(max_length=5000, required=False)

@@ -85,6 +85,8 @@ class Message(models.Model):
     envelope = models.JSONField()
     content_hash = models.CharField(max_length=64)
     checksum = models.CharField(max_length=16)
+    # The message's words for full-text search (sessions/search.py indexes them per database).
+    search_text = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -113,3 +115,42 @@ class Presence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.participant} on {self.channel_name}"
+
+
+class CriterionCheck(models.Model):
+    """A member's verdict on one success criterion of a finished session, for its retrospective."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="criterion_checks")
+    index = models.PositiveIntegerField(help_text="the criterion's place in the task proposal's list")
+    criterion = models.TextField(help_text="the criterion as it was stated")
+    met = models.BooleanField()
+    note = models.TextField(blank=True)
+    checked_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="criterion_checks"
+    )
+    checked_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "index"], name="one_check_per_criterion")]
+
+    def __str__(self) -> str:
+        return f"{'met' if self.met else 'not met'}: {self.criterion[:60]}"
+
+
+class Rating(models.Model):
+    """One member's rating (1 to 5) and comment on a finished session."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="ratings")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="session_ratings")
+    rating = models.PositiveSmallIntegerField()
+    comment = models.TextField(blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["session", "user"], name="one_rating_per_member"),
+            models.CheckConstraint(condition=models.Q(rating__gte=1, rating__lte=5), name="rating_1_to_5"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} rated {self.session}: {self.rating}/5"

@@ -4,9 +4,11 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import QuerySet
 
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
-from sessions.chap.layout import STATUS_LEGEND, map_edges, map_node
+from sessions.chap.deliverable import final_deliverable
+from sessions.chap.history import difference
+from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node
 from sessions.chap.metrics import process_metrics
-from sessions.graphs import graph_cache
+from sessions.graphs import graph_at, graph_cache, replay_log
 from sessions.models import WorkSession
 
 
@@ -56,29 +58,10 @@ def session_export(*, session: WorkSession) -> dict:
 
 
 def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
-    """The decision map of the session now. Unless ``expanded``, what lies before the latest
-    checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint)."""
+    """The decision map of the session now (see ``draw_map``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
-        context, layout = entry.graph, entry.layout
-        layout.update(context)
-        nodes = context.graph.nodes
-        checkpoints = [key for key in layout.order if nodes[key]["kind"] == "checkpoint"]
-        boundary = nodes[checkpoints[-1]]["seq"] if checkpoints and not expanded else 0
-        shown = [key for key in layout.order if nodes[key]["seq"] >= boundary]
-        stand_in = checkpoints[-1] if boundary else None
-        drawn = [map_node(context, layout.placed[key]) for key in shown]
-        edges = map_edges(context, layout, shown, collapsed_into=stand_in, boundary=boundary)
-        hidden = len(layout.order) - len(shown)
-        return {
-            "nodes": drawn,
-            "edges": edges,
-            "width": layout.width,
-            "height": layout.height,
-            "hidden": hidden,
-            "checkpoint": nodes[stand_in]["label"] if stand_in else None,
-            "legend": STATUS_LEGEND,
-        }
+        return draw_map(entry.graph, entry.layout, expanded=expanded)
 
 
 def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
@@ -251,3 +234,100 @@ def schedule_board(*, session: WorkSession) -> dict:
         for before in task.depends_on.all()
     ]
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
+
+
+def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> tuple[dict, str] | None:
+    """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
+    messages = session_messages(session=session) if messages is None else messages
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        chosen = final_deliverable(entry.graph, messages)
+        return (chosen, entry.graph.graph.nodes[chosen["message_id"]]["status"]) if chosen else None
+
+
+def checkpoints(*, session: WorkSession) -> list[dict]:
+    rows = session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
+    return [
+        {
+            "seq": row["seq"],
+            "message_id": row["message_id"],
+            "label": row["envelope"]["payload"]["label"],
+            "at_seq": row["envelope"]["payload"].get("seq", row["seq"] - 1),
+            "summary": row["envelope"]["payload"].get("summary") or {},
+        }
+        for row in rows
+    ]
+
+
+def timeline(*, session: WorkSession) -> list[dict]:
+    """Every message but the status chatter, oldest first, with the label the map gives it."""
+    entry = graph_cache.entry(session)
+    rows = (
+        session.messages.exclude(payload_type__in=("agent_status", "operation_record"))
+        .order_by("seq")
+        .values_list("seq", "message_id", "payload_type", "sender_type", "sender_id", "created_at")
+    )
+    with entry.lock:
+        nodes = entry.graph.graph.nodes
+        return [
+            {
+                "seq": seq,
+                "message_id": message_id,
+                "kind": payload_type,
+                "sender": f"{sender_type}:{sender_id}",
+                "at": created_at,
+                "label": nodes[message_id].get("label", "") if message_id in nodes else "",
+                "checkpoint": payload_type == "checkpoint",
+            }
+            for seq, message_id, payload_type, sender_type, sender_id, created_at in rows
+        ]
+
+
+def decision_map_at(*, session: WorkSession, seq: int) -> dict:
+    """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
+    (and numbers) they have on today's map, since layout only ever appends."""
+    context = graph_at(session, seq)
+    return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
+
+
+def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
+    """What was added, decided, overturned and put in review between two points of the log."""
+    context, before = replay_log(session, until=to_seq, mark=from_seq)
+    return {**difference(before, context), "from_seq": from_seq, "to_seq": to_seq}
+
+
+MAX_REVIEWED = 200
+
+
+def sessions_for_review(
+    *, user: AbstractBaseUser, member="", agent="", template="", state="", since=None, until=None
+) -> list[WorkSession]:
+    """The caller's sessions for the team page, filtered; each with its members, agents and the
+    task template its plan followed (``template``)."""
+    from sessions.models import Membership, Message
+
+    found = sessions_for_user(user=user)
+    if member:
+        found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
+    if agent:
+        found = found.filter(participants__agent__name=agent)
+    plans = Message.objects.filter(payload_type="agent_capability_declaration", envelope__payload__has_key="template")
+    if template:
+        found = found.filter(pk__in=plans.filter(envelope__payload__template=template).values("session"))
+    if state:
+        found = found.filter(state=state)
+    if since:
+        found = found.filter(last_activity_at__date__gte=since)
+    if until:
+        found = found.filter(created_at__date__lte=until)
+    sessions = list(
+        found.distinct()
+        .prefetch_related("memberships__user", "participants__agent")
+        .order_by("-last_activity_at")[:MAX_REVIEWED]
+    )
+    templates = dict(
+        plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
+    )
+    for session in sessions:
+        session.template = templates.get(session.pk, "")
+    return sessions

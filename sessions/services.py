@@ -17,6 +17,7 @@ from sessions.access import SYSTEM, Caller, caller_for_user, require_access
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
 from sessions.chap.summary import layered_summary
+from sessions.chap.text import searchable_text
 from sessions.events import announce_on_commit, message_frame, send_on_commit, send_to_agent_on_commit
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
@@ -211,6 +212,7 @@ def _message_row(
         envelope=envelope,
         content_hash=content_hash(envelope, canonical=canonical),
         checksum=checksum,
+        search_text=searchable_text(envelope),
     )
 
 

@@ -1,3 +1,4 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -9,11 +10,14 @@ from agents.sap_service import approval_decide
 from agents.scheduling import agent_pause, plan_accept, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
+from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
-from sessions.forms import NewSessionForm
+from sessions.forms import CriterionCheckForm, NewSessionForm, RatingForm, ReviewFilterForm
 from sessions.fragments import board_context, map_urls, side_panels
-from sessions.services import envelope_for, message_post, message_post_at_head, session_start
+from sessions.retrospectives import criterion_check, retrospective_report, session_rate
+from sessions.search import search_messages
+from sessions.services import envelope_for, message_post, message_post_at_head, session_start, session_update
 
 
 @login_required
@@ -249,3 +253,140 @@ def map_node(request, session_id):
     if node is None:
         raise Http404("No such node on the map")
     return render(request, "sessions/partials/node_details.html", {"node": node, **map_urls(session_id)})
+
+
+@login_required
+@require_POST
+def session_state(request, session_id):
+    """Mark the session done (its retrospective opens) or reopen it, through session_update."""
+    _member_access(request, session_id)
+    try:
+        session_update(session_id=session_id, caller=caller_for_user(request.user), state=request.POST.get("state"))
+    except SapError as error:
+        messages.error(request, error.message)
+    return redirect("sessions:detail", session_id=session_id)
+
+
+@login_required
+def team(request):
+    """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
+    form = ReviewFilterForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
+    context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}
+    return render(request, "sessions/team.html", context, status=400 if form.errors else 200)
+
+
+def _seq_param(request, name: str, head: int, default: int) -> int:
+    """A message number from the query string, clamped to the log; anything else is the default."""
+    raw = request.GET.get(name, "")
+    return min(max(int(raw), 0), head) if raw.isdigit() else default
+
+
+@login_required
+def history(request, session_id):
+    """History review: the timeline with its checkpoints, the map at any point, the difference
+    between two points, and full-text search."""
+    session = _member_access(request, session_id).session
+    marks = selectors.checkpoints(session=session)
+    seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
+    context = {
+        "session": session,
+        "timeline": selectors.timeline(session=session),
+        "checkpoints": marks,
+        "map": selectors.decision_map_at(session=session, seq=seq),
+        "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],
+        **map_urls(session_id),
+    }
+    return render(request, "sessions/history.html", context)
+
+
+@login_required
+def history_map(request, session_id):
+    session = _member_access(request, session_id).session
+    seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
+    drawn = selectors.decision_map_at(session=session, seq=seq)
+    return render(request, "sessions/partials/history_map.html", {"map": drawn, **map_urls(session_id)})
+
+
+@login_required
+def history_diff(request, session_id):
+    session = _member_access(request, session_id).session
+    start = _seq_param(request, "from", session.head_seq, 0)
+    end = _seq_param(request, "to", session.head_seq, session.head_seq)
+    start, end = min(start, end), max(start, end)
+    diff = selectors.history_difference(session=session, from_seq=start, to_seq=end)
+    return render(request, "sessions/partials/history_diff.html", {"diff": diff})
+
+
+@login_required
+def history_search(request, session_id):
+    session = _member_access(request, session_id).session
+    query = request.GET.get("q", "")
+    hits = search_messages(session=session, text=query)
+    return render(request, "sessions/partials/search_results.html", {"hits": hits, "query": query})
+
+
+@login_required
+def retrospective(request, session_id):
+    """A finished session's retrospective: criteria checked by members, process metrics, charts, ratings."""
+    access = _member_access(request, session_id)
+    caller = caller_for_user(request.user)
+    try:
+        report = retrospective_report(session_id=session_id, caller=caller)
+    except SapError as error:
+        return render(request, "sessions/retrospective.html", {"session": access.session, "error": error}, status=409)
+    mine = next((r for r in report["ratings"] if r["member"] == request.user.get_username()), None)
+    context = {
+        "session": access.session,
+        "report": report,
+        "chart": line_chart(report["series"]),
+        "bars": _confidence_bars(report["deliverable"]),
+        "can_check": access.can_write,
+        "rating_form": RatingForm(initial=mine),
+        "metric_rows": [(label, report["metrics"].get(key)) for key, label in METRIC_LABELS],
+    }
+    return render(request, "sessions/retrospective.html", context)
+
+
+@login_required
+@require_POST
+def retrospective_check(request, session_id):
+    _member_access(request, session_id)
+    form = CriterionCheckForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+    else:
+        try:
+            criterion_check(session_id=session_id, caller=caller_for_user(request.user), **form.cleaned_data)
+        except SapError as error:
+            messages.error(request, error.message)
+    return redirect("sessions:retrospective", session_id=session_id)
+
+
+@login_required
+@require_POST
+def retrospective_rate(request, session_id):
+    _member_access(request, session_id)
+    form = RatingForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_errors(form))
+    else:
+        try:
+            session_rate(session_id=session_id, caller=caller_for_user(request.user), **form.cleaned_data)
+        except SapError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Thank you: your rating is saved.")
+    return redirect("sessions:retrospective", session_id=session_id)
+
+
+def _confidence_bars(deliverable: dict | None) -> dict:
+    chart = bar_chart(deliverable["sections"] if deliverable else [])
+    for row in chart["rows"]:
+        row["heat"] = selectors.heat(row["confidence"])
+    return chart
+
+
+def _form_errors(form) -> str:
+    return "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())

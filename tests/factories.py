@@ -31,3 +31,14 @@ def make_agent(name: str | None = None, **fields):
     from agents.models import Agent
 
     return Agent.objects.create(name=name or f"agent{next(_counter)}", **fields)
+
+
+def post_message(session, caller, factory, *args, **kwargs):
+    """Post ``factory(*args, **kwargs)`` (an envelope factory) as ``caller``, against the session's head."""
+    from sessions.models import WorkSession
+    from sessions.services import message_post
+
+    kwargs.setdefault("context_checksum", WorkSession.objects.get(pk=session.pk).head_checksum)
+    kwargs.setdefault("session_id", session.pk)
+    kwargs.setdefault("sender", (caller.kind, caller.sender_id))
+    return message_post(session_id=session.pk, caller=caller, envelope=factory(*args, **kwargs))

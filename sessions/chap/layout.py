@@ -130,3 +130,23 @@ def map_edges(
             end = layout.placed[target]
             edges.append({"x1": source.x, "y1": source.y, "x2": end.x, "y2": end.y, "type": data["type"]})
     return edges
+
+
+def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False) -> dict:
+    """The whole decision map of ``context``. Unless ``expanded``, what lies before the latest
+    checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint)."""
+    layout.update(context)
+    nodes = context.graph.nodes
+    checkpoints = [key for key in layout.order if nodes[key]["kind"] == "checkpoint"]
+    boundary = nodes[checkpoints[-1]]["seq"] if checkpoints and not expanded else 0
+    shown = [key for key in layout.order if nodes[key]["seq"] >= boundary]
+    stand_in = checkpoints[-1] if boundary else None
+    return {
+        "nodes": [map_node(context, layout.placed[key]) for key in shown],
+        "edges": map_edges(context, layout, shown, collapsed_into=stand_in, boundary=boundary),
+        "width": layout.width,
+        "height": layout.height,
+        "hidden": len(layout.order) - len(shown),
+        "checkpoint": nodes[stand_in]["label"] if stand_in else None,
+        "legend": STATUS_LEGEND,
+    }

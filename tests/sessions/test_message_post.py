@@ -9,9 +9,10 @@ from agents.sap.errors import SapError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.chain import genesis_checksum
 from sessions.graphs import graph_at, graph_cache
-from sessions.models import Message, WorkSession
+from sessions.models import Message
 from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
+from tests.factories import post_message as post
 from tests.sessions import envelopes
 
 
@@ -23,14 +24,6 @@ def owner(db):
 @pytest.fixture
 def session(owner):
     return make_session(owner=owner)
-
-
-def post(session, caller, factory, *args, **kwargs):
-    fresh = WorkSession.objects.get(pk=session.pk)
-    kwargs.setdefault("context_checksum", fresh.head_checksum)
-    kwargs.setdefault("session_id", session.pk)
-    kwargs.setdefault("sender", (caller.kind, caller.sender_id))
-    return message_post(session_id=session.pk, caller=caller, envelope=factory(*args, **kwargs))
 
 
 def refused(code, *args, **kwargs) -> SapError:

@@ -12,7 +12,7 @@ from sessions.chap.schemas import validate_envelope
 from sessions.fragments import live_update
 from sessions.models import WorkSession
 from sessions.services import agent_join, checkpoint_create, member_add, message_post
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
@@ -48,9 +48,7 @@ def test_layers_follow_dependencies_and_positions_stay_put_as_the_graph_grows():
 
 
 def post(session, user, factory, *args, **kwargs):
-    head = WorkSession.objects.get(pk=session.pk).head_checksum
-    envelope = factory(*args, session_id=session.pk, context_checksum=head, sender=("human", user.username), **kwargs)
-    return message_post(session_id=session.pk, caller=caller_for_user(user), envelope=envelope)
+    return post_message(session, caller_for_user(user), factory, *args, **kwargs)
 
 
 @pytest.fixture

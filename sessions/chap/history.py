@@ -1,0 +1,71 @@
+"""History review in plain Python: the context graph as of any message, and what changed between two.
+
+The graph is never stored per version: the log is the history, and replaying it up to a message gives
+the graph exactly as it stood then (statuses included, since they are derived from the messages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sessions.chap.graph import ContextGraph
+from sessions.chap.summary import DECISION_TYPES
+
+
+def statuses(context: ContextGraph) -> dict[str, str]:
+    return dict(context.graph.nodes(data="status"))
+
+
+def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int, mark: int = 0):
+    """The graph after message ``until``, and the statuses as they stood after message ``mark``
+    (``mark <= until``; 0 is the empty session). One pass over the log serves both points."""
+    context = ContextGraph(session_id)
+    marked = {} if mark == 0 else None
+    for seq, envelope in messages:
+        if seq > until:
+            break
+        context.apply(seq, envelope)
+        if seq == mark:
+            marked = statuses(context)
+    return context, marked if marked is not None else statuses(context)
+
+
+def _brief(node: str, attrs: dict) -> dict:
+    events = attrs.get("events") or []
+    return {
+        "node": node,
+        "kind": attrs["kind"],
+        "label": attrs.get("label", ""),
+        "status": attrs["status"],
+        "seq": attrs["seq"],
+        "sender": attrs.get("sender", ""),
+        "cause": events[-1][0] if events else None,
+    }
+
+
+def difference(before: dict[str, str], after: ContextGraph) -> dict:
+    """What happened between two versions: the nodes added; the decisions taken (approvals,
+    corrections, new directions) and what they settled; what was overturned or put in review.
+    ``before`` is the earlier version's statuses (``statuses``), ``after`` the later graph."""
+    added, decisions, settled, overturned, review = [], [], [], [], []
+    for node, attrs in after.graph.nodes(data=True):
+        was, status = before.get(node), attrs["status"]
+        if was is None:
+            added.append(_brief(node, attrs))
+            if attrs["kind"] == "human_feedback" and attrs.get("feedback_type") in DECISION_TYPES:
+                decisions.append({**_brief(node, attrs), "type": attrs["feedback_type"]})
+        if status == was:
+            continue
+        if status == "done" and attrs["events"]:
+            settled.append(_brief(node, attrs))
+        elif status == "overturned":
+            overturned.append(_brief(node, attrs))
+        elif status == "needs_review":
+            review.append(_brief(node, attrs))
+    return {
+        "added": added,
+        "decisions": decisions,
+        "settled": settled,
+        "overturned": overturned,
+        "needs_review": review,
+    }

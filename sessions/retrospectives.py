@@ -1,0 +1,142 @@
+"""Retrospectives of finished sessions: the services that record members' checks and ratings, and
+the report that puts them next to what the log says about the session."""
+
+from __future__ import annotations
+
+from statistics import mean
+
+from django.db import transaction
+
+from agents.sap.errors import SapError
+from sessions import selectors
+from sessions.access import Access, Caller, require_access
+from sessions.chap import retrospective
+from sessions.chap.deliverable import STATUS_WORDS
+from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
+
+FINISHED = frozenset({SessionState.DONE, SessionState.ARCHIVED})
+MAX_NOTE = 5000
+
+
+def _finished_access(session_id, caller: Caller, *, write: bool = False) -> Access:
+    access = require_access(session_id, caller, write=write)
+    if caller.kind != "human":
+        raise SapError(
+            "PERMISSION_DENIED", "retrospectives are the members' own", details={"permission": "session.retrospective"}
+        )
+    state = access.session.state
+    if state not in FINISHED:
+        raise SapError(
+            "INVALID_STATE",
+            f"the session is {state}: its retrospective opens when it is done",
+            details={"state": state},
+            suggestion=["mark the session done first"],
+        )
+    return access
+
+
+def success_criteria(messages: list[tuple[int, dict]]) -> tuple[str, list[str]]:
+    """The goal and success criteria of the session's first task proposal."""
+    for _, envelope in messages:
+        if envelope["payload_type"] == "task_proposal":
+            payload = envelope["payload"]
+            return payload["goal"], list(payload.get("success_criteria") or [])
+    return "", []
+
+
+def criterion_check(*, session_id, caller: Caller, index: int, met: bool, note: str = "") -> CriterionCheck:
+    """Record whether a success criterion was met (owner and editors); a later check replaces it."""
+    access = _finished_access(session_id, caller, write=True)
+    _, criteria = success_criteria(selectors.session_messages(session=access.session))
+    if not 0 <= index < len(criteria):
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"the session has {len(criteria)} success criteria; there is no criterion {index}",
+            details={"violations": {"index": f"must be 0 to {len(criteria) - 1}"}},
+        )
+    check, _ = CriterionCheck.objects.update_or_create(
+        session_id=access.session_id,
+        index=index,
+        defaults={"criterion": criteria[index], "met": met, "note": note[:MAX_NOTE], "checked_by": caller.user},
+    )
+    return check
+
+
+def session_rate(*, session_id, caller: Caller, rating: int, comment: str = "") -> Rating:
+    """A member's rating (1-5) and comment; each member has one, which they may change."""
+    access = _finished_access(session_id, caller)
+    if not isinstance(rating, int) or isinstance(rating, bool) or not 1 <= rating <= 5:
+        raise SapError(
+            "VALIDATION_FAILED",
+            "a rating is a whole number from 1 to 5",
+            details={"violations": {"rating": f"got {rating!r}"}},
+        )
+    with transaction.atomic():
+        rated, _ = Rating.objects.update_or_create(
+            session_id=access.session_id,
+            user=caller.user,
+            defaults={"rating": rating, "comment": comment[:MAX_NOTE]},
+        )
+    return rated
+
+
+def retrospective_report(*, session_id, caller: Caller) -> dict:
+    """Goal and criteria against what was delivered, process metrics, charts' data and ratings."""
+    session = _finished_access(session_id, caller).session
+    messages = selectors.session_messages(session=session)
+    goal, criteria = success_criteria(messages)
+    checks = {c.index: c for c in session.criterion_checks.select_related("checked_by")}
+    delivered, status = selectors.final_report(session=session, messages=messages) or (None, None)
+    ratings = [
+        {"member": r.user.get_username(), "rating": r.rating, "comment": r.comment, "at": r.updated_at.isoformat()}
+        for r in session.ratings.select_related("user").order_by("updated_at")
+    ]
+    return {
+        "session": _session_summary(session),
+        "goal": goal,
+        "criteria": [_criterion(index, text, checks.get(index)) for index, text in enumerate(criteria)],
+        "deliverable": _delivered(delivered, status),
+        "metrics": {**selectors.metrics(session=session), **retrospective.resources_used(messages)},
+        "series": retrospective.metrics_over_time(messages),
+        "ratings": ratings,
+        "average_rating": round(mean(r["rating"] for r in ratings), 2) if ratings else None,
+    }
+
+
+def _session_summary(session: WorkSession) -> dict:
+    return {
+        "id": str(session.pk),
+        "title": session.title,
+        "state": session.state,
+        "created_at": session.created_at.isoformat(),
+        "last_activity_at": session.last_activity_at.isoformat(),
+        "messages": session.head_seq,
+    }
+
+
+def _criterion(index: int, text: str, check: CriterionCheck | None) -> dict:
+    return {
+        "index": index,
+        "criterion": text,
+        "met": check.met if check else None,
+        "by": check.checked_by.get_username() if check and check.checked_by else None,
+        "note": check.note if check else "",
+        "at": check.checked_at.isoformat() if check else None,
+    }
+
+
+def _delivered(envelope: dict | None, status: str | None) -> dict | None:
+    if envelope is None:
+        return None
+    payload = envelope["payload"]
+    return {
+        "message_id": envelope["message_id"],
+        "sender": f"{envelope['sender']['type']}:{envelope['sender']['id']}",
+        "status": STATUS_WORDS.get(status, status),
+        "confidence": payload["confidence_score"],
+        "sections": [
+            {"title": s.get("title") or s["id"], "confidence": s["confidence"]}
+            for s in payload["content"].get("sections") or []
+            if s.get("confidence") is not None
+        ],
+    }

@@ -1,0 +1,128 @@
+"""History review in the browser's views: timeline, the map at any point, differences, full-text search."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from sessions.access import caller_for_user
+from sessions.models import Message
+from sessions.search import fts5_query, search_messages
+from sessions.services import checkpoint_create, member_add
+from tests.factories import make_session, make_user, post_message
+from tests.sessions import envelopes
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def story(client):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Battery market")
+    me = caller_for_user(owner)
+    post_message(session, me, envelopes.proposal, message_id="t")
+    post_message(session, me, envelopes.response, message_id="r1", in_reply_to="t", sender=("human", "olga"))
+    checkpoint_create(session_id=session.pk, caller=me, label="First draft in")
+    post_message(session, me, envelopes.feedback, "r1", part={"kind": "assumption", "index": 0}, message_id="c1")
+    client.force_login(owner)
+    return {"session": session, "owner": owner, "client": client}
+
+
+def get(story, name, query=""):
+    return story["client"].get(reverse(name, args=[story["session"].pk]) + query)
+
+
+def node_count(html):
+    return len(re.findall(r'<g id="map-node-\d+"', html))
+
+
+def test_the_history_page_has_the_timeline_checkpoints_slider_and_map_at_the_head(story):
+    html = get(story, "sessions:history").content.decode()
+    assert html.count('<li class="kind-') == 4 and 'class="kind-checkpoint checkpoint"' in html
+    assert 'type="range" id="history-seq" name="seq" min="0" max="4" value="4"' in html
+    assert "First draft in (#3)" in html  # a checkpoint to pick
+    assert 'data-seq="4"' in html and node_count(html) > 0
+
+
+def test_the_map_grows_as_the_slider_moves_and_keeps_its_node_numbers(story):
+    sizes = [node_count(get(story, "sessions:history-map", f"?seq={seq}").content.decode()) for seq in range(5)]
+    assert sizes[0] == 0 and sizes == sorted(sizes) and sizes[1] < sizes[2] < sizes[4]
+    at_one = get(story, "sessions:history-map", "?seq=1").content.decode()
+    now = get(story, "sessions:map", "?expand=1").content.decode()
+    first_node = re.search(r'<g id="map-node-0"[^>]*>', at_one).group(0)
+    assert first_node.replace("in_progress", "X") in now.replace("in_progress", "X")  # same place, same number
+    assert 'data-status="needs_review"' not in get(story, "sessions:history-map", "?seq=3").content.decode()
+    assert 'data-status="needs_review"' in get(story, "sessions:history-map", "?seq=4").content.decode()
+
+
+@pytest.mark.parametrize("seq", ["99", "-1", "abc", ""])
+def test_a_point_outside_the_log_shows_the_nearest_sensible_map(story, seq):
+    response = get(story, "sessions:history-map", f"?seq={seq}")
+    assert response.status_code == 200 and 'data-seq="4"' in response.content.decode()
+
+
+def test_the_difference_between_two_checkpoints_lists_what_was_added_decided_and_overturned(story):
+    html = get(story, "sessions:history-diff", "?from=3&to=4").content.decode()
+    assert "From #3 to #4" in html and "correction by human:olga" in html
+    assert "assumption: Recent means since 2021" in html and "(by c1)" in html
+    reversed_order = get(story, "sessions:history-diff", "?from=4&to=3").content.decode()
+    assert "From #3 to #4" in reversed_order
+    nothing = get(story, "sessions:history-diff", "?from=2&to=2").content.decode()
+    assert "no decisions" in nothing and ">0 nodes" in nothing
+
+
+def test_full_text_search_finds_words_stems_and_phrases_with_the_matches_marked(story):
+    session = story["session"]
+    assert [hit.message_id for hit in search_messages(session=session, text="battery suppliers")] == ["t"]
+    assert [hit.message_id for hit in search_messages(session=session, text="supplier")] == ["t"]  # stemmed
+    assert {hit.message_id for hit in search_messages(session=session, text="Smith")} == {"r1"}
+    hit = search_messages(session=session, text="smith")[0]
+    assert ("Smith", True) in hit.parts and hit.sender == "human:olga"
+    assert search_messages(session=session, text="   ") == []
+    assert search_messages(session=session, text="zeppelin") == []
+
+
+@pytest.mark.parametrize("query", ['"unbalanced', "AND OR NOT", "a* OR (b", "NEAR(x y", "col:value", "💥", "'; DROP"])
+def test_no_query_is_a_syntax_error(story, query):
+    assert isinstance(search_messages(session=story["session"], text=query), list)
+    response = get(story, "sessions:history-search", "?q=" + query)
+    assert response.status_code == 200
+
+
+def test_fts5_query_quotes_every_word():
+    assert fts5_query('battery "AND" cells*') == '"battery" "AND" "cells"'
+    assert fts5_query("  ") == ""
+
+
+def test_search_keeps_to_the_session_and_follows_later_messages(story):
+    other = make_session(owner=story["owner"], title="Other")
+    post_message(other, caller_for_user(story["owner"]), envelopes.proposal, goal="Zeppelin battery logistics")
+    assert search_messages(session=story["session"], text="zeppelin") == []
+    post_message(story["session"], caller_for_user(story["owner"]), envelopes.proposal, goal="Zeppelin ideas")
+    assert len(search_messages(session=story["session"], text="zeppelin")) == 1
+    html = get(story, "sessions:history-search", "?q=zeppelin").content.decode()
+    assert "1 message match" in html and "<mark>Zeppelin</mark>" in html
+
+
+def test_search_results_escape_what_messages_say(story):
+    post_message(
+        story["session"], caller_for_user(story["owner"]), envelopes.proposal, goal="<script>alert(1)</script> quokka"
+    )
+    html = get(story, "sessions:history-search", "?q=quokka").content.decode()
+    assert "<script>" not in html and "<mark>quokka</mark>" in html  # escaped (SQLite) or dropped (PostgreSQL)
+
+
+def test_every_message_is_indexed_with_its_words(story):
+    texts = Message.objects.filter(session=story["session"]).values_list("search_text", flat=True)
+    assert all(texts) and any("battery suppliers" in text for text in texts)
+
+
+def test_viewers_review_history_and_outsiders_get_404(client, story):
+    viewer = make_user("vic")
+    member_add(session=story["session"], user=viewer, role="viewer")
+    client.force_login(viewer)
+    for name in ("sessions:history", "sessions:history-map", "sessions:history-diff", "sessions:history-search"):
+        assert client.get(reverse(name, args=[story["session"].pk])).status_code == 200
+    client.force_login(make_user("out"))
+    for name in ("sessions:history", "sessions:history-map", "sessions:history-diff", "sessions:history-search"):
+        assert client.get(reverse(name, args=[story["session"].pk])).status_code == 404
