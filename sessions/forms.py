@@ -103,7 +103,7 @@ class ReviewFilterForm(forms.Form):
 
 
 class RatingForm(forms.Form):
-    rating = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(1, 6)], coerce=int)
+    rating = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(1, 6)], coerce=int, widget=forms.RadioSelect)
     comment = forms.CharField(max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
 
 

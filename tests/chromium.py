@@ -40,3 +40,22 @@ def open_page(browser, *, width: int = 1366, height: int = 900):
     page.console_errors = []
     page.on("console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None)
     return page
+
+
+def sign_in(page, server, username: str) -> None:
+    from tests.factories import PASSWORD
+
+    page.goto(server.url + "/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url("**/sessions/")
+
+
+def off_the_browser_thread(function, /, **kwargs):
+    """Call ``function`` in another thread: Playwright's event loop runs in this one, and a service's
+    broadcast after commit needs a loop of its own."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(function, **kwargs).result()

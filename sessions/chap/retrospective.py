@@ -52,7 +52,7 @@ def metrics_over_time(messages: list[tuple[int, dict]]) -> list[dict]:
     return thinned
 
 
-def line_chart(points: list[dict], *, width: int = 560, height: int = 180, pad: int = 28) -> dict:
+def line_chart(points: list[dict], *, width: int = 400, height: int = 170, pad: int = 28) -> dict:
     """SVG polylines of each series against the message number, on a shared scale."""
     if not points:
         return {"width": width, "height": height, "lines": [], "max": 0, "last_seq": 0}
@@ -72,7 +72,7 @@ def line_chart(points: list[dict], *, width: int = 560, height: int = 180, pad: 
     return {"width": width, "height": height, "lines": lines, "max": top, "last_seq": points[-1]["seq"]}
 
 
-def bar_chart(sections: list[dict], *, width: int = 320, row: int = 22) -> dict:
+def bar_chart(sections: list[dict], *, width: int = 200, row: int = 22) -> dict:
     """Horizontal bars of the final sections' confidence (0 to 1 across ``width``)."""
     rows = [
         {**section, "y": index * row, "width": round(width * section["confidence"], 1)}

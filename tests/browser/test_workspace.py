@@ -1,26 +1,16 @@
 """The workspace in a real browser: the decision map, node details, the heatmap, and live updates
 arriving in a second member's browser."""
 
-from concurrent.futures import ThreadPoolExecutor
-
 import pytest
 
 from sessions.access import caller_for_user
 from sessions.models import WorkSession
 from sessions.services import message_post
-from tests.chromium import open_page, screenshot
-from tests.factories import PASSWORD, make_session, make_user
+from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
+from tests.factories import make_session, make_user
 from tests.sessions import envelopes
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
-
-
-def sign_in(page, server, username):
-    page.goto(server.url + "/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url("**/sessions/")
 
 
 @pytest.fixture
@@ -36,9 +26,7 @@ def shared(daphne_server, chromium):
             sender=("human", "olga"),
             context_checksum=head,
         )
-        # Off this thread: Playwright's event loop runs here, and the post's broadcast needs one of its own.
-        with ThreadPoolExecutor(1) as pool:
-            pool.submit(message_post, session_id=session.pk, caller=caller_for_user(owner), envelope=envelope).result()
+        off_the_browser_thread(message_post, session_id=session.pk, caller=caller_for_user(owner), envelope=envelope)
     pages = []
     for user in (owner, editor):
         page = open_page(chromium)

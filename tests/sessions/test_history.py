@@ -101,7 +101,7 @@ def test_search_keeps_to_the_session_and_follows_later_messages(story):
     post_message(story["session"], caller_for_user(story["owner"]), envelopes.proposal, goal="Zeppelin ideas")
     assert len(search_messages(session=story["session"], text="zeppelin")) == 1
     html = get(story, "sessions:history-search", "?q=zeppelin").content.decode()
-    assert "1 message match" in html and "<mark>Zeppelin</mark>" in html
+    assert "1 message matches" in html and "<mark>Zeppelin</mark>" in html
 
 
 def test_search_results_escape_what_messages_say(story):

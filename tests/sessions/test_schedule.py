@@ -45,6 +45,7 @@ def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
     assert "Collect sources" in lane_of(html, "finder") and "Write it up" in lane_of(html, "author")
     assert "needs legal" in html and "Check the law" in html
     assert f"← from #{team['tasks']['collect'].pk}" in html and "Hand-offs" in html
+    assert html.count('draggable="true"') == 3  # a member drags a card to another lane to reassign it
 
 
 def test_reassign_reprioritise_cancel_and_retry_from_a_card(team):
@@ -86,7 +87,7 @@ def test_viewers_see_the_board_without_actions_and_cannot_act(client, team):
     member_add(session=team["session"], user=viewer, role="viewer")
     client.force_login(viewer)
     html = client.get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
-    assert "Collect sources" in html and "Reassign" not in html
+    assert "Collect sources" in html and "Reassign" not in html and 'draggable="true"' not in html
     refused = client.post(
         reverse("sessions:schedule-act", args=[team["session"].pk]),
         {"action": "cancel", "task_id": team["tasks"]["collect"].pk},

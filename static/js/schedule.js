@@ -1,0 +1,63 @@
+// The scheduling board: drag a task card onto another agent's lane to reassign it (the card's menu does
+// the same from the keyboard), and draw each hand-off as an arrow from the task whose output it takes.
+(function () {
+  let dragged = null;
+  const laneOf = (element) => element && element.closest && element.closest(".lane[data-lane]");
+  const unmark = () => document.querySelectorAll(".lane.drop-target").forEach((lane) => lane.classList.remove("drop-target"));
+
+  document.addEventListener("dragstart", (event) => {
+    const card = event.target.closest && event.target.closest(".task[draggable=true]");
+    if (!card) return;
+    dragged = { id: card.dataset.taskId, from: laneOf(card) && laneOf(card).dataset.lane };
+    event.dataTransfer.setData("text/plain", card.dataset.taskId);
+    event.dataTransfer.effectAllowed = "move";
+  });
+  document.addEventListener("dragend", () => { dragged = null; unmark(); });
+  document.addEventListener("dragover", (event) => {
+    const lane = laneOf(event.target);
+    if (!lane || !dragged || lane.dataset.lane === dragged.from) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "move";
+    unmark();
+    lane.classList.add("drop-target");
+  });
+  document.addEventListener("drop", (event) => {
+    const lane = laneOf(event.target);
+    if (!lane || !dragged || lane.dataset.lane === dragged.from) return;
+    event.preventDefault();
+    const board = document.getElementById("schedule-board");
+    window.htmx.ajax("POST", board.dataset.actUrl, {
+      source: lane,
+      target: "#schedule-board",
+      swap: "outerHTML",
+      values: { action: "reassign", task_id: dragged.id, agent: lane.dataset.lane },
+    });
+    dragged = null;
+    unmark();
+  });
+
+  function drawHandoffs() {
+    const board = document.getElementById("schedule-board");
+    const svg = document.getElementById("handoff-lines");
+    if (!board || !svg) return;
+    const origin = board.getBoundingClientRect();
+    svg.setAttribute("width", board.scrollWidth);
+    svg.setAttribute("height", board.scrollHeight);
+    const lines = [];
+    board.querySelectorAll(".handoff[data-from]").forEach((note) => {
+      const from = document.getElementById("task-" + note.dataset.from);
+      const to = note.closest(".task");
+      if (!from || !to || from.offsetParent === null || to.offsetParent === null) return;
+      const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
+      const x1 = a.left + a.width / 2 - origin.left, y1 = a.bottom - origin.top;
+      const x2 = b.left + b.width / 2 - origin.left, y2 = b.top - origin.top;
+      lines.push(`<path class="handoff-line" d="M${x1} ${y1} C${x1} ${y1 + 40} ${x2} ${y2 - 40} ${x2} ${y2}" marker-end="url(#handoff-arrow)"><title>${note.textContent.trim()}</title></path>`);
+    });
+    svg.innerHTML = '<defs><marker id="handoff-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>' + lines.join("");
+  }
+  document.addEventListener("DOMContentLoaded", drawHandoffs);
+  document.addEventListener("htmx:afterSettle", drawHandoffs);
+  document.addEventListener("htmx:oobAfterSwap", drawHandoffs);
+  document.addEventListener("toggle", drawHandoffs, true);
+  window.addEventListener("resize", drawHandoffs);
+})();
