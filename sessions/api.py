@@ -17,17 +17,21 @@ from sessions.chap.deliverable import deliverable_markdown
 from sessions.chap.summary import layered_summary
 from sessions.graphs import graph_at, graph_cache
 from sessions.models import WorkSession
-from sessions.retrospectives import retrospective_report
+from sessions.retrospectives import criterion_check, retrospective_report, session_rate
+from sessions.search import search_messages
 from sessions.serializers import (
     AckSerializer,
     CheckpointCreateSerializer,
     CheckpointSerializer,
+    CriterionCheckSerializer,
     EnvelopeSerializer,
     ErrorSerializer,
     FreeFormSerializer,
     MemberInviteSerializer,
     MemberSerializer,
     MessagePageSerializer,
+    RatingSerializer,
+    SearchResultSerializer,
     SessionCreateSerializer,
     SessionSerializer,
     SessionUpdateSerializer,
@@ -288,3 +292,48 @@ class RetrospectiveView(APIView):
         response = Response(report)
         response["Content-Disposition"] = f'attachment; filename="retrospective-{session_id}.json"'
         return response
+
+
+class SearchView(APIView):
+    @extend_schema(
+        parameters=[OpenApiParameter("q", str, description="words (all must match), at most 500 characters")],
+        responses={200: SearchResultSerializer, **ERRORS},
+    )
+    def get(self, request, session_id):
+        """Full-text search over the session's messages, best first (at most 50)."""
+        session = _access(request, session_id).session
+        query = request.query_params.get("q", "")
+        hits = search_messages(session=session, text=query)
+        return Response(
+            {
+                "query": query,
+                "hits": [
+                    {
+                        "seq": hit.seq,
+                        "message_id": hit.message_id,
+                        "payload_type": hit.payload_type,
+                        "sender": hit.sender,
+                        "snippet": [{"text": text, "match": match} for text, match in hit.parts],
+                    }
+                    for hit in hits
+                ],
+            }
+        )
+
+
+class CriterionCheckView(APIView):
+    @extend_schema(request=CriterionCheckSerializer, responses={200: FreeFormSerializer, **ERRORS})
+    def post(self, request, session_id):
+        """Record whether a success criterion was met (owner and editors; the session must be done)."""
+        data = validated_body(CriterionCheckSerializer, request)
+        check = criterion_check(session_id=session_id, caller=_caller(request), **data)
+        return Response({"index": check.index, "criterion": check.criterion, "met": check.met, "note": check.note})
+
+
+class RatingView(APIView):
+    @extend_schema(request=RatingSerializer, responses={200: FreeFormSerializer, **ERRORS})
+    def post(self, request, session_id):
+        """The caller's rating (1-5) and comment of a done session; a second one replaces the first."""
+        data = validated_body(RatingSerializer, request)
+        rated = session_rate(session_id=session_id, caller=_caller(request), **data)
+        return Response({"rating": rated.rating, "comment": rated.comment})

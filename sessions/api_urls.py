@@ -16,7 +16,18 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/metrics/", api.MetricsView.as_view(), name="api-metrics"),
     path("sessions/<uuid:session_id>/export/", api.ExportView.as_view(), name="api-export"),
     path("sessions/<uuid:session_id>/deliverable/", api.DeliverableView.as_view(), name="api-deliverable"),
+    path("sessions/<uuid:session_id>/search/", api.SearchView.as_view(), name="api-search"),
     path("sessions/<uuid:session_id>/retrospective/", api.RetrospectiveView.as_view(), name="api-retrospective"),
+    path(
+        "sessions/<uuid:session_id>/retrospective/criteria/",
+        api.CriterionCheckView.as_view(),
+        name="api-retrospective-criteria",
+    ),
+    path(
+        "sessions/<uuid:session_id>/retrospective/ratings/",
+        api.RatingView.as_view(),
+        name="api-retrospective-ratings",
+    ),
     path("sessions/<uuid:session_id>/sap/", agents_api.SapView.as_view(), name="api-sap"),
     path("sessions/<uuid:session_id>/files/", agents_api.UploadView.as_view(), name="api-upload"),
     path("sessions/<uuid:session_id>/approvals/", agents_api.ApprovalListView.as_view(), name="api-approvals"),

@@ -100,14 +100,3 @@ class ReviewFilterForm(forms.Form):
         if cleaned.get("since") and cleaned.get("until") and cleaned["since"] > cleaned["until"]:
             raise forms.ValidationError("“Active since” is after “Active until”.")
         return cleaned
-
-
-class RatingForm(forms.Form):
-    rating = forms.TypedChoiceField(choices=[(n, str(n)) for n in range(1, 6)], coerce=int, widget=forms.RadioSelect)
-    comment = forms.CharField(max_length=5000, required=False, widget=forms.Textarea(attrs={"rows": 3}))
-
-
-class CriterionCheckForm(forms.Form):
-    index = forms.IntegerField(min_value=0)
-    met = forms.TypedChoiceField(choices=[("1", "met"), ("0", "not met")], coerce=lambda value: value == "1")
-    note = forms.CharField(max_length=5000, required=False)

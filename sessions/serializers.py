@@ -105,3 +105,32 @@ class FreeFormSerializer(serializers.Serializer):
 
     def to_representation(self, instance):
         return instance
+
+
+class CriterionCheckSerializer(serializers.Serializer):
+    index = serializers.IntegerField(min_value=0, max_value=10_000)
+    met = serializers.BooleanField()
+    note = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+
+
+class RatingSerializer(serializers.Serializer):
+    rating = serializers.IntegerField(min_value=1, max_value=5)
+    comment = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+
+
+class SnippetPartSerializer(serializers.Serializer):
+    text = serializers.CharField()
+    match = serializers.BooleanField()
+
+
+class SearchHitSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    message_id = serializers.CharField()
+    payload_type = serializers.CharField()
+    sender = serializers.CharField()
+    snippet = SnippetPartSerializer(many=True, help_text="the matching passage in pieces, the matches marked")
+
+
+class SearchResultSerializer(serializers.Serializer):
+    query = serializers.CharField()
+    hits = SearchHitSerializer(many=True)

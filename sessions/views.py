@@ -13,10 +13,11 @@ from sessions.access import caller_for_user, session_access
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
-from sessions.forms import CriterionCheckForm, NewSessionForm, RatingForm, ReviewFilterForm
+from sessions.forms import NewSessionForm, ReviewFilterForm
 from sessions.fragments import board_context, map_urls, side_panels
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.search import search_messages
+from sessions.serializers import CriterionCheckSerializer, RatingSerializer
 from sessions.services import envelope_for, message_post, message_post_at_head, session_start, session_update
 
 
@@ -199,10 +200,10 @@ def schedule_act(request, session_id):
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = _member_access(request, session_id)
     error = None
-    form = TaskActionSerializer(data={key: value for key, value in request.POST.items() if value != ""})
+    form = TaskActionSerializer(data=_filled(request.POST))
     task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
     if not form.is_valid():
-        error = "; ".join(str(message) for messages in form.errors.values() for message in messages)
+        error = _invalid(form)
     else:
         try:
             task_act(
@@ -343,7 +344,7 @@ def retrospective(request, session_id):
         "chart": line_chart(report["series"]),
         "bars": _confidence_bars(report["deliverable"]),
         "can_check": access.can_write,
-        "rating_form": RatingForm(initial=mine),
+        "mine": mine or {},
         "metric_rows": [(label, report["metrics"].get(key)) for key, label in METRIC_LABELS],
     }
     return render(request, "sessions/retrospective.html", context)
@@ -352,33 +353,42 @@ def retrospective(request, session_id):
 @login_required
 @require_POST
 def retrospective_check(request, session_id):
-    _member_access(request, session_id)
-    form = CriterionCheckForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _form_errors(form))
-    else:
-        try:
-            criterion_check(session_id=session_id, caller=caller_for_user(request.user), **form.cleaned_data)
-        except SapError as error:
-            messages.error(request, error.message)
+    """A criterion's Met / Not met buttons, through criterion_check (validated as in the REST API)."""
+    _retrospective_act(request, session_id, CriterionCheckSerializer, criterion_check)
     return redirect("sessions:retrospective", session_id=session_id)
 
 
 @login_required
 @require_POST
 def retrospective_rate(request, session_id):
-    _member_access(request, session_id)
-    form = RatingForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _form_errors(form))
-    else:
-        try:
-            session_rate(session_id=session_id, caller=caller_for_user(request.user), **form.cleaned_data)
-        except SapError as error:
-            messages.error(request, error.message)
-        else:
-            messages.success(request, "Thank you: your rating is saved.")
+    """The member's rating form, through session_rate (validated as in the REST API)."""
+    if _retrospective_act(request, session_id, RatingSerializer, session_rate):
+        messages.success(request, "Thank you: your rating is saved.")
     return redirect("sessions:retrospective", session_id=session_id)
+
+
+def _retrospective_act(request, session_id, serializer_class, service) -> bool:
+    """Validate the form's fields with ``serializer_class`` and call ``service``; say why not, if not."""
+    _member_access(request, session_id)
+    form = serializer_class(data=_filled(request.POST))
+    if not form.is_valid():
+        messages.error(request, _invalid(form))
+        return False
+    try:
+        service(session_id=session_id, caller=caller_for_user(request.user), **form.validated_data)
+    except SapError as error:
+        messages.error(request, error.message)
+        return False
+    return True
+
+
+def _filled(post) -> dict:
+    """A posted form's non-empty fields: an empty box means "not given", as in the JSON API."""
+    return {key: value for key, value in post.items() if value != ""}
+
+
+def _invalid(serializer) -> str:
+    return "; ".join(f"{field}: {' '.join(map(str, errors))}" for field, errors in serializer.errors.items())
 
 
 def _confidence_bars(deliverable: dict | None) -> dict:
@@ -386,7 +396,3 @@ def _confidence_bars(deliverable: dict | None) -> dict:
     for row in chart["rows"]:
         row["heat"] = selectors.heat(row["confidence"])
     return chart
-
-
-def _form_errors(form) -> str:
-    return "; ".join(f"{field}: {' '.join(errors)}" for field, errors in form.errors.items())

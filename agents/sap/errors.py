@@ -62,7 +62,7 @@ CATALOGUE: dict[str, CodeInfo] = {
     "CONTEXT_CONFLICT": CodeInfo(Category.CONFLICT, False, "The message was written against a superseded context."),
     "CONTEXT_UNKNOWN": CodeInfo(Category.CONFLICT, False, "The context checksum names no version of this session."),
     "ALREADY_DECIDED": CodeInfo(Category.CONFLICT, False, "The approval was decided already."),
-    "INVALID_STATE": CodeInfo(Category.CONFLICT, False, "The task is in a state that does not allow this."),
+    "INVALID_STATE": CodeInfo(Category.CONFLICT, False, "The task or session is in a state that does not allow this."),
     "DUPLICATE_MESSAGE_ID": CodeInfo(Category.CONFLICT, False, "The message_id was used for different content."),
     # limit
     "LIMIT_EXCEEDED": CodeInfo(Category.LIMIT, False, "A size, row or quota limit was reached."),

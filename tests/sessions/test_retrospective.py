@@ -137,7 +137,7 @@ def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):
     assert 'data-testid="metrics-chart"' in page and page.count("<polyline") == 4
     assert 'data-testid="section-confidence"' in page and 'class="heat-3"' in page and 'class="heat-1"' in page
     refused = client.post(reverse("sessions:retrospective-rate", args=[session.pk]), {"rating": "9"}, follow=True)
-    assert "rating: Select a valid choice" in refused.content.decode()
+    assert "rating: Ensure this value is less than or equal to 5." in refused.content.decode()
     as_member(client, team["viewer"])
     page = client.get(reverse("sessions:retrospective", args=[session.pk])).content.decode()
     assert "Save my rating" in page and ">Met</button>" not in page
@@ -204,3 +204,40 @@ def test_the_team_page_filters_past_sessions(client, team):
     refused = client.get(url + "?since=2030-01-02&until=2030-01-01")
     assert refused.status_code == 400 and "is after" in refused.content.decode()
     assert client.get(url + "?state=nonsense").status_code == 400
+
+
+def test_the_rest_api_checks_criteria_and_rates_through_the_same_services(team):
+    session_id = team["session"].pk
+    editor = api_as(team["editor"])
+    early = editor.post(f"/api/sessions/{session_id}/retrospective/ratings/", {"rating": 3}, format="json")
+    assert early.status_code == 409 and early.json()["error"]["code"] == "INVALID_STATE"
+    finish(team)
+    checked = editor.post(
+        f"/api/sessions/{session_id}/retrospective/criteria/",
+        {"index": 1, "met": False, "note": "two unsourced"},
+        format="json",
+    )
+    assert checked.status_code == 200 and checked.json()["criterion"] == "Every figure has a source"
+    assert (
+        editor.post(f"/api/sessions/{session_id}/retrospective/ratings/", {"rating": 3}, format="json").status_code
+        == 200
+    )
+    for body in ({"rating": 0}, {"rating": "high"}, {}, ["rating"]):
+        refused = editor.post(f"/api/sessions/{session_id}/retrospective/ratings/", body, format="json")
+        assert refused.status_code == 400 and refused.json()["error"]["code"] in (
+            "VALIDATION_FAILED",
+            "INVALID_REQUEST",
+        )
+    viewer = api_as(team["viewer"]).post(
+        f"/api/sessions/{session_id}/retrospective/criteria/", {"index": 0, "met": True}, format="json"
+    )
+    assert viewer.status_code == 403
+    report = retrospective_report(session_id=session_id, caller=caller_for_user(team["owner"]))
+    assert report["criteria"][1]["by"] == "ed" and report["ratings"][0]["rating"] == 3
+
+
+def test_the_rest_api_searches_the_session(team):
+    found = api_as(team["viewer"]).get(f"/api/sessions/{team['session'].pk}/search/?q=battery+suppliers").json()
+    assert [hit["message_id"] for hit in found["hits"]] == ["t"]
+    assert {part["text"] for part in found["hits"][0]["snippet"] if part["match"]} == {"battery", "suppliers"}
+    assert api_as(make_user("out")).get(f"/api/sessions/{team['session'].pk}/search/?q=x").status_code == 404
