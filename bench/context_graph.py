@@ -50,6 +50,15 @@ def teardown_django() -> None:
             conn.execute(f"DROP DATABASE IF EXISTS chap_bench_{os.getpid()}")
 
 
+def with_django(run) -> int:
+    """``run()`` on a fresh workbench database, dropped afterwards; its exit status."""
+    setup_django()
+    try:
+        return run()
+    finally:
+        teardown_django()
+
+
 def realistic_mix(count: int):
     """A proposal, a plan, then rounds of response, feedback, status and the odd clarification."""
     from tests.sessions import envelopes
@@ -210,11 +219,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=10_000)
     args = parser.parse_args()
-    setup_django()
-    try:
-        return run(args.messages)
-    finally:
-        teardown_django()
+    return with_django(lambda: run(args.messages))
 
 
 def run(total: int) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.context_graph import setup_django, teardown_django
+from bench.context_graph import with_django
 
 SIZES = (100, 500, 2000)
 
@@ -119,13 +119,5 @@ def run() -> int:
     return 0 if ok else 1
 
 
-def main() -> int:
-    setup_django()
-    try:
-        return run()
-    finally:
-        teardown_django()
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(with_django(run))

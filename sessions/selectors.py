@@ -286,8 +286,9 @@ def timeline(*, session: WorkSession) -> list[dict]:
 def decision_map_at(*, session: WorkSession, seq: int) -> dict:
     """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
     (and numbers) they have on today's map, since layout only ever appends."""
-    context = graph_at(session, seq)
-    return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
+    if seq == session.head_seq:
+        return {**decision_map(session=session, expanded=True), "seq": seq}
+    return {**draw_map(graph_at(session, seq), MapLayout(), expanded=True), "seq": seq}
 
 
 def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
