@@ -96,11 +96,24 @@ def retrospective_report(*, session_id, caller: Caller) -> dict:
         "goal": goal,
         "criteria": [_criterion(index, text, checks.get(index)) for index, text in enumerate(criteria)],
         "deliverable": _delivered(delivered, status),
-        "metrics": {**selectors.metrics(session=session), **retrospective.resources_used(messages)},
+        "metrics": {
+            **selectors.metrics(session=session),
+            **retrospective.resources_used(messages),
+            "risky_step_wait_s": _risky_step_wait(session),
+        },
         "series": retrospective.metrics_over_time(messages),
         "ratings": ratings,
         "average_rating": round(mean(r["rating"] for r in ratings), 2) if ratings else None,
     }
+
+
+def _risky_step_wait(session: WorkSession) -> float | None:
+    """How long SAP requests that needed a human's approval waited for the decision, on average."""
+    from agents.models import Approval  # agents builds on sessions
+
+    decided = Approval.objects.filter(session=session, decided_at__isnull=False).values_list("created_at", "decided_at")
+    waits = [(decided_at - created_at).total_seconds() for created_at, decided_at in decided]
+    return round(mean(waits), 3) if waits else None
 
 
 def _session_summary(session: WorkSession) -> dict:

@@ -259,17 +259,29 @@ def checkpoints(*, session: WorkSession) -> list[dict]:
     ]
 
 
-def timeline(*, session: WorkSession) -> list[dict]:
-    """Every message but the status chatter, oldest first, with the label the map gives it."""
+TIMELINE_LANDMARKS = frozenset({"task_proposal", "checkpoint"})
+
+
+def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict], int]:
+    """Every message but the status chatter, oldest first, with the label the map gives it; with
+    ``latest``, only that many of the newest, and before them the proposals and checkpoints.
+    Returns the entries and how many were left out."""
     entry = graph_cache.entry(session)
     rows = (
         session.messages.exclude(payload_type__in=("agent_status", "operation_record"))
         .order_by("seq")
         .values_list("seq", "message_id", "payload_type", "sender_type", "sender_id", "created_at")
     )
+    rows = list(rows)
+    if latest is not None and len(rows) > latest:
+        landmarks = [row for row in rows[:-latest] if row[2] in TIMELINE_LANDMARKS]
+        left_out = len(rows) - latest - len(landmarks)
+        rows = landmarks + rows[-latest:]
+    else:
+        left_out = 0
     with entry.lock:
         nodes = entry.graph.graph.nodes
-        return [
+        entries = [
             {
                 "seq": seq,
                 "message_id": message_id,
@@ -281,6 +293,7 @@ def timeline(*, session: WorkSession) -> list[dict]:
             }
             for seq, message_id, payload_type, sender_type, sender_id, created_at in rows
         ]
+    return entries, left_out
 
 
 def decision_map_at(*, session: WorkSession, seq: int) -> dict:

@@ -278,6 +278,9 @@ def team(request):
     return render(request, "sessions/team.html", context, status=400 if form.errors else 200)
 
 
+TIMELINE_SHOWN = 500  # the newest entries on the history page; proposals and checkpoints always
+
+
 def _seq_param(request, name: str, head: int, default: int) -> int:
     """A message number from the query string, clamped to the log; anything else is the default."""
     raw = request.GET.get(name, "")
@@ -291,9 +294,13 @@ def history(request, session_id):
     session = _member_access(request, session_id).session
     marks = selectors.checkpoints(session=session)
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
+    entries, left_out = selectors.timeline(
+        session=session, latest=None if request.GET.get("all") == "1" else TIMELINE_SHOWN
+    )
     context = {
         "session": session,
-        "timeline": selectors.timeline(session=session),
+        "timeline": entries,
+        "left_out": left_out,
         "checkpoints": marks,
         "map": selectors.decision_map_at(session=session, seq=seq),
         "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],

@@ -129,7 +129,8 @@ METRIC_LABELS = (
     ("new_directions", "new directions"),
     ("agent_questions_per_response", "agent questions per response"),
     ("time_to_first_draft_s", "time to first draft (s)"),
-    ("approval_wait_s", "approval waiting time, mean (s)"),
+    ("approval_wait_s", "wait for a plan or report's approval, mean (s)"),
+    ("risky_step_wait_s", "wait for a risky step's approval, mean (s)"),
     ("sap_operations", "SAP operations"),
     ("llm_tokens", "LLM tokens"),
 )

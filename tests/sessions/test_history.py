@@ -126,3 +126,11 @@ def test_viewers_review_history_and_outsiders_get_404(client, story):
     client.force_login(make_user("out"))
     for name in ("sessions:history", "sessions:history-map", "sessions:history-diff", "sessions:history-search"):
         assert client.get(reverse(name, args=[story["session"].pk])).status_code == 404
+
+
+def test_a_long_timeline_lists_the_newest_entries_and_every_landmark(story, monkeypatch):
+    monkeypatch.setattr("sessions.views.TIMELINE_SHOWN", 2)
+    short = get(story, "sessions:history").content.decode()
+    assert short.count('<li class="kind-') == 3 and "1 older message not listed" in short  # proposal kept
+    assert 'id="at-1"' in short and 'id="at-2"' not in short and 'id="at-3"' in short
+    assert get(story, "sessions:history", "?all=1").content.decode().count('<li class="kind-') == 4

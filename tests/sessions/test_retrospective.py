@@ -1,10 +1,12 @@
 """Retrospectives, exports from the session page, and the team page: services, views and API."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
 
+from agents.models import Approval
 from agents.sap.errors import SapError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import SessionState, WorkSession
@@ -110,6 +112,11 @@ def test_every_member_rates_once_and_may_change_it(team):
 def test_the_report_sets_what_was_delivered_and_the_process_against_the_goal(team):
     status = {"activity": "done", "state": "idle", "task_id": "1", "resources_used": {"llm_tokens": 1234}}
     post_message(team["session"], caller_for_agent(team["analyst"]), envelopes.envelope, "agent_status", status)
+    asked = Approval.objects.create(
+        session=team["session"], requested_by="agent:analyst", agent=team["analyst"], operation="file.delete",
+        block_type="action", request={"path": "old.csv"}, reason="irreversible",
+    )  # fmt: skip
+    Approval.objects.filter(pk=asked.pk).update(status="approved", decided_at=asked.created_at + timedelta(seconds=90))
     finish(team)
     report = retrospective_report(session_id=team["session"].pk, caller=caller_for_user(team["owner"]))
     assert report["goal"] == "Compare battery suppliers" and report["session"]["state"] == "done"
@@ -121,6 +128,7 @@ def test_the_report_sets_what_was_delivered_and_the_process_against_the_goal(tea
     metrics = report["metrics"]
     assert metrics["llm_tokens"] == 1234 and metrics["sap_operations"] == 0 and metrics["messages"] == 4
     assert metrics["agent_questions_per_response"] == 1.0 and metrics["approval_wait_s"] == 0.0
+    assert metrics["risky_step_wait_s"] == 90.0
     assert report["series"][-1] == {"seq": 4, "responses": 1, "questions": 1, "corrections": 0, "approvals": 1}
 
 
