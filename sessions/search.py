@@ -54,7 +54,7 @@ def fts5_query(text: str) -> str:
 
 def search_messages(*, session: WorkSession, text: str, limit: int = MAX_RESULTS) -> list[Hit]:
     """The session's messages that match ``text``, best first (an empty query matches nothing)."""
-    text = text.strip()[:MAX_QUERY]
+    text = text.replace("\x00", " ").strip()[:MAX_QUERY]  # PostgreSQL refuses NUL in any text
     if connection.vendor == "postgresql":
         sql, query = _POSTGRES, text
     else:
