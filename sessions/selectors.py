@@ -229,7 +229,11 @@ def schedule_board(*, session: WorkSession) -> dict:
         if task.agent is None and task.state in OPEN_STATES:
             unassigned.setdefault(task.required_role or "any role", []).append(task)
     handoffs = [
-        {"from": before.pk, "to": task.pk, "artefact": before.result_message_id or f"output of task {before.pk}"}
+        {
+            "from": before,
+            "to": task,
+            "artefact": before.result_message_id or "its output, when ready",
+        }
         for task in tasks
         for before in task.depends_on.all()
     ]

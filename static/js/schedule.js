@@ -49,9 +49,15 @@
       const to = note.closest(".task");
       if (!from || !to || from.offsetParent === null || to.offsetParent === null) return;
       const a = from.getBoundingClientRect(), b = to.getBoundingClientRect();
-      const x1 = a.left + a.width / 2 - origin.left, y1 = a.bottom - origin.top;
-      const x2 = b.left + b.width / 2 - origin.left, y2 = b.top - origin.top;
-      lines.push(`<path class="handoff-line" d="M${x1} ${y1} C${x1} ${y1 + 40} ${x2} ${y2 - 40} ${x2} ${y2}" marker-end="url(#handoff-arrow)"><title>${note.textContent.trim()}</title></path>`);
+      // Side by side (other lanes): edge to facing edge; one above the other (one lane): bottom to top.
+      const side = b.left >= a.right ? 1 : b.right <= a.left ? -1 : 0;
+      const x1 = (side === 0 ? a.left + a.width / 2 : side > 0 ? a.right : a.left) - origin.left;
+      const y1 = (side === 0 ? a.bottom : a.top + a.height / 2) - origin.top;
+      const x2 = (side === 0 ? b.left + b.width / 2 : side > 0 ? b.left : b.right) - origin.left;
+      const y2 = (side === 0 ? b.top : b.top + b.height / 2) - origin.top;
+      const bend = side === 0 ? `C${x1} ${y1 + 40} ${x2} ${y2 - 40}` : `C${x1 + side * 40} ${y1} ${x2 - side * 40} ${y2}`;
+      const title = note.textContent.trim().replace(/&/g, "&amp;").replace(/</g, "&lt;");
+      lines.push(`<path class="handoff-line" d="M${x1} ${y1} ${bend} ${x2} ${y2}" marker-end="url(#handoff-arrow)"><title>${title}</title></path>`);
     });
     svg.innerHTML = '<defs><marker id="handoff-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>' + lines.join("");
   }

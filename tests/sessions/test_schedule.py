@@ -45,6 +45,8 @@ def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
     assert "Collect sources" in lane_of(html, "finder") and "Write it up" in lane_of(html, "author")
     assert "needs legal" in html and "Check the law" in html
     assert f"← from #{team['tasks']['collect'].pk}" in html and "Hand-offs" in html
+    collect, write = team["tasks"]["collect"].pk, team["tasks"]["write"].pk
+    assert f"#{collect} Collect sources → #{write} Write it up: its output, when ready" in html
     assert html.count('draggable="true"') == 3  # a member drags a card to another lane to reassign it
 
 
