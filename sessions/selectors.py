@@ -196,6 +196,14 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
+def _artefact(context, task) -> str:
+    """What a task hands on: its plan step's stated output (or its title), and the message that
+    carries it once the task is done."""
+    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
+    named = step.get("output") or f"the output of “{task.title}”"
+    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"
+
+
 def schedule_board(*, session: WorkSession) -> dict:
     """One lane per agent of the session (its current task, its queue by priority, its waiting
     approvals) and the unassigned tasks by the role they need; each task with its hand-offs."""
@@ -228,15 +236,13 @@ def schedule_board(*, session: WorkSession) -> dict:
     for task in tasks:
         if task.agent is None and task.state in OPEN_STATES:
             unassigned.setdefault(task.required_role or "any role", []).append(task)
-    handoffs = [
-        {
-            "from": before,
-            "to": task,
-            "artefact": before.result_message_id or "its output, when ready",
-        }
-        for task in tasks
-        for before in task.depends_on.all()
-    ]
+    entry = graph_cache.entry(session)
+    handoffs = []
+    with entry.lock:
+        for task in tasks:
+            for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
+                before.artefact = _artefact(entry.graph, before)
+                handoffs.append({"from": before, "to": task, "artefact": before.artefact})
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
 

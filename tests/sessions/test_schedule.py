@@ -4,10 +4,11 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import Claim, task_claim, task_create, task_finish
-from sessions.access import caller_for_user
+from agents.scheduling import Claim, plan_accept, task_claim, task_create, task_finish
+from sessions.access import caller_for_agent, caller_for_user
 from sessions.services import agent_join, member_add
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_session, make_user, post_message
+from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -46,7 +47,7 @@ def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
     assert "needs legal" in html and "Check the law" in html
     assert f"← from #{team['tasks']['collect'].pk}" in html and "Hand-offs" in html
     collect, write = team["tasks"]["collect"].pk, team["tasks"]["write"].pk
-    assert f"#{collect} Collect sources → #{write} Write it up: its output, when ready" in html
+    assert f"#{collect} Collect sources → #{write} Write it up: the output of “Collect sources”, when ready" in html
     assert html.count('draggable="true"') == 3  # a member drags a card to another lane to reassign it
 
 
@@ -97,3 +98,15 @@ def test_viewers_see_the_board_without_actions_and_cannot_act(client, team):
     assert "a viewer cannot" in refused and Task.objects.get(pk=team["tasks"]["collect"].pk).state == "queued"
     client.force_login(make_user("out"))
     assert client.get(reverse("sessions:schedule", args=[team["session"].pk])).status_code == 404
+
+
+def test_a_plans_hand_offs_name_the_output_each_step_promised(team):
+    session, owner = team["session"], team["owner"]
+    post_message(session, caller_for_user(owner), envelopes.proposal, message_id="t")
+    planner = make_agent("planner", kind="builtin")
+    agent_join(session=session, agent=planner)
+    post_message(session, caller_for_agent(planner), envelopes.declaration, steps=2, message_id="d", in_reply_to="t")
+    first, second = plan_accept(session_id=session.pk, caller=caller_for_user(owner), message_id="d")
+    html = team["client"].get(reverse("sessions:schedule", args=[session.pk])).content.decode()
+    assert f"← from #{first.pk}: output 1, when ready" in html
+    assert f"#{first.pk} step 1 → #{second.pk} step 2: output 1, when ready" in html
