@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from sessions.chap.chain import genesis_checksum
 from sessions.chap.graph import ContextGraph
-from sessions.chap.history import replay
+from sessions.chap.history import collection_paused, replay
 from sessions.chap.layout import MapLayout
 from sessions.models import Message, WorkSession
 
@@ -80,3 +82,56 @@ def replay_log(session: WorkSession, *, until: int, mark: int = 0) -> tuple[Cont
 def graph_at(session: WorkSession, seq: int) -> ContextGraph:
     """The graph as it was after message ``seq``."""
     return replay_log(session, until=seq)[0]
+
+
+MAX_REVIEWED_SESSIONS = 8
+
+
+@dataclass
+class _Replay:
+    graph: ContextGraph
+    checksum: str  # of the message the graph stands at: it is right while that message's checksum is
+    lock: threading.Lock
+
+
+class ReplayCache:
+    """The graph each session was last reviewed at, per process. The history slider moves a step at a
+    time: a step forward applies only the messages in between, a step back replays from the start.
+    The log only grows and is chained, so a graph built to message N stays right while message N
+    keeps the checksum it was built to (a session deleted and imported again does not)."""
+
+    def __init__(self, size: int = MAX_REVIEWED_SESSIONS):
+        self._entries: OrderedDict[str, _Replay] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def at(self, session: WorkSession, seq: int) -> Iterator[ContextGraph]:
+        """The graph after message ``seq`` (at most the head), locked while the caller reads it."""
+        key = str(session.pk)
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                entry = self._entries[key] = _Replay(ContextGraph(key), genesis_checksum(key), threading.Lock())
+                if len(self._entries) > self._size:
+                    self._entries.popitem(last=False)
+            self._entries.move_to_end(key)
+        with entry.lock:
+            if entry.graph.seq > seq or not self._still_right(session, entry):
+                entry.graph, entry.checksum = ContextGraph(key), genesis_checksum(key)
+            rows = Message.objects.filter(session=session, seq__gt=entry.graph.seq, seq__lte=seq).order_by("seq")
+            with collection_paused():
+                for number, envelope, checksum in rows.values_list("seq", "envelope", "checksum").iterator():
+                    entry.graph.apply(number, envelope)
+                    entry.checksum = checksum
+            yield entry.graph
+
+    @staticmethod
+    def _still_right(session: WorkSession, entry: _Replay) -> bool:
+        if entry.graph.seq == 0:
+            return True
+        stored = Message.objects.filter(session=session, seq=entry.graph.seq).values_list("checksum", flat=True)
+        return next(iter(stored), None) == entry.checksum
+
+
+replay_cache = ReplayCache()

@@ -8,7 +8,7 @@ from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference
 from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node
 from sessions.chap.metrics import process_metrics
-from sessions.graphs import graph_at, graph_cache, replay_log
+from sessions.graphs import graph_cache, replay_cache, replay_log
 from sessions.models import WorkSession
 
 
@@ -311,7 +311,8 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict:
     (and numbers) they have on today's map, since layout only ever appends."""
     if seq == session.head_seq:
         return {**decision_map(session=session, expanded=True), "seq": seq}
-    return {**draw_map(graph_at(session, seq), MapLayout(), expanded=True), "seq": seq}
+    with replay_cache.at(session, seq) as context:
+        return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
 
 
 def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:

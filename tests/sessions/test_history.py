@@ -7,7 +7,9 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_user
-from sessions.models import Message
+from sessions.chap.history import statuses
+from sessions.graphs import graph_at, replay_cache
+from sessions.models import Message, WorkSession
 from sessions.search import fts5_query, search_messages
 from sessions.services import checkpoint_create, member_add
 from tests.factories import make_session, make_user, post_message
@@ -138,3 +140,26 @@ def test_a_long_timeline_lists_the_newest_entries_and_every_landmark(story, monk
     assert short.count('<li class="kind-') == 3 and "1 older message not listed" in short  # proposal kept
     assert 'id="at-1"' in short and 'id="at-2"' not in short and 'id="at-3"' in short
     assert get(story, "sessions:history", "?all=1").content.decode().count('<li class="kind-') == 4
+
+
+def test_the_slider_stepping_forward_reads_only_the_messages_in_between(story, django_assert_num_queries):
+    session = WorkSession.objects.get(pk=story["session"].pk)
+    with replay_cache.at(session, 2) as context:
+        assert context.seq == 2
+    with django_assert_num_queries(2), replay_cache.at(session, 4) as context:  # message 2 unchanged? then 3 and 4
+        forward = statuses(context)
+    assert forward == statuses(graph_at(session, 4))
+    with replay_cache.at(session, 1) as context:  # a step back replays from the start
+        assert statuses(context) == statuses(graph_at(session, 1))
+
+
+def test_a_replay_of_a_log_that_changed_under_it_is_built_again(story):
+    session = WorkSession.objects.get(pk=story["session"].pk)
+    with replay_cache.at(session, 3):
+        pass
+    first = Message.objects.get(session=session, seq=1)
+    first.envelope["payload"]["goal"] = "Another story altogether"
+    first.save()
+    Message.objects.filter(session=session, seq=3).update(checksum="f" * 16)  # as a re-imported session would
+    with replay_cache.at(session, 4) as context:
+        assert context.graph.nodes["t#goal:0"]["text"] == "Another story altogether"
