@@ -3,7 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from agents.models import Approval, Task
-from sessions.models import Membership, Message, SessionAgent, WorkSession
+from sessions.models import CriterionCheck, Membership, Message, Rating, SessionAgent, WorkSession
 
 
 class MembershipInline(admin.TabularInline):
@@ -45,6 +45,22 @@ class TaskInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class CriterionCheckInline(ReadOnlyInline):
+    """The retrospective's verdicts are the members' own: made on the retrospective page."""
+
+    model = CriterionCheck
+    show_change_link = False
+    fields = ["index", "criterion", "met", "note", "checked_by", "checked_at"]
+    readonly_fields = fields
+
+
+class RatingInline(ReadOnlyInline):
+    model = Rating
+    show_change_link = False
+    fields = ["user", "rating", "comment", "updated_at"]
+    readonly_fields = fields
+
+
 @admin.register(WorkSession)
 class WorkSessionAdmin(admin.ModelAdmin):
     list_display = ["title", "state", "created_by", "created_at", "last_activity_at"]
@@ -57,7 +73,7 @@ class WorkSessionAdmin(admin.ModelAdmin):
         url = reverse("admin:chap_sessions_message_changelist") + f"?session__id__exact={session.pk}"
         return format_html('<a href="{}">{} messages, read-only</a>', url, session.head_seq)
 
-    inlines = [MembershipInline, ParticipantInline, TaskInline, ApprovalInline]
+    inlines = [MembershipInline, ParticipantInline, TaskInline, ApprovalInline, CriterionCheckInline, RatingInline]
 
 
 @admin.register(Message)

@@ -9,7 +9,7 @@ from agents.models import AgentToken, Task, TaskState, TaskTemplate
 from agents.scheduling import task_create
 from agents.tokens import agent_for_token, token_issue
 from sessions.access import caller_for_user
-from sessions.models import Message
+from sessions.models import CriterionCheck, Message, Rating
 from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
 
@@ -108,3 +108,12 @@ def test_a_refused_task_action_is_a_warning_not_an_error_page(admin_client, worl
     act(admin_client, "agents_task", "cancel", [world["task"].pk])
     page = act(admin_client, "agents_task", "cancel", [world["task"].pk])
     assert page.status_code == 200 and "cannot be cancelled" in page.content.decode()
+
+
+def test_a_sessions_admin_page_shows_its_retrospective_read_only(admin_client, world):
+    session = world["session"]
+    CriterionCheck.objects.create(session=session, index=0, criterion="Names five suppliers", met=True)
+    Rating.objects.create(session=session, user=session.created_by, rating=4, comment="Quick and sourced")
+    page = admin_client.get(reverse("admin:chap_sessions_worksession_change", args=[session.pk])).content.decode()
+    assert "Names five suppliers" in page and "Quick and sourced" in page
+    assert 'name="ratings-0-rating"' not in page  # shown, not editable

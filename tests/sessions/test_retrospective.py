@@ -187,6 +187,8 @@ def test_a_session_without_a_report_has_no_deliverable_to_download(team):
     empty = make_session(owner=team["owner"])
     response = api_as(team["owner"]).get(f"/api/sessions/{empty.pk}/deliverable/")
     assert response.status_code == 404 and response.json()["error"]["details"]["resource_type"] == "DELIVERABLE"
+    outsider = api_as(make_user("out")).get(f"/api/sessions/{team['session'].pk}/deliverable/")
+    assert outsider.status_code == 404 and outsider.json()["error"]["details"]["resource_type"] == "SESSION"
 
 
 def test_the_team_page_filters_past_sessions(client, team):
