@@ -72,7 +72,7 @@ def line_chart(points: list[dict], *, width: int = 400, height: int = 170, pad: 
     return {"width": width, "height": height, "lines": lines, "max": top, "last_seq": points[-1]["seq"]}
 
 
-def bar_chart(sections: list[dict], *, width: int = 200, row: int = 22) -> dict:
+def bar_chart(sections: list[dict], *, width: int = 140, row: int = 22) -> dict:
     """Horizontal bars of the final sections' confidence (0 to 1 across ``width``)."""
     rows = [
         {**section, "y": index * row, "width": round(width * section["confidence"], 1)}

@@ -175,6 +175,16 @@ def test_a_member_completes_the_retrospective_and_downloads_its_markdown(two_mem
 
     ed.goto(f"{two_members['server'].url}/sessions/{session.pk}/retrospective/")
     assert ed.get_by_test_id("criterion-0").get_by_text("checked by olga").is_visible()
+
+    ed.get_by_role("link", name="Review", exact=True).click()  # the team page, filtered to what is done
+    ed.get_by_label("State").select_option("done")
+    ed.get_by_role("button", name="Filter").click()
+    ed.wait_for_url("**/review/?*state=done*")
+    screenshot(ed, "review-1-team-page")
+    results = ed.get_by_test_id("review-results")
+    results.get_by_role("link", name="Retrospective").click()
+    ed.wait_for_url("**/retrospective/")
+    screenshot(ed, "retrospective-2-from-the-team-page")
     assert olga.console_errors == [] and ed.console_errors == []
 
 
