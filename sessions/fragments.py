@@ -23,6 +23,14 @@ def map_urls(session_id) -> dict:
     }
 
 
+def history_urls(session_id, seq: int) -> dict:
+    """The map's URLs on the history page: node details as they were after message ``seq``."""
+    return {
+        "map_url": reverse("sessions:history-map", args=[session_id]),
+        "details_url": reverse("sessions:history-node", args=[session_id, seq]),
+    }
+
+
 def pending_approvals(session: WorkSession, caller: Caller) -> list:
     from agents.sap_service import approvals_of  # agents builds on sessions
 

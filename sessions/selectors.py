@@ -6,7 +6,7 @@ from django.db.models import QuerySet
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference
-from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node
+from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache, replay_log
 from sessions.models import WorkSession
@@ -92,43 +92,19 @@ def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
 
 
 def map_node_details(*, session: WorkSession, index: int) -> dict | None:
-    """One node of the map: its content, who and when, its edges, the message it came from."""
+    """One node of the map as it stands now (``node_details``); None when there is no such node."""
     entry = graph_cache.entry(session)
     with entry.lock:
-        context, layout = entry.graph, entry.layout
+        entry.layout.update(entry.graph)
+        return node_details(entry.graph, entry.layout, index)
+
+
+def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict | None:
+    """One node of the map as it stood after message ``seq``: its status and history then."""
+    with replay_cache.at(session, seq) as context:
+        layout = MapLayout()
         layout.update(context)
-        key = layout.node(index)
-        if key is None:
-            return None
-        attrs = context.graph.nodes[key]
-        message = context.graph.nodes.get(attrs["message"], {})
-
-        def ends(pairs):
-            return [
-                {
-                    "type": data["type"],
-                    "index": layout.placed[other].index,
-                    "label": context.graph.nodes[other].get("label", other),
-                }
-                for other, data in pairs
-                if other in layout.placed
-            ]
-
-        return {
-            "index": index,
-            "key": key,
-            "kind": attrs["kind"],
-            "status": attrs["status"],
-            "label": attrs.get("label", ""),
-            "text": attrs.get("text", ""),
-            "message_id": attrs["message"],
-            "seq": attrs["seq"],
-            "sender": message.get("sender", ""),
-            "timestamp": message.get("timestamp", ""),
-            "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
-            "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
-            "history": [{"cause": cause, "status": status} for cause, status in attrs.get("events", [])],
-        }
+        return node_details(context, layout, index)
 
 
 # Not read as conversation: statuses are in the status bar, operation records and task events on the map.

@@ -20,6 +20,7 @@ urlpatterns = [
     path("<uuid:session_id>/state/", views.session_state, name="state"),
     path("<uuid:session_id>/history/", views.history, name="history"),
     path("<uuid:session_id>/history/map/", views.history_map, name="history-map"),
+    path("<uuid:session_id>/history/<int:seq>/node/", views.history_node, name="history-node"),
     path("<uuid:session_id>/history/diff/", views.history_diff, name="history-diff"),
     path("<uuid:session_id>/history/search/", views.history_search, name="history-search"),
     path("<uuid:session_id>/retrospective/", views.retrospective, name="retrospective"),

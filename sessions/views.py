@@ -14,7 +14,7 @@ from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.forms import NewSessionForm, ReviewFilterForm
-from sessions.fragments import board_context, map_urls, side_panels
+from sessions.fragments import board_context, history_urls, map_urls, side_panels
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.search import search_messages
 from sessions.serializers import CriterionCheckSerializer, RatingSerializer
@@ -304,7 +304,7 @@ def history(request, session_id):
         "checkpoints": marks,
         "map": selectors.decision_map_at(session=session, seq=seq),
         "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],
-        **map_urls(session_id),
+        **history_urls(session_id, seq),
     }
     return render(request, "sessions/history.html", context)
 
@@ -314,7 +314,23 @@ def history_map(request, session_id):
     session = _member_access(request, session_id).session
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
     drawn = selectors.decision_map_at(session=session, seq=seq)
-    return render(request, "sessions/partials/history_map.html", {"map": drawn, **map_urls(session_id)})
+    return render(request, "sessions/partials/history_map.html", {"map": drawn, **history_urls(session_id, seq)})
+
+
+@login_required
+def history_node(request, session_id, seq):
+    """A node of the map as it was after message ``seq``: its status and status history then."""
+    session = _member_access(request, session_id).session
+    index = request.GET.get("node", "")
+    node = (
+        selectors.map_node_details_at(session=session, seq=seq, index=int(index))
+        if index.isdigit() and seq <= session.head_seq
+        else None
+    )
+    if node is None:
+        raise Http404("No such node on the map at that point")
+    urls = history_urls(session_id, seq)
+    return render(request, "sessions/partials/node_details.html", {"node": node, "at_seq": seq, **urls})
 
 
 @login_required

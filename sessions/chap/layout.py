@@ -150,3 +150,37 @@ def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False
         "checkpoint": nodes[stand_in]["label"] if stand_in else None,
         "legend": STATUS_LEGEND,
     }
+
+
+def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict | None:
+    """One placed node: its content, who and when, its edges, the message it came from, and the
+    statuses messages gave it. ``layout`` must be up to date with ``context``."""
+    key = layout.node(index)
+    if key is None:
+        return None
+    nodes = context.graph.nodes
+    attrs = nodes[key]
+    message = nodes.get(attrs["message"], {})
+
+    def ends(pairs):
+        return [
+            {"type": data["type"], "index": layout.placed[other].index, "label": nodes[other].get("label", other)}
+            for other, data in pairs
+            if other in layout.placed
+        ]
+
+    return {
+        "index": index,
+        "key": key,
+        "kind": attrs["kind"],
+        "status": attrs["status"],
+        "label": attrs.get("label", ""),
+        "text": attrs.get("text", ""),
+        "message_id": attrs["message"],
+        "seq": attrs["seq"],
+        "sender": message.get("sender", ""),
+        "timestamp": message.get("timestamp", ""),
+        "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
+        "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
+        "history": [{"cause": cause, "status": status} for cause, status in attrs.get("events", [])],
+    }

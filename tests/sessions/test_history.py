@@ -52,8 +52,8 @@ def test_the_map_grows_as_the_slider_moves_and_keeps_its_node_numbers(story):
     assert sizes[0] == 0 and sizes == sorted(sizes) and sizes[1] < sizes[2] < sizes[4]
     at_one = get(story, "sessions:history-map", "?seq=1").content.decode()
     now = get(story, "sessions:map", "?expand=1").content.decode()
-    first_node = re.search(r'<g id="map-node-0"[^>]*>', at_one).group(0)
-    assert first_node.replace("in_progress", "X") in now.replace("in_progress", "X")  # same place, same number
+    place = r'<g id="map-node-0" class="[^"]*" transform="([^"]+)"'
+    assert re.search(place, at_one).group(1) == re.search(place, now).group(1)  # same number, same place
     assert 'data-status="needs_review"' not in get(story, "sessions:history-map", "?seq=3").content.decode()
     assert 'data-status="needs_review"' in get(story, "sessions:history-map", "?seq=4").content.decode()
 
@@ -163,3 +163,23 @@ def test_a_replay_of_a_log_that_changed_under_it_is_built_again(story):
     Message.objects.filter(session=session, seq=3).update(checksum="f" * 16)  # as a re-imported session would
     with replay_cache.at(session, 4) as context:
         assert context.graph.nodes["t#goal:0"]["text"] == "Another story altogether"
+
+
+def test_a_node_of_a_past_map_shows_its_status_and_history_then(story):
+    session_id = story["session"].pk
+    index = re.search(
+        r'id="map-node-(\d+)"[^>]*aria-label="assumption: Recent',
+        get(story, "sessions:map", "?expand=1").content.decode(),
+    )
+    url = reverse("sessions:history-node", args=[session_id, 3]) + f"?node={index.group(1)}"
+    then = story["client"].get(url).content.decode()
+    now = get(story, "sessions:map-node", f"?node={index.group(1)}").content.decode()
+    assert "As it stood after message #3" in then and "status-proposed" in then and "overturned by c1" not in then
+    assert "As it stood" not in now and "overturned by c1" in now
+    node_url = reverse("sessions:history-node", args=[session_id, 1])
+    assert story["client"].get(node_url + f"?node={index.group(1)}").status_code == 404  # not on the map yet
+    assert story["client"].get(node_url + "?node=x").status_code == 404
+    beyond = reverse("sessions:history-node", args=[session_id, 99])
+    assert story["client"].get(beyond + "?node=1").status_code == 404
+    map_html = get(story, "sessions:history-map", "?seq=2").content.decode()
+    assert f'hx-get="/sessions/{session_id}/history/2/node/?node=0"' in map_html
