@@ -109,6 +109,8 @@ def test_moving_the_history_slider_redraws_the_map_as_it_was(two_members):
     olga.keyboard.press("ArrowRight")
     olga.locator('#history-map[data-seq="1"]').wait_for()
     assert 0 < nodes.count() < full
+    nodes.first.click()  # its details as they were then
+    assert "after message #1" in olga.get_by_test_id("node-details-at").inner_text()
     screenshot(olga, "history-2-after-the-proposal")
 
     olga.get_by_role("button", name="Goal set (#2)").click()  # a checkpoint
