@@ -27,6 +27,7 @@ SHAPES = {
     "goal": "hexagon",
     "operation": "small",
     "task_event": "small",
+    "session_event": "small",
     "agent_status": "small",
 }
 # The map's colours: done green, open question yellow, overturned grey, needs review orange, in progress blue.

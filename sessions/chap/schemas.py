@@ -15,6 +15,7 @@ from agents.sap.validation import validate_params
 
 CHAP_VERSION = "1.0"
 ID_PATTERN = r"[A-Za-z0-9_.:-]{1,128}"
+SESSION_STATES = ("proposed", "planning", "working", "reviewing", "done", "archived")  # models.SessionState
 LEVELS = ("low", "medium", "high")
 
 ONTOLOGY = Param(
@@ -272,6 +273,16 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "result_message_id": _text(max_length=128),
         "note": _text(max_length=5_000),
     },
+    "session_event": {
+        # A change to the session itself, and who made it: marking it done shows in its history.
+        "action": Param("string", required=True, enum=("state_changed", "renamed")),
+        "state": Param("string", enum=SESSION_STATES),
+        "previous_state": Param("string", enum=SESSION_STATES),
+        "title": _text(max_length=200),
+        "previous_title": _text(max_length=200),
+        "by": _text(max_length=160),
+        "label": _text(max_length=500),
+    },
     "operation_record": {
         "operation": _text(True, 200),
         "request_message_id": _text(max_length=128),
@@ -283,7 +294,7 @@ PAYLOADS: dict[str, dict[str, Param]] = {
 }
 PAYLOAD_TYPES = tuple(PAYLOADS)
 # Written by the server itself, never accepted from a client.
-SERVER_ONLY_PAYLOADS = frozenset({"operation_record", "task_event"})
+SERVER_ONLY_PAYLOADS = frozenset({"operation_record", "task_event", "session_event"})
 
 ENVELOPE: dict[str, Param] = {
     "chap_version": Param("string", required=True, enum=(CHAP_VERSION,)),

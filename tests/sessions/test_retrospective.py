@@ -74,6 +74,28 @@ def test_members_mark_a_session_done_and_reopen_it_but_viewers_cannot(client, te
     assert "state must be one of" in client.post(url, {"state": "finished"}, follow=True).content.decode()
     client.post(url, {"state": "working"})
     assert WorkSession.objects.get(pk=team["session"].pk).state == "working"
+    events = [m.envelope["payload"] for m in team["session"].messages.filter(payload_type="session_event")]
+    assert [(e["previous_state"], e["state"], e["by"]) for e in events] == [
+        ("proposed", "done", "human:ed"),
+        ("done", "working", "human:ed"),
+    ]
+    history = client.get(reverse("sessions:history", args=[team["session"].pk])).content.decode()
+    assert "ed marked done" in history and "ed marked working" in history
+
+
+def test_a_rename_is_logged_and_an_unchanged_field_is_not(team):
+    caller = caller_for_user(team["owner"])
+    session_update(session_id=team["session"].pk, caller=caller, title="Battery suppliers", state="proposed")
+    [event] = [m.envelope["payload"] for m in team["session"].messages.filter(payload_type="session_event")]
+    assert event["action"] == "renamed" and event["previous_title"] == "Suppliers"
+    assert event["label"] == "olga renamed “Battery suppliers”"
+
+
+def test_only_the_workbench_writes_session_events(team):
+    event = {"action": "state_changed", "state": "done", "label": "I say it is done"}
+    with pytest.raises(SapError) as refused:
+        post_message(team["session"], caller_for_user(team["owner"]), envelopes.envelope, "session_event", event)
+    assert refused.value.code == "INVALID_MESSAGE" and "written by the workbench" in refused.value.message
 
 
 def test_criteria_are_checked_by_owners_and_editors_with_their_names(team):
@@ -126,10 +148,10 @@ def test_the_report_sets_what_was_delivered_and_the_process_against_the_goal(tea
         {"title": "Market", "confidence": 0.4},
     ]
     metrics = report["metrics"]
-    assert metrics["llm_tokens"] == 1234 and metrics["sap_operations"] == 0 and metrics["messages"] == 4
+    assert metrics["llm_tokens"] == 1234 and metrics["sap_operations"] == 0 and metrics["messages"] == 5
     assert metrics["agent_questions_per_response"] == 1.0 and metrics["approval_wait_s"] == 0.0
     assert metrics["risky_step_wait_s"] == 90.0
-    assert report["series"][-1] == {"seq": 4, "responses": 1, "questions": 1, "corrections": 0, "approvals": 1}
+    assert report["series"][-1] == {"seq": 5, "responses": 1, "questions": 1, "corrections": 0, "approvals": 1}
 
 
 def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):
