@@ -9,7 +9,7 @@ from sessions.chap.history import difference
 from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache, replay_log
-from sessions.models import WorkSession
+from sessions.models import Membership, Message, WorkSession
 
 
 def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
@@ -147,8 +147,6 @@ def open_questions(*, session: WorkSession) -> int:
 
 def agent_statuses(*, session: WorkSession) -> list[dict]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
-    from sessions.models import Message
-
     latest = {}
     rows = Message.objects.filter(session=session, payload_type="agent_status").order_by("seq")
     for sender, envelope in rows.values_list("sender_id", "envelope"):
@@ -253,12 +251,11 @@ def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[d
     ``latest``, only that many of the newest, and before them the proposals and checkpoints.
     Returns the entries and how many were left out."""
     entry = graph_cache.entry(session)
-    rows = (
+    rows = list(
         session.messages.exclude(payload_type__in=("agent_status", "operation_record"))
         .order_by("seq")
         .values_list("seq", "message_id", "payload_type", "sender_type", "sender_id", "created_at")
     )
-    rows = list(rows)
     if latest is not None and len(rows) > latest:
         landmarks = [row for row in rows[:-latest] if row[2] in TIMELINE_LANDMARKS]
         left_out = len(rows) - latest - len(landmarks)
@@ -305,8 +302,6 @@ def sessions_for_review(
 ) -> list[WorkSession]:
     """The caller's sessions for the team page, filtered; each with its members, agents and the
     task template its plan followed (``template``)."""
-    from sessions.models import Membership, Message
-
     found = sessions_for_user(user=user)
     if member:
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))

@@ -287,25 +287,20 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=access.session_id)
+        by, who = f"{caller.kind}:{caller.sender_id}", caller.sender_id
         changes = []
         if title is not None and title != session.title:
-            changes.append(
-                {"action": "renamed", "title": title, "previous_title": session.title, "label": f"renamed “{title}”"}
-            )
+            label = f"{who} renamed “{title}”"
+            changes.append({"action": "renamed", "title": title, "previous_title": session.title, "label": label})
             session.title = title
         if state is not None and state != session.state:
-            changes.append(
-                {"action": "state_changed", "state": state, "previous_state": session.state, "label": f"marked {state}"}
-            )
+            label = f"{who} marked {state}"
+            changes.append({"action": "state_changed", "state": state, "previous_state": session.state, "label": label})
             session.state = state
         session.save(update_fields=["title", "state"])
         for change in changes:  # in the log, so the history shows who changed the session and when
-            change["label"] = f"{caller.sender_id} {change['label']}"
             message_post_at_head(
-                session_id=session.pk,
-                caller=SYSTEM,
-                payload_type="session_event",
-                payload={**change, "by": f"{caller.kind}:{caller.sender_id}"},
+                session_id=session.pk, caller=SYSTEM, payload_type="session_event", payload={**change, "by": by}
             )
     send_on_commit(session.pk, {"type": "chap.session", "title": session.title, "state": session.state})
     session.refresh_from_db()
