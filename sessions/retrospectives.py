@@ -97,7 +97,7 @@ def retrospective_report(*, session_id, caller: Caller) -> dict:
         "criteria": [_criterion(index, text, checks.get(index)) for index, text in enumerate(criteria)],
         "deliverable": _delivered(delivered, status),
         "metrics": {
-            **selectors.metrics(session=session),
+            **selectors.metrics(session=session, messages=messages),
             **retrospective.resources_used(messages),
             "risky_step_wait_s": _risky_step_wait(session),
         },

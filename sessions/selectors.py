@@ -28,9 +28,10 @@ def agent_context(*, session: WorkSession, task_message_id: str | None = None, b
         return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
 
 
-def metrics(*, session: WorkSession) -> dict:
+def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> dict:
+    """Process metrics (``process_metrics``); ``messages`` is the whole log when the caller has it."""
     entry = graph_cache.entry(session)
-    messages = session_messages(session=session)
+    messages = session_messages(session=session) if messages is None else messages
     with entry.lock:
         return process_metrics(entry.graph, messages)
 
