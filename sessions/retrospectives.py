@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from statistics import mean
 
-from django.db import transaction
-
 from agents.sap.errors import SapError
 from sessions import selectors
 from sessions.access import Access, Caller, require_access
@@ -35,8 +33,8 @@ def _finished_access(session_id, caller: Caller, *, write: bool = False) -> Acce
     return access
 
 
-def success_criteria(messages: list[tuple[int, dict]]) -> tuple[str, list[str]]:
-    """The goal and success criteria of the session's first task proposal."""
+def success_criteria(messages) -> tuple[str, list[str]]:
+    """The goal and success criteria of the first task proposal among ``(seq, envelope)`` pairs."""
     for _, envelope in messages:
         if envelope["payload_type"] == "task_proposal":
             payload = envelope["payload"]
@@ -47,7 +45,8 @@ def success_criteria(messages: list[tuple[int, dict]]) -> tuple[str, list[str]]:
 def criterion_check(*, session_id, caller: Caller, index: int, met: bool, note: str = "") -> CriterionCheck:
     """Record whether a success criterion was met (owner and editors); a later check replaces it."""
     access = _finished_access(session_id, caller, write=True)
-    _, criteria = success_criteria(selectors.session_messages(session=access.session))
+    proposals = access.session.messages.filter(payload_type="task_proposal").order_by("seq")
+    _, criteria = success_criteria(proposals.values_list("seq", "envelope")[:1])
     if not 0 <= index < len(criteria):
         raise SapError(
             "VALIDATION_FAILED",
@@ -71,12 +70,9 @@ def session_rate(*, session_id, caller: Caller, rating: int, comment: str = "") 
             "a rating is a whole number from 1 to 5",
             details={"violations": {"rating": f"got {rating!r}"}},
         )
-    with transaction.atomic():
-        rated, _ = Rating.objects.update_or_create(
-            session_id=access.session_id,
-            user=caller.user,
-            defaults={"rating": rating, "comment": comment[:MAX_NOTE]},
-        )
+    rated, _ = Rating.objects.update_or_create(
+        session_id=access.session_id, user=caller.user, defaults={"rating": rating, "comment": comment[:MAX_NOTE]}
+    )
     return rated
 
 
