@@ -72,16 +72,10 @@ class GraphCache:
 graph_cache = GraphCache()
 
 
-def replay_log(session: WorkSession, *, until: int, mark: int = 0) -> tuple[ContextGraph, dict[str, str]]:
-    """The graph after message ``until`` and the statuses after ``mark``, for history review
-    (``history.replay`` over the log)."""
-    rows = Message.objects.filter(session=session, seq__lte=until).order_by("seq").values_list("seq", "envelope")
-    return replay(str(session.pk), rows.iterator(), until=until, mark=mark)
-
-
 def graph_at(session: WorkSession, seq: int) -> ContextGraph:
-    """The graph as it was after message ``seq``."""
-    return replay_log(session, until=seq)[0]
+    """The graph as it was after message ``seq`` (``history.replay`` over the log)."""
+    rows = Message.objects.filter(session=session, seq__lte=seq).order_by("seq").values_list("seq", "envelope")
+    return replay(str(session.pk), rows.iterator(), until=seq)
 
 
 MAX_REVIEWED_SESSIONS = 8

@@ -5,10 +5,10 @@ from django.db.models import QuerySet
 
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import final_deliverable
-from sessions.chap.history import difference
+from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
 from sessions.chap.metrics import process_metrics
-from sessions.graphs import graph_cache, replay_cache, replay_log
+from sessions.graphs import graph_cache, replay_cache
 from sessions.models import Membership, Message, WorkSession
 
 
@@ -291,8 +291,10 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict:
 
 def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
     """What was added, decided, overturned and put in review between two points of the log."""
-    context, before = replay_log(session, until=to_seq, mark=from_seq)
-    return {**difference(before, context), "from_seq": from_seq, "to_seq": to_seq}
+    with replay_cache.at(session, from_seq) as context:
+        before = statuses(context)
+    with replay_cache.at(session, to_seq) as context:  # goes on from ``from_seq``: one pass over the log
+        return {**difference(before, context), "from_seq": from_seq, "to_seq": to_seq}
 
 
 MAX_REVIEWED = 200

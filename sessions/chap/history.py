@@ -32,19 +32,15 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int, mark: int = 0):
-    """The graph after message ``until``, and the statuses as they stood after message ``mark``
-    (``mark <= until``; 0 is the empty session). One pass over the log serves both points."""
+def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int) -> ContextGraph:
+    """The graph after message ``until`` (0 is the empty session), from ``(seq, envelope)`` in order."""
     context = ContextGraph(session_id)
-    marked = {} if mark == 0 else None
     with collection_paused():
         for seq, envelope in messages:
             if seq > until:
                 break
             context.apply(seq, envelope)
-            if seq == mark:
-                marked = statuses(context)
-    return context, marked if marked is not None else statuses(context)
+    return context
 
 
 def _brief(node: str, attrs: dict) -> dict:

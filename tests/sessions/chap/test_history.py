@@ -20,15 +20,15 @@ def story() -> list[tuple[int, dict]]:
     return [(seq, validate_envelope(m)) for seq, m in enumerate(messages, start=1)]
 
 
-def test_replay_stops_at_a_message_and_remembers_an_earlier_point():
-    context, marked = replay("s", story(), until=4, mark=2)
+def test_replay_stops_at_a_message_and_an_earlier_point_holds_less():
+    context, marked = replay("s", story(), until=4), statuses(replay("s", story(), until=2))
     assert context.seq == 4 and "r2" not in context.graph
     assert set(marked) < set(context.graph) and "r1" not in marked
     assert context.graph.nodes["r1"]["status"] == "done"  # approved at message 4
 
 
 def test_difference_names_what_was_added_decided_and_overturned():
-    after, before = replay("s", story(), until=6, mark=2)
+    after, before = replay("s", story(), until=6), statuses(replay("s", story(), until=2))
     diff = difference(before, after)
     added = {n["node"] for n in diff["added"]}
     assert {"r1", "a1", "r2", "c1"} <= added and "t" not in added
@@ -40,7 +40,8 @@ def test_difference_names_what_was_added_decided_and_overturned():
 
 
 def test_no_difference_between_a_point_and_itself():
-    context, before = replay("s", story(), until=5, mark=5)
+    context = replay("s", story(), until=5)
+    before = statuses(replay("s", story(), until=5))
     assert before == statuses(context)
     assert difference(before, context) == {
         k: [] for k in ("added", "decisions", "settled", "overturned", "needs_review")
@@ -61,11 +62,11 @@ def test_snippet_parts_mark_the_matches_and_keep_the_rest():
 
 def test_the_final_deliverable_is_the_latest_approved_report_else_the_latest_standing():
     messages = story()
-    context, _ = replay("s", messages, until=6)
+    context = replay("s", messages, until=6)
     assert final_deliverable(context, messages)["message_id"] == "r2"  # r1 is approved but then put in review
-    context, _ = replay("s", messages, until=4)
+    context = replay("s", messages, until=4)
     assert final_deliverable(context, messages[:4])["message_id"] == "r1"
-    context, _ = replay("s", messages, until=2)
+    context = replay("s", messages, until=2)
     assert final_deliverable(context, messages[:2]) is None
 
 
