@@ -5,7 +5,7 @@ from django.utils.html import format_html, format_html_join
 from agents.models import Agent, AgentToken, Approval, Task, TaskState, TaskTemplate
 from agents.sap import SapError
 from agents.scheduling import task_cancel, task_retry
-from agents.tokens import token_issue, token_revoke
+from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from sessions.access import Caller
 
 
@@ -75,11 +75,18 @@ class AgentAdmin(admin.ModelAdmin):
 
     @admin.action(description="Enable")
     def enable(self, request, queryset):
-        queryset.update(enabled=True)
+        for agent in queryset:
+            agent_set_enabled(agent=agent, enabled=True)
 
-    @admin.action(description="Disable (tokens stop working, no new tasks)")
+    @admin.action(description="Disable (tokens stop working, open connections close, no new tasks)")
     def disable(self, request, queryset):
-        queryset.update(enabled=False)
+        for agent in queryset:
+            agent_set_enabled(agent=agent, enabled=False)
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        if change and "enabled" in form.changed_data:
+            agent_set_enabled(agent=obj, enabled=obj.enabled)
 
 
 @admin.register(AgentToken)

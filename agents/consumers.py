@@ -18,6 +18,7 @@ from agents.models import AgentKind, Task, TaskState
 from agents.sap import SapError
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
+from agents.tokens import token_is_live
 from sessions.access import caller_for_agent
 from sessions.consumers import (
     CLOSE_FORBIDDEN,
@@ -26,6 +27,7 @@ from sessions.consumers import (
     _messages_between,
     db,
     error_frame,
+    principal_of,
     whole_number,
 )
 from sessions.events import agent_group, session_group
@@ -66,10 +68,12 @@ class AgentConsumer(ChapSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.caller = caller_for_agent(self.agent)
+        self.token_id = self.scope.get("agent_token_id")
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
         sessions = await db(_sessions_of)(self.agent)
         await self.channel_layer.group_add(agent_group(self.agent.pk), self.channel_name)
+        await self.channel_layer.group_add(principal_of(self.caller), self.channel_name)
         for session_id in sessions:
             await self.channel_layer.group_add(session_group(session_id), self.channel_name)
         await self.accept()
@@ -93,6 +97,7 @@ class AgentConsumer(ChapSocket):
         self.watchdog.cancel()
         self.renewer.cancel()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
+        await self.channel_layer.group_discard(principal_of(self.caller), self.channel_name)
         for session_id in self.last_seq:
             await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
 
@@ -257,3 +262,15 @@ class AgentConsumer(ChapSocket):
         heads = await db(_sessions_of)(self.agent)
         self.last_seq[session_id] = heads.get(session_id, {}).get("head_seq", 0)
         await self.send_json({"type": "session.joined", "session_id": session_id, **heads.get(session_id, {})})
+
+    async def access_changed(self, event):
+        """A revoked token or a disabled agent: closed at once. Taken out of a session: that session's
+        messages stop, and the agent is told."""
+        if self.token_id is not None and not await db(token_is_live)(self.token_id):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        still = await db(_sessions_of)(self.agent)
+        for session_id in [session_id for session_id in self.last_seq if session_id not in still]:
+            await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
+            del self.last_seq[session_id]
+            await self.send_json({"type": "session.left", "session_id": session_id})

@@ -1,4 +1,6 @@
-"""Agent bearer tokens: issued once, stored as a hash, checked in constant time by lookup of the hash."""
+"""Agent credentials: bearer tokens (issued once, stored as a hash, checked in constant time by lookup
+of the hash) and whether the agent may act at all. Revoking a token or disabling an agent ends its open
+connections at once, on every server process (sessions.events.access_changed_on_commit)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from agents.models import Agent, AgentToken
+from sessions.events import access_changed_on_commit
 
 TOKEN_PREFIX = "chap_"
 # Writing last_used_at on every request would turn each read into a write; a minute is precise enough.
@@ -30,23 +33,43 @@ def token_revoke(*, token: AgentToken) -> None:
     if token.revoked_at is None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+        access_changed_on_commit("agent", token.agent_id)
 
 
-def agent_for_token(token: str) -> Agent | None:
-    """The enabled agent a live token belongs to, or None; records when the token was last used."""
+def agent_set_enabled(*, agent: Agent, enabled: bool) -> None:
+    """Enable or disable an agent; a disabled agent's tokens stop working and its sockets close."""
+    Agent.objects.filter(pk=agent.pk).update(enabled=enabled)
+    agent.enabled = enabled
+    if not enabled:
+        access_changed_on_commit("agent", agent.pk)
+
+
+def live_tokens():
+    return AgentToken.objects.filter(revoked_at__isnull=True, agent__enabled=True)
+
+
+def live_token(token: str) -> AgentToken | None:
+    """The live token (of an enabled agent) this bearer value is, or None; records when it was last used."""
     if not token or not token.startswith(TOKEN_PREFIX) or len(token) > 200:
         return None
-    found = (
-        AgentToken.objects.select_related("agent")
-        .filter(digest=_digest(token), revoked_at__isnull=True, agent__enabled=True)
-        .first()
-    )
+    found = live_tokens().select_related("agent").filter(digest=_digest(token)).first()
     if found is None:
         return None
     now = timezone.now()
     if found.last_used_at is None or now - found.last_used_at > LAST_USED_RESOLUTION:
         AgentToken.objects.filter(pk=found.pk).update(last_used_at=now)
-    return found.agent
+    return found
+
+
+def agent_for_token(token: str) -> Agent | None:
+    """The enabled agent a live token belongs to, or None."""
+    found = live_token(token)
+    return found.agent if found else None
+
+
+def token_is_live(token_id: int) -> bool:
+    """Whether the token a connection was opened with still works (not revoked, its agent enabled)."""
+    return live_tokens().filter(pk=token_id).exists()
 
 
 def bearer_token(authorization: str | bytes | None) -> str | None:

@@ -3,6 +3,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 
 from agents.models import Approval, Task
+from sessions.events import access_changed_on_commit
 from sessions.models import CriterionCheck, Membership, Message, Rating, SessionAgent, WorkSession
 
 
@@ -74,6 +75,17 @@ class WorkSessionAdmin(admin.ModelAdmin):
         return format_html('<a href="{}">{} messages, read-only</a>', url, session.head_seq)
 
     inlines = [MembershipInline, ParticipantInline, TaskInline, ApprovalInline, CriterionCheckInline, RatingInline]
+
+    def save_formset(self, request, form, formset, change):
+        """A member or agent removed here, or given another role, loses or changes access on its open
+        sockets at once, as through the services."""
+        super().save_formset(request, form, formset, change)
+        touched = [*formset.deleted_objects, *(changed for changed, _ in formset.changed_objects)]
+        for row in touched:
+            if isinstance(row, Membership):
+                access_changed_on_commit("user", row.user_id, row.session_id)
+            elif isinstance(row, SessionAgent):
+                access_changed_on_commit("agent", row.agent_id, row.session_id)
 
 
 @admin.register(Message)

@@ -132,6 +132,14 @@ class MemberListView(APIView):
         return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
 
 
+class MemberDetailView(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request, session_id, username):
+        """Remove a member (owner only); the member's open sockets of this session close at once."""
+        services.member_remove(session_id=session_id, caller=_caller(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class MessageListView(APIView):
     @extend_schema(
         parameters=[

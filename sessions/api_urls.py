@@ -8,6 +8,7 @@ urlpatterns = [
     path("sessions/<uuid:session_id>/", api.SessionDetailView.as_view(), name="api-session"),
     path("sessions/<uuid:session_id>/archive/", api.SessionArchiveView.as_view(), name="api-session-archive"),
     path("sessions/<uuid:session_id>/members/", api.MemberListView.as_view(), name="api-members"),
+    path("sessions/<uuid:session_id>/members/<str:username>/", api.MemberDetailView.as_view(), name="api-member"),
     path("sessions/<uuid:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"),
     path("sessions/<uuid:session_id>/graph/", api.GraphView.as_view(), name="api-graph"),
     path("sessions/<uuid:session_id>/checkpoints/", api.CheckpointListView.as_view(), name="api-checkpoints"),

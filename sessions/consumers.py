@@ -25,9 +25,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from agents.sap.errors import SapError
+from agents.tokens import token_is_live
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
-from sessions.events import message_frame, session_group
+from sessions.events import message_frame, principal_group, session_group
 from sessions.models import Message, WorkSession
 from sessions.services import message_post
 
@@ -41,6 +42,26 @@ MAX_POSTS_IN_FLIGHT = 8
 
 def db(function):
     return database_sync_to_async(function, thread_sensitive=False)
+
+
+def principal_of(caller) -> str:
+    """The group of every connection of this caller (sessions.events.principal_group)."""
+    if caller.kind == "agent":
+        return principal_group("agent", caller.agent.pk)
+    return principal_group("user", caller.user.pk)
+
+
+def access_now(session_id, caller, token_id: int | None):
+    """A connection's access as it is now: the caller's role in the session, and for a connection
+    opened with an agent token, that token still live. None when it is gone."""
+    if token_id is not None and not token_is_live(token_id):
+        return None
+    return session_access(session_id, caller)
+
+
+def concerns(event: dict, session_id) -> bool:
+    """Whether an access change is about this session (or about every session of the principal)."""
+    return event.get("session_id") in (None, str(session_id))
 
 
 def scope_caller(scope):
@@ -165,12 +186,15 @@ class SessionConsumer(ChapSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.group = session_group(self.session_id)
+        self.principal = principal_of(self.caller)
+        self.role, self.token_id = access.role, self.scope.get("agent_token_id")
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.early: dict[int, str] = {}
         self.posting: set[asyncio.Task] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
         self.gap_check_pending = False
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.principal, self.channel_name)
         await self.accept()
         self.last_seq, checksum = await db(_head)(self.session_id)
         await self.send_json(
@@ -191,6 +215,7 @@ class SessionConsumer(ChapSocket):
             return
         self.watchdog.cancel()
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self.channel_layer.group_discard(self.principal, self.channel_name)
         await db(presence.leave)(self.session_id, self.channel_name)
 
     # -- frames from the client -----------------------------------------------------------------
@@ -305,3 +330,14 @@ class SessionConsumer(ChapSocket):
     async def chap_presence(self, event):
         self.online = event["online"]
         await self.send_json({"type": "presence", "online": event["online"]})
+
+    async def access_changed(self, event):
+        """Removed, revoked or disabled: closed at once. Another role: told, and posts follow it."""
+        if not concerns(event, self.session_id):
+            return
+        access = await db(access_now)(self.session_id, self.caller, self.token_id)
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+        elif access.role != self.role:
+            self.role = access.role
+            await self.send_json({"type": "role", "role": access.role})

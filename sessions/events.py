@@ -25,6 +25,11 @@ def agent_group(agent_id) -> str:
     return f"chap.agent.{agent_id}"
 
 
+def principal_group(kind: str, principal_id) -> str:
+    """Every open connection of one principal (``user`` or ``agent``), on every socket and process."""
+    return f"chap.access.{kind}.{principal_id}"
+
+
 def message_frame(seq: int, envelope: dict) -> str:
     """The socket frame of one message, serialised once for all its recipients."""
     return json.dumps({"type": "message", "seq": seq, "envelope": envelope}, ensure_ascii=False)
@@ -44,6 +49,14 @@ def announce_on_commit(session_id, seq: int, envelope: dict) -> None:
                 logger.error("reaction %s to message %s failed", receiver, envelope["message_id"], exc_info=outcome)
 
     transaction.on_commit(announce)
+
+
+def access_changed_on_commit(kind: str, principal_id, session_id=None) -> None:
+    """After commit, every open connection of the principal checks its access again: one that lost it
+    is closed (4403), one whose role changed goes on with the new role. ``session_id`` limits it to the
+    connections of one session; without it (a revoked token, a disabled agent) all of them check."""
+    event = {"type": "access.changed", "session_id": str(session_id) if session_id is not None else None}
+    transaction.on_commit(lambda: _send(principal_group(kind, principal_id), event))
 
 
 def send_to_agent_on_commit(agent_id, event: dict) -> None:

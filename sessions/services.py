@@ -18,7 +18,13 @@ from sessions.chap.chain import canonical_json, content_hash, first_break, genes
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
-from sessions.events import announce_on_commit, message_frame, send_on_commit, send_to_agent_on_commit
+from sessions.events import (
+    access_changed_on_commit,
+    announce_on_commit,
+    message_frame,
+    send_on_commit,
+    send_to_agent_on_commit,
+)
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
 from sessions.selectors import EXPORT_FORMAT
@@ -36,7 +42,11 @@ def session_create(*, owner: AbstractBaseUser, title: str) -> WorkSession:
 
 
 def member_add(*, session: WorkSession, user: AbstractBaseUser, role: str) -> Membership:
+    """Add a member, or give one another role; a member's open sockets take a new role at once."""
+    previous = Membership.objects.filter(session=session, user=user).values_list("role", flat=True).first()
     membership, _ = Membership.objects.update_or_create(session=session, user=user, defaults={"role": role})
+    if previous is not None and previous != role:
+        access_changed_on_commit("user", user.pk, session.pk)
     return membership
 
 
@@ -47,6 +57,12 @@ def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: lis
     if created:  # an agent connected on /ws/agents/ starts receiving this session at once
         send_to_agent_on_commit(agent.pk, {"type": "agent.joined", "session_id": str(session.pk)})
     return participation
+
+
+def agent_leave(*, session: WorkSession, agent) -> None:
+    """The agent takes no more part in the session; its open sockets stop receiving it at once."""
+    if SessionAgent.objects.filter(session=session, agent=agent).delete()[0]:
+        access_changed_on_commit("agent", agent.pk, session.pk)
 
 
 @dataclass(frozen=True)
@@ -332,6 +348,31 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
             details={"violations": {"role": "the creator's role cannot change"}},
         )
     return member_add(session=access.session, user=user, role=role)
+
+
+def member_remove(*, session_id, caller: Caller, username: str) -> None:
+    """The owner removes a member; the member's open sockets of the session are closed at once."""
+    access = require_access(session_id, caller, write=True)
+    if access.role != MemberRole.OWNER:
+        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"})
+    membership = (
+        Membership.objects.filter(session_id=access.session_id, user__username=username).select_related("user").first()
+    )
+    if membership is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"{username!r} is not a member of this session",
+            details={"resource_type": "MEMBER", "resource_name": username},
+        )
+    if membership.user_id == access.session.created_by_id:
+        raise SapError(
+            "VALIDATION_FAILED",
+            "the session's creator stays its owner",
+            details={"violations": {"username": "the creator cannot be removed"}},
+        )
+    with transaction.atomic():
+        membership.delete()
+        access_changed_on_commit("user", membership.user_id, access.session_id)
 
 
 def session_import(*, data: dict, owner) -> WorkSession:

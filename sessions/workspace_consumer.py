@@ -10,7 +10,7 @@ from __future__ import annotations
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from sessions.access import caller_for_principal, session_access
-from sessions.consumers import CLOSE_FORBIDDEN, db
+from sessions.consumers import CLOSE_FORBIDDEN, concerns, db, principal_of
 from sessions.events import session_group
 from sessions.fragments import board_update, live_update
 from sessions.models import Message, WorkSession
@@ -37,13 +37,15 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             return
         self.role, self.caller = access.role, caller
         self.view = "schedule" if b"view=schedule" in self.scope.get("query_string", b"") else "workspace"
-        self.group = session_group(self.session_id)
+        self.group, self.principal = session_group(self.session_id), principal_of(caller)
         await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.channel_layer.group_add(self.principal, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.channel_layer.group_discard(self.principal, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
         """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
@@ -56,6 +58,16 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
         html = await db(_render)(self.session_id, event["seq"], self.role, self.caller)
         if html:
             await self.send(text_data=html)
+
+    async def access_changed(self, event):
+        """Removed from the session: closed at once. Another role: what follows is rendered for it."""
+        if not concerns(event, self.session_id):
+            return
+        access = await db(session_access)(self.session_id, self.caller)
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+        else:
+            self.role = access.role
 
     async def chap_presence(self, event):
         """Presence is the CHAP socket's; the status bar reads agent_status messages instead."""
