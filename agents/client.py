@@ -262,6 +262,9 @@ class AgentClient(_Connection):
         elif kind == "session.joined":
             self.last_seq.setdefault(frame["session_id"], frame.get("head_seq", 0))
             self._inbox.put_nowait((None, frame))
+        elif kind == "session.left":  # not resumed after a reconnect; joined again, it starts at the head
+            self.last_seq.pop(frame["session_id"], None)
+            self._inbox.put_nowait((None, frame))
         elif not (self._answer(frame.get("ref"), frame) or self._answer(frame.get("message_id"), frame)):
             self._inbox.put_nowait((None, frame))
 

@@ -133,17 +133,24 @@ Generated from `agents/sap/errors.py` by `python -m agents.sap errors > docs/err
 """
 
 
-_ACCESS_REFUSALS = """
-## Refused for who is asking
-
-| refused | code (REST status) | details |
-| --- | --- | --- |
-| a payload type the sender's kind may not post (an agent's `human_feedback`, `clarification_answer`, `task_proposal`; a client's `task_event`…; docs/chap.md, "Who may post what") | `SENDER_NOT_ALLOWED` (403) | `payload_type`, `sender_type`, `allowed_senders`, `allowed_payload_types` |
-| an agent renaming a session, changing its state or archiving it | `PERMISSION_DENIED` (403) | `permission: session.manage` |
-| an agent making a checkpoint | `SENDER_NOT_ALLOWED` (403) | `payload_type: checkpoint` |
-| removing or inviting members, unless the owner | `PERMISSION_DENIED` (403) | `permission: session.members` |
-| a viewer posting | `PERMISSION_DENIED` (403) | `permission: session.post` |
-
+# What is refused because of who asks: (what, code and REST status, details), for docs/errors.md.
+_ACCESS_REFUSALS = (
+    (
+        "a payload type the sender's kind may not post (an agent's `human_feedback`, `clarification_answer`, "
+        '`task_proposal`; a client\'s `task_event`…; docs/chap.md, "Who may post what")',
+        "`SENDER_NOT_ALLOWED` (403)",
+        "`payload_type`, `sender_type`, `allowed_senders`, `allowed_payload_types`",
+    ),
+    (
+        "an agent renaming a session, changing its state or archiving it",
+        "`PERMISSION_DENIED` (403)",
+        "`permission: session.manage`",
+    ),
+    ("an agent making a checkpoint", "`SENDER_NOT_ALLOWED` (403)", "`payload_type: checkpoint`"),
+    ("removing or inviting members, unless the owner", "`PERMISSION_DENIED` (403)", "`permission: session.members`"),
+    ("a viewer posting", "`PERMISSION_DENIED` (403)", "`permission: session.post`"),
+)
+_SOCKET_REFUSALS = """
 Sockets are refused before accept with close code 4403 (no session, not a member, a bad, revoked or
 disabled agent's token), and an open one is closed with 4403 as soon as that becomes true: a token
 revoked, an agent disabled, a member or agent taken out of the session. A cookie-authenticated socket
@@ -156,4 +163,12 @@ def catalogue_markdown() -> str:
     rows = [_CATALOGUE_PREAMBLE, "| code | category | retryable | meaning |", "| --- | --- | --- | --- |"]
     for code, info in CATALOGUE.items():
         rows.append(f"| `{code}` | {info.category} | {'yes' if info.retryable else 'no'} | {info.description} |")
-    return "\n".join([*rows, _ACCESS_REFUSALS])
+    rows += [
+        "",
+        "## Refused for who is asking",
+        "",
+        "| refused | code (REST status) | details |",
+        "| --- | --- | --- |",
+    ]
+    rows += [f"| {what} | {code} | {details} |" for what, code, details in _ACCESS_REFUSALS]
+    return "\n".join([*rows, _SOCKET_REFUSALS])

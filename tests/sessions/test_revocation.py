@@ -278,3 +278,13 @@ def test_disabling_an_agent_in_the_admin_closes_its_socket(client, world):
         return await close_code(socket)
 
     assert run(scenario) == 4403
+
+
+def test_the_client_library_forgets_a_session_the_agent_left():
+    from agents.client import AgentClient
+
+    client = AgentClient(["ws://127.0.0.1:1"], token="chap_x")
+    client._on_frame({"type": "session.joined", "session_id": "s1", "head_seq": 4})
+    client._on_frame({"type": "session.left", "session_id": "s1"})
+    assert "s1" not in client.last_seq  # after a reconnect it resumes no session it is out of
+    assert [client._inbox.get_nowait()[1]["type"] for _ in range(2)] == ["session.joined", "session.left"]
