@@ -25,9 +25,9 @@ from agents.operations import workbench_registry
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, ParseError, SapError, StreamParser, format_block
 from agents.sap.dispatcher import parse_error_block
-from sessions.chap.schemas import PAYLOAD_TYPES, SERVER_ONLY_PAYLOADS, validate_payload
+from sessions.chap.schemas import payload_types_of, validate_payload
 
-ANSWER_TYPES = tuple(t for t in PAYLOAD_TYPES if t not in SERVER_ONLY_PAYLOADS)
+ANSWER_TYPES = payload_types_of("agent")
 CHAP_RULES = f"""You are {{name}}, an AI agent in a CHAP session: a limited-responsibility colleague of the humans.
 - Work only through SAP blocks; each block is answered before your next turn:
   @@query:domain.action#id / a JSON object / @@end (also @@action: and @@describe:).

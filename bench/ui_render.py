@@ -34,23 +34,26 @@ def grow(session, owner, nodes: int) -> None:
     from sessions.graphs import graph_cache
     from sessions.models import WorkSession
     from sessions.services import message_post
+    from tests.factories import agent_in
     from tests.sessions import envelopes
 
-    caller = caller_for_user(owner)
+    human, agent = caller_for_user(owner), agent_in(session)
     n = 0
 
-    def post(envelope):
+    def post(caller, envelope):
         head = WorkSession.objects.get(pk=session.pk).head_checksum
         message_post(session_id=session.pk, caller=caller, envelope={**envelope, "context_checksum": head})
 
-    common = {"session_id": session.pk, "sender": ("human", owner.username)}
-    post(envelopes.proposal(message_id="goal", **common))
+    def by(caller):
+        return {"session_id": session.pk, "sender": (caller.kind, caller.sender_id)}
+
+    post(human, envelopes.proposal(message_id="goal", **by(human)))
     previous = "goal"
     while len(graph_cache.entry(WorkSession.objects.get(pk=session.pk)).graph.graph) < nodes:
         n += 1
-        post(envelopes.response(message_id=f"r{n}", in_reply_to=previous, **common))
+        post(agent, envelopes.response(message_id=f"r{n}", in_reply_to=previous, **by(agent)))
         if n % 3 == 0:
-            post(envelopes.feedback(f"r{n}", feedback_type="refinement", message_id=f"f{n}", **common))
+            post(human, envelopes.feedback(f"r{n}", feedback_type="refinement", message_id=f"f{n}", **by(human)))
         previous = f"r{n}"
 
 

@@ -15,7 +15,7 @@ from agents.safety import filtered
 from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, caller_for_user, require_access
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
-from sessions.chap.schemas import CHAP_VERSION, SERVER_ONLY_PAYLOADS, validate_envelope
+from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
 from sessions.events import announce_on_commit, message_frame, send_on_commit, send_to_agent_on_commit
@@ -144,12 +144,7 @@ def _check_sender(checked: dict, caller: Caller, session_id) -> None:
             details={"invalid": {"sender": f"expected {caller.sender}"}},
             suggestion=[f"send as {caller.sender}"],
         )
-    if checked["payload_type"] in SERVER_ONLY_PAYLOADS and caller.kind != "system":
-        raise SapError(
-            "INVALID_MESSAGE",
-            f"{checked['payload_type']} messages are written by the workbench itself",
-            details={"invalid": {"payload_type": "server-only"}},
-        )
+    check_sender_may_post(caller.kind, checked["payload_type"])
 
 
 def _append(session_id, checked: dict) -> Ack:
@@ -252,6 +247,7 @@ def _check_version(session: WorkSession, graph, checked: dict) -> None:
 def checkpoint_create(*, session_id, caller: Caller, label: str) -> Ack:
     """Freeze the current version with a layered summary built from the graph (exact, no LLM)."""
     require_access(session_id, caller, write=True)
+    check_sender_may_post(caller.kind, "checkpoint")
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=session_id)
         return _checkpoint(session, label=label, caller=caller)
@@ -272,11 +268,20 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
 
 
 OWNER_ONLY = "only the session's owner can do this"
+# Who manages a session (its title and state): its human owners and editors, never an agent.
+MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 
 
 def session_update(*, session_id, caller: Caller, title: str | None = None, state: str | None = None) -> WorkSession:
     """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
     access = require_access(session_id, caller, write=True)
+    if access.role not in MANAGERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors rename it or change its state",
+            details={"role": access.role, "permission": "session.manage"},
+            suggestion=["ask one of the session's owners or editors"],
+        )
     if state is not None and state not in SessionState.values:
         raise SapError(
             "VALIDATION_FAILED",

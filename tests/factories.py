@@ -33,6 +33,17 @@ def make_agent(name: str | None = None, **fields):
     return Agent.objects.create(name=name or f"agent{next(_counter)}", **fields)
 
 
+def agent_in(session, name: str = "analyst", **fields):
+    """The caller of agent ``name`` (made when missing) taking part in ``session``."""
+    from agents.models import Agent
+    from sessions.access import caller_for_agent
+    from sessions.services import agent_join
+
+    agent, _ = Agent.objects.get_or_create(name=name, defaults=fields)
+    agent_join(session=session, agent=agent)
+    return caller_for_agent(agent)
+
+
 def post_message(session, caller, factory, *args, **kwargs):
     """Post ``factory(*args, **kwargs)`` (an envelope factory) as ``caller``, against the session's head."""
     from sessions.models import WorkSession

@@ -8,18 +8,19 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from agents.auth import BearerAgentMiddleware  # noqa: E402
 from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
+from workbench.origins import SameOriginValidator  # noqa: E402
 
 
 def _origin_checked_unless_bearer(app):
-    """Browsers are held to our origins (cookies ride along cross-site); bearer-token clients
-    are not browsers, send no cookies and usually no Origin, so the token alone decides."""
-    checked = AllowedHostsOriginValidator(app)
+    """Browsers are held to our own origin (cookies ride along cross-site, workbench/origins.py);
+    bearer-token clients are not browsers, send no cookies and usually no Origin, so the token alone
+    decides."""
+    checked = SameOriginValidator(app)
 
     async def route(scope, receive, send):
         headers = dict(scope.get("headers") or [])

@@ -56,6 +56,9 @@ CATALOGUE: dict[str, CodeInfo] = {
     # permission
     "UNAUTHENTICATED": CodeInfo(Category.PERMISSION, False, "Sign in, or send Authorization: Bearer <agent token>."),
     "PERMISSION_DENIED": CodeInfo(Category.PERMISSION, False, "The caller lacks the permission the operation needs."),
+    "SENDER_NOT_ALLOWED": CodeInfo(
+        Category.PERMISSION, False, "This kind of sender may not post this payload type (docs/chap.md)."
+    ),
     "APPROVAL_DENIED": CodeInfo(Category.PERMISSION, False, "A human rejected the request that needed approval."),
     "PATH_OUTSIDE_WORKSPACE": CodeInfo(Category.PERMISSION, False, "A path leads outside the session's workspace."),
     # conflict

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from sessions.chap.graph import ContextGraph
-from sessions.chap.summary import DECISION_TYPES
+from sessions.chap.summary import is_decision
 
 
 def statuses(context: ContextGraph) -> dict[str, str]:
@@ -65,7 +65,7 @@ def difference(before: dict[str, str], after: ContextGraph) -> dict:
         was, status = before.get(node), attrs["status"]
         if was is None:
             added.append(_brief(node, attrs))
-            if attrs["kind"] == "human_feedback" and attrs.get("feedback_type") in DECISION_TYPES:
+            if is_decision(attrs):
                 decisions.append({**_brief(node, attrs), "type": attrs["feedback_type"]})
         if status == was:
             continue

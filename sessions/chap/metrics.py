@@ -35,7 +35,7 @@ def process_metrics(graph: ContextGraph, messages: list[tuple[int, dict]]) -> di
                     rounds[step] = rounds.get(step, 0) + 1
         elif kind == "clarification" and envelope["sender"]["type"] == "agent":
             questions += 1
-        elif kind == "human_feedback":
+        elif kind == "human_feedback" and envelope["sender"]["type"] == "human":  # an agent's is a suggestion
             feedback_type = payload["feedback_type"]
             corrections += feedback_type == "correction"
             redirections += feedback_type == "new_direction"

@@ -293,8 +293,55 @@ PAYLOADS: dict[str, dict[str, Param]] = {
     },
 }
 PAYLOAD_TYPES = tuple(PAYLOADS)
-# Written by the server itself, never accepted from a client.
-SERVER_ONLY_PAYLOADS = frozenset({"operation_record", "task_event", "session_event"})
+SENDER_TYPES = ("human", "agent", "system")
+
+HUMAN, AGENT, SYSTEM = frozenset({"human"}), frozenset({"agent"}), frozenset({"system"})
+# Which kind of sender may post each payload type. Humans keep the final say: only they propose the
+# task, give feedback (approvals and corrections are decisions) and answer clarifications; agents
+# declare, respond, ask and report; the workbench records what happened. message_post refuses the
+# rest with SENDER_NOT_ALLOWED; docs/chap.md lists this table.
+SENDERS: dict[str, frozenset[str]] = {
+    "task_proposal": HUMAN,
+    "agent_capability_declaration": AGENT,
+    "collaborative_response": AGENT,
+    "human_feedback": HUMAN,
+    "clarification": AGENT,
+    "clarification_answer": HUMAN,
+    "agent_status": AGENT,
+    "checkpoint": HUMAN | SYSTEM,
+    "summary": AGENT | SYSTEM,
+    "error": AGENT | SYSTEM,
+    "task_event": SYSTEM,
+    "session_event": SYSTEM,
+    "operation_record": SYSTEM,
+}
+
+
+def payload_types_of(sender_type: str) -> tuple[str, ...]:
+    """The payload types this kind of sender may post, in schema order."""
+    return tuple(kind for kind in PAYLOAD_TYPES if sender_type in SENDERS[kind])
+
+
+def check_sender_may_post(sender_type: str, payload_type: str) -> None:
+    """SapError(SENDER_NOT_ALLOWED) unless the table lets this kind of sender post this payload type."""
+    allowed = SENDERS[payload_type]
+    if sender_type in allowed:
+        return
+    raise SapError(
+        "SENDER_NOT_ALLOWED",
+        f"{sender_type} senders may not post {payload_type} messages",
+        details={
+            "payload_type": payload_type,
+            "sender_type": sender_type,
+            "allowed_senders": sorted(allowed),
+            "allowed_payload_types": list(payload_types_of(sender_type)),
+        },
+        suggestion=[
+            f"{payload_type} is posted by: {', '.join(sorted(allowed))}",
+            "see docs/chap.md, 'Who may post what'",
+        ],
+    )
+
 
 ENVELOPE: dict[str, Param] = {
     "chap_version": Param("string", required=True, enum=(CHAP_VERSION,)),
@@ -306,7 +353,7 @@ ENVELOPE: dict[str, Param] = {
         "object",
         required=True,
         properties={
-            "type": Param("string", required=True, enum=("human", "agent", "system")),
+            "type": Param("string", required=True, enum=SENDER_TYPES),
             "id": _text(True, 150, min_length=1),
         },
     ),

@@ -8,6 +8,15 @@ DECISION_TYPES = ("approval", "correction", "new_direction")
 FACT_KINDS = frozenset({"assumption", "section", "constraint", "source", "collaborative_response"})
 
 
+def is_decision(attrs: dict) -> bool:
+    """A human's approval, correction or new direction; an agent's feedback is only a suggestion."""
+    return (
+        attrs["kind"] == "human_feedback"
+        and attrs.get("feedback_type") in DECISION_TYPES
+        and not attrs.get("suggestion")
+    )
+
+
 def layered_summary(context: ContextGraph) -> dict:
     """Goal, then decisions, agreed facts, assumptions in force, open questions and the plan."""
     nodes = context.graph.nodes
@@ -20,7 +29,7 @@ def layered_summary(context: ContextGraph) -> dict:
     decisions, facts, assumptions, questions, review = [], [], [], [], []
     for node, attrs in nodes(data=True):
         kind, status = attrs["kind"], attrs["status"]
-        if kind == "human_feedback" and attrs.get("feedback_type") in DECISION_TYPES and status != "overturned":
+        if is_decision(attrs) and status != "overturned":
             decisions.append(
                 {
                     **brief(node),

@@ -10,7 +10,7 @@ from sessions.access import caller_for_user
 from sessions.models import SessionState
 from sessions.services import agent_join, checkpoint_create, session_update
 from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -89,7 +89,12 @@ def test_moving_the_history_slider_redraws_the_map_as_it_was(two_members):
     off_the_browser_thread(post_message, session=session, caller=me, factory=envelopes.proposal, message_id="t")
     off_the_browser_thread(checkpoint_create, session_id=session.pk, caller=me, label="Goal set")
     off_the_browser_thread(
-        post_message, session=session, caller=me, factory=envelopes.response, message_id="r1", in_reply_to="t"
+        post_message,
+        session=session,
+        caller=off_the_browser_thread(agent_in, session=session),
+        factory=envelopes.response,
+        message_id="r1",
+        in_reply_to="t",
     )
     off_the_browser_thread(
         post_message, session=session, caller=me, factory=envelopes.feedback, target="r1", message_id="c1"
@@ -143,7 +148,8 @@ def test_a_member_completes_the_retrospective_and_downloads_its_markdown(two_mem
         payload_type="task_proposal",
         payload=payload,
     )
-    off_the_browser_thread(post_message, session=session, caller=me, factory=envelopes.response)
+    analyst = off_the_browser_thread(agent_in, session=session)
+    off_the_browser_thread(post_message, session=session, caller=analyst, factory=envelopes.response)
     olga, ed = two_members["pages"]
     olga.goto(f"{two_members['server'].url}/sessions/{session.pk}/")
     olga.get_by_role("button", name="Mark the session done").click()

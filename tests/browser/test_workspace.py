@@ -5,9 +5,8 @@ import pytest
 
 from sessions.access import caller_for_user
 from sessions.models import WorkSession
-from sessions.services import message_post
 from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
-from tests.factories import make_session, make_user
+from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -17,16 +16,14 @@ pytestmark = [pytest.mark.browser, pytest.mark.processes]
 def shared(daphne_server, chromium):
     owner, editor = make_user("olga"), make_user("ed")
     session = make_session(owner=owner, title="Battery suppliers", members={editor: "editor"})
-    for factory, message_id, reply in ((envelopes.proposal, "t", None), (envelopes.response, "r1", "t")):
-        head = WorkSession.objects.get(pk=session.pk).head_checksum
-        envelope = factory(
-            message_id=message_id,
-            in_reply_to=reply,
-            session_id=session.pk,
-            sender=("human", "olga"),
-            context_checksum=head,
+    analyst = off_the_browser_thread(agent_in, session=session)
+    for factory, message_id, reply, caller in (
+        (envelopes.proposal, "t", None, caller_for_user(owner)),
+        (envelopes.response, "r1", "t", analyst),
+    ):
+        off_the_browser_thread(
+            post_message, session=session, caller=caller, factory=factory, message_id=message_id, in_reply_to=reply
         )
-        off_the_browser_thread(message_post, session_id=session.pk, caller=caller_for_user(owner), envelope=envelope)
     pages = []
     for user in (owner, editor):
         page = open_page(chromium)

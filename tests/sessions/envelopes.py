@@ -85,3 +85,27 @@ def feedback(target, feedback_type="correction", part=None, **kwargs) -> dict:
     if part:
         payload["target_part"] = part
     return envelope("human_feedback", payload, **kwargs)
+
+
+def minimal(param) -> object:
+    """The smallest value ``param`` (a schema Param) accepts: required fields only, read off the schema,
+    so every payload type, a new one too, has a valid example."""
+    if param.enum:
+        return param.enum[0]
+    if param.type == "object":
+        return {name: minimal(field) for name, field in (param.properties or {}).items() if field.required}
+    return {
+        "string": "x" * max(param.min_length or 1, 1),
+        "integer": int(param.minimum or 1),
+        "number": param.minimum or 0,
+        "boolean": False,
+        "array": [],
+        "date": "2024-01-15",
+    }[param.type]
+
+
+def minimal_payload(payload_type: str) -> dict:
+    from agents.sap.registry import Param
+    from sessions.chap.schemas import PAYLOADS
+
+    return minimal(Param("object", properties=PAYLOADS[payload_type]))

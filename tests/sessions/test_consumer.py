@@ -20,10 +20,14 @@ from workbench.asgi import application
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+# What a browser sends with a socket opened from one of the workbench's own pages.
+SAME_ORIGIN = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
+
+
 def cookie_headers(_client, user):
     client = Client()  # one browser per user: logging another user in would end the first one's session
     client.force_login(user)
-    return [(b"origin", b"http://localhost"), (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+    return [*SAME_ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
 
 
 def bearer_headers(token):

@@ -12,7 +12,7 @@ from sessions.graphs import graph_at, replay_cache
 from sessions.models import Message, WorkSession
 from sessions.search import fts5_query, search_messages
 from sessions.services import checkpoint_create, member_add
-from tests.factories import make_session, make_user, post_message
+from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +24,7 @@ def story(client):
     session = make_session(owner=owner, title="Battery market")
     me = caller_for_user(owner)
     post_message(session, me, envelopes.proposal, message_id="t")
-    post_message(session, me, envelopes.response, message_id="r1", in_reply_to="t", sender=("human", "olga"))
+    post_message(session, agent_in(session), envelopes.response, message_id="r1", in_reply_to="t")
     checkpoint_create(session_id=session.pk, caller=me, label="First draft in")
     post_message(session, me, envelopes.feedback, "r1", part={"kind": "assumption", "index": 0}, message_id="c1")
     client.force_login(owner)
@@ -80,7 +80,7 @@ def test_full_text_search_finds_words_stems_and_phrases_with_the_matches_marked(
     assert [hit.message_id for hit in search_messages(session=session, text="supplier")] == ["t"]  # stemmed
     assert {hit.message_id for hit in search_messages(session=session, text="Smith")} == {"r1"}
     hit = search_messages(session=session, text="smith")[0]
-    assert ("Smith", True) in hit.parts and hit.sender == "human:olga"
+    assert ("Smith", True) in hit.parts and hit.sender == "agent:analyst"
     assert search_messages(session=session, text="   ") == []
     assert search_messages(session=session, text="zeppelin") == []
 

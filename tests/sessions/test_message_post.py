@@ -76,7 +76,7 @@ def test_sender_must_be_the_caller(session, owner):
 
 def test_server_only_payloads_are_refused_from_clients(session, owner):
     payload = {"operation": "file.read", "outcome": "result"}
-    refused("INVALID_MESSAGE", session, caller_for_user(owner), envelopes.envelope, "operation_record", payload)
+    refused("SENDER_NOT_ALLOWED", session, caller_for_user(owner), envelopes.envelope, "operation_record", payload)
 
 
 def test_viewer_cannot_post_and_outsider_learns_nothing(session):

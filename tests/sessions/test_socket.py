@@ -2,9 +2,8 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from tests.factories import make_session, make_user
+from tests.sessions.test_consumer import SAME_ORIGIN
 from workbench.asgi import application
-
-ORIGIN = (b"origin", b"http://localhost")
 
 
 def cookie_for(client, user):
@@ -13,7 +12,9 @@ def cookie_for(client, user):
 
 
 async def open_socket(session_id, *headers):
-    communicator = WebsocketCommunicator(application, f"/ws/sessions/{session_id}/chap/", headers=[ORIGIN, *headers])
+    communicator = WebsocketCommunicator(
+        application, f"/ws/sessions/{session_id}/chap/", headers=[*SAME_ORIGIN, *headers]
+    )
     connected, code = await communicator.connect()
     return communicator, connected, code
 
@@ -58,7 +59,7 @@ def test_foreign_origin_is_refused(client, transactional_db):
         communicator = WebsocketCommunicator(
             application,
             f"/ws/sessions/{session.id}/chap/",
-            headers=[(b"origin", b"http://evil.example"), cookie],
+            headers=[(b"host", b"localhost"), (b"origin", b"http://evil.example"), cookie],
         )
         connected, _ = await communicator.connect()
         await communicator.disconnect()

@@ -12,7 +12,7 @@ from sessions.chap.schemas import validate_envelope
 from sessions.fragments import live_update
 from sessions.models import WorkSession
 from sessions.services import agent_join, checkpoint_create, member_add, message_post
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +56,7 @@ def world(client):
     owner = make_user("olga")
     session = make_session(owner=owner, title="Battery market")
     post(session, owner, envelopes.proposal, message_id="t")
-    post(session, owner, envelopes.response, message_id="r1", in_reply_to="t")
+    post_message(session, agent_in(session, "writer"), envelopes.response, message_id="r1", in_reply_to="t")
     client.force_login(owner)
     return {"session": session, "owner": owner, "client": client}
 
@@ -116,7 +116,7 @@ def test_the_thread_tints_sections_by_confidence_and_marks_ai_content(world):
     html = page(world).content.decode()
     assert 'class="heat heat-3" data-section-id="intro" title="confidence 0.9"' in html
     assert 'class="heat heat-0" data-section-id="market" title="confidence 0.3"' in html
-    assert html.count("AI-generated</span>") == 1
+    assert html.count("AI-generated</span>") == 2  # r1 and r2, both by agents; the proposal is not
 
 
 def test_outsiders_get_404_on_every_workspace_part(client, world):
