@@ -10,7 +10,8 @@ def datasets_isolated_on_postgresql(app_configs, databases=None, **kwargs):
     """Dataset queries run as the session's own role; without these two a query could return to
     the application's role (``set_config('role', 'none', …)``) or no such role could be made."""
     connection = connections["datasets"]
-    if connection.vendor != "postgresql" or (databases is not None and "datasets" not in databases):
+    # Only where the database is asked for (migrate, check --database): the datasets share it on PostgreSQL.
+    if connection.vendor != "postgresql" or not databases:
         return []
     errors = []
     with connection.cursor() as cursor:

@@ -180,7 +180,7 @@ def test_export_csv_obeys_the_file_size_limit(world, monkeypatch):  # noqa: F811
 def test_the_check_refuses_postgresql_when_queries_could_leave_their_role():
     if not postgres():
         pytest.skip("a PostgreSQL property")
-    ids = lambda: {message.id for message in run_checks(databases=["datasets"])}  # noqa: E731
+    ids = lambda: {message.id for message in run_checks(databases=["default"])}  # noqa: E731
     assert "chap_datasets.E001" not in ids()
     with connections["datasets"].cursor() as cursor:
         cursor.execute("GRANT EXECUTE ON FUNCTION pg_catalog.set_config(text, text, boolean) TO PUBLIC")
