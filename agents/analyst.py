@@ -4,25 +4,46 @@ It imports the CSV files the humans attached, describes every table, computes de
 statistics and group comparisons with ``dataset.query``, and writes a markdown report whose sections
 carry their own confidence (from sample size, missing values and outliers). Every number in the
 report is a value a cited query returned, rounded to two decimals, so anyone can re-run the query.
+
+A correction or an answer to one of its questions is read as an instruction (agents/instructions.py):
+the analyst redoes exactly that, says figure by figure what changed, and says plainly what it could
+not act on. The settings it worked with, its figures and what each question was about travel in the
+report's provenance, so the next round starts from them and never asks a settled question again.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
+from agents.instructions import (
+    WHAT_I_CAN_DO,
+    Column,
+    Understood,
+    condition_words,
+    settings_of,
+    table_name,
+    understand,
+)
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, SapError, format_block
 
 MAX_GROUPS = 12
+MAX_CHOSEN_GROUPS = 50  # a person may ask to compare by a column with more groups
 MAX_TREND_POINTS = 36
+MAX_LISTED_VALUES = 5
+OUTLIER_SDS = 3
 CAN_DO = [
     {
         "action": "profile, describe and compare the groups of the session's tables",
         "scope": "CSV files attached to the session and its datasets, through SAP",
         "limitation": "descriptive only: no causal claims, no forecasts, no data from outside the session",
-    }
+    },
+    {
+        "action": "redo the analysis as a correction or an answer asks",
+        "scope": WHAT_I_CAN_DO,
+        "limitation": "changes to the figures only; wording and layout are a writer's",
+    },
 ]
 CANNOT_DO = ["judge whether the data is right", "use data that is not in the session"]
 
@@ -32,30 +53,88 @@ def number(value) -> str:
     return "n/a" if value is None else str(round(float(value), 2))
 
 
+def _listed(values: list) -> str:
+    shown = [number(v) for v in values[:MAX_LISTED_VALUES]]
+    more = f" and {len(values) - MAX_LISTED_VALUES} more" if len(values) > MAX_LISTED_VALUES else ""
+    return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)) + more
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _literal(value) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int | float):
+        return repr(float(value))
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def where_sql(conditions: list[dict]) -> str:
+    """The row filters as a SQL condition, for the variance query (the structured query has no squares)."""
+    parts = []
+    for c in conditions:
+        if "or" in c:
+            parts.append("(" + " OR ".join(where_sql([p]) for p in c["or"]) + ")")
+        elif "and" in c:
+            parts.append(where_sql(c["and"]))
+        elif c["op"] == "is_null":
+            parts.append(f"{_quoted(c['column'])} IS {'NOT ' if c['value'] is False else ''}NULL")
+        elif c["op"] == "in":
+            parts.append(f"{_quoted(c['column'])} IN ({', '.join(_literal(v) for v in c['value'])})")
+        else:
+            parts.append(f"{_quoted(c['column'])} {c['op']} {_literal(c['value'])}")
+    return "(" + " AND ".join(parts) + ")" if parts else "1 = 1"
+
+
+def _filters(conditions: list[dict]) -> dict:
+    return {"filters": {"and": conditions}} if conditions else {}
+
+
 @dataclass
 class Evidence:
-    """The queries behind a report, each cited with the table and the exact request."""
+    """The queries behind a report, each cited with the table and, in words, what it computes."""
 
     materials: list[dict] = field(default_factory=list)
 
-    def cite(self, table: str, request: dict, answer: dict) -> None:
-        query = answer.get("query") or {}
+    def cite(self, table: str, request: dict, answer: dict, words: str) -> None:
         self.materials.append(
             {
                 "type": "dataset_query",
-                "citation": f"table {table}: {query.get('sql', '')}"[:2000],
+                "citation": f"{table}: {words}"[:2000],
                 "confidence_in_source": "high",
-                "query": {"operation": "dataset.query", "request": request},
+                "query": {
+                    "operation": "dataset.query",
+                    "request": request,
+                    "sql": (answer.get("query") or {}).get("sql", ""),
+                },
             }
         )
 
 
+@dataclass
+class Spread:
+    """One numeric column over some rows: its standard deviation and its outlying values."""
+
+    sd: float | None = None
+    low: float | None = None
+    high: float | None = None
+    outliers: list = field(default_factory=list)
+    checked: bool = False
+
+
 class Analysis:
-    def __init__(self, run: TaskRun):
+    def __init__(self, run: TaskRun, settings: dict | None = None):
         self.run = run
+        self.settings = settings_of(settings)
         self.evidence = Evidence()
         self.uncertainties: list[dict] = []
         self.questions: list[str] = []
+        self.asked: list[dict] = []  # what each question is about, in the order of ``questions``
+        self.asked_before: set[str] = set()
+        self.figures: dict[str, list] = {}  # key -> [label, value]: what "What changed" compares
+        self.described: dict[str, dict] = {}
 
     def ask(self, name: str, body: dict, kind: str = "query") -> dict:
         [answer] = self.run.sap(format_block(kind, name, body, "a"))
@@ -63,18 +142,20 @@ class Analysis:
             raise AnalysisRefused(name, answer)
         return answer.body
 
-    def query(self, table: str, request: dict) -> dict:
+    def query(self, table: str, request: dict, words: str) -> dict:
         answer = self.ask("dataset.query", request)
-        self.evidence.cite(table, request, answer)
+        self.evidence.cite(table, request, answer, words)
         return answer
+
+    def figure(self, key: str, label: str, value) -> None:
+        self.figures[key] = [label, None if value is None else round(float(value), 2)]
 
     def tables(self) -> list[str]:
         """The session's tables, after importing every attached CSV that has none yet."""
         existing = {t["table"] for t in self.ask("dataset.list-tables", {})["tables"]}
         files = self.ask("file.list", {"pattern": "*.csv", "recursive": True, "format": "bare"})["files"]
         for path in files:
-            table = re.sub(r"[^a-z0-9_]", "_", path.rsplit("/", 1)[-1].removesuffix(".csv").lower()).strip("_")
-            table = f"t_{table}" if not table or table[0].isdigit() else table
+            table = table_name(path)
             if table not in existing:
                 report = self.ask("dataset.import-csv", {"path": path, "table": table}, kind="action")
                 existing.add(table)
@@ -88,27 +169,57 @@ class Analysis:
                     )
         return sorted(existing)
 
+    def describe(self, table: str) -> dict:
+        if table not in self.described:
+            self.described[table] = self.ask("dataset.describe-table", {"table": table})
+        return self.described[table]
+
+    def columns(self, tables: list[str]) -> list[Column]:
+        """Every column of the tables, text columns with their values: what a person's words may name."""
+        found = []
+        for table in tables:
+            for c in self.describe(table)["columns"]:
+                values: tuple[str, ...] = ()
+                if c["type"] == "string" and 0 < (c["distinct_estimate"] or 0) <= MAX_CHOSEN_GROUPS:
+                    answer = self.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
+                    values = tuple(str(row[0]) for row in answer["rows"] if row[0] is not None)
+                found.append(Column(table, c["name"], c["type"], values))
+        return found
+
+    def chosen_tables(self, tables: list[str]) -> list[str]:
+        wanted = [t for t in self.settings.get("tables") or [] if t in tables]
+        return wanted or tables
+
     def table_report(self, table: str) -> list[dict]:
-        described = self.ask("dataset.describe-table", {"table": table})
+        described = self.describe(table)
         rows = described["row_count"]
-        numeric = [c for c in described["columns"] if c["type"] == "number"]
+        only = self.settings["columns"].get(table)
+        numeric = [c for c in described["columns"] if c["type"] == "number" and (not only or c["name"] in only)]
+        chosen = self.settings["group_by"].get(table)
         groups = [
             c
             for c in described["columns"]
-            if c["type"] in ("string", "boolean") and 2 <= (c["distinct_estimate"] or 0) <= MAX_GROUPS
+            if c["type"] in ("string", "boolean")
+            and (
+                c["name"] in chosen and (c["distinct_estimate"] or 0) <= MAX_CHOSEN_GROUPS
+                if chosen
+                else 2 <= (c["distinct_estimate"] or 0) <= MAX_GROUPS
+            )
         ]
         sections = [self._profile(table, described)]
+        kept = list(self.settings["rows"].get(table, []))
         if numeric:
-            sections.append(self._statistics(table, rows, numeric))
+            statistics, kept = self._statistics(table, rows, numeric, kept)
+            sections.append(statistics)
         for group in groups:
             if numeric:
-                sections.append(self._comparison(table, group, numeric))
+                sections.append(self._comparison(table, group, numeric, kept))
         for moment in (c for c in described["columns"] if c["type"] == "date"):
             if numeric:
-                sections.append(self._trend(table, moment, numeric))
+                sections.append(self._trend(table, moment, numeric, kept))
         return sections
 
-    def _trend(self, table: str, moment: dict, numeric: list[dict]) -> dict:
+    def _trend(self, table: str, moment: dict, numeric: list[dict], kept: list[dict]) -> dict:
         """Means by date, and the change from the first date to the last."""
         name = moment["name"]
         if (moment["distinct_estimate"] or 0) > MAX_TREND_POINTS:
@@ -128,14 +239,22 @@ class Analysis:
         select = [name, {"fn": "count", "as": "n"}] + [
             {"fn": "avg", "column": c["name"], "as": f"mean_{c['name']}"} for c in numeric
         ]
-        request = {"table": table, "select": select, "filters": {"column": name, "op": "is_null", "value": False},
-                   "group_by": [name], "order_by": [{"column": name}]}  # fmt: skip
-        answer = self.query(table, request)
+        conditions = [{"column": name, "op": "is_null", "value": False}, *kept]
+        request = {"table": table, "select": select, **_filters(conditions), "group_by": [name],
+                   "order_by": [{"column": name}]}  # fmt: skip
+        answer = self.query(table, request, f"the mean of each number column on each {name}{_rows_words(kept)}")
         lines = ["| " + " | ".join(answer["columns"]) + " |", "|" + "---|" * len(answer["columns"])]
         lines += [
             "| " + " | ".join(str(v) if i < 2 else number(v) for i, v in enumerate(row)) + " |"
             for row in answer["rows"]
         ]
+        for row in answer["rows"]:
+            for index, c in enumerate(numeric, start=2):
+                self.figure(
+                    f"{table}|trend|{name}|{row[0]}|{c['name']}",
+                    f"{table}, {name} {row[0]}: mean {c['name']}",
+                    row[index],
+                )
         if len(answer["rows"]) >= 2:
             first, final = answer["rows"][0], answer["rows"][-1]
             for index, c in enumerate(numeric, start=2):
@@ -147,7 +266,7 @@ class Analysis:
         return {
             "id": f"{table}-trend-{name}",
             "title": f"Trend: {table} over {name}",
-            "body": "\n".join(lines),
+            "body": "\n".join(lines) + _rows_note(kept),
             "confidence": confidence(points * 5, 0, 0),
         }
 
@@ -176,7 +295,7 @@ class Analysis:
         self.evidence.materials.append(
             {
                 "type": "dataset_describe",
-                "citation": f"dataset.describe-table of {table}",
+                "citation": f"{table}: each column's type, missing values, distinct values, minimum and maximum",
                 "confidence_in_source": "high",
                 "query": {"operation": "dataset.describe-table", "request": {"table": table}},
             }
@@ -188,8 +307,8 @@ class Analysis:
             "confidence": confidence(rows, worst, 0),
         }
 
-    def _statistics(self, table: str, rows: int, numeric: list[dict]) -> dict:
-        select = []
+    def _aggregates(self, table: str, numeric: list[dict], conditions: list[dict]) -> dict:
+        select = [{"fn": "count", "as": "rows"}]
         for c in numeric:
             select += [
                 {"fn": "count", "column": c["name"], "as": f"{c['name']}__n"},
@@ -198,65 +317,171 @@ class Analysis:
                 {"fn": "max", "column": c["name"], "as": f"{c['name']}__max"},
                 {"fn": "sum", "column": c["name"], "as": f"{c['name']}__sum"},
             ]
-        answer = self.query(table, {"table": table, "select": select})
-        values = dict(zip(answer["columns"], answer["rows"][0], strict=True))
-        lines = ["| column | n | mean | sd | min | max | sum | outliers |", "|---|---|---|---|---|---|---|---|"]
-        worst_missing, outliers_total = 0.0, 0
+        words = f"the count, mean, minimum, maximum and sum of each number column{_rows_words(conditions)}"
+        answer = self.query(table, {"table": table, "select": select, **_filters(conditions)}, words)
+        return dict(zip(answer["columns"], answer["rows"][0], strict=True))
+
+    def _statistics(self, table: str, rows: int, numeric: list[dict], kept: list[dict]) -> tuple[dict, list[dict]]:
+        """The statistics of the rows kept, and the rows kept after the outliers a person left out."""
+        values = first = self._aggregates(table, numeric, kept)
+        spreads = {c["name"]: self._spread(table, c["name"], values, kept) for c in numeric}
+        left_out = [
+            name
+            for name, spread in spreads.items()
+            if spread.outliers and self.settings["outliers"].get(f"{table}.{name}") == "exclude"
+        ]
+        final = kept + [
+            {
+                "or": [
+                    {
+                        "and": [
+                            {"column": n, "op": ">=", "value": spreads[n].low},
+                            {"column": n, "op": "<=", "value": spreads[n].high},
+                        ]
+                    },
+                    {"column": n, "op": "is_null", "value": True},
+                ]
+            }
+            for n in left_out
+        ]
+        if left_out:
+            values = self._aggregates(table, numeric, final)
+            reported = {c["name"]: self._spread(table, c["name"], values, final, outliers=False) for c in numeric}
+        else:
+            reported = spreads
+        kind = self.settings["sd"]
+        lines = [
+            f"| column | n | mean | SD ({kind}) | min | max | sum | outliers |",
+            "|---|---|---|---|---|---|---|---|",
+        ]
+        worst_missing, outliers_total, undecided = 0.0, 0, []
         for c in numeric:
             name = c["name"]
-            n, mean = values[f"{name}__n"], values[f"{name}__mean"]
-            sd, outliers = self._spread(table, name, n, mean)
-            outliers_total += outliers
+            n = values[f"{name}__n"]
             worst_missing = max(worst_missing, 1 - n / rows if rows else 0)
+            spread = spreads[name]
+            outliers_total += len(spread.outliers)
+            decision = self.settings["outliers"].get(f"{table}.{name}")
+            if not spread.checked:
+                far = "not checked (fewer than 8 values)"
+            elif not spread.outliers:
+                far = "none"
+            else:
+                verb = "left out" if decision == "exclude" else "kept"
+                far = f"{len(spread.outliers)} {verb}: {_listed(spread.outliers)}"
+                if decision is None:
+                    undecided.append(name)
             figures = [number(values[f"{name}__{key}"]) for key in ("mean", "min", "max", "sum")]
-            lines.append("| " + " | ".join([name, str(n), figures[0], number(sd), *figures[1:], str(outliers)]) + " |")
-            if outliers:
-                self.questions.append(f"Should the {outliers} outlying values of {name} in {table} be left out?")
-        body = "\n".join(lines)
-        return {
+            lines.append(
+                "| " + " | ".join([name, str(n), figures[0], number(reported[name].sd), *figures[1:], far]) + " |"
+            )
+            for key, label in (
+                ("n", "count of"),
+                ("mean", "mean"),
+                ("min", "minimum"),
+                ("max", "maximum"),
+                ("sum", "sum"),
+            ):
+                self.figure(f"{table}|stat|{name}|{key}", f"{table}: {label} {name}", values[f"{name}__{key}"])
+            self.figure(f"{table}|stat|{name}|sd", f"{table}: SD of {name}", reported[name].sd)
+        divisor = "n - 1" if kind == "sample" else "n"
+        notes = [
+            f"SD is the {kind} standard deviation (the square root of the mean squared distance from the mean, "
+            f"dividing by {divisor}).",
+            f"An outlier is a value more than {OUTLIER_SDS} SDs from its column's mean, among the rows kept "
+            "(checked from 8 values on).",
+        ]
+        for name in left_out:
+            spread = spreads[name]
+            notes.append(
+                f"Left out: the rows where {name} lies outside {number(spread.low)} to {number(spread.high)} "
+                f"({_listed(spread.outliers)}); {values['rows']} rows remain."
+            )
+        self._ask_about_outliers(table, undecided, spreads, first)
+        body = "\n".join(lines) + "\n\n" + " ".join(notes) + _rows_note(kept)
+        section = {
             "id": f"{table}-statistics",
             "title": f"Descriptive statistics: {table}",
             "body": body,
-            "confidence": confidence(rows, worst_missing, outliers_total),
+            "confidence": confidence(
+                rows, worst_missing, outliers_total - sum(len(spreads[n].outliers) for n in left_out)
+            ),
         }
+        return section, final
 
-    def _spread(self, table: str, column: str, n: int, mean) -> tuple[float | None, int]:
-        """The (population) standard deviation, the square root of the cited variance query, and how
-        many values lie more than three of them from the mean, counted by the database."""
-        if not n or mean is None:
-            return None, 0
-        column_sql = '"' + column.replace('"', '""') + '"'
+    def _ask_about_outliers(self, table: str, undecided: list[str], spreads: dict[str, Spread], values: dict) -> None:
+        """One question for the table's undecided outliers, unless it was asked in an earlier round."""
+        key = f"outliers:{table}:{','.join(undecided)}"
+        if not undecided or key in self.asked_before:
+            return
+        parts = []
+        for name in undecided:
+            spread = spreads[name]
+            mean = number(values[f"{name}__mean"])
+            parts.append(
+                f"{name} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
+                f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
+                f"{_listed(spread.outliers)}"
+            )
+        self.questions.append(
+            f"In {table}, {'; '.join(parts)}. Should these outlying values be left out of the figures? "
+            "(Yes leaves them out; no keeps them.)"
+        )
+        self.asked.append({"about": "outliers", "table": table, "columns": undecided, "key": key})
+
+    def _spread(
+        self, table: str, column: str, values: dict, conditions: list[dict], *, outliers: bool = True
+    ) -> Spread:
+        """The standard deviation (sample or population, as set), the square root of the cited variance
+        query, and the values more than three of them from the mean, listed by the database."""
+        n, mean = values[f"{column}__n"], values[f"{column}__mean"]
+        kind = self.settings["sd"]
+        if not n or mean is None or (kind == "sample" and n < 2):
+            return Spread()
+        c, m = _quoted(column), repr(float(mean))
+        squares = f"({c} - {m}) * ({c} - {m})"
+        variance_sql = f"AVG({squares})" if kind == "population" else f"SUM({squares}) / (COUNT({c}) - 1)"
         spread = self.query(
             table,
-            {"sql": f"SELECT AVG(({column_sql} - {float(mean)!r}) * ({column_sql} - {float(mean)!r})) FROM {table}"},
+            {"sql": f"SELECT {variance_sql} FROM {table} WHERE {c} IS NOT NULL AND {where_sql(conditions)}"},
+            f"the {kind} variance of {column} (its square root is the SD){_rows_words(conditions)}",
         )
         variance = spread["rows"][0][0] or 0
-        sd = math.sqrt(variance)
-        if n < 8 or variance <= 0:
-            return sd, 0
-        limit = 3 * sd
+        result = Spread(sd=math.sqrt(variance))
+        if not outliers or n < 8 or variance <= 0:
+            return result
+        result.checked = True
+        result.low, result.high = mean - OUTLIER_SDS * result.sd, mean + OUTLIER_SDS * result.sd
+        outside = {
+            "or": [
+                {"column": column, "op": ">", "value": result.high},
+                {"column": column, "op": "<", "value": result.low},
+            ]
+        }
         far = self.query(
             table,
             {
                 "table": table,
-                "select": [{"fn": "count", "as": "n"}],
-                "filters": {
-                    "or": [
-                        {"column": column, "op": ">", "value": mean + limit},
-                        {"column": column, "op": "<", "value": mean - limit},
-                    ]
-                },
+                "select": [column],
+                **_filters([*conditions, outside]),
+                "order_by": [{"column": column}],
+                "limit": 100,
             },
+            f"the values of {column} more than {OUTLIER_SDS} SDs from its mean, outside "
+            f"{number(result.low)} to {number(result.high)}{_rows_words(conditions)}",
         )
-        return sd, far["rows"][0][0]
+        result.outliers = [row[0] for row in far["rows"]]
+        return result
 
-    def _comparison(self, table: str, group: dict, numeric: list[dict]) -> dict:
+    def _comparison(self, table: str, group: dict, numeric: list[dict], kept: list[dict]) -> dict:
         name = group["name"]
         select = [name, {"fn": "count", "as": "n"}] + [
             {"fn": "avg", "column": c["name"], "as": f"mean_{c['name']}"} for c in numeric
         ]
         answer = self.query(
-            table, {"table": table, "select": select, "group_by": [name], "order_by": [{"column": name}]}
+            table,
+            {"table": table, "select": select, **_filters(kept), "group_by": [name], "order_by": [{"column": name}]},
+            f"the count and the mean of each number column for each {name}{_rows_words(kept)}",
         )
         header = "| " + " | ".join(answer["columns"]) + " |"
         lines = [header, "|" + "---|" * len(answer["columns"])]
@@ -264,6 +489,14 @@ class Analysis:
             "| " + " | ".join(str(v) if i < 2 else number(v) for i, v in enumerate(row)) + " |"
             for row in answer["rows"]
         ]
+        for row in answer["rows"]:
+            self.figure(f"{table}|group|{name}|{row[0]}|n", f"{table}, {name} {row[0]}: rows", row[1])
+            for index, c in enumerate(numeric, start=2):
+                self.figure(
+                    f"{table}|group|{name}|{row[0]}|{c['name']}",
+                    f"{table}, {name} {row[0]}: mean {c['name']}",
+                    row[index],
+                )
         smallest = min((row[1] for row in answer["rows"]), default=0)
         if smallest < 5:
             self.uncertainties.append(
@@ -276,9 +509,28 @@ class Analysis:
         return {
             "id": f"{table}-by-{name}",
             "title": f"Group comparison: {table} by {name}",
-            "body": "\n".join(lines),
+            "body": "\n".join(lines) + _rows_note(kept),
             "confidence": confidence(smallest * len(answer["rows"]), 0, 0),
         }
+
+
+def _person_filters(conditions: list[dict]) -> list[dict]:
+    """The filters a person asked for (the outlier ranges the analyst adds are said separately)."""
+    return [c for c in conditions if "column" in c]
+
+
+def _rows_words(conditions: list[dict]) -> str:
+    stated = _person_filters(conditions)
+    left_out = len(conditions) - len(stated)
+    words = [condition_words(c) for c in stated]
+    if left_out:
+        words.append("outliers left out")
+    return f", over the rows where {' and '.join(words)}" if words else ""
+
+
+def _rows_note(conditions: list[dict]) -> str:
+    stated = _person_filters(conditions)
+    return f"\n\nOnly the rows where {' and '.join(condition_words(c) for c in stated)}." if stated else ""
 
 
 class AnalysisRefused(TaskFailure):
@@ -299,6 +551,135 @@ def confidence(rows: int, missing_share: float, outliers: int) -> float:
     return round(max(0.1, base), 2)
 
 
+@dataclass(frozen=True)
+class Request:
+    """What a person said to the analyst: a correction, or an answer to one of its questions."""
+
+    text: str
+    kind: str  # "correction", "refinement" or "answer"
+    question: dict | None = None  # what the answered question was about
+    question_text: str = ""
+
+
+OPTION_WORDS = {"exclude": "yes, leave them out", "keep": "no, keep them"}
+
+
+def _asked(run: TaskRun, answer: dict, depth: int = 0) -> tuple[dict | None, str]:
+    """What an answered question of this agent was about: a report's question, or a clarification
+    that asked it again (in reply to an answer it could not read)."""
+    asked = run.message(answer.get("clarification_message_id"))
+    if asked is None or asked["sender"]["id"] != run.agent.name or depth > 4:
+        return None, ""
+    payload = asked["payload"]
+    if asked["payload_type"] == "collaborative_response":
+        index = answer.get("question_index")
+        questions = payload.get("open_questions_for_human") or []
+        records = (payload.get("provenance") or {}).get("questions") or []
+        record = next((r for r in records if r.get("index") == index), None)
+        return record, questions[index] if index is not None and index < len(questions) else ""
+    earlier = run.message(asked.get("in_reply_to"))
+    if asked["payload_type"] == "clarification" and earlier and earlier["payload_type"] == "clarification_answer":
+        record, _ = _asked(run, earlier["payload"], depth + 1)
+        return record, payload["question"]
+    return None, payload.get("question", "")
+
+
+def request_of(run: TaskRun) -> Request | None:
+    source = run.message(run.task.source_message_id)
+    if source is None:
+        return None
+    payload = source["payload"]
+    if source["payload_type"] == "human_feedback" and payload["feedback_type"] in ("correction", "refinement"):
+        said = [str(v) for v in (payload.get("specific_instructions") or {}).values()]
+        return Request(" ".join([*said, payload.get("provided_context", "")]).strip(), payload["feedback_type"])
+    if source["payload_type"] == "clarification_answer":
+        record, question = _asked(run, payload)
+        text = payload.get("free_answer") or OPTION_WORDS.get(
+            payload.get("option_id", ""), payload.get("option_id", "")
+        )
+        return Request(text, "answer", record, question)
+    return None
+
+
+def _reports(run: TaskRun) -> list[dict]:
+    """This analyst's earlier reports in the session (those that carry their figures), oldest first."""
+    return [
+        envelope
+        for envelope in run.own_messages("collaborative_response")
+        if "figures" in (envelope["payload"].get("provenance") or {})
+    ]
+
+
+def _said(request: Request) -> str:
+    if request.kind == "answer":
+        return (
+            f"You answered “{request.question_text}”: “{request.text}”."
+            if request.question_text
+            else f"You answered: “{request.text}”."
+        )
+    return f"You asked: “{request.text}”."
+
+
+def _not_done(understood: Understood) -> list[str]:
+    return [
+        f"I could not act on “{clause}”: it asks for something other than a change to the figures. "
+        f"What I can redo: {WHAT_I_CAN_DO}. For wording or layout, forward this report to a writing agent "
+        "from the scheduling view."
+        for clause in understood.not_understood
+    ]
+
+
+def what_changed(request: Request, understood: Understood, before: dict, after: dict, tables_before, tables) -> dict:
+    """The section that opens a redone report: what was asked, what was done, and each figure that moved."""
+    lines = [_said(request), ""]
+    lines += [f"- I {done}." for done in understood.done]
+    new_tables = sorted(set(tables) - set(tables_before))
+    lines += [f"- New data: table {t}." for t in new_tables]
+    lines += [f"- {line}" for line in _not_done(understood)]
+    moved = [(key, before[key][1], after[key][1]) for key in after if key in before and before[key][1] != after[key][1]]
+    gone = [key for key in before if key not in after]
+    added = [key for key in after if key not in before and not any(key.startswith(f"{t}|") for t in new_tables)]
+    if moved:
+        lines += ["", "| figure | before | now |", "|---|---|---|"]
+        lines += [f"| {after[key][0]} | {number(old)} | {number(new)} |" for key, old, new in moved]
+    if added:
+        lines += [
+            "",
+            "Now reported: " + "; ".join(f"{after[key][0]} {number(after[key][1])}" for key in added[:40]) + ".",
+        ]
+    dropped = sorted({key.split("|")[0] for key in gone} - {key.split("|")[0] for key in after})
+    lines += [f"- No longer analysed: table {t}." for t in dropped]
+    gone = [key for key in gone if key.split("|")[0] not in dropped]
+    if gone:
+        lines += ["", "No longer reported: " + "; ".join(before[key][0] for key in gone[:40]) + "."]
+    if not (moved or added or gone or new_tables or dropped):
+        lines += ["", "No figure changed."]
+    return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
+
+
+def _honest_reply(run: TaskRun, request: Request, understood: Understood, previous: dict) -> str:
+    """Nothing in what was said is something the analyst can do: it says so, and changes nothing."""
+    if request.kind == "answer" and request.question:
+        return run.post(
+            "clarification",
+            "clarification",
+            {
+                "question": f"I could not read “{request.text}” as an answer. {request.question_text}",
+                "options": [{"id": "exclude", "label": "Leave them out"}, {"id": "keep", "label": "Keep them"}],
+                "allow_free_answer": True,
+            },
+            in_reply_to=run.task.source_message_id or None,
+        )
+    lines = [_said(request), "", "I have not changed the report.", "", *_not_done(understood)]
+    payload = {
+        "task_step_id": f"task-{run.task.pk}",
+        "content": {"format": "markdown", "body": "\n".join(lines)},
+        "confidence_score": previous["payload"]["confidence_score"],
+        "provenance": {"behaviour": "analyst", "reply_to": request.kind},
+    }
+    return run.post("reply", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
+
+
 def analyst(run: TaskRun) -> str:
     analysis = Analysis(run)
     tables = analysis.tables()
@@ -311,15 +692,35 @@ def analyst(run: TaskRun) -> str:
                 "allow_free_answer": True,
             },
         )
+    earlier = _reports(run)
+    previous = earlier[-1] if earlier else None
+    stated = (previous["payload"].get("provenance") or {}) if previous else {}
+    analysis.settings = settings_of(stated.get("settings"))
+    analysis.asked_before = {q["key"] for e in earlier for q in (e["payload"]["provenance"].get("questions") or [])}
+    request = request_of(run)
+    understood = None
+    if request is not None:
+        understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
+        new_data = previous is not None and set(tables) != set(stated.get("tables") or [])
+        if previous is not None and not understood.changed and not new_data:
+            return _honest_reply(run, request, understood, previous)
+        analysis.settings = understood.settings
+    chosen = analysis.chosen_tables(tables)
     sections = []
-    for table in tables:
+    for table in chosen:
         run.check()
         sections += analysis.table_report(table)
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
+    if request is not None and previous is not None:
+        change = what_changed(
+            request, understood, stated.get("figures") or {}, analysis.figures, stated.get("tables") or [], tables
+        )
+        sections.insert(0, change)
     body = "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections)
+    questions = analysis.questions[:20]
     payload = {
         "task_step_id": f"task-{run.task.pk}",
-        "content": {"format": "markdown", "body": f"# Analysis of {', '.join(tables)}\n\n{body}", "sections": sections},
+        "content": {"format": "markdown", "body": f"# Analysis of {', '.join(chosen)}\n\n{body}", "sections": sections},
         "supporting_materials": analysis.evidence.materials[:500],
         "assumptions_made": [
             "the first row of each CSV file names its columns",
@@ -331,27 +732,13 @@ def analyst(run: TaskRun) -> str:
         "next_step_recommendations": [
             {"description": "Review the figures against the source data", "required_capability": "review"}
         ],
-        "open_questions_for_human": analysis.questions[:20],
-        "provenance": {"behaviour": "analyst"},
+        "open_questions_for_human": questions,
+        "provenance": {
+            "behaviour": "analyst",
+            "settings": analysis.settings,
+            "tables": tables,
+            "figures": analysis.figures,
+            "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
+        },
     }
-    previous = _previous_report(run)
-    if previous is not None:
-        payload["content"]["body"] += "\n\n## What changed\n\n" + _changes(previous, sections)
     return run.post("report", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
-
-
-def _previous_report(run: TaskRun) -> dict | None:
-    """When this task answers a correction of an earlier report of this agent: that report."""
-    source = run.message(run.task.source_message_id)
-    if source is None or source["payload_type"] != "human_feedback":
-        return None
-    target = run.message(source["payload"]["target_message_id"])
-    return target["payload"] if target and target["payload_type"] == "collaborative_response" else None
-
-
-def _changes(previous: dict, sections: list[dict]) -> str:
-    before = {s["id"]: s["body"] for s in previous["content"].get("sections") or []}
-    changed = [s["title"] for s in sections if before.get(s["id"]) not in (None, s["body"])]
-    added = [s["title"] for s in sections if s["id"] not in before]
-    lines = [f"- changed: {title}" for title in changed] + [f"- new: {title}" for title in added]
-    return "\n".join(lines) or "No figure changed: the data is the same as for the earlier report."

@@ -7,7 +7,7 @@ class AgentsConfig(AppConfig):
     verbose_name = "Agents"
 
     def ready(self):
-        from agents import reactions
+        from agents import checks, reactions  # noqa: F401 (checks register themselves)
         from agents.task_templates import templates_ensure
 
         post_migrate.connect(templates_ensure, sender=self)

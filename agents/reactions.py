@@ -1,7 +1,7 @@
 """What the agents' work queue does when a human writes: the tasks that a message calls for.
 
 - a task proposal → a planning task for each agent of the session that plans;
-- an answer to an agent's clarification → that agent plans again, with the answer;
+- an answer to an agent's clarification or question → that agent works again, with the answer;
 - a correction or refinement of an agent's message → that agent revises its work.
 
 Only human messages cause tasks, so agents never set each other off in a loop.
@@ -55,7 +55,7 @@ def react(*, session_id, seq, envelope, **_):
     elif kind == "clarification_answer":
         agent = _author(session_id, payload["clarification_message_id"])
         if agent is not None:
-            _schedule(session_id, agent, "Plan again with the answer", message_id)
+            _schedule(session_id, agent, "Work again with the answer", message_id)
     elif kind == "human_feedback" and payload["feedback_type"] in REVISED_FEEDBACK:
         agent = _author(session_id, payload["target_message_id"])
         if agent is not None:

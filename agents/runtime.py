@@ -69,6 +69,13 @@ class TaskRun:
             .first()
         )
 
+    def own_messages(self, payload_type: str) -> list[dict]:
+        """The envelopes this agent posted earlier in this session, of one type, oldest first."""
+        rows = Message.objects.filter(
+            session_id=self.task.session_id, sender_type="agent", sender_id=self.agent.name, payload_type=payload_type
+        )
+        return list(rows.order_by("seq").values_list("envelope", flat=True))
+
     def message_id(self, key: str) -> str:
         return f"task{self.task.pk}-{key}"
 

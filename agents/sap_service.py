@@ -31,6 +31,7 @@ from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
 from agents.sap.dispatcher import error_block
 from agents.sap.errors import new_request_id
+from agents.sap.values import json_safe
 from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import MemberRole, Message
@@ -110,7 +111,7 @@ def record_outcome(outcome: Outcome, context: SapContext) -> None:
 
 
 def _record(context: SapContext, block: Block, response: Block, kind: str, duration_s: float) -> None:
-    text = json.dumps(response.body, ensure_ascii=False, default=str)
+    text = json.dumps(json_safe(response.body), ensure_ascii=False, default=str)
     body = (
         _storable(response.body)
         if len(text) <= RECORDED_RESPONSE_CHARS
@@ -128,8 +129,9 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
 
 
 def _storable(value):
-    """``value`` with NUL characters replaced: requests may carry them, the log may not."""
-    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(value, default=str)))
+    """``value`` as the log can hold it: JSON-safe (no NaN, bytes or lone surrogates) and with NUL
+    characters replaced; requests and results may carry them, the log may not."""
+    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(json_safe(value), default=str)))
 
 
 def dispatcher() -> Dispatcher:

@@ -50,9 +50,9 @@ def main() -> int:
 
 
 def run(rows: int, repeat: int) -> int:
-    from django.db import connections, transaction
+    from django.db import connections
 
-    from agents.operations.datasets import Store, _compile
+    from agents.operations.datasets import _columns, _compile, _create, open_store
     from agents.sap import parse
     from agents.sap_service import sap_run
     from sessions.access import caller_for_user
@@ -61,11 +61,12 @@ def run(rows: int, repeat: int) -> int:
     user = make_user("bench")
     session = make_session(owner=user)
     caller = caller_for_user(user)
-    store = Store(session.pk)
+    store = open_store(session.pk)
     regions = ["north", "south", "east", "west", "centre"]
     rng = random.Random(5)
-    with transaction.atomic(using="datasets"):
-        store.create(
+    with store.atomic():
+        _create(
+            store,
             "sales",
             [
                 {"name": "region", "type": "string"},
@@ -73,11 +74,10 @@ def run(rows: int, repeat: int) -> int:
                 {"name": "units", "type": "number"},
             ],
         )
-        with store.connection.cursor() as cursor:
-            cursor.executemany(
-                f"INSERT INTO {store.qualified('sales')} VALUES (%s, %s, %s)",
-                [(rng.choice(regions), round(rng.uniform(1, 1000), 2), rng.randint(1, 50)) for _ in range(rows)],
-            )
+        store.executemany(
+            f"INSERT INTO {store.qualified('sales')} VALUES ({', '.join([store.mark] * 3)})",
+            [(rng.choice(regions), round(rng.uniform(1, 1000), 2), rng.randint(1, 50)) for _ in range(rows)],
+        )
     print(f"database: {connections['datasets'].vendor}; table of {rows:,} rows; best of {repeat}")
 
     queries = {
@@ -122,13 +122,11 @@ def run(rows: int, repeat: int) -> int:
             assert "".join(sap_run(session_id=session.pk, caller=caller, text=text))
 
         limit = query.get("limit", 100)
-        sql, values, _ = _compile(store, "sales", store.columns("sales"), {**query, "limit": limit})
-        paged = f"SELECT * FROM ({sql}) AS limited LIMIT %s OFFSET %s"
+        sql, values, _ = _compile(store, "sales", _columns(store, "sales"), {**query, "limit": limit})
 
-        def direct(paged=paged, values=values, limit=limit):
-            with store.connection.cursor() as cursor:
-                cursor.execute(paged, [*values, limit + 1, 0])
-                cursor.fetchall()
+        def direct(sql=sql, values=values, limit=limit):
+            """The same SQL through the same sandboxed read (own file or role, limits): the protocol's cost."""
+            store.read(sql, values, limit=limit, offset=0)
 
         through_sap()
         direct()

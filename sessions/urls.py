@@ -23,6 +23,7 @@ urlpatterns = [
     path("<uuid:session_id>/history/<int:seq>/node/", views.history_node, name="history-node"),
     path("<uuid:session_id>/history/diff/", views.history_diff, name="history-diff"),
     path("<uuid:session_id>/history/search/", views.history_search, name="history-search"),
+    path("<uuid:session_id>/deliverable/", views.deliverable, name="deliverable"),
     path("<uuid:session_id>/retrospective/", views.retrospective, name="retrospective"),
     path("<uuid:session_id>/retrospective/check/", views.retrospective_check, name="retrospective-check"),
     path("<uuid:session_id>/retrospective/rate/", views.retrospective_rate, name="retrospective-rate"),

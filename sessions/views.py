@@ -10,6 +10,7 @@ from agents.sap_service import approval_decide
 from agents.scheduling import agent_pause, plan_accept, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
+from sessions.chap.deliverable import deliverable_markdown
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
@@ -349,6 +350,15 @@ def history_search(request, session_id):
     query = request.GET.get("q", "")
     hits = search_messages(session=session, text=query)
     return render(request, "sessions/partials/search_results.html", {"hits": hits, "query": query})
+
+
+@login_required
+def deliverable(request, session_id):
+    """The final deliverable as a page: the Markdown the download has, rendered."""
+    session = _member_access(request, session_id).session
+    found = selectors.final_report(session=session)
+    text = deliverable_markdown(found[0], title=session.title, status=found[1]) if found else ""
+    return render(request, "sessions/deliverable.html", {"session": session, "text": text})
 
 
 @login_required

@@ -63,13 +63,24 @@ def fast_password_hashing(request, settings):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def close_dataset_connections(django_db_setup):
+def close_dataset_connections(django_db_setup, django_db_blocker):
     """On PostgreSQL the datasets alias is a second connection to the test database; it must be
     closed before pytest-django drops that database."""
     yield
     from django.db import connections
 
-    connections["datasets"].close()
+    from agents.operations.datasets import PostgresStore
+
+    datasets = connections["datasets"]
+    if datasets.vendor == "postgresql":
+        # Reader roles belong to the cluster, not the test database: drop them with their schemas.
+        with django_db_blocker.unblock():
+            with datasets.cursor() as cursor:
+                cursor.execute("SELECT substr(nspname, 9) FROM pg_namespace WHERE nspname LIKE 'session\\_%'")
+                hexes = [row[0] for row in cursor.fetchall()]
+            for session_hex in hexes:
+                PostgresStore(session_hex).drop()
+    datasets.close()
 
 
 @pytest.fixture(autouse=True)

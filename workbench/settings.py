@@ -77,6 +77,7 @@ DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", ""), da
 # Session datasets live apart from the workbench's own tables: a SQLite file of their own, or on
 # PostgreSQL the same database with one schema per session.
 DATASET_QUERY_TIMEOUT_S = 5.0
+DATASET_QUOTA_BYTES = 200 * 1024 * 1024
 DATABASES["datasets"] = datasets_database(
     DATABASES["default"], data_dir=DATA_DIR, statement_timeout_s=DATASET_QUERY_TIMEOUT_S
 )

@@ -22,6 +22,7 @@ from django.core.files.storage import FileSystemStorage
 from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_NAME_BYTES = 255
 QUOTA_BYTES = 200 * 1024 * 1024
 ENCODINGS = ("utf-8", "base64")
 
@@ -76,7 +77,30 @@ def safe_name(session_id, path: str) -> str:
     real = Path(root, name).resolve()
     if real != root and root not in real.parents:
         raise _outside(path, "it leads outside through a link")
+    _check_segments(root, name)
     return name
+
+
+def _check_segments(root: Path, name: str) -> None:
+    """Names the file system can hold: each part at most 255 bytes, and no file used as a folder."""
+    parts = name.split("/")
+    for part in parts:
+        if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"a file or folder name is at most {MAX_NAME_BYTES} bytes",
+                details={"invalid": {"path": f"a part of {len(part.encode('utf-8', 'surrogatepass'))} bytes"}},
+                suggestion=["use a shorter name"],
+            )
+    for depth in range(1, len(parts)):
+        folder = "/".join(parts[:depth])
+        if Path(root, folder).is_file():
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"{folder!r} is a file, so nothing can be put under it",
+                details={"invalid": {"path": f"{folder!r} is a file"}},
+                suggestion=[f"write next to it, e.g. {folder}_files/{parts[-1]}"],
+            )
 
 
 def _missing(path: str) -> SapError:
@@ -92,7 +116,7 @@ def _used_bytes(session_id) -> int:
     return sum(f.stat().st_size for f in workspace_root(session_id).rglob("*") if f.is_file() and not f.is_symlink())
 
 
-def _check_room(session_id, adding: int, replacing: int = 0) -> None:
+def check_room(session_id, adding: int, replacing: int = 0) -> None:
     if adding > MAX_FILE_BYTES:
         raise SapError(
             "LIMIT_EXCEEDED",
@@ -120,7 +144,7 @@ def _decode(content: str, encoding: str) -> bytes:
     return content.encode("utf-8")
 
 
-def _store(storage: FileSystemStorage, name: str, data: bytes) -> None:
+def store_bytes(storage: FileSystemStorage, name: str, data: bytes) -> None:
     if storage.exists(name):
         storage.delete(name)
     saved = storage.save(name, ContentFile(data))
@@ -197,8 +221,8 @@ def _write(call, params):
     if exists and params["append"]:
         with storage.open(name, "rb") as handle:
             data = handle.read() + data
-    _check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
-    _store(storage, name, data)
+    check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
+    store_bytes(storage, name, data)
     return {"status": "success", **_stat(storage, name), "created": not exists}
 
 
@@ -239,8 +263,8 @@ def _copy_or_move(call, params, *, move: bool):
     with storage.open(source, "rb") as handle:
         data = handle.read()
     if not move:
-        _check_room(session_id, len(data), replacing=storage.size(destination) if exists else 0)
-    _store(storage, destination, data)
+        check_room(session_id, len(data), replacing=storage.size(destination) if exists else 0)
+    store_bytes(storage, destination, data)
     if move:
         storage.delete(source)
     return {"status": "success", "source": source, **_stat(storage, destination)}
@@ -275,7 +299,7 @@ OPERATIONS = (
         {
             "path": PATH,
             "encoding": Param("string", default="utf-8", enum=ENCODINGS),
-            "offset": Param("integer", "first byte", default=0, minimum=0),
+            "offset": Param("integer", "first byte", default=0, minimum=0, maximum=2**40),
             "length": Param("integer", "bytes to read", minimum=1, maximum=MAX_FILE_BYTES),
         },
         examples=_example(

@@ -100,9 +100,9 @@ class ContextGraph:
         self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, status=base, events=[], **attrs)
         return node
 
-    def _unit(self, message_id: str, seq: int, kind: str, key, text: str, **attrs) -> str:
+    def _unit(self, message_id: str, seq: int, kind: str, key, text: str, *, label: str = "", **attrs) -> str:
         node = f"{message_id}#{kind}:{key}"
-        self._node(node, kind, message_id, seq, label=_short(text), text=text, **attrs)
+        self._node(node, kind, message_id, seq, label=_short(label or text), text=text, **attrs)
         self._edge(node, message_id, "part_of")
         return node
 
@@ -136,14 +136,15 @@ class ContextGraph:
                 self._edge(node, self.goal, "decomposes")
 
     def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id]["confidence"] = payload["confidence_score"]
+        self.graph.nodes[message_id].update(confidence=payload["confidence_score"], text=payload["content"]["body"])
         for index, section in enumerate(payload["content"].get("sections") or []):
             self._unit(
                 message_id,
                 seq,
                 "section",
                 section["id"],
-                section.get("title") or section["body"],
+                section["body"],
+                label=section.get("title") or section["body"],
                 confidence=section.get("confidence"),
                 index=index,
             )

@@ -25,7 +25,7 @@
     const selection = window.getSelection();
     const text = selection ? selection.toString().trim() : "";
     if (!text) return;
-    const body = selection.anchorNode && selection.anchorNode.parentElement && selection.anchorNode.parentElement.closest(".report pre");
+    const body = selection.anchorNode && selection.anchorNode.parentElement && selection.anchorNode.parentElement.closest(".report .body");
     if (!body) return;
     const article = body.closest("article");
     const section = body.closest("section[data-section-id]");

@@ -238,7 +238,11 @@ def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team)
     revised = last(team["session"], "collaborative_response", sender="analyst")
     assert revised["in_reply_to"] == correction and Task.objects.get(pk=redo.pk).state == TaskState.DONE
     body = revised["payload"]["content"]["body"]
-    assert "## What changed" in body and "- new: Descriptive statistics: sales_corrected" in body
+    [changed] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "what-changed"]
+    assert "- I analysed only sales_corrected." in changed["body"]
+    assert "- New data: table sales_corrected." in changed["body"]
+    assert "- No longer analysed: table sales." in changed["body"]
+    assert "## What changed" in body and "Analysis of sales_corrected" in body
 
 
 def test_the_analyst_follows_a_date_column_as_a_trend(team):

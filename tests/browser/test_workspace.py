@@ -55,7 +55,7 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     assert market.get_attribute("title") == "confidence 0.4" and "heat-1" in market.get_attribute("class")
     screenshot(olga, "workspace-3-heatmap")
 
-    olga.locator('section[data-section-id="market"] pre').click(click_count=3)  # selects the sentence
+    olga.locator('section[data-section-id="market"] .body p').first.click(click_count=3)  # selects the sentence
     panel = olga.get_by_test_id("feedback-panel")
     assert "market text" in panel.locator("[data-role=target-label]").inner_text()
     panel.get_by_label("Correct").check()
@@ -120,7 +120,7 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         nina_page.get_by_test_id("node-details").get_by_text("Analyse the attached sales CSV").first.wait_for()
         screenshot(nina_page, "flow-4-node-details")
 
-        section.locator("pre").click(click_count=3)
+        section.locator(".body p").first.click(click_count=3)
         panel = nina_page.get_by_test_id("feedback-panel")
         panel.get_by_label("Correct").check()
         panel.get_by_label("What should change").fill("The amounts are in thousands: say so in every table")

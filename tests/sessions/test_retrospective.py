@@ -162,7 +162,10 @@ def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):
     page = client.post(
         reverse("sessions:retrospective-rate", args=[session.pk]), {"rating": "4", "comment": "Quick"}, follow=True
     ).content.decode()
-    assert "your rating is saved" in page and "<strong>ed</strong>: 4/5 — Quick" in page
+    assert (
+        "your rating is saved" in page
+        and '<strong>ed</strong>: 4/5 — <div class="markdown comment"><p>Quick</p>' in page
+    )
     assert "checked by ed: ok" in page and 'class="verdict verdict-met"' in page
     assert 'data-testid="metrics-chart"' in page and page.count("<polyline") == 4
     assert 'data-testid="section-confidence"' in page and 'class="heat-3"' in page and 'class="heat-1"' in page

@@ -1,0 +1,45 @@
+"""Values as JSON can carry them: what a database hands back may be bytes, NaN, a huge integer or
+text with lone surrogates, and one such value must never stop a result from being written."""
+
+from __future__ import annotations
+
+import base64
+import math
+from datetime import date, datetime, time, timedelta
+from decimal import Decimal
+
+SAFE_INTEGER = 2**53
+
+
+def json_safe(value):
+    """``value`` with every part JSON and PostgreSQL's jsonb accept; exotic values become strings
+    (``"NaN"``, ``"Infinity"``, digits) or ``{"base64": ...}`` for bytes."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return value if -SAFE_INTEGER <= value <= SAFE_INTEGER else str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, Decimal):
+        return json_safe(float(value)) if value.is_finite() and abs(value) < SAFE_INTEGER else str(value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {"base64": base64.b64encode(bytes(value)).decode()}
+    if isinstance(value, datetime | date | time):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, dict):
+        return {json_safe(str(key)): json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(item) for item in value]
+    return json_safe(str(value))
