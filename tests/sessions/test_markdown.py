@@ -6,11 +6,11 @@ import re
 import pytest
 from django.urls import reverse
 
-from sessions.access import caller_for_user
+from sessions.access import caller_for_agent, caller_for_user
 from sessions.markdown import render_markdown
 from sessions.models import WorkSession
-from sessions.services import session_update
-from tests.factories import make_session, make_user, post_message
+from sessions.services import agent_join, session_update
+from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,11 @@ def story(client):
     payload["content"]["sections"] = [
         {"id": "groups", "title": "Groups", "body": f"{TABLE}\n\n{ATTACKS[0]}", "confidence": 0.8}
     ]
-    post_message(session, caller, envelopes.envelope, "collaborative_response", payload, message_id="r1")
+    analyst = make_agent("analyst")
+    agent_join(session=session, agent=analyst)
+    post_message(
+        session, caller_for_agent(analyst), envelopes.envelope, "collaborative_response", payload, message_id="r1"
+    )
     client.force_login(owner)
     return {"session": session, "owner": owner, "client": client}
 
