@@ -274,8 +274,16 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "note": _text(max_length=5_000),
     },
     "session_event": {
-        # A change to the session itself, and who made it: marking it done shows in its history.
-        "action": Param("string", required=True, enum=("state_changed", "renamed")),
+        # A change to the session itself, and who made it: marking it done, inviting a member or an
+        # agent and pausing an agent here show in its history.
+        "action": Param(
+            "string",
+            required=True,
+            enum=("state_changed", "renamed", "member_added", "agent_invited", "agent_paused", "agent_resumed"),
+        ),
+        "username": _text(max_length=150),
+        "role": _text(max_length=100),
+        "agent": _text(max_length=100),
         "state": Param("string", enum=SESSION_STATES),
         "previous_state": Param("string", enum=SESSION_STATES),
         "title": _text(max_length=200),
