@@ -82,10 +82,7 @@ def test_viewers_cannot_invite_agents_and_unknown_agents_are_refused(planned):
     Membership.objects.create(session=planned["session"], user=viewer, role="viewer")
     planned["client"].force_login(viewer)
     url = reverse("sessions:agent-invite", args=[planned["session"].pk])
-    assert (
-        "cannot"
-        in planned["client"].post(url, {"agent": "scribe"}).content.decode()
-    )
+    assert "cannot" in planned["client"].post(url, {"agent": "scribe"}).content.decode()
     planned["client"].force_login(planned["owner"])
     assert "no enabled agent" in planned["client"].post(url, {"agent": "nobody"}).content.decode()
 
