@@ -144,3 +144,19 @@ def test_a_message_is_named_by_what_it_is_for_and_who_sent_it():
     assert labels.message_label({"kind": "agent_capability_declaration", "sender": "agent:planner", "seq": 3}) == (
         "the plan #3 from planner"
     )
+
+
+def test_the_new_session_form_preselects_agents_for_the_roles_templates_need(client):
+    from agents.behaviours import builtin_agents_ensure
+    from agents.task_templates import templates_ensure
+    from sessions.forms import NewSessionForm
+
+    templates_ensure()
+    builtin_agents_ensure()
+    form = NewSessionForm()
+    assert {"planner", "analyst", "scribe", "reviewer"} <= set(form.initial["agents"])
+    assert form.template_roles["data-analysis"] == ["planning", "analysis", "writing", "review"]
+    assert form.agents_covering(form.template_roles["data-analysis"]) == ["planner", "analyst", "scribe", "reviewer"]
+    client.force_login(make_user("nina"))
+    html = client.get(reverse("sessions:new")).content.decode()
+    assert 'value="scribe"' in html and 'id="template-roles"' in html and "Kind of task" in html
