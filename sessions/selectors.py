@@ -139,13 +139,6 @@ def thread_entry(seq: int, envelope: dict) -> dict | None:
     return {**envelope, "seq": seq, "payload": payload, "summary": summary, "kind": kind}
 
 
-def open_questions(*, session: WorkSession) -> int:
-    """Questions and clarifications still open: what waits for the session's humans."""
-    entry = graph_cache.entry(session)
-    with entry.lock:
-        return len(entry.graph.nodes_with_status("open"))
-
-
 def agent_statuses(*, session: WorkSession) -> list[dict]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
     latest = {}
@@ -171,7 +164,7 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def _artefact(context, task) -> str:
+def task_artefact(context, task) -> str:
     """What a task hands on: its plan step's stated output (or its title), and the message that
     carries it once the task is done."""
     step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
@@ -216,7 +209,7 @@ def schedule_board(*, session: WorkSession) -> dict:
     with entry.lock:
         for task in tasks:
             for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
-                before.artefact = _artefact(entry.graph, before)
+                before.artefact = task_artefact(entry.graph, before)
                 handoffs.append({"from": before, "to": task, "artefact": before.artefact})
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
