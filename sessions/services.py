@@ -19,6 +19,8 @@ from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
 from sessions.events import (
+    AGENT_JOINED,
+    CHAP_MESSAGE,
     access_changed_on_commit,
     announce_on_commit,
     message_frame,
@@ -55,7 +57,7 @@ def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: lis
         session=session, agent=agent, defaults={"role": role, "covers_roles": covers_roles or []}
     )
     if created:  # an agent connected on /ws/agents/ starts receiving this session at once
-        send_to_agent_on_commit(agent.pk, {"type": "agent.joined", "session_id": str(session.pk)})
+        send_to_agent_on_commit(agent.pk, {"type": AGENT_JOINED, "session_id": str(session.pk)})
     return participation
 
 
@@ -195,7 +197,7 @@ def _append(session_id, checked: dict) -> Ack:
     send_on_commit(
         session.pk,
         {
-            "type": "chap.message",
+            "type": CHAP_MESSAGE,
             "session_id": str(session.pk),
             "seq": seq,
             "payload_type": checked["payload_type"],
@@ -319,11 +321,12 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
             changes.append({"action": "state_changed", "state": state, "previous_state": session.state, "label": label})
             session.state = state
         session.save(update_fields=["title", "state"])
-        for change in changes:  # in the log, so the history shows who changed the session and when
+        # In the log, so the history shows who changed the session and when, and every open socket
+        # learns it with the other messages, in order.
+        for change in changes:
             message_post_at_head(
                 session_id=session.pk, caller=SYSTEM, payload_type="session_event", payload={**change, "by": by}
             )
-    send_on_commit(session.pk, {"type": "chap.session", "title": session.title, "state": session.state})
     session.refresh_from_db()
     return session
 
