@@ -1,19 +1,26 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
+from sessions.access import ROLE_RANK
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache
-from sessions.models import Membership, Message, WorkSession
+from sessions.models import GroupShare, Membership, Message, WorkSession
 
 
 def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
+
+
+def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+    """The user's sessions and those shared with a group the user is in (``access.effective_role``)."""
+    shared = GroupShare.objects.filter(group__user=user).values("session")
+    return WorkSession.objects.filter(Q(memberships__user=user) | Q(pk__in=shared)).distinct()
 
 
 def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
@@ -296,9 +303,10 @@ MAX_REVIEWED = 200
 def sessions_for_review(
     *, user: AbstractBaseUser, member="", agent="", template="", state="", since=None, until=None
 ) -> list[WorkSession]:
-    """The caller's sessions for the team page, filtered; each with its members, agents and the
-    task template its plan followed (``template``)."""
-    found = sessions_for_user(user=user)
+    """The sessions the caller may see (their own, and those shared with their groups) for the team
+    page, filtered; each with its members, agents, the groups it is shared with, the caller's own
+    role (``role``) and the task template its plan followed (``template``)."""
+    found = sessions_visible_to(user=user)
     if member:
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
     if agent:
@@ -314,12 +322,16 @@ def sessions_for_review(
         found = found.filter(created_at__date__lte=until)
     sessions = list(
         found.distinct()
-        .prefetch_related("memberships__user", "participants__agent")
+        .prefetch_related("memberships__user", "participants__agent", "group_shares__group")
         .order_by("-last_activity_at")[:MAX_REVIEWED]
     )
     templates = dict(
         plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
     )
+    groups = set(user.groups.values_list("pk", flat=True))
     for session in sessions:
         session.template = templates.get(session.pk, "")
+        session.shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
+        session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
     return sessions

@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.utils import timezone
 
 from agents.safety import filtered
 from agents.sap.errors import SapError
-from sessions.access import SYSTEM, Caller, caller_for_user, require_access
+from sessions.access import SYSTEM, Caller, caller_for_user, require_access, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
@@ -28,7 +28,16 @@ from sessions.events import (
     send_to_agent_on_commit,
 )
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
+from sessions.models import (
+    GroupShare,
+    MemberRole,
+    Membership,
+    Message,
+    SessionAgent,
+    SessionState,
+    ShareRole,
+    WorkSession,
+)
 from sessions.selectors import EXPORT_FORMAT
 
 UNSEEN_LISTED = 100
@@ -141,7 +150,7 @@ def message_post(*, session_id, caller: Caller, envelope) -> Ack:
     """
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
-    require_access(session_id, caller, write=True)
+    require_post(session_id, caller, checked)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
@@ -351,6 +360,76 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
             details={"violations": {"role": "the creator's role cannot change"}},
         )
     return member_add(session=access.session, user=user, role=role)
+
+
+def _require_owner(session_id, caller: Caller, permission: str):
+    access = require_access(session_id, caller, write=True)
+    if access.role != MemberRole.OWNER:
+        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": permission})
+    return access
+
+
+def _group_named(name: str) -> Group:
+    group = Group.objects.filter(name=name).first()
+    if group is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no group {name!r}",
+            details={"resource_type": "GROUP", "resource_name": name},
+            suggestion=["an admin creates groups in the Django admin"],
+        )
+    return group
+
+
+def share_announce(*, session_id, caller: Caller, group: Group, role: str | None) -> None:
+    """Log that the session was shared with ``group`` as ``role`` (None: no longer shared), and make
+    the group's members' open sockets check their access again. The services and the admin call it."""
+    if role is None:
+        change = {"action": "unshared", "label": f"{caller.sender_id} stopped sharing the session with {group.name}"}
+    else:
+        label = f"{caller.sender_id} shared the session with {group.name} as {ShareRole(role).label.lower()}s"
+        change = {"action": "shared", "role": role, "label": label}
+    by = f"{caller.kind}:{caller.sender_id}"
+    payload = {**change, "group": group.name, "by": by}
+    message_post_at_head(session_id=session_id, caller=SYSTEM, payload_type="session_event", payload=payload)
+    for user_id in group.user_set.values_list("pk", flat=True):
+        access_changed_on_commit("user", user_id, session_id)
+
+
+def session_share(*, session_id, caller: Caller, group: str, role: str) -> GroupShare:
+    """The owner shares the session with a team (a Django group), or gives the team another role;
+    logged as a session event. The group's members' open sockets take the new role at once."""
+    access = _require_owner(session_id, caller, "session.share")
+    if role not in ShareRole.values:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"role must be one of {list(ShareRole.values)}",
+            details={"violations": {"role": f"got {role!r}"}},
+        )
+    team = _group_named(group)
+    with transaction.atomic():
+        share, created = GroupShare.objects.get_or_create(
+            session_id=access.session_id, group=team, defaults={"role": role, "shared_by": caller.user}
+        )
+        if created or share.role != role:
+            share.role = role
+            share.save(update_fields=["role"])
+            share_announce(session_id=access.session_id, caller=caller, group=team, role=role)
+    return share
+
+
+def session_unshare(*, session_id, caller: Caller, group: str) -> None:
+    """The owner stops sharing the session with a team; logged, and the team's open sockets close."""
+    access = _require_owner(session_id, caller, "session.share")
+    team = _group_named(group)
+    with transaction.atomic():
+        if not GroupShare.objects.filter(session_id=access.session_id, group=team).delete()[0]:
+            raise SapError(
+                "RESOURCE_NOT_FOUND",
+                f"the session is not shared with {team.name!r}",
+                details={"resource_type": "GROUP_SHARE", "resource_name": team.name},
+            )
+        share_announce(session_id=access.session_id, caller=caller, group=team, role=None)
 
 
 def member_remove(*, session_id, caller: Caller, username: str) -> None:

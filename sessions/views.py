@@ -99,7 +99,7 @@ def feedback_post(request, session_id):
     """The feedback panel: a human_feedback message through message_post, or the panel again saying why not."""
     access = _member_access(request, session_id)
     session = access.session
-    if not access.can_write:
+    if not access.can_comment:
         return _panel(request, session, error="Viewers read the session; ask its owner to make you an editor.")
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
@@ -163,8 +163,10 @@ def answer_post(request, session_id):
     if request.POST.get("question_index", "").isdigit():
         payload["question_index"] = int(request.POST["question_index"])
     try:
-        if not access.can_write:
-            raise SapError("PERMISSION_DENIED", "viewers cannot answer", details={"role": access.role})
+        if not may_decide(access.role):
+            raise SapError(
+                "PERMISSION_DENIED", "owners and editors answer; viewers cannot", details={"role": access.role}
+            )
         ack = message_post_at_head(
             session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload
         )

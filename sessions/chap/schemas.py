@@ -274,8 +274,11 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "note": _text(max_length=5_000),
     },
     "session_event": {
-        # A change to the session itself, and who made it: marking it done shows in its history.
-        "action": Param("string", required=True, enum=("state_changed", "renamed")),
+        # A change to the session itself, and who made it: marking it done, or sharing it with a
+        # team (a group), shows in its history.
+        "action": Param("string", required=True, enum=("state_changed", "renamed", "shared", "unshared")),
+        "group": _text(max_length=150),
+        "role": Param("string", enum=("editor", "commenter", "viewer")),
         "state": Param("string", enum=SESSION_STATES),
         "previous_state": Param("string", enum=SESSION_STATES),
         "title": _text(max_length=200),
