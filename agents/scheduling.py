@@ -210,6 +210,40 @@ def plan_accept(*, session_id, caller: Caller, message_id: str) -> list[Task]:
     return tasks
 
 
+def plan_approve(*, session_id, caller: Caller, message_id: str) -> list[Task]:
+    """A person approves an agent's proposed plan: the approval goes in the log, then its steps
+    become tasks (``plan_accept``). Approving it again returns the same tasks and logs nothing."""
+    access = _require_planner(session_id, caller)
+    made = list(Task.objects.filter(session_id=access.session_id, source_message_id=message_id).order_by("plan_step"))
+    if made:
+        return made
+    with transaction.atomic():
+        message_post_at_head(
+            session_id=access.session_id,
+            caller=caller,
+            payload_type="human_feedback",
+            payload={"target_message_id": message_id, "feedback_type": "approval"},
+            in_reply_to=message_id,
+        )
+        return plan_accept(session_id=access.session_id, caller=caller, message_id=message_id)
+
+
+def plan_reject(*, session_id, caller: Caller, message_id: str, reason: str = "") -> None:
+    """A person rejects a proposed plan: a correction of it in the log, so its author plans again."""
+    access = _require_planner(session_id, caller)
+    message_post_at_head(
+        session_id=access.session_id,
+        caller=caller,
+        payload_type="human_feedback",
+        payload={
+            "target_message_id": message_id,
+            "feedback_type": "correction",
+            "specific_instructions": {"reason": reason or "the plan was rejected"},
+        },
+        in_reply_to=message_id,
+    )
+
+
 def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_from, note: str = "") -> Task:
     """One human act on a task: checked, applied under a row lock, recorded."""
     _require_planner(session_id, caller)
@@ -238,6 +272,21 @@ def task_reassign(*, session_id, task_id, caller: Caller, agent: str | None = No
             task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
 
     return _change(session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES)
+
+
+def task_unassign(*, session_id, task_id, caller: Caller) -> Task:
+    """Back to the queue of its role, assigned to no agent (the board's "Unassigned" lane)."""
+
+    def apply(task):
+        task.agent = None
+        if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
+            task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
+
+    _require_planner(session_id, caller)
+    role = _task_of(session_id, task_id).required_role or "any role"
+    return _change(
+        session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES, note=f"back to the queue of {role}"
+    )
 
 
 def task_reprioritise(*, session_id, task_id, caller: Caller, priority: int) -> Task:
@@ -296,6 +345,7 @@ def task_approve(*, session_id, task_id, caller: Caller) -> Task:
 # scheduling view both act through ``task_act``.
 TASK_ACTIONS = {
     "reassign": (task_reassign, ("agent", "role")),
+    "unassign": (task_unassign, ()),
     "reprioritise": (task_reprioritise, ("priority",)),
     "pause": (task_pause, ()),
     "resume": (task_resume, ()),

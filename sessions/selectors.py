@@ -1,10 +1,11 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 
+from sessions.access import ROLE_RANK
 from sessions.chap import labels
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import final_deliverable
@@ -12,11 +13,17 @@ from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache
-from sessions.models import Membership, Message, SessionState, WorkSession
+from sessions.models import GroupShare, Membership, Message, SessionState, WorkSession
 
 
 def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
+
+
+def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+    """The user's sessions and those shared with a group the user is in (``access.effective_role``)."""
+    shared = GroupShare.objects.filter(group__user=user).values("session")
+    return WorkSession.objects.filter(Q(memberships__user=user) | Q(pk__in=shared)).distinct()
 
 
 def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
@@ -202,13 +209,6 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     }
 
 
-def open_questions(*, session: WorkSession) -> int:
-    """Questions and clarifications still open: what waits for the session's humans."""
-    entry = graph_cache.entry(session)
-    with entry.lock:
-        return len(entry.graph.nodes_with_status("open"))
-
-
 def agent_statuses(*, session: WorkSession) -> list[dict]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
     latest = {}
@@ -235,7 +235,7 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def _artefact(context, task) -> str:
+def task_artefact(context, task) -> str:
     """What a task hands on: its plan step's stated output (or its title), and the message that
     carries it once the task is done."""
     step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
@@ -283,7 +283,7 @@ def schedule_board(*, session: WorkSession) -> dict:
     with entry.lock:
         for task in tasks:
             for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
-                before.artefact = _artefact(entry.graph, before)
+                before.artefact = task_artefact(entry.graph, before)
                 handoffs.append({"from": before, "to": task, "artefact": before.artefact})
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
@@ -370,9 +370,10 @@ MAX_REVIEWED = 200
 def sessions_for_review(
     *, user: AbstractBaseUser, member="", agent="", template="", state="", since=None, until=None
 ) -> list[WorkSession]:
-    """The caller's sessions for the team page, filtered; each with its members, agents and the
-    task template its plan followed (``template``)."""
-    found = sessions_for_user(user=user)
+    """The sessions the caller may see (their own, and those shared with their groups) for the team
+    page, filtered; each with its members, agents, the groups it is shared with, the caller's own
+    role (``role``) and the task template its plan followed (``template``)."""
+    found = sessions_visible_to(user=user)
     if member:
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
     if agent:
@@ -388,53 +389,40 @@ def sessions_for_review(
         found = found.filter(created_at__date__lte=until)
     sessions = list(
         found.distinct()
-        .prefetch_related("memberships__user", "participants__agent")
+        .prefetch_related("memberships__user", "participants__agent", "group_shares__group")
         .order_by("-last_activity_at")[:MAX_REVIEWED]
     )
     templates = dict(
         plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
     )
+    groups = set(user.groups.values_list("pk", flat=True))
     for session in sessions:
         session.template = templates.get(session.pk, "")
+        session.shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
+        session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
     return sessions
 
 
 def waiting_now(session: WorkSession) -> list[dict]:
-    """What waits for a person in the session, most blocking first: each item says what to do
-    (``what``), where (``href``, an anchor on the workspace or the scheduling page) and for which
-    role (``role``, when a step waits for an agent nobody invited)."""
-    from agents.models import OPEN_STATES, Approval, Task, TaskState
+    """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
+    (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
+    takes (someone has to invite one). Each item has ``what`` and ``href``."""
+    from agents.gates import waiting_for_people  # agents builds on sessions
+    from agents.models import OPEN_STATES, Task
     from agents.scheduling import roles_uncovered
 
-    items = []
-    tasks = list(Task.objects.filter(session=session, state__in=OPEN_STATES).select_related("agent"))
-    accepted = set(Task.objects.filter(session=session).values_list("source_message_id", flat=True))
-    plans = Message.objects.filter(session=session, payload_type="agent_capability_declaration").order_by("-seq")
-    entry = graph_cache.entry(session)
-    with entry.lock:
-        nodes = entry.graph.graph.nodes
-        for seq, message_id, sender, envelope in plans.values_list("seq", "message_id", "sender_id", "envelope")[:5]:
-            node = nodes.get(message_id, {})
-            planned = envelope["payload"].get("proposed_plan")
-            if planned and message_id not in accepted and node.get("status") == "proposed":
-                items.append({"what": f"Approve or change the plan from {sender} (#{seq})", "href": f"#msg-{seq}"})
-                break
     schedule = reverse("sessions:schedule", args=[session.pk])
-    for task in tasks:
-        if task.state == TaskState.WAITING_APPROVAL:
-            what = f"Approve the step “{task.title}” before it runs"
-            items.append({"what": what, "href": f"{schedule}#task-{task.pk}"})
-    for approval in Approval.objects.filter(session=session, status="pending").order_by("created_at")[:20]:
-        who = labels.sender_label(approval.requested_by)
-        items.append({"what": f"Decide whether {who} may run {approval.operation}", "href": "#approvals"})
-    unassigned = {task.required_role for task in tasks if task.agent is None}
-    for role, candidates in roles_uncovered(session_id=session.pk, roles=unassigned).items():
+    items = []
+    for gate in waiting_for_people(session):
+        href = f"{schedule}#task-{gate.task_id}" if gate.kind == "step" else "#approvals"
+        items.append({"what": gate.label, "href": href, "kind": gate.kind})
+    unassigned = Task.objects.filter(session=session, state__in=OPEN_STATES, agent__isnull=True)
+    roles = set(unassigned.values_list("required_role", flat=True))
+    for role, candidates in roles_uncovered(session_id=session.pk, roles=roles).items():
         offer = f" (you can invite {', '.join(candidates)})" if candidates else ""
         what = f"A step needs an agent that does {role}, and none in this session does{offer}"
-        items.append({"what": what, "href": f"{schedule}#unassigned", "role": role})
-    questions = open_questions(session=session)
-    if questions:
-        items.append({"what": f"Answer {questions} open question{'s' if questions != 1 else ''}", "href": "#thread"})
+        items.append({"what": what, "href": f"{schedule}#unassigned", "kind": "agent"})
     return items
 
 
@@ -444,7 +432,8 @@ def work_state(session: WorkSession) -> dict:
     from agents.models import Task, TaskState
 
     waiting = waiting_now(session)
-    base = {"waiting": waiting, "open_questions": open_questions(session=session)}
+    questions = sum(item["kind"] == "question" for item in waiting)
+    base = {"waiting": waiting, "open_questions": questions}
     if session.state in (SessionState.DONE, SessionState.ARCHIVED):
         return {**base, "key": session.state, "label": session.get_state_display(), "detail": ""}
     tasks = Task.objects.filter(session=session)

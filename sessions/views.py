@@ -5,10 +5,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
+from agents import scheduling
 from agents.api import TaskActionSerializer
+from agents.gates import gate_decide, may_decide, waiting_for_people
 from agents.sap.errors import SapError
-from agents.sap_service import approval_decide
-from agents.scheduling import agent_pause, plan_accept, task_act
+from agents.scheduling import agent_pause, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.chap.deliverable import deliverable_markdown
@@ -42,8 +43,9 @@ from sessions.services import (
 @login_required
 def session_list(request):
     sessions = list(selectors.sessions_for_user(user=request.user))
-    for session in sessions:
-        session.waiting = selectors.open_questions(session=session)
+    roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
+    for session in sessions:  # what the user may decide: the same items the session's panel shows
+        session.waiting = len(waiting_for_people(session)) if may_decide(roles.get(session.pk)) else 0
     return render(request, "sessions/list.html", {"sessions": sessions})
 
 
@@ -88,7 +90,7 @@ def session_detail(request, session_id):
         "state": selectors.work_state(session),
         **members_context(session),
         **_panel_context(session),
-        **side_panels(session, caller_for_user(request.user), access.role),
+        **side_panels(session, access.role),
         **map_urls(session_id),
     }
     return render(request, "sessions/detail.html", context)
@@ -116,7 +118,7 @@ def feedback_post(request, session_id):
     """The feedback panel: a human_feedback message through message_post, or the panel again saying why not."""
     access = _member_access(request, session_id)
     session = access.session
-    if not access.can_write:
+    if not access.can_comment:
         return _panel(request, session, error="Viewers read the session; ask its owner to make you an editor.")
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
@@ -144,22 +146,27 @@ def feedback_post(request, session_id):
 
 @login_required
 @require_POST
-def approval_decision(request, session_id, approval_id):
-    """An approval card's Approve or Reject, through approval_decide; the cards come back updated."""
+def gate_decision(request, session_id):
+    """Approve, reject or answer an item waiting for people, through gate_decide; the workspace panel
+    (or, from the scheduling view, the board) comes back updated."""
     access = _member_access(request, session_id)
-    caller = caller_for_user(request.user)
     error = None
     try:
-        approval_decide(
+        gate_decide(
             session_id=session_id,
-            approval_id=approval_id,
-            caller=caller,
-            approve=request.POST.get("decision") == "approve",
+            caller=caller_for_user(request.user),
+            key=request.POST.get("key", ""),
+            decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", "")[:2000],
+            option_id=request.POST.get("option_id", ""),
         )
     except SapError as refused:
         error = refused.message
-    context = {"session": access.session, **side_panels(access.session, caller, access.role), "error": error}
+    session = access.session
+    if request.POST.get("view") == "schedule":
+        context = {**board_context(session, access.role), "error": error}
+        return render(request, "sessions/partials/schedule_board.html", context)
+    context = {"session": session, **side_panels(session, access.role), "error": error}
     return render(request, "sessions/partials/approvals.html", context)
 
 
@@ -176,8 +183,10 @@ def answer_post(request, session_id):
     if request.POST.get("question_index", "").isdigit():
         payload["question_index"] = int(request.POST["question_index"])
     try:
-        if not access.can_write:
-            raise SapError("PERMISSION_DENIED", "viewers cannot answer", details={"role": access.role})
+        if not may_decide(access.role):
+            raise SapError(
+                "PERMISSION_DENIED", "owners and editors answer; viewers cannot", details={"role": access.role}
+            )
         ack = message_post_at_head(
             session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload
         )
@@ -190,20 +199,15 @@ def answer_post(request, session_id):
 @login_required
 @require_POST
 def plan_approve(request, session_id, message_id):
-    """Approve an agent's proposed plan: a human approval in the log, then its steps become tasks."""
+    """The thread's "Approve the plan": plan_approve (the approval in the log, then the tasks)."""
     access = _member_access(request, session_id)
     caller = caller_for_user(request.user)
     try:
-        if not access.can_write:
-            raise SapError("PERMISSION_DENIED", "viewers cannot approve plans", details={"role": access.role})
-        message_post_at_head(
-            session_id=session_id,
-            caller=caller,
-            payload_type="human_feedback",
-            payload={"target_message_id": message_id, "feedback_type": "approval"},
-            in_reply_to=message_id,
-        )
-        tasks = plan_accept(session_id=session_id, caller=caller, message_id=message_id)
+        if not may_decide(access.role):
+            raise SapError(
+                "PERMISSION_DENIED", "owners and editors approve plans; viewers cannot", details={"role": access.role}
+            )
+        tasks = scheduling.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
     return render(request, "sessions/partials/answered.html", {"sent": f"Plan approved: {len(tasks)} tasks scheduled."})
@@ -222,7 +226,10 @@ def schedule_act(request, session_id):
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = _member_access(request, session_id)
     error = None
-    form = TaskActionSerializer(data=_filled(request.POST))
+    fields = _filled(request.POST)
+    if fields.get("action") == "reassign" and request.POST.get("agent") == "":  # the Agent menu's "Unassigned"
+        fields["action"] = "unassign"
+    form = TaskActionSerializer(data=fields)
     task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
     if not form.is_valid():
         error = _invalid(form)

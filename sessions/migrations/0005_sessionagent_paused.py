@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('chap_sessions', '0003_retrospective'),
+        ('chap_sessions', '0004_group_shares'),
     ]
 
     operations = [
