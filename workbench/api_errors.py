@@ -7,7 +7,7 @@ import logging
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from agents.sap.errors import Category, SapError, new_request_id
+from agents.sap.errors import Category, SapError, internal_error
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +61,4 @@ def exception_handler(exc, context):
         response = error_response(SapError("INVALID_REQUEST", str(exc.detail)))
         response.status_code = exc.status_code
         return response
-    request_id = new_request_id()
-    logger.exception("API request failed (request %s)", request_id)
-    return error_response(
-        SapError("INTERNAL_ERROR", "the server failed", details={"request_id": request_id}, request_id=request_id)
-    )
+    return error_response(internal_error(logger, "API request"))
