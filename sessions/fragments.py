@@ -52,15 +52,29 @@ def side_panels(session: WorkSession, role: str) -> dict:
     }
 
 
+def mark_uncovered_steps(session: WorkSession, entries: list[dict]) -> list[dict]:
+    """Each plan step that needs a role no agent of the session takes gets ``uncovered``: the agents
+    a person could invite for it (the thread says the step would wait, and offers them)."""
+    from agents.scheduling import roles_uncovered  # agents builds on sessions
+
+    roles = {step.get("required_capability", "") for entry in entries for step in entry.get("steps") or []}
+    missing = roles_uncovered(session_id=session.pk, roles=roles) if roles - {""} else {}
+    for entry in entries:
+        for step in entry.get("steps") or []:
+            step["uncovered"] = missing.get(step.get("required_capability", ""))
+    return entries
+
+
 def live_update(
     *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
     and the version the page now shows (``checksum``), which the forms send."""
-    shown = selectors.thread_entry(seq, envelope)
+    shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
     context = {
         "checksum": checksum,
-        "message": shown,
+        "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
+        "state": selectors.work_state(session),
         "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,
         "session": session,
@@ -68,12 +82,27 @@ def live_update(
     }
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(side_panels(session, role), refresh_side=True)
+    action = envelope["payload"].get("action") if envelope["payload_type"] == "session_event" else None
+    if action == "member_added":
+        context.update(members_context(session), refresh_members=True)
+    if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
+        plans = [m for m in selectors.thread(session=session) if m["steps"]]
+        context["replanned"] = mark_uncovered_steps(session, plans)
+        context.update(side_panels(session, role), refresh_side=True)
     return render_to_string("sessions/partials/live_update.html", context)
 
 
+def members_context(session: WorkSession) -> dict:
+    """The people card: the session's members, and the roles the owner can give."""
+    members = session.memberships.select_related("user").order_by("joined_at")
+    return {"members": list(members), "member_roles": MemberRole.choices}
+
+
 def board_context(session: WorkSession, role: str) -> dict:
-    """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card."""
+    """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card,
+    and the unassigned tasks of a role nobody here takes the agents a person could invite for it."""
     from agents.gates import may_decide, waiting_for_people  # agents builds on sessions
+    from agents.scheduling import roles_uncovered
 
     board = selectors.schedule_board(session=session)
     gates = {gate.task_id: gate for gate in waiting_for_people(session) if gate.kind == "step"}
@@ -83,7 +112,10 @@ def board_context(session: WorkSession, role: str) -> dict:
     for tasks in board["unassigned"].values():
         for task in tasks:
             task.gate = gates.get(task.pk)
-    return {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
+    missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {selectors.ANY_ROLE})
+    board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
+    context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
+    return {**context, "role": role}
 
 
 def board_update(session_id, role: str) -> str:

@@ -91,6 +91,8 @@ class SessionAgent(models.Model):
     agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="participations")
     role = models.CharField(max_length=100, blank=True)
     covers_roles = models.JSONField(default=list, blank=True)
+    # Paused here by an owner or editor: its tasks in this session wait, new ones included.
+    paused = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

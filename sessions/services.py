@@ -319,7 +319,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=access.session_id)
-        by, who = f"{caller.kind}:{caller.sender_id}", caller.sender_id
+        who = caller.sender_id
         changes = []
         if title is not None and title != session.title:
             label = f"{who} renamed “{title}”"
@@ -333,9 +333,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
         # In the log, so the history shows who changed the session and when, and every open socket
         # learns it with the other messages, in order.
         for change in changes:
-            message_post_at_head(
-                session_id=session.pk, caller=SYSTEM, payload_type="session_event", payload={**change, "by": by}
-            )
+            _session_event(session.pk, caller, **change)
     session.refresh_from_db()
     return session
 
@@ -359,7 +357,56 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
             "the session's creator stays its owner",
             details={"violations": {"role": "the creator's role cannot change"}},
         )
-    return member_add(session=access.session, user=user, role=role)
+    with transaction.atomic():
+        membership = member_add(session=access.session, user=user, role=role)
+        _session_event(
+            access.session_id, caller, action="member_added", username=username, role=role,
+            label=f"{caller.sender_id} added {username} as {MemberRole(role).label.lower()}",
+        )  # fmt: skip
+    return membership
+
+
+def _session_event(session_id, caller: Caller, **payload) -> None:
+    """A change to the session in its log, written by the workbench on the actor's behalf."""
+    message_post_at_head(
+        session_id=session_id,
+        caller=SYSTEM,
+        payload_type="session_event",
+        payload={**payload, "by": f"{caller.kind}:{caller.sender_id}"},
+    )
+
+
+def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
+    """An owner or editor invites an enabled agent into the session; the tasks that waited for a role
+    it takes are given to it (agents.scheduling), and the invitation is in the log."""
+    from agents.models import Agent  # agents builds on sessions
+    from agents.scheduling import tasks_assign_waiting
+
+    access = require_access(session_id, caller, write=True)
+    if access.role not in MANAGERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors invite agents",
+            details={"role": access.role, "permission": "session.agents"},
+            suggestion=["ask one of the session's owners or editors"],
+        )
+    found = Agent.objects.filter(name=agent, enabled=True).first()
+    if found is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no enabled agent {agent!r}",
+            details={"resource_type": "AGENT", "resource_name": agent},
+            suggestion=["pick one of the agents the form lists"],
+        )
+    with transaction.atomic():
+        participation = agent_join(session=access.session, agent=found)
+        roles = ", ".join(found.roles or []) or "no stated role"
+        _session_event(
+            access.session_id, caller, action="agent_invited", agent=found.name,
+            label=f"{caller.sender_id} invited {found.name} ({roles})",
+        )  # fmt: skip
+        tasks_assign_waiting(session_id=access.session_id, caller=caller)
+    return participation
 
 
 def _require_owner(session_id, caller: Caller, permission: str):

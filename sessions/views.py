@@ -3,6 +3,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
 from agents import scheduling
 from agents.api import TaskActionSerializer
@@ -12,15 +13,31 @@ from agents.scheduling import agent_pause, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.chap.deliverable import deliverable_markdown
+from sessions.chap.labels import feedback_label
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.forms import NewSessionForm, ReviewFilterForm
-from sessions.fragments import board_context, history_urls, map_urls, side_panels
+from sessions.fragments import (
+    board_context,
+    history_urls,
+    map_urls,
+    mark_uncovered_steps,
+    members_context,
+    side_panels,
+)
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.search import search_messages
 from sessions.serializers import CriterionCheckSerializer, RatingSerializer
-from sessions.services import envelope_for, message_post, message_post_at_head, session_start, session_update
+from sessions.services import (
+    agent_invite,
+    envelope_for,
+    member_invite,
+    message_post,
+    message_post_at_head,
+    session_start,
+    session_update,
+)
 
 
 @login_required
@@ -69,7 +86,9 @@ def session_detail(request, session_id):
         "session": session,
         "role": access.role,
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
-        "thread": selectors.thread(session=session),
+        "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
+        "state": selectors.work_state(session),
+        **members_context(session),
         **_panel_context(session),
         **side_panels(session, access.role),
         **map_urls(session_id),
@@ -121,7 +140,8 @@ def feedback_post(request, session_id):
             return _panel(request, session, conflict={"message": error.message, **error.details}, form=request.POST)
         return _panel(request, session, error=error.message, form=request.POST)
     session.refresh_from_db()
-    return _panel(request, session, sent=ack.message_id)
+    kind = feedback_label(payload["feedback_type"])
+    return _panel(request, session, sent=f"Your {kind} is in the thread as #{ack.seq}.")
 
 
 @login_required
@@ -172,7 +192,8 @@ def answer_post(request, session_id):
         )
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
-    return render(request, "sessions/partials/answered.html", {"sent": ack.message_id})
+    sent = f"Answered: your answer is in the thread as #{ack.seq}, and the agent works again with it."
+    return render(request, "sessions/partials/answered.html", {"sent": sent})
 
 
 @login_required
@@ -189,7 +210,7 @@ def plan_approve(request, session_id, message_id):
         tasks = scheduling.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
-    return render(request, "sessions/partials/answered.html", {"sent": f"the plan: {len(tasks)} tasks scheduled"})
+    return render(request, "sessions/partials/answered.html", {"sent": f"Plan approved: {len(tasks)} tasks scheduled."})
 
 
 @login_required
@@ -273,7 +294,41 @@ def session_state(request, session_id):
         session_update(session_id=session_id, caller=caller_for_user(request.user), state=request.POST.get("state"))
     except SapError as error:
         messages.error(request, error.message)
+    if request.htmx:  # the state card's button: every member's card changes live; this page reloads
+        return HttpResponseClientRefresh()
     return redirect("sessions:detail", session_id=session_id)
+
+
+@login_required
+@require_POST
+def members_add(request, session_id):
+    """The owner adds a member (username, role) from the session page, through member_invite."""
+    access = _member_access(request, session_id)
+    username, role = request.POST.get("username", "").strip(), request.POST.get("role", "")
+    context = {"role": access.role, "session": access.session}
+    try:
+        member_invite(session_id=session_id, caller=caller_for_user(request.user), username=username, role=role)
+    except SapError as error:
+        context.update(error=error.message, form={"username": username})
+    else:
+        context["added"] = username
+    return render(request, "sessions/partials/members.html", {**members_context(access.session), **context})
+
+
+@login_required
+@require_POST
+def agent_invite_view(request, session_id):
+    """A stalled plan step's "Invite the agent": through agent_invite, which gives it the waiting tasks."""
+    access = _member_access(request, session_id)
+    try:
+        joined = agent_invite(
+            session_id=session_id, caller=caller_for_user(request.user), agent=request.POST.get("agent", "")
+        )
+    except SapError as error:
+        return render(request, "sessions/partials/invited.html", {"error": error.message})
+    roles = " and ".join(joined.agent.roles or [])
+    context = {"agent": joined.agent.name, "roles": roles, "session": access.session}
+    return render(request, "sessions/partials/invited.html", context)
 
 
 @login_required

@@ -207,7 +207,7 @@ def test_the_agent_menus_unassigned_option_returns_the_task_to_its_queue(team, c
     act = {"task_id": task.pk, "action": "reassign", "agent": ""}
     board = client.post(reverse("sessions:schedule-act", args=[session.pk]), act).content.decode()
     task.refresh_from_db()
-    assert task.agent is None and "needs review" in board
+    assert task.agent is None and "Waiting for an agent that does review" in board
 
 
 def test_the_rest_api_lists_and_decides_the_same_items(team, client):
