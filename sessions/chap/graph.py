@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
+from sessions.chap.labels import feedback_label, message_label, payload_label
+
 DEPENDENCY_EDGES = frozenset(
     {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
 )
@@ -184,6 +186,10 @@ class ContextGraph:
         asked = payload["clarification_message_id"]
         if payload.get("question_index") is not None:
             asked = f"{asked}#question:{payload['question_index']}"
+        self.graph.nodes[message_id].update(
+            asked=payload["clarification_message_id"],
+            answer={k: payload[k] for k in ("option_id", "free_answer") if payload.get(k)},
+        )
         if asked in self.graph:
             self._edge(message_id, asked, "answers")
             self._set(asked, "done", message_id)
@@ -200,6 +206,7 @@ class ContextGraph:
         feedback_type = payload["feedback_type"]
         instruction = payload.get("specific_instructions") or {}
         self.graph.nodes[message_id].update(
+            label=f"{feedback_label(feedback_type)} of {message_label(self.graph.nodes[target])}",
             feedback_type=feedback_type,
             target=target,
             text=" ".join(str(value) for value in instruction.values()) or payload.get("provided_context", ""),
@@ -393,4 +400,4 @@ def _label(kind: str, payload: dict) -> str:
         return _short(payload["content"]["body"])
     if kind == "human_feedback":
         return f"{payload['feedback_type'].replace('_', ' ')} of {payload['target_message_id']}"
-    return kind.replace("_", " ")
+    return payload_label(kind)

@@ -275,8 +275,26 @@ PAYLOADS: dict[str, dict[str, Param]] = {
         "note": _text(max_length=5_000),
     },
     "session_event": {
-        # A change to the session itself, and who made it: marking it done shows in its history.
-        "action": Param("string", required=True, enum=("state_changed", "renamed")),
+        # A change to the session itself, and who made it: marking it done, sharing it with a team (a
+        # group), adding a member, inviting an agent or pausing one here shows in its history.
+        "action": Param(
+            "string",
+            required=True,
+            enum=(
+                "state_changed",
+                "renamed",
+                "shared",
+                "unshared",
+                "member_added",
+                "agent_invited",
+                "agent_paused",
+                "agent_resumed",
+            ),
+        ),
+        "group": _text(max_length=150),
+        "role": Param("string", enum=("owner", "editor", "commenter", "viewer")),
+        "username": _text(max_length=150),
+        "agent": _text(max_length=100),
         "state": Param("string", enum=SESSION_STATES),
         "previous_state": Param("string", enum=SESSION_STATES),
         "title": _text(max_length=200),
