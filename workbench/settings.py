@@ -173,7 +173,7 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * CHAP_M
 # ./run (the embedded default) runs the agents' worker inside the web process; at scale run
 # `manage.py run_agents` processes instead.
 CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
-# More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
+# More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours/registry.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
 # filter(envelope, agent) -> envelope, applied to everything agents post (agents/safety.py).
 CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "agents.safety.default_filter")
