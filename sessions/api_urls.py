@@ -37,6 +37,12 @@ urlpatterns = [
         agents_api.ApprovalDecisionView.as_view(),
         name="api-approval-decision",
     ),
+    path("sessions/<uuid:session_id>/waiting/", agents_api.WaitingListView.as_view(), name="api-waiting"),
+    path(
+        "sessions/<uuid:session_id>/waiting/decide/",
+        agents_api.WaitingDecisionView.as_view(),
+        name="api-waiting-decide",
+    ),
     path("sessions/<uuid:session_id>/tasks/", agents_api.TaskListView.as_view(), name="api-tasks"),
     path("sessions/<uuid:session_id>/tasks/<int:task_id>/", agents_api.TaskDetailView.as_view(), name="api-task"),
     path(

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sessions.chap.graph import DEPENDENCY_EDGES, ContextGraph
+from sessions.chap.labels import message_label, payload_label
 
 COLUMN_WIDTH = 180
 ROW_HEIGHT = 56
@@ -106,7 +107,7 @@ def map_node(context: ContextGraph, spot: Placed) -> dict:
         "kind": kind,
         "shape": SHAPES.get(kind, "circle"),
         "status": attrs["status"],
-        "label": attrs.get("label") or kind.replace("_", " "),
+        "label": attrs.get("label") or payload_label(kind),
         "seq": attrs["seq"],
     }
 
@@ -183,5 +184,8 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict |
         "timestamp": message.get("timestamp", ""),
         "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
         "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
-        "history": [{"cause": cause, "status": status} for cause, status in attrs.get("events", [])],
+        "history": [
+            {"cause": cause, "by": message_label(nodes.get(cause)), "status": status}
+            for cause, status in attrs.get("events", [])
+        ],
     }
