@@ -222,7 +222,7 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
 ):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from agents.models import Task
 
     builtin_agents_ensure()
