@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import deque
 from dataclasses import dataclass
 
@@ -351,26 +352,32 @@ class ContextGraph:
 
     def graphml(self) -> str:
         buffer = io.BytesIO()
-        nx.write_graphml(_exportable(self.graph), buffer)
+        nx.write_graphml(_exportable(self.graph, xml=True), buffer)
         return buffer.getvalue().decode()
 
 
-def _exportable(graph: nx.DiGraph) -> nx.DiGraph:
+# Characters XML 1.0 forbids (control characters, U+FFFE, U+FFFF): in an export they become U+FFFD,
+# the replacement character, so GraphML stays well-formed whatever the messages hold.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _exportable(graph: nx.DiGraph, *, xml: bool = False) -> nx.DiGraph:
     """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
     out = nx.DiGraph()
     for node, attrs in graph.nodes(data=True):
-        out.add_node(node, **{key: _scalar(value) for key, value in attrs.items() if key != "events"})
+        out.add_node(node, **{key: _scalar(value, xml) for key, value in attrs.items() if key != "events"})
     for source, target, attrs in graph.edges(data=True):
-        out.add_edge(source, target, **{key: _scalar(value) for key, value in attrs.items()})
+        out.add_edge(source, target, **{key: _scalar(value, xml) for key, value in attrs.items()})
     return out
 
 
-def _scalar(value):
+def _scalar(value, xml: bool):
     if value is None:
         return ""
-    if isinstance(value, bool | int | float | str):
+    if isinstance(value, bool | int | float):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
 
 
 def _int(value) -> int | None:
