@@ -125,7 +125,11 @@ class Message(models.Model):
             models.UniqueConstraint(fields=["session", "seq"], name="one_message_per_seq"),
             models.UniqueConstraint(fields=["session", "message_id"], name="message_id_unique_in_session"),
         ]
-        indexes = [models.Index(fields=["session", "checksum"], name="message_checksum")]
+        indexes = [
+            models.Index(fields=["session", "checksum"], name="message_checksum"),
+            # The newest message of a type per sender (each agent's latest status) without a scan.
+            models.Index(fields=["session", "payload_type", "sender_id", "seq"], name="message_latest_by_sender"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.payload_type} {self.message_id}"

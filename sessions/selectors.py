@@ -1,7 +1,7 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 
@@ -211,10 +211,13 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
 
 def agent_statuses(*, session: WorkSession) -> list[dict]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
-    latest = {}
-    rows = Message.objects.filter(session=session, payload_type="agent_status").order_by("seq")
-    for sender, envelope in rows.values_list("sender_id", "envelope"):
-        latest[sender] = envelope["payload"]
+    statuses = Message.objects.filter(session=session, payload_type="agent_status")
+    # The newest status of each sender, found in the index: the cost does not grow with the log.
+    newest = statuses.values("sender_id").annotate(last=Max("seq")).values("last")
+    latest = {
+        sender: envelope["payload"]
+        for sender, envelope in statuses.filter(seq__in=newest).values_list("sender_id", "envelope")
+    }
     board = []
     rows = session.participants.values_list("agent__name", "agent__kind", "agent__enabled", "agent__roles", "paused")
     for name, kind, enabled, roles, paused in rows:
