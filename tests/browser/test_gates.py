@@ -33,7 +33,7 @@ def start_session(owner, editor):
 
 
 def test_a_gate_is_approved_live_and_a_shared_team_reads_the_history(chromium, transactional_db):
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from tests.live import DaphneServer
 
     builtin_agents_ensure()
