@@ -7,11 +7,12 @@ from rest_framework import parsers, serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from agents.gates import DECISIONS, gate_decide, waiting_for_people
 from agents.models import ApprovalStatus
 from agents.sap import SapError
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
-from agents.scheduling import TASK_ACTIONS, plan_accept, task_act, task_create, task_get, tasks_of
-from sessions.access import caller_for_principal
+from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
+from sessions.access import caller_for_principal, require_access
 from sessions.api import ERRORS, validated_body
 
 
@@ -234,8 +235,64 @@ class PlanAcceptView(APIView):
     @extend_schema(
         request=None,
         responses={201: TaskSerializer(many=True), **ERRORS},
-        description="Turn the proposed plan of an agent_capability_declaration into tasks (once).",
+        description="Approve the proposed plan of an agent_capability_declaration: the approval is logged and "
+        "its steps become tasks (once).",
     )
     def post(self, request, session_id, message_id):
-        tasks = plan_accept(session_id=session_id, caller=caller_for_principal(request.user), message_id=message_id)
+        tasks = plan_approve(session_id=session_id, caller=caller_for_principal(request.user), message_id=message_id)
         return Response(TaskSerializer(tasks, many=True).data, status=201)
+
+
+class GateOptionSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+
+
+class GateSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["operation", "step", "plan", "question"])
+    key = serializers.CharField(help_text="names the item for the decide endpoint")
+    label = serializers.CharField(help_text="what waits, in plain words")
+    status = serializers.CharField(help_text='"waiting for approval" or "waiting for an answer"')
+    on_approval = serializers.CharField(help_text="what happens when a person approves (or answers)")
+    asked_by = serializers.CharField()
+    since = serializers.DateTimeField(allow_null=True)
+    reason = serializers.CharField(help_text="why it waits")
+    detail = serializers.CharField(help_text="the request, the steps or the instructions")
+    deciders = serializers.ListField(child=serializers.CharField(), help_text="the roles that may decide")
+    approval_id = serializers.IntegerField(allow_null=True)
+    task_id = serializers.IntegerField(allow_null=True)
+    message_id = serializers.CharField()
+    question_index = serializers.IntegerField(allow_null=True)
+    options = GateOptionSerializer(many=True)
+
+
+class GateDecisionSerializer(serializers.Serializer):
+    key = serializers.CharField(max_length=300)
+    decision = serializers.ChoiceField(choices=DECISIONS, help_text="approve or reject; answer for a question")
+    reason = serializers.CharField(
+        max_length=2000, required=False, allow_blank=True, default="", help_text="why (or a question's answer)"
+    )
+    option_id = serializers.CharField(max_length=128, required=False, allow_blank=True, default="")
+
+
+class WaitingListView(APIView):
+    @extend_schema(
+        responses={200: GateSerializer(many=True), **ERRORS},
+        description="What waits for people in the session: the list the workspace, the scheduling view and "
+        "the sessions list show.",
+    )
+    def get(self, request, session_id):
+        access = require_access(session_id, caller_for_principal(request.user))
+        return Response(GateSerializer(waiting_for_people(access.session), many=True).data)
+
+
+class WaitingDecisionView(APIView):
+    @extend_schema(
+        request=GateDecisionSerializer,
+        responses={200: GateSerializer, **ERRORS},
+        description="Approve, reject or answer one item of the list (owners and editors).",
+    )
+    def post(self, request, session_id):
+        data = validated_body(GateDecisionSerializer, request)
+        gate = gate_decide(session_id=session_id, caller=caller_for_principal(request.user), **data)
+        return Response(GateSerializer(gate).data)

@@ -16,6 +16,7 @@ from django.conf import settings
 from agents.api import TaskSerializer
 from agents.models import AgentKind, Task, TaskState
 from agents.sap import SapError
+from agents.sap.errors import internal_error
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
 from agents.tokens import token_is_live
@@ -27,10 +28,12 @@ from sessions.consumers import (
     _messages_between,
     db,
     error_frame,
+    logger,
+    past_head,
     principal_of,
     whole_number,
 )
-from sessions.events import agent_group, session_group
+from sessions.events import CHAP_GAP_CHECK, CHAP_PRESENCE, agent_group, session_group
 from sessions.models import WorkSession
 from sessions.services import message_post
 
@@ -62,6 +65,9 @@ def _take(agent, task_id, worker: str, lease_s: float):
 
 
 class AgentConsumer(ChapSocket):
+    # No presence on this socket (docs/transport.md); gaps are read from the log at once (chap_message).
+    IGNORED_EVENTS = frozenset({CHAP_PRESENCE, CHAP_GAP_CHECK})
+
     async def connect(self):
         self.agent = self.scope.get("agent")
         if self.agent is None or self.scope.get("bad_token"):
@@ -132,6 +138,9 @@ class AgentConsumer(ChapSocket):
                 await handler(frame)
             except SapError as error:
                 await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+            except Exception:
+                error = internal_error(logger, f"agent socket frame {kind!r}")
+                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
         else:
             await self._refuse(
                 "INVALID_FRAME",
@@ -170,6 +179,9 @@ class AgentConsumer(ChapSocket):
     async def _resume(self, frame: dict) -> None:
         session_id = self._session_of(frame)
         since = whole_number(frame, "since_seq")
+        head_seq = (await db(_sessions_of)(self.agent)).get(session_id, {}).get("head_seq", 0)
+        if since > head_seq:
+            raise past_head(since, head_seq)
         cursor = since
         while True:
             page = await db(_messages_between)(session_id, cursor, None, REPLAY_PAGE)

@@ -1,7 +1,7 @@
 """Running SAP for a caller in a session: permissions, approvals, and the audit trail.
 
 Who may run what:
-- members who may write (owners, editors) run every operation; viewers only queries;
+- members who may write (owners, editors) run every operation; commenters and viewers only queries;
 - an agent runs what its ``allowed_operations`` patterns match (``file.read``, ``dataset.*``);
   ``system.ping``, ``system.capabilities`` and ``workflow.execute`` (whose steps are each checked)
   always, and ``describe`` of anything;
@@ -50,10 +50,10 @@ def _matches(name: str, patterns) -> bool:
 
 def authorize(operation, block: Block, params: dict, context: SapContext) -> Block | None:
     role = context.access.role
-    if role == "viewer" and operation.kind != "query":
+    if not context.access.can_write and operation.kind != "query":
         raise SapError(
             "PERMISSION_DENIED",
-            f"a viewer cannot run {operation.name}",
+            f"a {role} cannot run {operation.name}",
             details={"permission": operation.permission, "role": role},
         )
     agent = context.caller.agent

@@ -75,23 +75,43 @@ def _record(task: Task, action: str, caller: Caller, note: str = "", **extra) ->
     message_post_at_head(session_id=task.session_id, caller=SYSTEM, payload_type="task_event", payload=payload)
 
 
+def _takes(participation: SessionAgent, role: str) -> bool:
+    taken = [*(participation.agent.roles or []), *(participation.covers_roles or []), participation.role]
+    return bool(role) and role in taken
+
+
 def _match_agent(session_id, role: str) -> Agent | None:
-    """The least busy enabled agent of the session that can take ``role``."""
+    """The least busy enabled agent of the session that can take ``role``; one paused here last."""
     participations = SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
-    able = [
-        p.agent
-        for p in participations
-        if role and (role in (p.agent.roles or []) or role in (p.covers_roles or []) or role == p.role)
-    ]
+    able = [p.agent for p in participations if _takes(p, role)]
     if not able:
         return None
+    paused = {p.agent_id for p in participations if p.paused}
     load = dict(
         Task.objects.filter(agent__in=able, state__in=OPEN_STATES)
         .values_list("agent")
         .annotate(n=Count("pk"))
         .values_list("agent", "n")
     )
-    return min(able, key=lambda agent: (load.get(agent.pk, 0), agent.name))
+    return min(able, key=lambda agent: (agent.pk in paused, load.get(agent.pk, 0), agent.name))
+
+
+def roles_uncovered(*, session_id, roles) -> dict[str, list[str]]:
+    """Of ``roles``, those no enabled agent of the session takes, each with the enabled agents that
+    would (the ones a person can invite): a plan step of such a role would wait for ever."""
+    participations = list(
+        SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
+    )
+    missing = {role for role in roles if role and not any(_takes(p, role) for p in participations)}
+    if not missing:
+        return {}
+    outside = Agent.objects.filter(enabled=True).exclude(participations__session_id=session_id).order_by("name")
+    candidates = list(outside.values_list("name", "roles"))
+    return {role: [name for name, taken in candidates if role in (taken or [])] for role in sorted(missing)}
+
+
+def _paused_here(session_id, agent: Agent | None) -> bool:
+    return agent is not None and SessionAgent.objects.filter(session_id=session_id, agent=agent, paused=True).exists()
 
 
 def _participant(session_id, name: str) -> Agent:
@@ -134,6 +154,7 @@ def task_create(
         )
     task = Task.objects.create(
         session_id=access.session_id,
+        paused=_paused_here(access.session_id, assigned),
         title=title,
         instructions=instructions,
         agent=assigned,
@@ -189,6 +210,40 @@ def plan_accept(*, session_id, caller: Caller, message_id: str) -> list[Task]:
     return tasks
 
 
+def plan_approve(*, session_id, caller: Caller, message_id: str) -> list[Task]:
+    """A person approves an agent's proposed plan: the approval goes in the log, then its steps
+    become tasks (``plan_accept``). Approving it again returns the same tasks and logs nothing."""
+    access = _require_planner(session_id, caller)
+    made = list(Task.objects.filter(session_id=access.session_id, source_message_id=message_id).order_by("plan_step"))
+    if made:
+        return made
+    with transaction.atomic():
+        message_post_at_head(
+            session_id=access.session_id,
+            caller=caller,
+            payload_type="human_feedback",
+            payload={"target_message_id": message_id, "feedback_type": "approval"},
+            in_reply_to=message_id,
+        )
+        return plan_accept(session_id=access.session_id, caller=caller, message_id=message_id)
+
+
+def plan_reject(*, session_id, caller: Caller, message_id: str, reason: str = "") -> None:
+    """A person rejects a proposed plan: a correction of it in the log, so its author plans again."""
+    access = _require_planner(session_id, caller)
+    message_post_at_head(
+        session_id=access.session_id,
+        caller=caller,
+        payload_type="human_feedback",
+        payload={
+            "target_message_id": message_id,
+            "feedback_type": "correction",
+            "specific_instructions": {"reason": reason or "the plan was rejected"},
+        },
+        in_reply_to=message_id,
+    )
+
+
 def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_from, note: str = "") -> Task:
     """One human act on a task: checked, applied under a row lock, recorded."""
     _require_planner(session_id, caller)
@@ -212,10 +267,26 @@ def task_reassign(*, session_id, task_id, caller: Caller, agent: str | None = No
     def apply(task):
         task.agent = _participant(session_id, agent) if agent else _match_agent(session_id, role or task.required_role)
         task.required_role = role or task.required_role
+        task.paused = _paused_here(session_id, task.agent)
         if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
             task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
 
     return _change(session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES)
+
+
+def task_unassign(*, session_id, task_id, caller: Caller) -> Task:
+    """Back to the queue of its role, assigned to no agent (the board's "Unassigned" lane)."""
+
+    def apply(task):
+        task.agent = None
+        if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
+            task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
+
+    _require_planner(session_id, caller)
+    role = _task_of(session_id, task_id).required_role or "any role"
+    return _change(
+        session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES, note=f"back to the queue of {role}"
+    )
 
 
 def task_reprioritise(*, session_id, task_id, caller: Caller, priority: int) -> Task:
@@ -274,6 +345,7 @@ def task_approve(*, session_id, task_id, caller: Caller) -> Task:
 # scheduling view both act through ``task_act``.
 TASK_ACTIONS = {
     "reassign": (task_reassign, ("agent", "role")),
+    "unassign": (task_unassign, ()),
     "reprioritise": (task_reprioritise, ("priority",)),
     "pause": (task_pause, ()),
     "resume": (task_resume, ()),
@@ -419,11 +491,44 @@ def task_fail(claim: Claim, *, error: str, resources: dict | None = None, retry:
 
 
 def agent_pause(*, session_id, agent: str, caller: Caller, paused: bool = True) -> list[Task]:
-    """Pause (or resume) an agent in this session: each of its open tasks here, each act logged."""
-    _require_planner(session_id, caller)
-    act = task_pause if paused else task_resume
-    open_tasks = Task.objects.filter(session_id=session_id, agent__name=agent, state__in=OPEN_STATES, paused=not paused)
-    return [act(session_id=session_id, task_id=pk, caller=caller) for pk in open_tasks.values_list("pk", flat=True)]
+    """Pause (or resume) an agent in this session: it stays paused for the tasks it gets later, the
+    change is a session_event in the log, and each of its open tasks here is paused with a task_event."""
+    access = _require_planner(session_id, caller)
+    with transaction.atomic():
+        participation = (
+            SessionAgent.objects.select_for_update().filter(session_id=access.session_id, agent__name=agent).first()
+        )
+        if participation is None:
+            _participant(access.session_id, agent)  # raises the same RESOURCE_NOT_FOUND as every other act
+        participation.paused = paused
+        participation.save(update_fields=["paused"])
+        message_post_at_head(
+            session_id=access.session_id,
+            caller=SYSTEM,
+            payload_type="session_event",
+            payload={
+                "action": "agent_paused" if paused else "agent_resumed",
+                "agent": agent,
+                "by": f"{caller.kind}:{caller.sender_id}",
+                "label": f"{caller.sender_id} {'paused' if paused else 'resumed'} {agent} in this session",
+            },
+        )
+        act = task_pause if paused else task_resume
+        open_tasks = Task.objects.filter(
+            session_id=access.session_id, agent__name=agent, state__in=OPEN_STATES, paused=not paused
+        )
+        return [act(session_id=session_id, task_id=pk, caller=caller) for pk in open_tasks.values_list("pk", flat=True)]
+
+
+def tasks_assign_waiting(*, session_id, caller: Caller) -> list[Task]:
+    """Give the session's unassigned open tasks to the agents that can now take them (after an agent
+    joined): each assignment is a ``reassigned`` task_event."""
+    waiting = Task.objects.filter(session_id=session_id, agent__isnull=True, state__in=OPEN_STATES).order_by("pk")
+    assigned = []
+    for task_id, role in waiting.values_list("pk", "required_role"):
+        if role and _match_agent(session_id, role) is not None:
+            assigned.append(task_reassign(session_id=session_id, task_id=task_id, caller=caller, role=role))
+    return assigned
 
 
 def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str = "") -> Task:

@@ -12,9 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from agents.sap.errors import SapError
-from sessions.models import MemberRole, Membership, SessionAgent, WorkSession
+from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
 
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
+# The stronger of two roles wins: a member who is also in a group the session is shared with.
+ROLE_RANK = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
+COMMENT_FEEDBACK = frozenset({"refinement"})  # what a commenter may post: suggestions, never decisions
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ class Access:
     requests need only the id, and an ORM query per request is a large share of a short one."""
 
     session_id: uuid.UUID
-    role: str  # owner, editor, viewer, agent or system
+    role: str  # owner, editor, commenter, viewer, agent or system
 
     @cached_property
     def session(self) -> WorkSession:
@@ -65,6 +68,30 @@ class Access:
     @property
     def can_write(self) -> bool:
         return self.role in WRITER_ROLES or self.role == "system"
+
+    @property
+    def can_comment(self) -> bool:
+        """Writers, and commenters (who may post refinement feedback only, see ``may_post``)."""
+        return self.can_write or self.role == MemberRole.COMMENTER
+
+    def may_post(self, envelope: dict) -> bool:
+        if self.can_write:
+            return True
+        return (
+            self.role == MemberRole.COMMENTER
+            and envelope["payload_type"] == "human_feedback"
+            and envelope["payload"].get("feedback_type") in COMMENT_FEEDBACK
+        )
+
+
+def effective_role(session_id, user) -> str | None:
+    """A person's role in a session: from their membership or from a group the session is shared
+    with, the stronger one; None when neither. Every page, socket and API asks this one function."""
+    roles = [
+        *Membership.objects.filter(session_id=session_id, user=user).values_list("role", flat=True),
+        *GroupShare.objects.filter(session_id=session_id, group__user=user).values_list("role", flat=True),
+    ]
+    return max(roles, key=lambda role: ROLE_RANK.get(role, -1), default=None)
 
 
 def session_access(session_id, caller: Caller) -> Access | None:
@@ -77,8 +104,7 @@ def session_access(session_id, caller: Caller) -> Access | None:
     if caller.kind == "human":
         if caller.user is None or not caller.user.is_authenticated:
             return None
-        roles = Membership.objects.filter(session_id=session_id, user=caller.user).values_list("role", flat=True)
-        role = next(iter(roles[:1]), None)
+        role = effective_role(session_id, caller.user)
         return Access(session_id, role) if role else None
     taking_part = SessionAgent.objects.filter(session_id=session_id, agent=caller.agent, agent__enabled=True)
     return Access(session_id, "agent") if taking_part.exists() else None
@@ -93,10 +119,25 @@ def require_access(session_id, caller: Caller, *, write: bool = False) -> Access
             details={"resource_type": "SESSION", "resource_name": str(session_id)},
         )
     if write and not access.can_write:
-        raise SapError(
-            "PERMISSION_DENIED",
-            f"a {access.role} cannot post in this session",
-            details={"role": access.role, "permission": "session.post"},
-            suggestion=["ask the session's owner to make you an editor"],
-        )
+        _refuse_post(access)
     return access
+
+
+def require_post(session_id, caller: Caller, envelope: dict) -> Access:
+    """``require_access`` for posting ``envelope``: writers post anything, commenters refinements."""
+    access = require_access(session_id, caller)
+    if not access.may_post(envelope):
+        _refuse_post(access)
+    return access
+
+
+def _refuse_post(access: Access):
+    commenter = access.role == MemberRole.COMMENTER
+    raise SapError(
+        "PERMISSION_DENIED",
+        "a commenter only suggests refinements in this session"
+        if commenter
+        else f"a {access.role} cannot post in this session",
+        details={"role": access.role, "permission": "session.post"},
+        suggestion=["ask the session's owner to make you an editor"],
+    )

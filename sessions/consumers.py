@@ -18,26 +18,31 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from agents.sap.errors import SapError
+from agents.sap import strict_json
+from agents.sap.errors import SapError, internal_error
 from agents.tokens import token_is_live
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
-from sessions.events import message_frame, principal_group, session_group
+from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, message_frame, principal_group, session_group
 from sessions.models import Message, WorkSession
 from sessions.services import message_post
 
+# The only codes the workbench closes a socket with (docs/transport.md lists them with the transport's).
 CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token
 CLOSE_SILENT = 4408
 REPLAY_PAGE = 500
 GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 MAX_POSTS_IN_FLIGHT = 8
+logger = logging.getLogger(__name__)
 
 
 def db(function):
@@ -116,12 +121,55 @@ def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
     return value
 
 
+def past_head(since: int, head_seq: int) -> SapError:
+    """A resume from beyond the log's end: refused, and live delivery goes on where it was."""
+    return SapError(
+        "INVALID_FRAME",
+        f"since_seq {since} is past the session's last message, {head_seq}",
+        details={"invalid": {"since_seq": f"at most {head_seq}"}, "head_seq": head_seq},
+        suggestion=[f"resume from a sequence number you have received, at most {head_seq}"],
+    )
+
+
 def error_frame(error: SapError, message_id=None) -> dict:
     return {"type": "error", "message_id": message_id, "error": error.as_dict()}
 
 
-class ChapSocket(AsyncWebsocketConsumer):
+class GuardedSocket(AsyncWebsocketConsumer):
+    """What every socket of the workbench shares: it is closed only on purpose, with a documented code.
+
+    A frame or an event whose handling fails is logged under a request id and the socket goes on (a
+    frame is answered with ``INTERNAL_ERROR``, see ``frame_failed``). Event types the consumer has no
+    use for are named in ``IGNORED_EVENTS``; tests/sessions/test_group_events.py checks that every
+    type of sessions.events.EVENT_TYPES has a handler or a place there in every consumer.
+    """
+
+    IGNORED_EVENTS: frozenset[str] = frozenset()
+
+    async def dispatch(self, message):
+        kind = message.get("type")
+        if kind in self.IGNORED_EVENTS:
+            return
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            if kind in ("websocket.connect", "websocket.disconnect"):
+                raise
+            error = internal_error(logger, f"{type(self).__name__} handling {kind!r}")
+            if kind == "websocket.receive":
+                await self.frame_failed(error)
+
+    async def frame_failed(self, error: SapError) -> None:
+        """Answer a client's frame whose handling failed; the page socket is answered nothing."""
+
+
+class ChapSocket(GuardedSocket):
     """What every CHAP socket shares: frame limits, the rate limit, the heartbeat watchdog, errors."""
+
+    async def frame_failed(self, error: SapError) -> None:
+        await self.send_json(error_frame(error))
 
     def start_watching(self) -> None:
         self.limiter = RateLimiter(settings.CHAP_WS_RATE_PER_S, settings.CHAP_WS_BURST)
@@ -146,8 +194,9 @@ class ChapSocket(AsyncWebsocketConsumer):
         """The client's frame as a JSON object, or None after answering why it was refused."""
         self.last_heard = time.monotonic()
         raw = text_data if text_data is not None else bytes_data
-        if len(raw) > settings.CHAP_MAX_FRAME_BYTES or (
-            text_data is not None and len(text_data.encode()) > settings.CHAP_MAX_FRAME_BYTES
+        limit = settings.CHAP_MAX_FRAME_BYTES
+        if len(raw) > limit or (
+            text_data is not None and len(raw) * 4 > limit and len(raw.encode("utf-8", "surrogatepass")) > limit
         ):
             await self._refuse(
                 "MESSAGE_TOO_LARGE",
@@ -165,9 +214,12 @@ class ChapSocket(AsyncWebsocketConsumer):
             )
             return None
         try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            await self._refuse("INVALID_FRAME", f"frame is not valid JSON: {exc}")
+            frame = strict_json.loads(raw)
+        except strict_json.JsonRefused as refused:
+            details = {"reason": refused.reason}
+            if refused.reason == "depth":
+                details["limit"] = strict_json.MAX_DEPTH
+            await self._refuse("INVALID_FRAME", f"frame refused: {refused}", details=details)
             return None
         if not isinstance(frame, dict):
             await self._refuse("INVALID_FRAME", "a frame is a JSON object")
@@ -176,6 +228,8 @@ class ChapSocket(AsyncWebsocketConsumer):
 
 
 class SessionConsumer(ChapSocket):
+    IGNORED_EVENTS = frozenset({AGENT_JOINED})  # for agent sockets, which join the new session's group
+
     async def connect(self):
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
         self.caller = scope_caller(self.scope)
@@ -254,6 +308,9 @@ class SessionConsumer(ChapSocket):
         except SapError as error:
             await self.send_json(error_frame(error, message_id))
             return
+        except Exception:  # a task of its own: nothing else would answer the client
+            await self.send_json(error_frame(internal_error(logger, "posting over the CHAP socket"), message_id))
+            return
         await self.send_json(ack.as_frame())
 
     async def _pong(self) -> None:
@@ -263,11 +320,14 @@ class SessionConsumer(ChapSocket):
 
     async def _resume(self, frame: dict) -> None:
         try:
-            since = whole_number(frame, "since_seq")
+            await self._replay(whole_number(frame, "since_seq"))
         except SapError as error:
             await self.send_json(error_frame(error))
-            return
+
+    async def _replay(self, since: int) -> None:
         head_seq, _ = await db(_head)(self.session_id)
+        if since > head_seq:
+            raise past_head(since, head_seq)
         cursor = since
         while cursor < head_seq:
             page = await db(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
@@ -276,7 +336,7 @@ class SessionConsumer(ChapSocket):
             for _, frame in page:
                 await self.send(text_data=frame)
             cursor = page[-1][0]
-        self.last_seq = max(cursor, since)
+        self.last_seq = cursor
         await self.send_json({"type": "resumed", "head_seq": self.last_seq})
         await self._deliver_early()
 
@@ -305,7 +365,7 @@ class SessionConsumer(ChapSocket):
 
     def _ask_gap_check(self):
         # Through our own channel, so the check runs in turn with the other events, never beside them.
-        self.gap_check = asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": "chap.gap_check"}))
+        self.gap_check = asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": CHAP_GAP_CHECK}))
 
     async def chap_gap_check(self, event):
         self.gap_check_pending = False

@@ -15,6 +15,16 @@ from django.dispatch import Signal
 message_accepted = Signal()
 logger = logging.getLogger(__name__)
 
+# Every event that travels over the channel layer, named once. Each consumer handles each of them or
+# ignores it on purpose (its ``IGNORED_EVENTS``), so no event can close a socket;
+# tests/sessions/test_group_events.py sends every one to every consumer.
+CHAP_MESSAGE = "chap.message"  # an accepted message: session_id, seq, payload_type, frame
+CHAP_PRESENCE = "chap.presence"  # who is online in the session now: online
+CHAP_GAP_CHECK = "chap.gap_check"  # a session socket's own reminder to fill a gap in its sequence
+AGENT_JOINED = "agent.joined"  # the agent was added to a session: session_id
+ACCESS_CHANGED = "access.changed"  # the principal's access changed: session_id, or None for all
+EVENT_TYPES = frozenset({CHAP_MESSAGE, CHAP_PRESENCE, CHAP_GAP_CHECK, AGENT_JOINED, ACCESS_CHANGED})
+
 
 def session_group(session_id) -> str:
     return f"chap.session.{session_id}"
@@ -35,8 +45,16 @@ def message_frame(seq: int, envelope: dict) -> str:
     return json.dumps({"type": "message", "seq": seq, "envelope": envelope}, ensure_ascii=False)
 
 
+def declared(event: dict) -> dict:
+    """``event``, if its type is one of EVENT_TYPES: an event no consumer knows must never be sent."""
+    if event.get("type") not in EVENT_TYPES:
+        raise ValueError(f"undeclared event type {event.get('type')!r}; add it to sessions.events.EVENT_TYPES")
+    return event
+
+
 def send_on_commit(session_id, event: dict) -> None:
     """Queue ``event`` for the session's group; it goes out only if the transaction commits."""
+    declared(event)
     transaction.on_commit(lambda: _send(session_group(session_id), event))
 
 
@@ -55,11 +73,12 @@ def access_changed_on_commit(kind: str, principal_id, session_id=None) -> None:
     """After commit, every open connection of the principal checks its access again: one that lost it
     is closed (4403), one whose role changed goes on with the new role. ``session_id`` limits it to the
     connections of one session; without it (a revoked token, a disabled agent) all of them check."""
-    event = {"type": "access.changed", "session_id": str(session_id) if session_id is not None else None}
+    event = {"type": ACCESS_CHANGED, "session_id": str(session_id) if session_id is not None else None}
     transaction.on_commit(lambda: _send(principal_group(kind, principal_id), event))
 
 
 def send_to_agent_on_commit(agent_id, event: dict) -> None:
+    declared(event)
     transaction.on_commit(lambda: _send(agent_group(agent_id), event))
 
 

@@ -33,7 +33,17 @@ class MultipleFileField(forms.FileField):
         return [cleaned] if cleaned else []
 
 
+def roles_needed(template_steps) -> list[str]:
+    """The roles a template's steps need, planning first (someone has to plan before anything runs)."""
+    return ["planning", *dict.fromkeys(s["capability"] for s in template_steps if s.get("capability") != "planning")]
+
+
 class NewSessionForm(forms.Form):
+    template = forms.ChoiceField(
+        required=False,
+        label="Kind of task",
+        help_text="Picks the agents its steps need; the planner still matches your goal to a template",
+    )
     goal = forms.CharField(min_length=3, max_length=10_000, widget=forms.Textarea(attrs={"rows": 3}))
     title = forms.CharField(max_length=200, required=False, help_text="Defaults to the start of the goal")
     format = forms.CharField(max_length=100, required=False)
@@ -54,6 +64,26 @@ class NewSessionForm(forms.Form):
     links = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One link a line")
     files = MultipleFileField(required=False, label="Files to attach")
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        enabled = TaskTemplate.objects.filter(enabled=True).order_by("name")
+        templates = list(enabled.values_list("slug", "name", "steps"))
+        self.fields["template"].choices = [("", "any: let the planner choose"), *((s, n) for s, n, _ in templates)]
+        self.template_roles = {slug: roles_needed(steps) for slug, _, steps in templates}
+        self.agent_roles = dict(self.fields["agents"].queryset.order_by("name").values_list("name", "roles"))
+        if not self.is_bound:
+            every_role = dict.fromkeys(role for roles in self.template_roles.values() for role in roles)
+            self.initial.setdefault("agents", self.agents_covering(list(every_role)))
+
+    def agents_covering(self, roles: list[str]) -> list[str]:
+        """One agent for each of ``roles`` that some enabled agent takes (the first by name)."""
+        chosen = []
+        for role in roles:
+            able = [name for name, taken in self.agent_roles.items() if role in (taken or [])]
+            if able and not set(able) & set(chosen):
+                chosen.append(able[0])
+        return chosen
+
     def clean_files(self):
         files = self.cleaned_data["files"]
         for upload in files:
@@ -70,8 +100,9 @@ class NewSessionForm(forms.Form):
         if constraints:
             payload["constraints"] = constraints
         background = _lines(data["background"]) + [f"link: {url}" for url in _lines(data["links"])]
+        roles = data["roles"] or self.template_roles.get(data["template"], [])
         for key, value in (("background_context", background), ("success_criteria", _lines(data["success_criteria"])),
-                           ("expected_agent_roles", data["roles"])):  # fmt: skip
+                           ("expected_agent_roles", roles)):  # fmt: skip
             if value:
                 payload[key] = value
         return payload

@@ -2,18 +2,28 @@
 
 from __future__ import annotations
 
-import json
-
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from sessions import selectors
 from sessions.access import Caller
-from sessions.models import MemberRole, WorkSession
+from sessions.models import MemberRole, ShareRole, WorkSession
 
 DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
-# Messages after which the status bar and the approval cards are sent again.
-REFRESHES_SIDE_PANELS = frozenset({"agent_status", "operation_record", "task_event"})
+# Messages after which the status bar and the approval cards are sent again: what agents report,
+# and what opens or settles an item waiting for people (plans, questions, answers, approvals).
+REFRESHES_SIDE_PANELS = frozenset(
+    {
+        "agent_status",
+        "operation_record",
+        "task_event",
+        "agent_capability_declaration",
+        "clarification",
+        "clarification_answer",
+        "collaborative_response",
+        "human_feedback",
+    }
+)
 
 
 def map_urls(session_id) -> dict:
@@ -31,22 +41,28 @@ def history_urls(session_id, seq: int) -> dict:
     }
 
 
-def pending_approvals(session: WorkSession, caller: Caller) -> list:
-    from agents.sap_service import approvals_of  # agents builds on sessions
+def side_panels(session: WorkSession, role: str) -> dict:
+    """The agent status bar and what waits for people (``waiting_for_people``), for this viewer."""
+    from agents.gates import may_decide, waiting_for_people  # agents builds on sessions
 
-    approvals = list(approvals_of(session_id=session.pk, caller=caller, status="pending")[:50])
-    for approval in approvals:
-        approval.request_text = json.dumps(approval.request, indent=1, ensure_ascii=False)[:2000]
-    return approvals
-
-
-def side_panels(session: WorkSession, caller: Caller, role: str) -> dict:
-    """The agent status bar and the approval cards, for this viewer."""
     return {
         "agents": selectors.agent_statuses(session=session),
-        "approvals": pending_approvals(session, caller),
-        "can_decide": role in DECIDERS,
+        "gates": waiting_for_people(session),
+        "can_decide": may_decide(role),
     }
+
+
+def mark_uncovered_steps(session: WorkSession, entries: list[dict]) -> list[dict]:
+    """Each plan step that needs a role no agent of the session takes gets ``uncovered``: the agents
+    a person could invite for it (the thread says the step would wait, and offers them)."""
+    from agents.scheduling import roles_uncovered  # agents builds on sessions
+
+    roles = {step.get("required_capability", "") for entry in entries for step in entry.get("steps") or []}
+    missing = roles_uncovered(session_id=session.pk, roles=roles) if roles - {""} else {}
+    for entry in entries:
+        for step in entry.get("steps") or []:
+            step["uncovered"] = missing.get(step.get("required_capability", ""))
+    return entries
 
 
 def live_update(
@@ -54,22 +70,64 @@ def live_update(
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
     and the version the page now shows (``checksum``), which the forms send."""
-    shown = selectors.thread_entry(seq, envelope)
+    shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
     context = {
         "checksum": checksum,
-        "message": shown,
+        "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
+        "state": selectors.work_state(session),
         "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,
         "session": session,
         **map_urls(session.pk),
     }
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
-        context.update(side_panels(session, caller, role), refresh_side=True)
+        context.update(side_panels(session, role), refresh_side=True)
+    action = envelope["payload"].get("action") if envelope["payload_type"] == "session_event" else None
+    if action == "member_added":
+        context.update(members_context(session), refresh_members=True)
+    if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
+        plans = [m for m in selectors.thread(session=session) if m["steps"]]
+        context["replanned"] = mark_uncovered_steps(session, plans)
+        context.update(side_panels(session, role), refresh_side=True)
     return render_to_string("sessions/partials/live_update.html", context)
 
 
+def members_context(session: WorkSession) -> dict:
+    """The people card: the session's members, and the roles the owner can give."""
+    members = session.memberships.select_related("user").order_by("joined_at")
+    return {"members": list(members), "member_roles": MemberRole.choices}
+
+
+def shares_context(session: WorkSession) -> dict:
+    """The teams card: the groups the session is shared with, and those the owner can share it with."""
+    from django.contrib.auth.models import Group
+
+    shares = list(session.group_shares.select_related("group").order_by("group__name"))
+    return {
+        "shares": shares,
+        "groups": list(Group.objects.order_by("name").values_list("name", flat=True)),
+        "share_roles": ShareRole.choices,
+    }
+
+
 def board_context(session: WorkSession, role: str) -> dict:
-    return {"session": session, "board": selectors.schedule_board(session=session), "can_act": role in DECIDERS}
+    """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card,
+    and the unassigned tasks of a role nobody here takes the agents a person could invite for it."""
+    from agents.gates import may_decide, waiting_for_people  # agents builds on sessions
+    from agents.scheduling import roles_uncovered
+
+    board = selectors.schedule_board(session=session)
+    gates = {gate.task_id: gate for gate in waiting_for_people(session) if gate.kind == "step"}
+    for lane in board["lanes"]:
+        for task in lane["queue"]:
+            task.gate = gates.get(task.pk)
+    for tasks in board["unassigned"].values():
+        for task in tasks:
+            task.gate = gates.get(task.pk)
+    missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {selectors.ANY_ROLE})
+    board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
+    context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
+    return {**context, "role": role}
 
 
 def board_update(session_id, role: str) -> str:

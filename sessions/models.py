@@ -16,6 +16,15 @@ class SessionState(models.TextChoices):
 class MemberRole(models.TextChoices):
     OWNER = "owner", "Owner"
     EDITOR = "editor", "Editor"
+    COMMENTER = "commenter", "Commenter"  # reads, and suggests refinements; decides nothing
+    VIEWER = "viewer", "Viewer"
+
+
+class ShareRole(models.TextChoices):
+    """What a group a session is shared with may do: a group never owns a session."""
+
+    EDITOR = "editor", "Editor"
+    COMMENTER = "commenter", "Commenter"
     VIEWER = "viewer", "Viewer"
 
 
@@ -46,7 +55,7 @@ class WorkSession(models.Model):
 class Membership(models.Model):
     session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chap_memberships")
-    role = models.CharField(max_length=8, choices=MemberRole.choices)
+    role = models.CharField(max_length=16, choices=MemberRole.choices)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -56,6 +65,25 @@ class Membership(models.Model):
         return f"{self.user} ({self.role}) in {self.session}"
 
 
+class GroupShare(models.Model):
+    """A session shared with a team (a Django group): its members find it on the team review page and
+    work in it with ``role``, under the same checks as members (``sessions.access.effective_role``)."""
+
+    session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="group_shares")
+    group = models.ForeignKey("auth.Group", on_delete=models.CASCADE, related_name="chap_shares")
+    role = models.CharField(max_length=16, choices=ShareRole.choices, default=ShareRole.VIEWER)
+    shared_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    shared_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["session", "group"], name="one_share_per_group")]
+
+    def __str__(self) -> str:
+        return f"{self.session} shared with {self.group} ({self.role})"
+
+
 class SessionAgent(models.Model):
     """An agent taking part in a session, with the role it plays and the expected roles it covers."""
 
@@ -63,6 +91,8 @@ class SessionAgent(models.Model):
     agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="participations")
     role = models.CharField(max_length=100, blank=True)
     covers_roles = models.JSONField(default=list, blank=True)
+    # Paused here by an owner or editor: its tasks in this session wait, new ones included.
+    paused = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,7 +11,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from sessions.events import send_on_commit
+from sessions.events import CHAP_PRESENCE, send_on_commit
 from sessions.models import Presence
 
 
@@ -44,11 +44,11 @@ def seen(session_id, channel_name: str, last_known: list[str] | None) -> list[st
     Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
     now_online = online(session_id)
     if last_known is not None and now_online != last_known:
-        send_on_commit(session_id, {"type": "chap.presence", "online": now_online})
+        send_on_commit(session_id, {"type": CHAP_PRESENCE, "online": now_online})
     return now_online
 
 
 def _announce_if_changed(session_id, before: list[str]) -> None:
     after = online(session_id)
     if after != before:
-        send_on_commit(session_id, {"type": "chap.presence", "online": after})
+        send_on_commit(session_id, {"type": CHAP_PRESENCE, "online": after})

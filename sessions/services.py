@@ -7,18 +7,20 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.utils import timezone
 
 from agents.safety import filtered
 from agents.sap.errors import SapError
-from sessions.access import SYSTEM, Caller, caller_for_user, require_access
+from sessions.access import SYSTEM, Caller, caller_for_user, require_access, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
 from sessions.events import (
+    AGENT_JOINED,
+    CHAP_MESSAGE,
     access_changed_on_commit,
     announce_on_commit,
     message_frame,
@@ -26,7 +28,16 @@ from sessions.events import (
     send_to_agent_on_commit,
 )
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Membership, Message, SessionAgent, SessionState, WorkSession
+from sessions.models import (
+    GroupShare,
+    MemberRole,
+    Membership,
+    Message,
+    SessionAgent,
+    SessionState,
+    ShareRole,
+    WorkSession,
+)
 from sessions.selectors import EXPORT_FORMAT
 
 UNSEEN_LISTED = 100
@@ -55,7 +66,7 @@ def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: lis
         session=session, agent=agent, defaults={"role": role, "covers_roles": covers_roles or []}
     )
     if created:  # an agent connected on /ws/agents/ starts receiving this session at once
-        send_to_agent_on_commit(agent.pk, {"type": "agent.joined", "session_id": str(session.pk)})
+        send_to_agent_on_commit(agent.pk, {"type": AGENT_JOINED, "session_id": str(session.pk)})
     return participation
 
 
@@ -139,7 +150,7 @@ def message_post(*, session_id, caller: Caller, envelope) -> Ack:
     """
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
-    require_access(session_id, caller, write=True)
+    require_post(session_id, caller, checked)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
@@ -195,7 +206,7 @@ def _append(session_id, checked: dict) -> Ack:
     send_on_commit(
         session.pk,
         {
-            "type": "chap.message",
+            "type": CHAP_MESSAGE,
             "session_id": str(session.pk),
             "seq": seq,
             "payload_type": checked["payload_type"],
@@ -308,7 +319,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=access.session_id)
-        by, who = f"{caller.kind}:{caller.sender_id}", caller.sender_id
+        who = caller.sender_id
         changes = []
         if title is not None and title != session.title:
             label = f"{who} renamed “{title}”"
@@ -319,11 +330,10 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
             changes.append({"action": "state_changed", "state": state, "previous_state": session.state, "label": label})
             session.state = state
         session.save(update_fields=["title", "state"])
-        for change in changes:  # in the log, so the history shows who changed the session and when
-            message_post_at_head(
-                session_id=session.pk, caller=SYSTEM, payload_type="session_event", payload={**change, "by": by}
-            )
-    send_on_commit(session.pk, {"type": "chap.session", "title": session.title, "state": session.state})
+        # In the log, so the history shows who changed the session and when, and every open socket
+        # learns it with the other messages, in order.
+        for change in changes:
+            _session_event(session.pk, caller, **change)
     session.refresh_from_db()
     return session
 
@@ -347,7 +357,141 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
             "the session's creator stays its owner",
             details={"violations": {"role": "the creator's role cannot change"}},
         )
-    return member_add(session=access.session, user=user, role=role)
+    with transaction.atomic():
+        membership = member_add(session=access.session, user=user, role=role)
+        _session_event(
+            access.session_id, caller, action="member_added", username=username, role=role,
+            label=f"{caller.sender_id} added {username} as {MemberRole(role).label.lower()}",
+        )  # fmt: skip
+    return membership
+
+
+def _session_event(session_id, caller: Caller, **payload) -> None:
+    """A change to the session in its log, written by the workbench on the actor's behalf."""
+    message_post_at_head(
+        session_id=session_id,
+        caller=SYSTEM,
+        payload_type="session_event",
+        payload={**payload, "by": f"{caller.kind}:{caller.sender_id}"},
+    )
+
+
+def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
+    """An owner or editor invites an enabled agent into the session; the tasks that waited for a role
+    it takes are given to it (agents.scheduling), and the invitation is in the log."""
+    from agents.models import Agent  # agents builds on sessions
+    from agents.scheduling import tasks_assign_waiting
+
+    access = require_access(session_id, caller, write=True)
+    if access.role not in MANAGERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors invite agents",
+            details={"role": access.role, "permission": "session.agents"},
+            suggestion=["ask one of the session's owners or editors"],
+        )
+    found = Agent.objects.filter(name=agent, enabled=True).first()
+    if found is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no enabled agent {agent!r}",
+            details={"resource_type": "AGENT", "resource_name": agent},
+            suggestion=["pick one of the agents the form lists"],
+        )
+    with transaction.atomic():
+        participation = agent_join(session=access.session, agent=found)
+        roles = ", ".join(found.roles or []) or "no stated role"
+        _session_event(
+            access.session_id, caller, action="agent_invited", agent=found.name,
+            label=f"{caller.sender_id} invited {found.name} ({roles})",
+        )  # fmt: skip
+        tasks_assign_waiting(session_id=access.session_id, caller=caller)
+    return participation
+
+
+def _require_owner(session_id, caller: Caller, permission: str):
+    access = require_access(session_id, caller, write=True)
+    if access.role != MemberRole.OWNER:
+        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": permission})
+    return access
+
+
+def _group_named(name: str) -> Group:
+    group = Group.objects.filter(name=name).first()
+    if group is None:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            f"no group {name!r}",
+            details={"resource_type": "GROUP", "resource_name": name},
+            suggestion=["an admin creates groups in the Django admin"],
+        )
+    return group
+
+
+def share_announce(*, session_id, caller: Caller, group: Group, role: str | None) -> None:
+    """Log that the session was shared with ``group`` as ``role`` (None: no longer shared), and make
+    the group's members' open sockets check their access again. The services and the admin call it."""
+    if role is None:
+        change = {"action": "unshared", "label": f"{caller.sender_id} stopped sharing the session with {group.name}"}
+    else:
+        label = f"{caller.sender_id} shared the session with {group.name} as {ShareRole(role).label.lower()}s"
+        change = {"action": "shared", "role": role, "label": label}
+    by = f"{caller.kind}:{caller.sender_id}"
+    payload = {**change, "group": group.name, "by": by}
+    message_post_at_head(session_id=session_id, caller=SYSTEM, payload_type="session_event", payload=payload)
+    for user_id in group.user_set.values_list("pk", flat=True):
+        access_changed_on_commit("user", user_id, session_id)
+
+
+def team_changed(*, instance, action: str, reverse: bool, pk_set, **_) -> None:
+    """``m2m_changed`` of users' groups: the users whose teams changed check their access again in
+    the sessions shared with those teams (``instance`` is a user, or a group when ``reverse``)."""
+    if action not in ("post_add", "post_remove", "pre_clear"):
+        return
+    if reverse:
+        groups, users = [instance.pk], list(pk_set or instance.user_set.values_list("pk", flat=True))
+    else:
+        groups, users = list(pk_set or instance.groups.values_list("pk", flat=True)), [instance.pk]
+    sessions = set(GroupShare.objects.filter(group_id__in=groups).values_list("session_id", flat=True))
+    for user_id in users:
+        for session_id in sessions:
+            access_changed_on_commit("user", user_id, session_id)
+
+
+def session_share(*, session_id, caller: Caller, group: str, role: str) -> GroupShare:
+    """The owner shares the session with a team (a Django group), or gives the team another role;
+    logged as a session event. The group's members' open sockets take the new role at once."""
+    access = _require_owner(session_id, caller, "session.share")
+    if role not in ShareRole.values:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"role must be one of {list(ShareRole.values)}",
+            details={"violations": {"role": f"got {role!r}"}},
+        )
+    team = _group_named(group)
+    with transaction.atomic():
+        share, created = GroupShare.objects.get_or_create(
+            session_id=access.session_id, group=team, defaults={"role": role, "shared_by": caller.user}
+        )
+        if created or share.role != role:
+            share.role = role
+            share.save(update_fields=["role"])
+            share_announce(session_id=access.session_id, caller=caller, group=team, role=role)
+    return share
+
+
+def session_unshare(*, session_id, caller: Caller, group: str) -> None:
+    """The owner stops sharing the session with a team; logged, and the team's open sockets close."""
+    access = _require_owner(session_id, caller, "session.share")
+    team = _group_named(group)
+    with transaction.atomic():
+        if not GroupShare.objects.filter(session_id=access.session_id, group=team).delete()[0]:
+            raise SapError(
+                "RESOURCE_NOT_FOUND",
+                f"the session is not shared with {team.name!r}",
+                details={"resource_type": "GROUP_SHARE", "resource_name": team.name},
+            )
+        share_announce(session_id=access.session_id, caller=caller, group=team, role=None)
 
 
 def member_remove(*, session_id, caller: Caller, username: str) -> None:

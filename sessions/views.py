@@ -3,30 +3,52 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
 
+from agents import scheduling
 from agents.api import TaskActionSerializer
+from agents.gates import gate_decide, may_decide, waiting_for_people
 from agents.sap.errors import SapError
-from agents.sap_service import approval_decide
-from agents.scheduling import agent_pause, plan_accept, task_act
+from agents.scheduling import agent_pause, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.chap.deliverable import deliverable_markdown
+from sessions.chap.labels import feedback_label
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from sessions.forms import NewSessionForm, ReviewFilterForm
-from sessions.fragments import board_context, history_urls, map_urls, side_panels
+from sessions.fragments import (
+    board_context,
+    history_urls,
+    map_urls,
+    mark_uncovered_steps,
+    members_context,
+    shares_context,
+    side_panels,
+)
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.search import search_messages
 from sessions.serializers import CriterionCheckSerializer, RatingSerializer
-from sessions.services import envelope_for, message_post, message_post_at_head, session_start, session_update
+from sessions.services import (
+    agent_invite,
+    envelope_for,
+    member_invite,
+    message_post,
+    message_post_at_head,
+    session_share,
+    session_start,
+    session_unshare,
+    session_update,
+)
 
 
 @login_required
 def session_list(request):
     sessions = list(selectors.sessions_for_user(user=request.user))
-    for session in sessions:
-        session.waiting = selectors.open_questions(session=session)
+    roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
+    for session in sessions:  # what the user may decide: the same items the session's panel shows
+        session.waiting = len(waiting_for_people(session)) if may_decide(roles.get(session.pk)) else 0
     return render(request, "sessions/list.html", {"sessions": sessions})
 
 
@@ -67,9 +89,12 @@ def session_detail(request, session_id):
         "session": session,
         "role": access.role,
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
-        "thread": selectors.thread(session=session),
+        "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
+        "state": selectors.work_state(session),
+        **members_context(session),
+        **shares_context(session),
         **_panel_context(session),
-        **side_panels(session, caller_for_user(request.user), access.role),
+        **side_panels(session, access.role),
         **map_urls(session_id),
     }
     return render(request, "sessions/detail.html", context)
@@ -97,7 +122,7 @@ def feedback_post(request, session_id):
     """The feedback panel: a human_feedback message through message_post, or the panel again saying why not."""
     access = _member_access(request, session_id)
     session = access.session
-    if not access.can_write:
+    if not access.can_comment:
         return _panel(request, session, error="Viewers read the session; ask its owner to make you an editor.")
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
@@ -119,27 +144,33 @@ def feedback_post(request, session_id):
             return _panel(request, session, conflict={"message": error.message, **error.details}, form=request.POST)
         return _panel(request, session, error=error.message, form=request.POST)
     session.refresh_from_db()
-    return _panel(request, session, sent=ack.message_id)
+    kind = feedback_label(payload["feedback_type"])
+    return _panel(request, session, sent=f"Your {kind} is in the thread as #{ack.seq}.")
 
 
 @login_required
 @require_POST
-def approval_decision(request, session_id, approval_id):
-    """An approval card's Approve or Reject, through approval_decide; the cards come back updated."""
+def gate_decision(request, session_id):
+    """Approve, reject or answer an item waiting for people, through gate_decide; the workspace panel
+    (or, from the scheduling view, the board) comes back updated."""
     access = _member_access(request, session_id)
-    caller = caller_for_user(request.user)
     error = None
     try:
-        approval_decide(
+        gate_decide(
             session_id=session_id,
-            approval_id=approval_id,
-            caller=caller,
-            approve=request.POST.get("decision") == "approve",
+            caller=caller_for_user(request.user),
+            key=request.POST.get("key", ""),
+            decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", "")[:2000],
+            option_id=request.POST.get("option_id", ""),
         )
     except SapError as refused:
         error = refused.message
-    context = {"session": access.session, **side_panels(access.session, caller, access.role), "error": error}
+    session = access.session
+    if request.POST.get("view") == "schedule":
+        context = {**board_context(session, access.role), "error": error}
+        return render(request, "sessions/partials/schedule_board.html", context)
+    context = {"session": session, **side_panels(session, access.role), "error": error}
     return render(request, "sessions/partials/approvals.html", context)
 
 
@@ -156,36 +187,34 @@ def answer_post(request, session_id):
     if request.POST.get("question_index", "").isdigit():
         payload["question_index"] = int(request.POST["question_index"])
     try:
-        if not access.can_write:
-            raise SapError("PERMISSION_DENIED", "viewers cannot answer", details={"role": access.role})
+        if not may_decide(access.role):
+            raise SapError(
+                "PERMISSION_DENIED", "owners and editors answer; viewers cannot", details={"role": access.role}
+            )
         ack = message_post_at_head(
             session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload
         )
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
-    return render(request, "sessions/partials/answered.html", {"sent": ack.message_id})
+    sent = f"Answered: your answer is in the thread as #{ack.seq}, and the agent works again with it."
+    return render(request, "sessions/partials/answered.html", {"sent": sent})
 
 
 @login_required
 @require_POST
 def plan_approve(request, session_id, message_id):
-    """Approve an agent's proposed plan: a human approval in the log, then its steps become tasks."""
+    """The thread's "Approve the plan": plan_approve (the approval in the log, then the tasks)."""
     access = _member_access(request, session_id)
     caller = caller_for_user(request.user)
     try:
-        if not access.can_write:
-            raise SapError("PERMISSION_DENIED", "viewers cannot approve plans", details={"role": access.role})
-        message_post_at_head(
-            session_id=session_id,
-            caller=caller,
-            payload_type="human_feedback",
-            payload={"target_message_id": message_id, "feedback_type": "approval"},
-            in_reply_to=message_id,
-        )
-        tasks = plan_accept(session_id=session_id, caller=caller, message_id=message_id)
+        if not may_decide(access.role):
+            raise SapError(
+                "PERMISSION_DENIED", "owners and editors approve plans; viewers cannot", details={"role": access.role}
+            )
+        tasks = scheduling.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
     except SapError as error:
         return render(request, "sessions/partials/answered.html", {"error": error.message})
-    return render(request, "sessions/partials/answered.html", {"sent": f"the plan: {len(tasks)} tasks scheduled"})
+    return render(request, "sessions/partials/answered.html", {"sent": f"Plan approved: {len(tasks)} tasks scheduled."})
 
 
 @login_required
@@ -201,7 +230,10 @@ def schedule_act(request, session_id):
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = _member_access(request, session_id)
     error = None
-    form = TaskActionSerializer(data=_filled(request.POST))
+    fields = _filled(request.POST)
+    if fields.get("action") == "reassign" and request.POST.get("agent") == "":  # the Agent menu's "Unassigned"
+        fields["action"] = "unassign"
+    form = TaskActionSerializer(data=fields)
     task_id = int(request.POST["task_id"]) if request.POST.get("task_id", "").isdigit() else 0
     if not form.is_valid():
         error = _invalid(form)
@@ -266,7 +298,58 @@ def session_state(request, session_id):
         session_update(session_id=session_id, caller=caller_for_user(request.user), state=request.POST.get("state"))
     except SapError as error:
         messages.error(request, error.message)
+    if request.htmx:  # the state card's button: every member's card changes live; this page reloads
+        return HttpResponseClientRefresh()
     return redirect("sessions:detail", session_id=session_id)
+
+
+@login_required
+@require_POST
+def shares_edit(request, session_id):
+    """The owner shares the session with a team, or stops, through session_share / session_unshare."""
+    access = _member_access(request, session_id)
+    caller, group = caller_for_user(request.user), request.POST.get("group", "")
+    context = {"role": access.role, "session": access.session}
+    try:
+        if request.POST.get("action") == "unshare":
+            session_unshare(session_id=session_id, caller=caller, group=group)
+        else:
+            session_share(session_id=session_id, caller=caller, group=group, role=request.POST.get("role", ""))
+    except SapError as error:
+        context["error"] = error.message
+    return render(request, "sessions/partials/shares.html", {**shares_context(access.session), **context})
+
+
+@login_required
+@require_POST
+def members_add(request, session_id):
+    """The owner adds a member (username, role) from the session page, through member_invite."""
+    access = _member_access(request, session_id)
+    username, role = request.POST.get("username", "").strip(), request.POST.get("role", "")
+    context = {"role": access.role, "session": access.session}
+    try:
+        member_invite(session_id=session_id, caller=caller_for_user(request.user), username=username, role=role)
+    except SapError as error:
+        context.update(error=error.message, form={"username": username})
+    else:
+        context["added"] = username
+    return render(request, "sessions/partials/members.html", {**members_context(access.session), **context})
+
+
+@login_required
+@require_POST
+def agent_invite_view(request, session_id):
+    """A stalled plan step's "Invite the agent": through agent_invite, which gives it the waiting tasks."""
+    access = _member_access(request, session_id)
+    try:
+        joined = agent_invite(
+            session_id=session_id, caller=caller_for_user(request.user), agent=request.POST.get("agent", "")
+        )
+    except SapError as error:
+        return render(request, "sessions/partials/invited.html", {"error": error.message})
+    roles = " and ".join(joined.agent.roles or [])
+    context = {"agent": joined.agent.name, "roles": roles, "session": access.session}
+    return render(request, "sessions/partials/invited.html", context)
 
 
 @login_required

@@ -7,11 +7,9 @@ group event carries the message; each connection renders its own fragment with i
 
 from __future__ import annotations
 
-from channels.generic.websocket import AsyncWebsocketConsumer
-
 from sessions.access import caller_for_principal, session_access
-from sessions.consumers import CLOSE_FORBIDDEN, concerns, db, principal_of
-from sessions.events import session_group
+from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, db, principal_of
+from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, CHAP_PRESENCE, session_group
 from sessions.fragments import board_update, live_update
 from sessions.models import Message, WorkSession
 
@@ -27,7 +25,11 @@ def _render(session_id, seq: int, role: str, caller) -> str | None:
     return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role, caller=caller)
 
 
-class WorkspaceConsumer(AsyncWebsocketConsumer):
+class WorkspaceConsumer(GuardedSocket):
+    # Presence is the CHAP socket's (the status bar reads agent_status messages); the page's sequence
+    # needs no gap checks, and agent.joined is for the agent sockets of the agent that joined.
+    IGNORED_EVENTS = frozenset({CHAP_PRESENCE, CHAP_GAP_CHECK, AGENT_JOINED})
+
     async def connect(self):
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
         caller = caller_for_principal(self.scope.get("user"))
@@ -68,6 +70,3 @@ class WorkspaceConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
         else:
             self.role = access.role
-
-    async def chap_presence(self, event):
-        """Presence is the CHAP socket's; the status bar reads agent_status messages instead."""

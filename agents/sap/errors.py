@@ -6,6 +6,7 @@ whether retrying the same request can succeed. ``docs/errors.md`` is generated f
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -122,6 +123,14 @@ class SapError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+def internal_error(logger: logging.Logger, what: str) -> SapError:
+    """INTERNAL_ERROR for the exception being handled (call it in an ``except`` block): the traceback
+    goes to the log under the request id the caller is given, and nothing else of it leaves."""
+    request_id = new_request_id()
+    logger.exception("%s failed (request %s)", what, request_id)
+    return SapError("INTERNAL_ERROR", "the server failed", details={"request_id": request_id}, request_id=request_id)
 
 
 _CATALOGUE_PREAMBLE = """# Error catalogue

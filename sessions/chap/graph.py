@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import deque
 from dataclasses import dataclass
 
 import networkx as nx
+
+from sessions.chap.labels import feedback_label, message_label, payload_label
 
 DEPENDENCY_EDGES = frozenset(
     {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
@@ -187,6 +190,10 @@ class ContextGraph:
         asked = payload["clarification_message_id"]
         if payload.get("question_index") is not None:
             asked = f"{asked}#question:{payload['question_index']}"
+        self.graph.nodes[message_id].update(
+            asked=payload["clarification_message_id"],
+            answer={k: payload[k] for k in ("option_id", "free_answer") if payload.get(k)},
+        )
         if asked in self.graph:
             self._edge(message_id, asked, "answers")
             self._set(asked, "done", message_id)
@@ -203,6 +210,7 @@ class ContextGraph:
         feedback_type = payload["feedback_type"]
         instruction = payload.get("specific_instructions") or {}
         self.graph.nodes[message_id].update(
+            label=f"{feedback_label(feedback_type)} of {message_label(self.graph.nodes[target])}",
             feedback_type=feedback_type,
             target=target,
             text=" ".join(str(value) for value in instruction.values()) or payload.get("provided_context", ""),
@@ -359,26 +367,32 @@ class ContextGraph:
 
     def graphml(self) -> str:
         buffer = io.BytesIO()
-        nx.write_graphml(_exportable(self.graph), buffer)
+        nx.write_graphml(_exportable(self.graph, xml=True), buffer)
         return buffer.getvalue().decode()
 
 
-def _exportable(graph: nx.DiGraph) -> nx.DiGraph:
+# Characters XML 1.0 forbids (control characters, U+FFFE, U+FFFF): in an export they become U+FFFD,
+# the replacement character, so GraphML stays well-formed whatever the messages hold.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _exportable(graph: nx.DiGraph, *, xml: bool = False) -> nx.DiGraph:
     """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
     out = nx.DiGraph()
     for node, attrs in graph.nodes(data=True):
-        out.add_node(node, **{key: _scalar(value) for key, value in attrs.items() if key != "events"})
+        out.add_node(node, **{key: _scalar(value, xml) for key, value in attrs.items() if key != "events"})
     for source, target, attrs in graph.edges(data=True):
-        out.add_edge(source, target, **{key: _scalar(value) for key, value in attrs.items()})
+        out.add_edge(source, target, **{key: _scalar(value, xml) for key, value in attrs.items()})
     return out
 
 
-def _scalar(value):
+def _scalar(value, xml: bool):
     if value is None:
         return ""
-    if isinstance(value, bool | int | float | str):
+    if isinstance(value, bool | int | float):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
 
 
 def _int(value) -> int | None:
@@ -401,4 +415,4 @@ def _label(kind: str, payload: dict) -> str:
         return _short(payload["content"]["body"])
     if kind == "human_feedback":
         return f"{payload['feedback_type'].replace('_', ' ')} of {payload['target_message_id']}"
-    return kind.replace("_", " ")
+    return payload_label(kind)

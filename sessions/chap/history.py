@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from sessions.chap.graph import ContextGraph
+from sessions.chap.labels import message_label
 from sessions.chap.summary import is_decision
 
 
@@ -43,8 +44,10 @@ def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int)
     return context
 
 
-def _brief(node: str, attrs: dict) -> dict:
+def _brief(node: str, attrs: dict, nodes) -> dict:
+    """A node as the difference lists it; ``cause_label`` names the message that set its status."""
     events = attrs.get("events") or []
+    cause = events[-1][0] if events else None
     return {
         "node": node,
         "kind": attrs["kind"],
@@ -52,7 +55,8 @@ def _brief(node: str, attrs: dict) -> dict:
         "status": attrs["status"],
         "seq": attrs["seq"],
         "sender": attrs.get("sender", ""),
-        "cause": events[-1][0] if events else None,
+        "cause": cause,
+        "cause_label": message_label(nodes.get(cause)) if cause else "",
     }
 
 
@@ -64,17 +68,17 @@ def difference(before: dict[str, str], after: ContextGraph) -> dict:
     for node, attrs in after.graph.nodes(data=True):
         was, status = before.get(node), attrs["status"]
         if was is None:
-            added.append(_brief(node, attrs))
+            added.append(_brief(node, attrs, after.graph.nodes))
             if is_decision(attrs):
-                decisions.append({**_brief(node, attrs), "type": attrs["feedback_type"]})
+                decisions.append({**_brief(node, attrs, after.graph.nodes), "type": attrs["feedback_type"]})
         if status == was:
             continue
         if status == "done" and attrs["events"]:
-            settled.append(_brief(node, attrs))
+            settled.append(_brief(node, attrs, after.graph.nodes))
         elif status == "overturned":
-            overturned.append(_brief(node, attrs))
+            overturned.append(_brief(node, attrs, after.graph.nodes))
         elif status == "needs_review":
-            review.append(_brief(node, attrs))
+            review.append(_brief(node, attrs, after.graph.nodes))
     return {
         "added": added,
         "decisions": decisions,

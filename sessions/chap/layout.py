@@ -19,6 +19,7 @@ import textwrap
 from dataclasses import dataclass, field
 
 from sessions.chap.graph import ContextGraph
+from sessions.chap.labels import message_label, status_label
 
 COLUMN_WIDTH = 184
 BOX_WIDTH = 168
@@ -63,14 +64,6 @@ TASK_STATUS = {
 DECISIVE = frozenset({"needs_review", "overturned"})
 # A group of assumptions shows the status that most needs attention.
 ATTENTION_ORDER = ("needs_review", "overturned", "open", "in_progress", "proposed", "done")
-STATUS_WORDS = {
-    "done": "done",
-    "open": "open",
-    "overturned": "overturned",
-    "needs_review": "needs review",
-    "in_progress": "in progress",
-    "proposed": "proposed",
-}
 # The map's colours: done green, open question yellow, overturned grey, needs review orange, in progress blue.
 STATUS_LEGEND = (
     ("done", "done"),
@@ -396,7 +389,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict:
         "kind": kind_word,
         "shape": COLUMNS[spot.column],
         "status": status,
-        "status_words": STATUS_WORDS.get(status, status),
+        "status_words": status_label(status),
         "label": label,
         "lines": [
             {"text": line, "y": 14 + i * LINE_HEIGHT}
@@ -535,7 +528,6 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict |
         "kind": attrs["kind"],
         "kind_word": kind_word,
         "status": layout.status(context, key),
-        "status_words": STATUS_WORDS.get(layout.status(context, key), ""),
         "label": label,
         "text": attrs.get("text", ""),
         "confidence": attrs.get("confidence"),
@@ -546,7 +538,8 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict |
         "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
         "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
         "history": [
-            {"cause": cause, "status": STATUS_WORDS.get(status, status)} for cause, status in attrs.get("events", [])
+            {"cause": cause, "by": message_label(nodes.get(cause)), "status": status}
+            for cause, status in attrs.get("events", [])
         ],
         "folded": sorted(groups.items(), key=lambda group: -len(group[1])),
     }

@@ -1,5 +1,5 @@
-// The scheduling board: drag a task card onto another agent's lane to reassign it (the card's menu does
-// the same from the keyboard), and draw each hand-off as an arrow from the task whose output it takes.
+// The scheduling board: drag a task card onto another agent's lane to reassign it, or onto "Unassigned"
+// to return it to its role's queue (the card's Agent menu does the same from the keyboard), and draw each hand-off as an arrow from the task whose output it takes.
 (function () {
   let dragged = null;
   const laneOf = (element) => element && element.closest && element.closest(".lane[data-lane]");
@@ -30,7 +30,9 @@
       source: lane,
       target: "#schedule-board",
       swap: "outerHTML",
-      values: { action: "reassign", task_id: dragged.id, agent: lane.dataset.lane },
+      values: lane.dataset.lane
+        ? { action: "reassign", task_id: dragged.id, agent: lane.dataset.lane }
+        : { action: "unassign", task_id: dragged.id },
     });
     dragged = null;
     unmark();

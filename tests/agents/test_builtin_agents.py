@@ -9,14 +9,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from agents.behaviours import builtin_agents_ensure
+from agents.behaviours.planning import constraints_from, plan_for, rank_templates, vague_because
+from agents.behaviours.registry import builtin_agents_ensure
+from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
 from agents.operations.files import workspace_root
-from agents.planning import constraints_from, plan_for, rank_templates, vague_because
-from agents.reviewer import review
-from agents.runtime import Worker
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
+from agents.worker import Worker
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession

@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from agents.models import Task, TaskState
-from agents.runtime import TaskRun, Worker
+from agents.runtime import TaskRun
 from agents.sap import SapError
 from agents.scheduling import (
     Claim,
@@ -24,6 +24,7 @@ from agents.scheduling import (
     task_resume,
     task_retry,
 )
+from agents.worker import Worker
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join

@@ -75,7 +75,7 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
 
 
 def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(chromium, transactional_db, tmp_path):
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from sessions.services import member_add
     from tests.live import DaphneServer
 

@@ -44,7 +44,8 @@ def lane_of(html, agent):
 def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
     html = team["client"].get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
     assert "Collect sources" in lane_of(html, "finder") and "Write it up" in lane_of(html, "author")
-    assert "needs legal" in html and "Check the law" in html
+    assert "Waiting for an agent that does legal" in html and "Check the law" in html
+    assert "Nobody here does legal" in html  # and no agent of the workbench does either: the page says so
     assert f"← from #{team['tasks']['collect'].pk}" in html and "Hand-offs" in html
     collect, write = team["tasks"]["collect"].pk, team["tasks"]["write"].pk
     assert f"#{collect} Collect sources → #{write} Write it up: the output of “Collect sources”, when ready" in html

@@ -57,7 +57,7 @@ def test_a_correction_turns_the_downstream_nodes_orange(world):
 
 def test_clicking_a_node_shows_its_details_and_edges(world):
     details = page(world, "sessions:map-node", "?node=0").content.decode()
-    assert "Write a short report on battery suppliers" in details and "task_proposal" in details
+    assert "Write a short report on battery suppliers" in details and "task · message t" in details  # the id stays here
     assert "Built on by" in details and "message t" in details
     assert page(world, "sessions:map-node", "?node=9999").status_code == 404
     assert page(world, "sessions:map-node", "?node=abc").status_code == 404
@@ -190,7 +190,7 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
 ):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from agents.models import Task
 
     builtin_agents_ensure()
@@ -236,9 +236,9 @@ def test_a_new_session_without_a_goal_is_refused_with_the_field_named(client):
     assert not WorkSession.objects.exists()
 
 
-def test_the_sessions_list_counts_the_open_questions(world):
+def test_the_sessions_list_counts_what_waits_for_you(world):
     html = world["client"].get(reverse("sessions:list")).content.decode()
-    assert "1 open question" in html and reverse("sessions:new") in html
+    assert "1 waiting for you" in html and reverse("sessions:new") in html
 
 
 def test_clarification_options_are_buttons_that_answer(world, django_capture_on_commit_callbacks):
@@ -257,7 +257,7 @@ def test_clarification_options_are_buttons_that_answer(world, django_capture_on_
     answered = world["client"].post(
         reverse("sessions:answer", args=[session.pk]), {"clarification_message_id": "q1", "option_id": "b"}
     )
-    assert "Sent:" in answered.content.decode()
+    assert "Answered: your answer is in the thread" in answered.content.decode()
     answer = session.messages.get(payload_type="clarification_answer").envelope["payload"]
     assert answer == {"clarification_message_id": "q1", "option_id": "b"}
 
@@ -290,15 +290,13 @@ def test_approval_cards_show_what_waits_and_decide_it(world):
         request={"path": "old.txt", "confirm": True}, reason="file.delete is irreversible",
     )  # fmt: skip
     html = page(world).content.decode()
-    assert f'data-approval-id="{waiting.pk}"' in html and "file.delete is irreversible" in html
-    cards = (
-        world["client"]
-        .post(reverse("sessions:approval", args=[session.pk, waiting.pk]), {"decision": "reject", "reason": "keep it"})
-        .content.decode()
-    )
+    assert f'data-gate-key="operation:{waiting.pk}"' in html and "file.delete is irreversible" in html
+    assert "cleaner asks to run file.delete" in html and "waiting for approval" in html
+    decided = {"key": f"operation:{waiting.pk}", "decision": "reject", "reason": "keep it"}
+    cards = world["client"].post(reverse("sessions:gate", args=[session.pk]), decided).content.decode()
     waiting.refresh_from_db()
     assert waiting.status == "rejected" and waiting.decision_reason == "keep it"
-    assert "Nothing waits for a decision" in cards
+    assert f"operation:{waiting.pk}" not in cards and "cleaner asks" not in cards
 
 
 def test_the_status_bar_shows_each_agents_latest_activity(world):

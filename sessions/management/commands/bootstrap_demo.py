@@ -4,7 +4,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from agents.behaviours import builtin_agents_ensure
+from agents.behaviours.registry import builtin_agents_ensure
 from sessions.models import WorkSession
 from sessions.services import agent_join, session_create
 

@@ -5,7 +5,7 @@ statistics and group comparisons with ``dataset.query``, and writes a markdown r
 carry their own confidence (from sample size, missing values and outliers). Every number in the
 report is a value a cited query returned, rounded to two decimals, so anyone can re-run the query.
 
-A correction or an answer to one of its questions is read as an instruction (agents/instructions.py):
+A correction or an answer to one of its questions is read as an instruction (agents/behaviours/instructions.py):
 the analyst redoes exactly that, says figure by figure what changed, and says plainly what it could
 not act on. The settings it worked with, its figures and what each question was about travel in the
 report's provenance, so the next round starts from them and never asks a settled question again.
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from agents.instructions import (
+from agents.behaviours.instructions import (
     WHAT_I_CAN_DO,
     Column,
     Understood,

@@ -1,0 +1,302 @@
+"""What waits for a person in a session, and the one way a person decides it.
+
+``waiting_for_people`` is the one list: the workspace's "Waiting for approval" panel, the scheduling
+card, the sessions list and the REST API all read it, so they always show the same items. Each item
+says in plain words what waits, what happens on approval (which agent runs what, with which inputs)
+and who may decide. ``gate_decide`` approves, rejects or answers an item through the service that
+owns it (SAP approvals, the scheduler, the message log), so a decision taken here is the same act as
+anywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from agents.models import Approval, ApprovalStatus, Task, TaskState
+from agents.sap.errors import SapError
+from agents.sap_service import approval_decide
+from agents.scheduling import plan_approve, plan_reject, task_approve, task_cancel
+from sessions.access import Caller, require_access
+from sessions.graphs import graph_cache
+from sessions.models import MemberRole, Message, WorkSession
+from sessions.selectors import task_artefact
+from sessions.services import message_post_at_head
+
+DECIDERS = (MemberRole.OWNER.value, MemberRole.EDITOR.value)
+WAITING_FOR_APPROVAL = "waiting for approval"
+WAITING_FOR_AN_ANSWER = "waiting for an answer"
+DETAIL_CHARS = 2000
+SHOWN = 100  # of each kind; a session with more is stuck in a way a list will not fix
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Gate:
+    """One thing that waits for a person. ``key`` names it for ``gate_decide``."""
+
+    kind: str  # "operation", "step", "plan" or "question"
+    key: str
+    label: str  # what waits, in plain words
+    status: str  # "waiting for approval" or "waiting for an answer"
+    on_approval: str  # what happens when a person says yes (or answers)
+    asked_by: str
+    since: datetime | None = None
+    reason: str = ""  # why it waits
+    detail: str = ""  # the request or the inputs, in full
+    deciders: tuple[str, ...] = DECIDERS
+    approval_id: int | None = None
+    task_id: int | None = None
+    message_id: str = ""
+    question_index: int | None = None
+    options: tuple[Option, ...] = ()
+
+    @property
+    def answered_not_approved(self) -> bool:
+        """Questions get an answer; everything else an approval or a rejection."""
+        return self.kind == "question"
+
+
+def may_decide(role: str | None) -> bool:
+    return role in DECIDERS
+
+
+def _who(sender: str) -> str:
+    kind, _, name = sender.partition(":")
+    return name if kind == "agent" else sender
+
+
+def _params(request: dict) -> str:
+    shown = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)[:60]}" for key, value in request.items())
+    return shown or "no parameters"
+
+
+def _operations(session: WorkSession) -> list[Gate]:
+    rows = Approval.objects.filter(session=session, status=ApprovalStatus.PENDING).select_related("agent")
+    gates = []
+    for approval in rows.order_by("created_at")[:SHOWN]:
+        who = approval.agent.name if approval.agent else _who(approval.requested_by)
+        gates.append(
+            Gate(
+                kind="operation",
+                key=f"operation:{approval.pk}",
+                label=f"{who} asks to run {approval.operation}",
+                status=WAITING_FOR_APPROVAL,
+                on_approval=f"{approval.operation} runs with {who}'s rights, with {_params(approval.request)}",
+                asked_by=who,
+                since=approval.created_at,
+                reason=approval.reason,
+                detail=json.dumps(approval.request, indent=1, ensure_ascii=False)[:DETAIL_CHARS],
+                approval_id=approval.pk,
+            )
+        )
+    return gates
+
+
+def _steps(session: WorkSession, graph) -> list[Gate]:
+    rows = (
+        Task.objects.filter(session=session, state=TaskState.WAITING_APPROVAL)
+        .select_related("agent")
+        .prefetch_related("depends_on")
+        .order_by("created_at")[:SHOWN]
+    )
+    gates = []
+    for task in rows:
+        runner = task.agent.name if task.agent else f"the first agent who can do {task.required_role or 'it'}"
+        before = list(task.depends_on.all())
+        inputs = "; ".join(f"#{b.pk} {task_artefact(graph, b)}" for b in before) or "no earlier results"
+        waits_for = [f"#{b.pk}" for b in before if b.state != TaskState.DONE]
+        when = f", once {' and '.join(waits_for)} {'is' if len(waits_for) == 1 else 'are'} done" if waits_for else ""
+        step = f"step {task.plan_step} of the plan: " if task.plan_step else ""
+        gates.append(
+            Gate(
+                kind="step",
+                key=f"step:{task.pk}",
+                label=f"Start {step}“{task.title}”",
+                status=WAITING_FOR_APPROVAL,
+                on_approval=f"{runner} runs “{task.title}” with {inputs}{when}",
+                asked_by="the plan" if task.plan_step else "the scheduler",
+                since=task.created_at,
+                reason="the plan marks this step as needing a person's approval",
+                detail=task.instructions[:DETAIL_CHARS],
+                task_id=task.pk,
+                message_id=task.source_message_id,
+            )
+        )
+    return gates
+
+
+def _plans(session: WorkSession, graph) -> list[Gate]:
+    planned = Task.objects.filter(session=session, plan_step__isnull=False).values("source_message_id")
+    rows = (
+        Message.objects.filter(session=session, payload_type="agent_capability_declaration")
+        .exclude(message_id__in=planned)
+        .order_by("seq")
+        .values_list("message_id", "sender_id", "envelope", "created_at")
+    )
+    gates = []
+    for message_id, sender, envelope, created_at in rows:
+        plan = envelope["payload"].get("proposed_plan") or []
+        if not plan or graph.graph.nodes.get(message_id, {}).get("status") != "proposed":
+            continue
+        steps = sorted(plan, key=lambda s: s["step"])
+        gated = [s["step"] for s in steps if s.get("requires_approval")]
+        listed = "; ".join(
+            f"{s['step']}. {s['action']}"
+            + (f" ({s['required_capability']})" if s.get("required_capability") else "")
+            + (" (needs approval)" if s.get("requires_approval") else "")
+            for s in steps
+        )
+        gates.append(
+            Gate(
+                kind="plan",
+                key=f"plan:{message_id}",
+                label=f"{sender}'s plan in {len(steps)} step{'s' if len(steps) != 1 else ''}",
+                status=WAITING_FOR_APPROVAL,
+                on_approval="its steps become tasks for the session's agents, each taking the previous one's output"
+                + (f"; step {', '.join(map(str, gated))} will wait for approval again" if gated else ""),
+                asked_by=sender,
+                since=created_at,
+                reason="agents start work only on a plan a person approved",
+                detail=listed[:DETAIL_CHARS],
+                message_id=message_id,
+            )
+        )
+    return gates[-SHOWN:]
+
+
+def _questions(session: WorkSession, graph) -> list[Gate]:
+    nodes = graph.graph.nodes
+    asked = ("clarification", "question")
+    open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
+    envelopes = dict(
+        Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in open_nodes}).values_list(
+            "message_id", "envelope"
+        )
+    )
+    created = dict(
+        Message.objects.filter(session=session, message_id__in=envelopes).values_list("message_id", "created_at")
+    )
+    gates = []
+    for node in sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n)):
+        message_id = nodes[node]["message"]
+        envelope = envelopes.get(message_id)
+        if envelope is None:
+            continue
+        who = envelope["sender"]["id"]
+        payload = envelope["payload"]
+        if nodes[node]["kind"] == "clarification":
+            text, index = payload["question"], None
+            options = tuple(Option(o["id"], o["label"]) for o in payload.get("options") or [])
+        else:
+            index = int(node.rsplit(":", 1)[1])
+            text, options = payload["open_questions_for_human"][index], ()
+        gates.append(
+            Gate(
+                kind="question",
+                key=f"question:{message_id}" + (f":{index}" if index is not None else ""),
+                label=f"{who} asks: {text}",
+                status=WAITING_FOR_AN_ANSWER,
+                on_approval=f"{who} works again with your answer",
+                asked_by=who,
+                since=created.get(message_id),
+                message_id=message_id,
+                question_index=index,
+                options=options,
+            )
+        )
+    return gates[:SHOWN]
+
+
+def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
+    """Everything in ``session`` that waits for a person's decision or answer, oldest first in each
+    kind: SAP operations needing approval, plan steps at their gate, plans, then questions."""
+    session.refresh_from_db(fields=["head_seq", "head_checksum"])  # the graph of the log as it is now
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        graph = entry.graph
+        return (*_operations(session), *_steps(session, graph), *_plans(session, graph), *_questions(session, graph))
+
+
+DECISIONS = ("approve", "reject", "answer")
+
+
+def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = "") -> Gate:
+    """Decide one item of ``waiting_for_people``: approve or reject (with a reason) an operation, a
+    step or a plan; answer a question (``reason`` is the answer, or ``option_id`` one of its options).
+
+    Owners and editors decide; anyone else gets PERMISSION_DENIED, an item that waits no more
+    ALREADY_DECIDED. Returns the item as it was decided.
+    """
+    access = require_access(session_id, caller)
+    if caller.kind != "human" or not may_decide(access.role):
+        raise SapError(
+            "PERMISSION_DENIED",
+            "only the session's owners and editors decide what waits for approval",
+            details={"role": access.role, "permission": "gate.decide"},
+            suggestion=["ask one of the session's owners or editors"],
+        )
+    if decision not in DECISIONS:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"decision is one of {list(DECISIONS)}",
+            details={"violations": {"decision": f"got {decision!r}"}},
+        )
+    gate = next((g for g in waiting_for_people(access.session) if g.key == key), None)
+    if gate is None:
+        raise SapError(
+            "ALREADY_DECIDED",
+            "nothing waits under this name any more: someone decided it, or it never waited",
+            details={"key": key},
+            suggestion=["reload the list of what waits for people"],
+        )
+    if (decision == "answer") != gate.answered_not_approved:
+        expected = "answer" if gate.answered_not_approved else "approve or reject"
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"this item takes {expected}",
+            details={"violations": {"decision": f"{decision!r} does not fit a {gate.kind}"}},
+        )
+    approve = decision == "approve"
+    if gate.kind == "operation":
+        approval_decide(
+            session_id=session_id, approval_id=gate.approval_id, caller=caller, approve=approve, reason=reason
+        )
+    elif gate.kind == "step" and approve:
+        task_approve(session_id=session_id, task_id=gate.task_id, caller=caller)
+    elif gate.kind == "step":
+        task_cancel(session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate")
+    elif gate.kind == "plan" and approve:
+        plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id)
+    elif gate.kind == "plan":
+        plan_reject(session_id=session_id, caller=caller, message_id=gate.message_id, reason=reason)
+    else:
+        _answer(session_id, caller, gate, reason, option_id)
+    return gate
+
+
+def _answer(session_id, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
+    payload = {"clarification_message_id": gate.message_id}
+    if gate.question_index is not None:
+        payload["question_index"] = gate.question_index
+    if option_id:
+        if option_id not in {o.id for o in gate.options}:
+            raise SapError(
+                "VALIDATION_FAILED",
+                "that is not one of the question's options",
+                details={"violations": {"option_id": f"got {option_id!r}"}},
+            )
+        payload["option_id"] = option_id
+    if text:
+        payload["free_answer"] = text
+    if len(payload) == 1 + (gate.question_index is not None):
+        raise SapError(
+            "VALIDATION_FAILED", "an answer needs words or an option", details={"missing": ["reason", "option_id"]}
+        )
+    message_post_at_head(session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload)

@@ -1,0 +1,101 @@
+"""The words a person reads for the protocol's names: what each kind of message is for, what each
+status means, and who wrote a message. Plain Python, so the thread, the map's details, the history,
+the scheduling board and the live fragments all say the same thing; ids stay in node details and
+exports."""
+
+from __future__ import annotations
+
+# What each kind of message is for, as a noun a sentence can carry ("the plan from planner").
+PAYLOAD_LABELS = {
+    "task_proposal": "task",
+    "agent_capability_declaration": "plan",
+    "collaborative_response": "report",
+    "human_feedback": "feedback",
+    "clarification": "question",
+    "clarification_answer": "answer",
+    "agent_status": "status update",
+    "checkpoint": "checkpoint",
+    "summary": "summary",
+    "error": "problem report",
+    "task_event": "scheduling change",
+    "session_event": "session change",
+    "operation_record": "operation",
+    # units inside messages, as the context graph names them
+    "goal": "goal",
+    "constraint": "constraint",
+    "criterion": "success criterion",
+    "document": "background",
+    "step": "plan step",
+    "section": "report section",
+    "assumption": "assumption",
+    "source": "source",
+    "uncertainty": "uncertainty",
+    "question": "question",
+    "option": "option",
+    "operation": "operation",
+}
+
+FEEDBACK_LABELS = {
+    "correction": "correction",
+    "refinement": "refinement",
+    "approval": "approval",
+    "new_direction": "new direction",
+}
+
+# Statuses of map nodes, tasks and approvals, in words.
+STATUS_LABELS = {
+    "proposed": "proposed",
+    "in_progress": "in progress",
+    "done": "done",
+    "open": "open question",
+    "overturned": "overturned",
+    "needs_review": "needs review",
+    "queued": "queued",
+    "running": "running",
+    "waiting_human": "waiting for a person",
+    "waiting_approval": "waiting for approval",
+    "failed": "failed",
+    "cancelled": "cancelled",
+    "idle": "idle",
+    "working": "working",
+    "waiting": "waiting",
+    "blocked": "blocked",
+    "offline": "offline",
+    "pending": "waiting for a decision",
+    "approved": "approved",
+    "rejected": "rejected",
+}
+
+
+def payload_label(kind: str) -> str:
+    return PAYLOAD_LABELS.get(kind, kind.replace("_", " "))
+
+
+def status_label(status: str) -> str:
+    return STATUS_LABELS.get(status, str(status).replace("_", " "))
+
+
+def feedback_label(kind: str) -> str:
+    return FEEDBACK_LABELS.get(kind, kind.replace("_", " "))
+
+
+def sender_label(sender) -> str:
+    """``human:olga``, ``{"type": "agent", "id": "analyst"}`` or ``system:workbench`` as a name."""
+    if isinstance(sender, dict):
+        kind, name = sender.get("type", ""), sender.get("id", "")
+    else:
+        kind, _, name = str(sender).partition(":")
+    return "the workbench" if kind == "system" else name or kind
+
+
+def message_label(node: dict | None) -> str:
+    """A message (or unit) of the context graph as a person names it: "the report #12 from analyst"."""
+    if not node:
+        return "an earlier message"
+    kind = node.get("kind", "")
+    if kind == "human_feedback" and node.get("feedback_type"):
+        what = feedback_label(node["feedback_type"])
+    else:
+        what = payload_label(kind)
+    sender = sender_label(node.get("sender", ""))
+    return f"the {what} #{node.get('seq')}" + (f" from {sender}" if sender else "")

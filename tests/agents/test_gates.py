@@ -1,0 +1,234 @@
+"""What waits for people: one list (operations, plan steps, plans, questions) and one way to decide it."""
+
+import pytest
+from django.urls import reverse
+
+from agents.gates import gate_decide, waiting_for_people
+from agents.models import Approval, Task, TaskState
+from agents.sap import SapError
+from agents.scheduling import task_create, task_unassign
+from sessions.access import caller_for_agent, caller_for_user
+from sessions.models import Message, WorkSession
+from sessions.services import agent_join, message_post
+from tests.factories import make_agent, make_session, make_user
+from tests.sessions import envelopes
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+
+
+def post(session, agent, factory, **kwargs):
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    envelope = factory(session_id=session.pk, context_checksum=head, sender=("agent", agent.name), **kwargs)
+    return message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=envelope)
+
+
+@pytest.fixture
+def team():
+    owner, editor, viewer = make_user("olga"), make_user("ed"), make_user("vic")
+    session = make_session(owner=owner, title="Sales", members={editor: "editor", viewer: "viewer"})
+    planner = make_agent("planner", kind="builtin", roles=["planning"])
+    reviewer = make_agent("reviewer", kind="builtin", roles=["review"])
+    for agent in (planner, reviewer):
+        agent_join(session=session, agent=agent)
+    return {
+        "session": session,
+        "owner": caller_for_user(owner),
+        "editor": caller_for_user(editor),
+        "viewer": caller_for_user(viewer),
+        "users": (owner, editor, viewer),
+        "planner": planner,
+        "reviewer": reviewer,
+    }
+
+
+def keys(session):
+    return [gate.key for gate in waiting_for_people(session)]
+
+
+def test_one_list_holds_operations_steps_plans_and_questions_in_plain_words(team):
+    session = team["session"]
+    approval = Approval.objects.create(
+        session=session, requested_by="agent:reviewer", agent=team["reviewer"], operation="file.delete",
+        block_type="action", request={"path": "old.csv"}, reason="file.delete is irreversible",
+    )  # fmt: skip
+    step = task_create(
+        session_id=session.pk, caller=team["owner"], title="Review the report against the data",
+        agent="reviewer", requires_approval=True,
+    )  # fmt: skip
+    post(session, team["planner"], envelopes.declaration, message_id="d1")
+    asked = {"question": "Which regions?", "options": [{"id": "all", "label": "All of them"}]}
+    post(session, team["planner"], lambda **k: envelopes.envelope("clarification", asked, **k), message_id="q1")
+    post(session, team["reviewer"], envelopes.response, message_id="r1", questions=("Net or gross?",))
+
+    gates = {gate.key: gate for gate in waiting_for_people(session)}
+    assert list(gates) == [f"operation:{approval.pk}", f"step:{step.pk}", "plan:d1", "question:q1", "question:r1:0"]
+    operation = gates[f"operation:{approval.pk}"]
+    assert operation.label == "reviewer asks to run file.delete" and operation.status == "waiting for approval"
+    assert operation.on_approval == 'file.delete runs with reviewer\'s rights, with path="old.csv"'
+    assert gates[f"step:{step.pk}"].on_approval.startswith("reviewer runs “Review the report against the data”")
+    assert "3 steps" in gates["plan:d1"].label and "step 3 will wait for approval again" in gates["plan:d1"].on_approval
+    assert gates["question:q1"].label == "planner asks: Which regions?" and gates["question:q1"].options[0].id == "all"
+    assert gates["question:r1:0"].label == "reviewer asks: Net or gross?"
+    assert all(gate.deciders == ("owner", "editor") for gate in gates.values())
+    assert not any("_" in gate.status for gate in gates.values())
+
+
+def test_a_step_at_its_gate_is_approved_or_rejected_with_a_reason(team):
+    session = team["session"]
+    first = task_create(session_id=session.pk, caller=team["owner"], title="Analyse", agent="planner")
+    gated = task_create(
+        session_id=session.pk, caller=team["owner"], title="Review", agent="reviewer",
+        requires_approval=True, depends_on=[first.pk],
+    )  # fmt: skip
+    (gate,) = waiting_for_people(session)
+    assert gate.on_approval.endswith(f"once #{first.pk} is done") and f"#{first.pk}" in gate.on_approval
+    gate_decide(session_id=session.pk, caller=team["editor"], key=gate.key, decision="approve")
+    gated.refresh_from_db()
+    assert gated.state == TaskState.QUEUED and gated.approved_by.username == "ed"
+    assert keys(session) == []
+
+    again = task_create(session_id=session.pk, caller=team["owner"], title="Publish", requires_approval=True)
+    gate_decide(session_id=session.pk, caller=team["owner"], key=f"step:{again.pk}", decision="reject", reason="no")
+    again.refresh_from_db()
+    assert again.state == TaskState.CANCELLED
+    cancelled = Message.objects.filter(session=session, payload_type="task_event").last().envelope["payload"]
+    assert cancelled["action"] == "cancelled" and cancelled["note"] == "no"
+
+
+def test_a_plan_is_approved_into_tasks_or_rejected_as_a_correction(team):
+    session = team["session"]
+    post(session, team["planner"], envelopes.declaration, message_id="d1", steps=2)
+    gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d1", decision="approve")
+    tasks = Task.objects.filter(session=session, source_message_id="d1").order_by("plan_step")
+    assert [t.state for t in tasks] == [TaskState.QUEUED, TaskState.WAITING_APPROVAL]
+    assert keys(session) == [f"step:{tasks[1].pk}"]
+    approval = Message.objects.get(session=session, payload_type="human_feedback").envelope["payload"]
+    assert approval["feedback_type"] == "approval" and approval["target_message_id"] == "d1"
+
+    post(session, team["planner"], envelopes.declaration, message_id="d2", steps=1)
+    gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d2", decision="reject", reason="too short")
+    rejected = Message.objects.filter(session=session, payload_type="human_feedback").last().envelope["payload"]
+    assert rejected["feedback_type"] == "correction" and rejected["specific_instructions"] == {"reason": "too short"}
+    assert "plan:d2" not in keys(session)
+
+
+def test_an_operation_runs_or_is_denied_through_the_approval_service(team):
+    session = team["session"]
+    approval = Approval.objects.create(
+        session=session, requested_by="agent:reviewer", agent=team["reviewer"], operation="system.ping",
+        block_type="query", request={}, reason="asked for",
+    )  # fmt: skip
+    gate_decide(session_id=session.pk, caller=team["owner"], key=f"operation:{approval.pk}", decision="reject")
+    approval.refresh_from_db()
+    assert approval.status == "rejected" and approval.response["body"]["code"] == "APPROVAL_DENIED"
+
+
+def test_a_question_is_answered_with_words_or_an_option(team):
+    session = team["session"]
+    asked = {"question": "Which regions?", "options": [{"id": "all", "label": "All of them"}]}
+    post(session, team["planner"], lambda **k: envelopes.envelope("clarification", asked, **k), message_id="q1")
+    post(session, team["reviewer"], envelopes.response, message_id="r1", questions=("Net or gross?",))
+    gate_decide(session_id=session.pk, caller=team["owner"], key="question:q1", decision="answer", option_id="all")
+    gate_decide(session_id=session.pk, caller=team["editor"], key="question:r1:0", decision="answer", reason="Net")
+    answers = [m.envelope["payload"] for m in Message.objects.filter(payload_type="clarification_answer")]
+    assert answers == [
+        {"clarification_message_id": "q1", "option_id": "all"},
+        {"clarification_message_id": "r1", "question_index": 0, "free_answer": "Net"},
+    ]
+    assert keys(session) == []
+
+
+@pytest.mark.parametrize(
+    ("who", "key", "decision", "code"),
+    [
+        ("viewer", "step", "approve", "PERMISSION_DENIED"),
+        ("owner", "step:999", "approve", "ALREADY_DECIDED"),
+        ("owner", "step", "answer", "VALIDATION_FAILED"),
+        ("owner", "step", "maybe", "VALIDATION_FAILED"),
+    ],
+)
+def test_who_may_decide_and_what_a_bad_decision_gets(team, who, key, decision, code):
+    session = team["session"]
+    task = task_create(session_id=session.pk, caller=team["owner"], title="Review", requires_approval=True)
+    with pytest.raises(SapError) as refused:
+        gate_decide(session_id=session.pk, caller=team[who], key=f"step:{task.pk}" if key == "step" else key,
+                    decision=decision)  # fmt: skip
+    assert refused.value.code == code
+    agent = caller_for_agent(team["reviewer"])
+    with pytest.raises(SapError) as by_agent:
+        gate_decide(session_id=session.pk, caller=agent, key=f"step:{task.pk}", decision="approve")
+    assert by_agent.value.code == "PERMISSION_DENIED"
+    task.refresh_from_db()
+    assert task.state == TaskState.WAITING_APPROVAL
+
+
+def test_a_task_returns_to_its_roles_queue(team):
+    session = team["session"]
+    task = task_create(session_id=session.pk, caller=team["owner"], title="Review", required_role="review")
+    assert task.agent.name == "reviewer"
+    task_unassign(session_id=session.pk, task_id=task.pk, caller=team["owner"])
+    task.refresh_from_db()
+    assert task.agent is None and task.required_role == "review"
+    note = Message.objects.filter(session=session, payload_type="task_event").last().envelope["payload"]["note"]
+    assert note == "back to the queue of review"
+
+
+def test_the_panel_the_card_and_the_list_show_the_same_gate(team, client):
+    session = team["session"]
+    task = task_create(
+        session_id=session.pk, caller=team["owner"], title="Review the report", agent="reviewer", requires_approval=True
+    )
+    owner, _, viewer = team["users"]
+    client.force_login(owner)
+    panel = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    board = client.get(reverse("sessions:schedule", args=[session.pk])).content.decode()
+    listed = client.get(reverse("sessions:list")).content.decode()
+    for html in (panel, board):
+        assert f'data-gate-key="step:{task.pk}"' in html and "reviewer runs “Review the report”" in html
+        assert "waiting for approval" in html and "waitingapproval" not in html and ">Approve</button>" in html
+    assert "1 waiting for you" in listed
+    done = client.post(
+        reverse("sessions:gate", args=[session.pk]),
+        {"key": f"step:{task.pk}", "decision": "approve", "view": "schedule"},
+    ).content.decode()
+    assert 'id="schedule-board"' in done and "data-gate-key" not in done and "queued" in done
+
+    client.force_login(viewer)
+    other = task_create(session_id=session.pk, caller=team["owner"], title="Publish", requires_approval=True)
+    seen = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    assert f'data-gate-key="step:{other.pk}"' in seen and ">Approve</button>" not in seen
+    assert "nothing" in client.get(reverse("sessions:list")).content.decode()
+
+
+def test_the_agent_menus_unassigned_option_returns_the_task_to_its_queue(team, client):
+    session = team["session"]
+    task = task_create(session_id=session.pk, caller=team["owner"], title="Review", required_role="review")
+    client.force_login(team["users"][0])
+    act = {"task_id": task.pk, "action": "reassign", "agent": ""}
+    board = client.post(reverse("sessions:schedule-act", args=[session.pk]), act).content.decode()
+    task.refresh_from_db()
+    assert task.agent is None and "Waiting for an agent that does review" in board
+
+
+def test_the_rest_api_lists_and_decides_the_same_items(team, client):
+    session = team["session"]
+    task = task_create(session_id=session.pk, caller=team["owner"], title="Review", requires_approval=True)
+    owner, _, viewer = team["users"]
+    client.force_login(viewer)
+    listed = client.get(f"/api/sessions/{session.pk}/waiting/").json()
+    assert [(g["key"], g["status"], g["deciders"]) for g in listed] == [
+        (f"step:{task.pk}", "waiting for approval", ["owner", "editor"])
+    ]
+    url = f"/api/sessions/{session.pk}/waiting/decide/"
+    refused = client.post(url, {"key": f"step:{task.pk}", "decision": "approve"}, content_type="application/json")
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "PERMISSION_DENIED"
+    client.force_login(owner)
+    bad = client.post(url, {"key": f"step:{task.pk}", "decision": "yes"}, content_type="application/json")
+    assert bad.status_code == 400
+    done = client.post(url, {"key": f"step:{task.pk}", "decision": "approve"}, content_type="application/json")
+    assert done.status_code == 200 and done.json()["task_id"] == task.pk
+    again = client.post(url, {"key": f"step:{task.pk}", "decision": "approve"}, content_type="application/json")
+    assert again.status_code == 409 and again.json()["error"]["code"] == "ALREADY_DECIDED"
+    assert client.get(f"/api/sessions/{session.pk}/waiting/").json() == []
+    schema = client.get("/api/schema/").content.decode()
+    assert "/waiting/decide/" in schema and "on_approval" in schema
