@@ -24,6 +24,7 @@ from sessions.fragments import (
     map_urls,
     mark_uncovered_steps,
     members_context,
+    shares_context,
     side_panels,
 )
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
@@ -35,7 +36,9 @@ from sessions.services import (
     member_invite,
     message_post,
     message_post_at_head,
+    session_share,
     session_start,
+    session_unshare,
     session_update,
 )
 
@@ -89,6 +92,7 @@ def session_detail(request, session_id):
         "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
         "state": selectors.work_state(session),
         **members_context(session),
+        **shares_context(session),
         **_panel_context(session),
         **side_panels(session, access.role),
         **map_urls(session_id),
@@ -297,6 +301,23 @@ def session_state(request, session_id):
     if request.htmx:  # the state card's button: every member's card changes live; this page reloads
         return HttpResponseClientRefresh()
     return redirect("sessions:detail", session_id=session_id)
+
+
+@login_required
+@require_POST
+def shares_edit(request, session_id):
+    """The owner shares the session with a team, or stops, through session_share / session_unshare."""
+    access = _member_access(request, session_id)
+    caller, group = caller_for_user(request.user), request.POST.get("group", "")
+    context = {"role": access.role, "session": access.session}
+    try:
+        if request.POST.get("action") == "unshare":
+            session_unshare(session_id=session_id, caller=caller, group=group)
+        else:
+            session_share(session_id=session_id, caller=caller, group=group, role=request.POST.get("role", ""))
+    except SapError as error:
+        context["error"] = error.message
+    return render(request, "sessions/partials/shares.html", {**shares_context(access.session), **context})
 
 
 @login_required
