@@ -341,7 +341,7 @@ MAX_REVIEWED = 200
 
 
 def sessions_for_review(
-    *, user: AbstractBaseUser, member="", agent="", template="", state="", since=None, until=None
+    *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
 ) -> list[WorkSession]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
     page, filtered; each with its members, agents, the groups it is shared with, the caller's own
@@ -351,6 +351,8 @@ def sessions_for_review(
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
     if agent:
         found = found.filter(participants__agent__name=agent)
+    if team:
+        found = found.filter(pk__in=GroupShare.objects.filter(group__name=team, group__user=user).values("session"))
     plans = Message.objects.filter(payload_type="agent_capability_declaration", envelope__payload__has_key="template")
     if template:
         found = found.filter(pk__in=plans.filter(envelope__payload__template=template).values("session"))
