@@ -578,7 +578,7 @@ def _how_computed(comparison: dict) -> str:
     )
 
 
-def _lead(comparison: dict, measure: str, highest: bool) -> list[str]:
+def lead_sentences(comparison: dict, measure: str, highest: bool) -> list[str]:
     """The answer for one measure: the named group, its value, and how far each other group is from it."""
     group = _spoken(comparison["group"])
     ranked = sorted(
@@ -605,7 +605,7 @@ def _lead(comparison: dict, measure: str, highest: bool) -> list[str]:
     return lines
 
 
-def _differ(comparison: dict, measure: str) -> str:
+def differ_sentence(comparison: dict, measure: str) -> str:
     """How the groups differ in a second measure: their values from highest to lowest, and the gap."""
     ranked = sorted(
         (g for g in comparison["groups"] if g["means"].get(measure) is not None),
@@ -636,8 +636,8 @@ def findings(goal: str, comparisons: list[dict], confidence_of: dict[str, float]
     measures = _named_in(text, chosen["measures"]) or chosen["measures"][:4]
     highest = not (LOW_WORDS.search(text) and not HIGH_WORDS.search(text))
     lines = [f"You asked: “{goal.strip()}”", ""] if goal.strip() else []
-    lines += _lead(chosen, measures[0], highest)
-    lines += [f"- {_differ(chosen, m)}" for m in measures[1:]]
+    lines += lead_sentences(chosen, measures[0], highest)
+    lines += [f"- {differ_sentence(chosen, m)}" for m in measures[1:]]
     small = [g for g in chosen["groups"] if g["n"] < 5]
     if small:
         lines.append(

@@ -21,5 +21,5 @@ def test_bootstrap_creates_a_demo_user_and_session_once(db, capsys, settings, tm
     assert (scribe.name, scribe.kind, scribe.can_do[0]["limitation"]) == (
         "scribe",
         "builtin",
-        "repeats and ranks what was said; it does not judge whether it is true",
+        "writes up what the analysis found; it adds no figures and checks none",
     )
