@@ -355,7 +355,7 @@ def agent_invite_view(request, session_id):
 @login_required
 def team(request):
     """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
-    form = ReviewFilterForm(request.GET or None)
+    form = ReviewFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
     context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}
