@@ -29,6 +29,7 @@ from sessions.consumers import (
     db,
     error_frame,
     logger,
+    past_head,
     principal_of,
     whole_number,
 )
@@ -178,6 +179,9 @@ class AgentConsumer(ChapSocket):
     async def _resume(self, frame: dict) -> None:
         session_id = self._session_of(frame)
         since = whole_number(frame, "since_seq")
+        head_seq = (await db(_sessions_of)(self.agent)).get(session_id, {}).get("head_seq", 0)
+        if since > head_seq:
+            raise past_head(since, head_seq)
         cursor = since
         while True:
             page = await db(_messages_between)(session_id, cursor, None, REPLAY_PAGE)

@@ -20,7 +20,7 @@ class Agent(models.Model):
     behaviour = models.CharField(
         max_length=100,
         blank=True,
-        help_text="For built-in agents: which built-in behaviour runs its tasks (see agents/behaviours.py)",
+        help_text="For built-in agents: which built-in behaviour runs its tasks (see agents/behaviours/registry.py)",
     )
     can_do = models.JSONField(
         default=list, blank=True, help_text="Self-declared: [{action, scope, limitation}], as in CHAP declarations"

@@ -1,4 +1,4 @@
-"""What an agent's behaviour may do while it holds a task, and the worker that runs behaviours.
+"""What an agent's behaviour may do while it holds a task (the worker that runs it is agents/worker.py).
 
 A behaviour is ``behaviour(run: TaskRun) -> str | None`` (the id of its result message). It works
 only through the same services as everyone else: SAP with its agent's permissions, messages
@@ -10,26 +10,17 @@ each attempt reports its own progress.
 
 from __future__ import annotations
 
-import logging
-import os
-import socket
 import threading
 import time
 
-from django.conf import settings
-from django.db import DatabaseError, close_old_connections, connections
-from django.utils.module_loading import import_string
-
-from agents.models import Agent, AgentKind, Task
+from agents.models import Task
 from agents.sap import Block, SapError, parse
 from agents.sap_service import sap_run
-from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling import Claim
 from sessions.access import caller_for_agent
 from sessions.models import Message, WorkSession
 from sessions.selectors import agent_context
 from sessions.services import message_post_at_head
-
-logger = logging.getLogger(__name__)
 
 
 class LeaseLost(Exception):
@@ -68,6 +59,11 @@ class TaskRun:
             .values_list("envelope", flat=True)
             .first()
         )
+
+    def messages(self, payload_type: str) -> list[dict]:
+        """The envelopes of one type in this task's session, oldest first."""
+        rows = Message.objects.filter(session_id=self.task.session_id, payload_type=payload_type)
+        return list(rows.order_by("seq").values_list("envelope", flat=True))
 
     def own_messages(self, payload_type: str) -> list[dict]:
         """The envelopes this agent posted earlier in this session, of one type, oldest first."""
@@ -137,116 +133,3 @@ class TaskRun:
             "sap_operations": self.sap_operations,
             "llm_tokens": self.llm_tokens,
         }
-
-
-def behaviour_for(agent: Agent):
-    """LLM agents run the LLM loop; built-in ones the behaviour they name (or their name), from
-    agents/behaviours.py or settings.CHAP_BEHAVIOURS."""
-    from agents.behaviours import BEHAVIOURS
-
-    if agent.kind == AgentKind.LLM:
-        from agents.llm import llm_behaviour
-
-        return llm_behaviour
-    name = agent.behaviour or agent.name
-    if name in BEHAVIOURS:
-        return BEHAVIOURS[name]
-    if name in settings.CHAP_BEHAVIOURS:
-        return import_string(settings.CHAP_BEHAVIOURS[name])
-    return None
-
-
-def default_worker_name() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
-class Worker:
-    """Takes ready tasks of built-in and LLM agents one at a time and runs them, renewing the lease meanwhile."""
-
-    def __init__(
-        self, name: str | None = None, *, lease_s: float = DEFAULT_LEASE_S, agent_ids: list[int] | None = None
-    ):
-        self.name = name or default_worker_name()
-        self.lease_s = lease_s
-        self.agent_ids = agent_ids
-
-    def run_once(self) -> bool:
-        """Run one task if one is ready; False when there was none."""
-        task = task_claim(
-            worker=self.name, kinds=(AgentKind.BUILTIN, AgentKind.LLM), agent_ids=self.agent_ids, lease_s=self.lease_s
-        )
-        if task is None:
-            return False
-        self.run(task)
-        return True
-
-    def run(self, task: Task) -> None:
-        claim = Claim(task.pk, task.attempts, self.name)
-        run = TaskRun(task, claim)
-        stop = threading.Event()
-        renewer = threading.Thread(target=self._renew, args=(claim, run, stop), daemon=True, name=f"lease-{task.pk}")
-        renewer.start()
-        try:
-            behaviour = behaviour_for(task.agent)
-            if behaviour is None:
-                task_fail(
-                    claim,
-                    error=f"no built-in behaviour called {task.agent.behaviour or task.agent.name!r}",
-                    retry=False,
-                )
-                return
-            run.status(f"working on: {task.title}", done=0, total=1)
-            result = behaviour(run)
-            run.status(f"finished: {task.title}", state="idle", done=1, total=1)
-            if not task_finish(claim, result_message_id=result or "", resources=run.resources()):
-                logger.warning(
-                    "task %s finished after its lease was lost; the result stays, the state does not", task.pk
-                )
-        except LeaseLost:
-            logger.warning("worker %s lost task %s (attempt %s)", self.name, task.pk, claim.attempt)
-        except TaskFailure as failure:
-            error = failure.error
-            report = {"code": error.code, "message": error.message, "details": error.details}
-            run.post(f"a{claim.attempt}-error", "error", report)
-            task_fail(claim, error=str(failure), resources=run.resources(), retry=bool(error.retryable))
-        except SapError as error:
-            task_fail(claim, error=f"{error.code}: {error.message}", resources=run.resources())
-        except Exception as error:
-            logger.exception("task %s failed in worker %s", task.pk, self.name)
-            task_fail(claim, error=f"{type(error).__name__}: {error}", resources=run.resources())
-        finally:
-            stop.set()
-            renewer.join()
-
-    def _renew(self, claim: Claim, run: TaskRun, stop: threading.Event) -> None:
-        try:
-            while not stop.wait(self.lease_s / 3):
-                try:
-                    held = task_renew(claim, lease_s=self.lease_s)
-                except DatabaseError:
-                    logger.warning("could not renew the lease of task %s; trying again", claim.task_id)
-                    continue
-                if not held:
-                    run.lost.set()
-                    return
-        finally:
-            connections.close_all()
-
-    def run_forever(self, stop: threading.Event, *, poll_s: float = 1.0) -> None:
-        while not stop.is_set():
-            close_old_connections()
-            try:
-                busy = self.run_once()
-            except DatabaseError:
-                logger.exception("worker %s could not reach the database", self.name)
-                busy = False
-            if not busy:
-                stop.wait(poll_s)
-
-
-def start_in_background(*, poll_s: float = 1.0) -> threading.Event:
-    """Run a worker in a daemon thread of this process (the embedded default); set the event to stop it."""
-    stop = threading.Event()
-    worker = Worker(f"{default_worker_name()}:in-process")
-    threading.Thread(target=worker.run_forever, args=(stop,), kwargs={"poll_s": poll_s}, daemon=True).start()
-    return stop

@@ -46,7 +46,7 @@ def main() -> int:
 
 
 def _session(title: str):
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from sessions.services import agent_join
     from tests.factories import make_session, make_user
 
@@ -57,7 +57,7 @@ def _session(title: str):
 
 
 def _work() -> None:
-    from agents.runtime import Worker
+    from agents.worker import Worker
 
     while Worker("eval", lease_s=60).run_once():
         pass

@@ -52,7 +52,8 @@ def main() -> int:
 def run(rows: int, repeat: int) -> int:
     from django.db import connections
 
-    from agents.operations.datasets import _columns, _compile, _create, open_store
+    from agents.operations.datasets.compiler import compile_query
+    from agents.operations.datasets.store import create_table, open_store, table_columns
     from agents.sap import parse
     from agents.sap_service import sap_run
     from sessions.access import caller_for_user
@@ -65,7 +66,7 @@ def run(rows: int, repeat: int) -> int:
     regions = ["north", "south", "east", "west", "centre"]
     rng = random.Random(5)
     with store.atomic():
-        _create(
+        create_table(
             store,
             "sales",
             [
@@ -122,7 +123,7 @@ def run(rows: int, repeat: int) -> int:
             assert "".join(sap_run(session_id=session.pk, caller=caller, text=text))
 
         limit = query.get("limit", 100)
-        sql, values, _ = _compile(store, "sales", _columns(store, "sales"), {**query, "limit": limit})
+        sql, values, _ = compile_query(store, "sales", table_columns(store, "sales"), {**query, "limit": limit})
 
         def direct(sql=sql, values=values, limit=limit):
             """The same SQL through the same sandboxed read (own file or role, limits): the protocol's cost."""

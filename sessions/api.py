@@ -35,6 +35,8 @@ from sessions.serializers import (
     SessionCreateSerializer,
     SessionSerializer,
     SessionUpdateSerializer,
+    ShareCreateSerializer,
+    ShareSerializer,
 )
 
 MAX_PAGE = 1000
@@ -137,6 +139,34 @@ class MemberDetailView(APIView):
     def delete(self, request, session_id, username):
         """Remove a member (owner only); the member's open sockets of this session close at once."""
         services.member_remove(session_id=session_id, caller=_caller(request), username=username)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ShareListView(APIView):
+    @extend_schema(
+        responses={200: ShareSerializer(many=True), **ERRORS},
+        description="The teams (Django groups) the session is shared with, and with which role.",
+    )
+    def get(self, request, session_id):
+        session = _access(request, session_id).session
+        return Response(ShareSerializer(session.group_shares.select_related("group", "shared_by"), many=True).data)
+
+    @extend_schema(
+        request=ShareCreateSerializer,
+        responses={201: ShareSerializer, **ERRORS},
+        description="Share the session with a team, or give the team another role (owner); logged as a session event.",
+    )
+    def post(self, request, session_id):
+        data = validated_body(ShareCreateSerializer, request)
+        share = services.session_share(session_id=session_id, caller=_caller(request), **data)
+        return Response(ShareSerializer(share).data, status=status.HTTP_201_CREATED)
+
+
+class ShareDetailView(APIView):
+    @extend_schema(request=None, responses={204: None, **ERRORS})
+    def delete(self, request, session_id, group):
+        """Stop sharing with a team (owner); logged, and the team's open sockets of the session close."""
+        services.session_unshare(session_id=session_id, caller=_caller(request), group=group)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 

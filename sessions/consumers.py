@@ -26,6 +26,7 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
+from agents.sap import strict_json
 from agents.sap.errors import SapError, internal_error
 from agents.tokens import token_is_live
 from sessions import presence
@@ -120,6 +121,16 @@ def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
     return value
 
 
+def past_head(since: int, head_seq: int) -> SapError:
+    """A resume from beyond the log's end: refused, and live delivery goes on where it was."""
+    return SapError(
+        "INVALID_FRAME",
+        f"since_seq {since} is past the session's last message, {head_seq}",
+        details={"invalid": {"since_seq": f"at most {head_seq}"}, "head_seq": head_seq},
+        suggestion=[f"resume from a sequence number you have received, at most {head_seq}"],
+    )
+
+
 def error_frame(error: SapError, message_id=None) -> dict:
     return {"type": "error", "message_id": message_id, "error": error.as_dict()}
 
@@ -183,8 +194,9 @@ class ChapSocket(GuardedSocket):
         """The client's frame as a JSON object, or None after answering why it was refused."""
         self.last_heard = time.monotonic()
         raw = text_data if text_data is not None else bytes_data
-        if len(raw) > settings.CHAP_MAX_FRAME_BYTES or (
-            text_data is not None and len(text_data.encode()) > settings.CHAP_MAX_FRAME_BYTES
+        limit = settings.CHAP_MAX_FRAME_BYTES
+        if len(raw) > limit or (
+            text_data is not None and len(raw) * 4 > limit and len(raw.encode("utf-8", "surrogatepass")) > limit
         ):
             await self._refuse(
                 "MESSAGE_TOO_LARGE",
@@ -202,9 +214,12 @@ class ChapSocket(GuardedSocket):
             )
             return None
         try:
-            frame = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
-            await self._refuse("INVALID_FRAME", f"frame is not valid JSON: {exc}")
+            frame = strict_json.loads(raw)
+        except strict_json.JsonRefused as refused:
+            details = {"reason": refused.reason}
+            if refused.reason == "depth":
+                details["limit"] = strict_json.MAX_DEPTH
+            await self._refuse("INVALID_FRAME", f"frame refused: {refused}", details=details)
             return None
         if not isinstance(frame, dict):
             await self._refuse("INVALID_FRAME", "a frame is a JSON object")
@@ -305,11 +320,14 @@ class SessionConsumer(ChapSocket):
 
     async def _resume(self, frame: dict) -> None:
         try:
-            since = whole_number(frame, "since_seq")
+            await self._replay(whole_number(frame, "since_seq"))
         except SapError as error:
             await self.send_json(error_frame(error))
-            return
+
+    async def _replay(self, since: int) -> None:
         head_seq, _ = await db(_head)(self.session_id)
+        if since > head_seq:
+            raise past_head(since, head_seq)
         cursor = since
         while cursor < head_seq:
             page = await db(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
@@ -318,7 +336,7 @@ class SessionConsumer(ChapSocket):
             for _, frame in page:
                 await self.send(text_data=frame)
             cursor = page[-1][0]
-        self.last_seq = max(cursor, since)
+        self.last_seq = cursor
         await self.send_json({"type": "resumed", "head_seq": self.last_seq})
         await self._deliver_early()
 

@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from sessions import selectors
 from sessions.access import Caller
-from sessions.models import MemberRole, WorkSession
+from sessions.models import MemberRole, ShareRole, WorkSession
 
 DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 # Messages after which the status bar and the approval cards are sent again: what agents report,
@@ -102,6 +102,18 @@ def members_context(session: WorkSession) -> dict:
     """The people card: the session's members, and the roles the owner can give."""
     members = session.memberships.select_related("user").order_by("joined_at")
     return {"members": list(members), "member_roles": MemberRole.choices}
+
+
+def shares_context(session: WorkSession) -> dict:
+    """The teams card: the groups the session is shared with, and those the owner can share it with."""
+    from django.contrib.auth.models import Group
+
+    shares = list(session.group_shares.select_related("group").order_by("group__name"))
+    return {
+        "shares": shares,
+        "groups": list(Group.objects.order_by("name").values_list("name", flat=True)),
+        "share_roles": ShareRole.choices,
+    }
 
 
 def board_context(session: WorkSession, role: str) -> dict:

@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from sessions.models import MemberRole, SessionState
+from sessions.models import MemberRole, SessionState, ShareRole
 
 
 class ErrorBodySerializer(serializers.Serializer):
@@ -48,6 +48,18 @@ class MemberSerializer(serializers.Serializer):
 class MemberInviteSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
     role = serializers.ChoiceField(choices=MemberRole.choices)
+
+
+class ShareSerializer(serializers.Serializer):
+    group = serializers.CharField(source="group.name")
+    role = serializers.ChoiceField(choices=ShareRole.choices)
+    shared_by = serializers.CharField(source="shared_by.username", default=None, allow_null=True)
+    shared_at = serializers.DateTimeField()
+
+
+class ShareCreateSerializer(serializers.Serializer):
+    group = serializers.CharField(max_length=150, help_text="a Django group's name (admins manage groups)")
+    role = serializers.ChoiceField(choices=ShareRole.choices)
 
 
 class SenderSerializer(serializers.Serializer):

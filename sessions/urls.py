@@ -19,6 +19,7 @@ urlpatterns = [
     path("<uuid:session_id>/gates/", views.gate_decision, name="gate"),
     path("<uuid:session_id>/state/", views.session_state, name="state"),
     path("<uuid:session_id>/members/", views.members_add, name="members"),
+    path("<uuid:session_id>/shares/", views.shares_edit, name="shares"),
     path("<uuid:session_id>/agents/", views.agent_invite_view, name="agent-invite"),
     path("<uuid:session_id>/history/", views.history, name="history"),
     path("<uuid:session_id>/history/map/", views.history_map, name="history-map"),

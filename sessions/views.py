@@ -24,6 +24,7 @@ from sessions.fragments import (
     map_urls,
     mark_uncovered_steps,
     members_context,
+    shares_context,
     side_panels,
 )
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
@@ -35,7 +36,9 @@ from sessions.services import (
     member_invite,
     message_post,
     message_post_at_head,
+    session_share,
     session_start,
+    session_unshare,
     session_update,
 )
 
@@ -90,6 +93,7 @@ def session_detail(request, session_id):
         "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
         "state": selectors.work_state(session),
         **members_context(session),
+        **shares_context(session),
         **_panel_context(session),
         **side_panels(session, access.role),
         **map_urls(session_id),
@@ -302,6 +306,23 @@ def session_state(request, session_id):
 
 @login_required
 @require_POST
+def shares_edit(request, session_id):
+    """The owner shares the session with a team, or stops, through session_share / session_unshare."""
+    access = _member_access(request, session_id)
+    caller, group = caller_for_user(request.user), request.POST.get("group", "")
+    context = {"role": access.role, "session": access.session}
+    try:
+        if request.POST.get("action") == "unshare":
+            session_unshare(session_id=session_id, caller=caller, group=group)
+        else:
+            session_share(session_id=session_id, caller=caller, group=group, role=request.POST.get("role", ""))
+    except SapError as error:
+        context["error"] = error.message
+    return render(request, "sessions/partials/shares.html", {**shares_context(access.session), **context})
+
+
+@login_required
+@require_POST
 def members_add(request, session_id):
     """The owner adds a member (username, role) from the session page, through member_invite."""
     access = _member_access(request, session_id)
@@ -335,7 +356,7 @@ def agent_invite_view(request, session_id):
 @login_required
 def team(request):
     """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
-    form = ReviewFilterForm(request.GET or None)
+    form = ReviewFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
     context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}

@@ -69,7 +69,7 @@ def close_dataset_connections(django_db_setup, django_db_blocker):
     yield
     from django.db import connections
 
-    from agents.operations.datasets import PostgresStore
+    from agents.operations.datasets.store import PostgresStore
 
     datasets = connections["datasets"]
     if datasets.vendor == "postgresql":

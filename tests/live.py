@@ -97,7 +97,10 @@ class DaphneServer(ChildProcess):
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "DaphneServer":
-        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port), "workbench.asgi:application"]
+        limit = str(settings.DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE)  # as the README runs it
+        argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port)]
+        argv += ["--websocket-max-message-size", limit, "--websocket-max-frame-size", limit]
+        argv.append("workbench.asgi:application")
         self.spawn(argv, **self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

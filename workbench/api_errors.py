@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
@@ -43,6 +45,16 @@ def error_response(error: SapError) -> Response:
 def exception_handler(exc, context):
     if isinstance(exc, SapError):
         return error_response(exc)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        return error_response(
+            SapError(
+                "MESSAGE_TOO_LARGE",
+                f"request bodies are limited to {limit} bytes",
+                details={"limit_bytes": limit},
+                suggestion=["put large content in a workspace file (POST …/files/) and refer to it"],
+            )
+        )
     if isinstance(exc, exceptions.ValidationError):
         return error_response(
             SapError("VALIDATION_FAILED", "the request's fields are not valid", details={"invalid": exc.detail})

@@ -40,6 +40,6 @@ application = ProtocolTypeRouter(
 )
 
 if settings.CHAP_AGENTS_IN_PROCESS:
-    from agents.runtime import start_in_background
+    from agents.worker import start_in_background
 
     start_in_background()

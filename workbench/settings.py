@@ -44,6 +44,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "workbench.error_pages.ApiErrorsAsJson",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -56,6 +57,9 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "workbench.urls"
+CSRF_FAILURE_VIEW = "workbench.error_pages.csrf_failure"
+# Request bodies over this are refused: 413 MESSAGE_TOO_LARGE (REST: workbench.parsers), never a 500.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 ASGI_APPLICATION = "workbench.asgi.application"
 
 TEMPLATES = [
@@ -123,7 +127,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["workbench.parsers.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "workbench.api_errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
@@ -161,10 +165,15 @@ CHAP_HEARTBEAT_S = env_int("CHAP_HEARTBEAT_S", 30, minimum=1)
 CHAP_WS_RATE_PER_S = env_int("CHAP_WS_RATE_PER_S", 50, minimum=1)
 CHAP_WS_BURST = env_int("CHAP_WS_BURST", 200, minimum=1)
 CHAP_MAX_FRAME_BYTES = 1024 * 1024
+# What the WebSocket transport lets through to the consumers: above CHAP_MAX_FRAME_BYTES a frame is
+# answered MESSAGE_TOO_LARGE and the socket stays open; above this Daphne closes it with 1009
+# (docs/transport.md). runserver reads these; the daphne command takes them as
+# --websocket-max-message-size and --websocket-max-frame-size (README).
+DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * CHAP_MAX_FRAME_BYTES
 # ./run (the embedded default) runs the agents' worker inside the web process; at scale run
 # `manage.py run_agents` processes instead.
 CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
-# More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours.py has the shipped ones).
+# More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours/registry.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
 # filter(envelope, agent) -> envelope, applied to everything agents post (agents/safety.py).
 CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "agents.safety.default_filter")

@@ -14,3 +14,9 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
 ]
+
+# Errors Django answers itself, in the error model (JSON on /api/, a page elsewhere).
+handler400 = "workbench.error_pages.bad_request"
+handler403 = "workbench.error_pages.permission_denied"
+handler404 = "workbench.error_pages.page_not_found"
+handler500 = "workbench.error_pages.server_error"

@@ -2,7 +2,8 @@
 
 from functools import cache
 
-from agents.operations import datasets, files, system
+from agents.operations import files, system
+from agents.operations.datasets import operations as datasets
 from agents.sap import CORE_OPERATIONS, Registry
 from agents.sap.workflow import WORKFLOW
 

@@ -15,14 +15,14 @@ current run and returns at once; that fast path is what keeps token-sized chunks
 from __future__ import annotations
 
 import codecs
-import json
 import re
 from itertools import islice
 
+from agents.sap import strict_json
 from agents.sap.blocks import BLOCK_TYPES, ID_RE, NAME_RE, Block, ParseError, Text, suggest_name
 
 MAX_BODY_BYTES = 1024 * 1024
-MAX_DEPTH = 64
+MAX_DEPTH = strict_json.MAX_DEPTH
 MAX_HEADER_LENGTH = 512
 
 _TEXT, _BODY, _SKIP = 0, 1, 2
@@ -30,13 +30,6 @@ _HEADER_RE = re.compile(r"@@([A-Za-z][A-Za-z0-9_-]*):([^#\s]*)(?:#(\S*))?")
 # A line that starts like a header is treated as one (and reported if malformed). The type
 # token is bounded so that the decision never needs more than the first few characters.
 _CANDIDATE_RE = re.compile(r"@@(?:[A-Za-z][A-Za-z0-9_-]{0,31}:|(?:query|action|describe|result|error|event)\b)", re.I)
-
-
-def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
-
-
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 class StreamParser:
@@ -265,29 +258,28 @@ class StreamParser:
         if not body_text:
             out.append(Block(block_type, name, block_id, {}, number))
             return
-        if len(body_text) * 4 > self.max_body and len(body_text.encode()) > self.max_body:
+        if len(body_text) * 4 > self.max_body and len(body_text.encode("utf-8", "surrogatepass")) > self.max_body:
             out.append(self._too_large_error(number))
             return
         try:
-            body = _DECODER.decode(body_text)
-        except RecursionError:
-            out.append(self._depth_error(number))
-            return
-        except (json.JSONDecodeError, ValueError) as exc:
-            if not isinstance(exc, json.JSONDecodeError):
-                out.append(ParseError("INVALID_JSON", f"block {name!r} body: {exc}", number, suggestion=("use null",)))
-                return
-            offset = len(raw) - len(raw.lstrip())
-            line = number + raw.count("\n", 0, offset + exc.pos) + 1
-            out.append(
-                ParseError(
-                    "INVALID_JSON",
-                    f"block {name!r} body is not valid JSON: {exc.msg}",
-                    line,
-                    details={"position": exc.pos},
-                    suggestion=("the body must be one JSON object; use {} for no parameters",),
+            body = strict_json.loads(body_text, max_depth=self.max_depth)
+        except strict_json.JsonRefused as refused:
+            if refused.reason == "depth":
+                out.append(self._depth_error(number))
+            elif refused.position is None:  # NaN, a lone surrogate: the message says what to send
+                out.append(ParseError("INVALID_JSON", f"block {name!r} body: {refused}", number))
+            else:
+                offset = len(raw) - len(raw.lstrip())
+                line = number + raw.count("\n", 0, offset + refused.position) + 1
+                out.append(
+                    ParseError(
+                        "INVALID_JSON",
+                        f"block {name!r} body is {refused}",
+                        line,
+                        details={"position": refused.position},
+                        suggestion=("the body must be one JSON object; use {} for no parameters",),
+                    )
                 )
-            )
             return
         if not isinstance(body, dict):
             out.append(
@@ -298,10 +290,6 @@ class StreamParser:
                     suggestion=('wrap the value in an object, e.g. {"value": ...}',),
                 )
             )
-            return
-        # Nesting can only exceed the limit if there are more brackets than the limit.
-        if body_text.count("{") + body_text.count("[") > self.max_depth and _depth(body) > self.max_depth:
-            out.append(self._depth_error(number))
             return
         out.append(Block(block_type, name, block_id, body, number))
 
@@ -350,19 +338,6 @@ class StreamParser:
         self._lines_done += closing_line.count("\n")
         self._state = _TEXT
         self._run_starts_line = closing_line.endswith("\n")
-
-
-def _depth(value) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict):
-            deepest = max(deepest, level)
-            stack.extend((child, level + 1) for child in item.values())
-        elif isinstance(item, list):
-            deepest = max(deepest, level)
-            stack.extend((child, level + 1) for child in item)
-    return deepest
 
 
 def parse(text: str, **limits) -> list:

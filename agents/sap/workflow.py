@@ -71,7 +71,7 @@ WORKFLOW = Operation(
                             "id": "save",
                             "type": "action",
                             "operation": "file.write",
-                            "body": {"path": "filelist.txt", "content": "{{steps.list.result.files}}"},
+                            "body": {"path": "filelist.txt", "content": "Word files: {{steps.list.result.files}}"},
                         },
                     ]
                 },

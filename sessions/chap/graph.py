@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import deque
 from dataclasses import dataclass
 
@@ -138,7 +139,11 @@ class ContextGraph:
                 self._edge(node, self.goal, "decomposes")
 
     def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id].update(confidence=payload["confidence_score"], text=payload["content"]["body"])
+        self.graph.nodes[message_id].update(
+            confidence=payload["confidence_score"],
+            text=payload["content"]["body"],
+            task_step=str(payload.get("task_step_id") or ""),
+        )
         for index, section in enumerate(payload["content"].get("sections") or []):
             self._unit(
                 message_id,
@@ -223,15 +228,26 @@ class ContextGraph:
         else:
             self._set(target, "needs_review", message_id)
 
+    def _apply_agent_status(self, message_id: str, seq: int, payload: dict) -> None:
+        self.graph.nodes[message_id]["task_id"] = str(payload.get("task_id") or "")
+
     def _apply_operation_record(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id]["kind"] = "operation"
+        caller = (payload.get("request") or {}).get("caller") or {}
+        self.graph.nodes[message_id].update(
+            kind="operation",
+            caller=f"{caller.get('type', '')}:{caller.get('id', '')}",
+            outcome=payload["outcome"],
+        )
         request = payload.get("request_message_id")
         if request and request in self.graph:
             self._edge(message_id, request, "produced_by")
 
     def _apply_task_event(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id]["label"] = (
-            f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}"
+        self.graph.nodes[message_id].update(
+            label=f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}",
+            task_id=str(payload["task_id"]),
+            task_state=payload.get("state", ""),
+            source=payload.get("plan_message_id") or "",
         )
         step = f"{payload.get('plan_message_id')}#step:{payload.get('plan_step')}"
         if step in self.graph:
@@ -351,26 +367,32 @@ class ContextGraph:
 
     def graphml(self) -> str:
         buffer = io.BytesIO()
-        nx.write_graphml(_exportable(self.graph), buffer)
+        nx.write_graphml(_exportable(self.graph, xml=True), buffer)
         return buffer.getvalue().decode()
 
 
-def _exportable(graph: nx.DiGraph) -> nx.DiGraph:
+# Characters XML 1.0 forbids (control characters, U+FFFE, U+FFFF): in an export they become U+FFFD,
+# the replacement character, so GraphML stays well-formed whatever the messages hold.
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _exportable(graph: nx.DiGraph, *, xml: bool = False) -> nx.DiGraph:
     """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
     out = nx.DiGraph()
     for node, attrs in graph.nodes(data=True):
-        out.add_node(node, **{key: _scalar(value) for key, value in attrs.items() if key != "events"})
+        out.add_node(node, **{key: _scalar(value, xml) for key, value in attrs.items() if key != "events"})
     for source, target, attrs in graph.edges(data=True):
-        out.add_edge(source, target, **{key: _scalar(value) for key, value in attrs.items()})
+        out.add_edge(source, target, **{key: _scalar(value, xml) for key, value in attrs.items()})
     return out
 
 
-def _scalar(value):
+def _scalar(value, xml: bool):
     if value is None:
         return ""
-    if isinstance(value, bool | int | float | str):
+    if isinstance(value, bool | int | float):
         return value
-    return json.dumps(value, ensure_ascii=False)
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
 
 
 def _int(value) -> int | None:

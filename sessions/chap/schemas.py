@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from agents.sap import strict_json
 from agents.sap.errors import SapError
 from agents.sap.registry import Param
 from agents.sap.validation import validate_params
@@ -391,6 +392,15 @@ def validate_envelope(envelope) -> dict:
         raise SapError(
             "INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}}
         )
+    try:  # what a socket or REST parser refuses, refused on the one write path too (forms, runtimes, SAP)
+        strict_json.check(envelope)
+    except strict_json.JsonRefused as refused:
+        raise SapError(
+            "INVALID_MESSAGE",
+            f"a message must be strict JSON: {refused}",
+            details={"invalid": {"": refused.reason}},
+            suggestion=["send numbers as finite numbers, text as valid Unicode, and nest less deeply"],
+        ) from None
     if NUL_ESCAPE.search(json.dumps(envelope)):
         # No store keeps NUL in text (PostgreSQL's jsonb refuses it), so no message may carry one.
         raise SapError(

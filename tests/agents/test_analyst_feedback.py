@@ -6,7 +6,7 @@ import statistics
 
 import pytest
 
-from agents.instructions import Column, empty_settings, understand
+from agents.behaviours.instructions import Column, empty_settings, understand
 from agents.models import Agent, Task
 from agents.operations.files import workspace_root
 from sessions.graphs import graph_cache

@@ -9,14 +9,14 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from agents.behaviours import builtin_agents_ensure
+from agents.behaviours.planning import constraints_from, plan_for, rank_templates, vague_because
+from agents.behaviours.registry import builtin_agents_ensure
+from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
 from agents.operations.files import workspace_root
-from agents.planning import constraints_from, plan_for, rank_templates, vague_because
-from agents.reviewer import review
-from agents.runtime import Worker
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
+from agents.worker import Worker
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
@@ -192,7 +192,12 @@ def test_the_analysts_figures_are_the_true_statistics(team):
     north = [float(r[1]) for r in SALES[1:] if r[0] == "north"]
     assert f"| north | 12 | {round(statistics.fmean(north), 2)} |" in body
     titles = [s["title"] for s in report["content"]["sections"]]
-    assert titles == ["Column profiles: sales", "Descriptive statistics: sales", "Group comparison: sales by region"]
+    assert titles == [
+        "Findings",
+        "Column profiles: sales",
+        "Descriptive statistics: sales",
+        "Group comparison: sales by region",
+    ]
     assert all(0 < s["confidence"] <= 1 for s in report["content"]["sections"])
     assert any("fewer than 5 rows" in u["aspect"] for u in report["uncertainties"])  # "east" has one row
     assert report["provenance"]["ai_generated"] is True and report["provenance"]["agent"] == "analyst"

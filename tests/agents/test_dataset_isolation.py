@@ -8,7 +8,7 @@ from django.core.checks import run_checks
 from django.db import connections
 
 from agents.operations import files
-from agents.operations.datasets import open_store
+from agents.operations.datasets.store import open_store
 from agents.sap import SapError
 from sessions.models import Message
 from sessions.services import agent_join

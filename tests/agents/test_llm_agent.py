@@ -6,8 +6,8 @@ import pytest
 
 from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
-from agents.runtime import Worker
 from agents.scheduling import task_create
+from agents.worker import Worker
 from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join

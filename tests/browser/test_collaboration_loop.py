@@ -76,7 +76,7 @@ def no_horizontal_scrollbar(page) -> bool:
 
 
 def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp_path):
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from tests.live import DaphneServer
 
     builtin_agents_ensure()

@@ -59,7 +59,7 @@ def test_a_task_is_reassigned_by_drag_and_by_keyboard_and_moves_in_the_other_mem
     ed.wait_for_timeout(300)  # the socket has joined the session's group
     screenshot(olga, "schedule-1-before")
 
-    olga.locator(f"#task-{task.pk}").drag_to(lane(olga, "author"))
+    olga.locator(f"#task-{task.pk} strong").drag_to(lane(olga, "author"))  # grabbed by its title
     lane(olga, "author").locator(f"#task-{task.pk}").wait_for(timeout=10_000)
     lane(ed, "author").locator(f"#task-{task.pk}").wait_for(timeout=10_000)  # live, in the other browser
     assert lane(ed, "finder").locator(f"#task-{task.pk}").count() == 0
@@ -80,6 +80,13 @@ def test_a_task_is_reassigned_by_drag_and_by_keyboard_and_moves_in_the_other_mem
         logged == ["created", "created", "reassigned", "reassigned"]
         and Task.objects.get(pk=task.pk).agent.name == "finder"
     )
+
+    unassigned = olga.locator('section.lane[aria-label="Unassigned tasks"]')
+    olga.locator(f"#task-{task.pk} strong").drag_to(unassigned)  # back to the queue of its role
+    for page in (olga, ed):
+        page.locator(f'section.lane[aria-label="Unassigned tasks"] #task-{task.pk}').wait_for(timeout=10_000)
+    assert Task.objects.get(pk=task.pk).agent is None
+    screenshot(ed, "schedule-4-dropped-on-unassigned")
     assert olga.console_errors == [] and ed.console_errors == []
 
 
@@ -103,7 +110,9 @@ def test_moving_the_history_slider_redraws_the_map_as_it_was(two_members):
     olga.goto(f"{two_members['server'].url}/sessions/{session.pk}/history/")
     nodes = olga.locator("#history-map g.node")
     full = nodes.count()
-    assert olga.locator("#history-map").get_attribute("data-seq") == "4" and full > 8
+    assert (
+        olga.locator("#history-map").get_attribute("data-seq") == "4" and full >= 8
+    )  # goal, checkpoint, report, its 2 sections, assumption, question, correction
     screenshot(olga, "history-1-now")
 
     slider = olga.get_by_test_id("history-slider")

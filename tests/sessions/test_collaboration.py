@@ -147,7 +147,7 @@ def test_a_message_is_named_by_what_it_is_for_and_who_sent_it():
 
 
 def test_the_new_session_form_preselects_agents_for_the_roles_templates_need(client):
-    from agents.behaviours import builtin_agents_ensure
+    from agents.behaviours.registry import builtin_agents_ensure
     from agents.task_templates import templates_ensure
     from sessions.forms import NewSessionForm
 

@@ -157,3 +157,39 @@ def test_an_admin_shares_a_session_inline_and_it_is_logged(client):
     event = Message.objects.get(session=session, payload_type="session_event").envelope["payload"]
     assert event["action"] == "shared" and event["group"] == "auditors" and event["by"] == "human:root"
     assert effective_role(session.pk, group.user_set.get()) == "commenter"
+
+
+def test_the_owner_shares_from_the_session_page_and_over_rest(client):
+    owner, ann = make_user("olga"), make_user("ann")
+    session = make_session(owner=owner, title="Audit")
+    team_of("auditors", ann)
+    client.force_login(owner)
+    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    assert "Shared with no team" in page and "Share with the team" in page
+    card = client.post(
+        reverse("sessions:shares", args=[session.pk]), {"action": "share", "group": "auditors", "role": "commenter"}
+    ).content.decode()
+    assert "auditors" in card and "commenters" in card and effective_role(session.pk, ann) == "commenter"
+    listed = client.get(f"/api/sessions/{session.pk}/shares/").json()
+    assert [(s["group"], s["role"], s["shared_by"]) for s in listed] == [("auditors", "commenter", "olga")]
+    assert client.delete(f"/api/sessions/{session.pk}/shares/auditors/").status_code == 204
+    assert effective_role(session.pk, ann) is None
+    made = client.post(
+        f"/api/sessions/{session.pk}/shares/", {"group": "auditors", "role": "owner"}, content_type="application/json"
+    )
+    assert made.status_code == 400
+    client.force_login(ann)
+    assert client.get(f"/api/sessions/{session.pk}/shares/").status_code == 404
+    assert "Share with the team" not in client.get(reverse("sessions:team")).content.decode()
+
+
+def test_the_team_page_filters_by_team(shared, client):
+    users = shared["users"]
+    Group.objects.get(name="finance").user_set.add(users["commenter"])
+    make_session(owner=users["commenter"], title="Notes of Cora")
+    client.force_login(users["commenter"])
+    everything = client.get(reverse("sessions:team")).content.decode()
+    assert "Regional sales" in everything and "Notes of Cora" in everything and "shared with reviewers" in everything
+    finance = client.get(reverse("sessions:team"), {"team": "finance"}).content.decode()
+    assert "Regional sales" in finance and "Notes of Cora" not in finance
+    assert client.get(reverse("sessions:team"), {"team": "board"}).status_code == 400  # not one of hers

@@ -4,8 +4,8 @@ import threading
 from django.core.management.base import BaseCommand, CommandError
 
 from agents.models import Agent
-from agents.runtime import Worker, default_worker_name
 from agents.scheduling import DEFAULT_LEASE_S
+from agents.worker import Worker, default_worker_name
 
 
 class Command(BaseCommand):

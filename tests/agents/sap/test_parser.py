@@ -190,9 +190,12 @@ def test_serializer_round_trip():
 
 
 def test_serializer_writes_what_fast_json_refuses_and_keeps_large_bodies_on_one_line():
-    body = {"surrogate": "\ud800", "big": 2**70, "rows": [[n, "x" * 20] for n in range(200)]}
+    body = {"big": 2**70, "rows": [[n, "x" * 20] for n in range(200)]}
     text = format_block("result", "dataset.query", body, "q")
     assert text.count("\n") == 3 and parse(text) == [Block("result", "dataset.query", "q", body, 1)]
+    # A lone surrogate is written, but no strict reader takes it back (results carry values.json_safe's).
+    (refused,) = parse(format_block("result", "dataset.query", {"surrogate": "\ud800"}, "q"))
+    assert refused.code == "INVALID_JSON" and "surrogate" in refused.message
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 5, 7, 13, 64, 4096])

@@ -1,0 +1,203 @@
+"""Structured queries compiled to SQL, and raw SQL checked before the database sees it.
+
+The check is the first, friendly line: it names what is wrong and what to do. The wall is the
+store (the session's own file or role), which runs the text as given.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+import sqlglot
+from sqlglot import expressions as exp
+
+from agents.operations.datasets.store import ALLOWED_FUNCTIONS, COLUMN_NAME, quote_identifier
+from agents.sap import SapError
+
+AGGREGATES = ("count", "sum", "avg", "min", "max")
+OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "like", "is_null")
+
+
+def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple[str, list, list[str]]:
+    """A structured query as parameterised SQL over quoted identifiers; returns (sql, params, names).
+
+    Every name is checked against the table's columns first (SQLite would read a double-quoted
+    name that is no column as a string, and no name should reach SQL unchecked anyway).
+    """
+    known = {c["name"] for c in columns}
+
+    def column(name, where: str) -> str:
+        if name not in known:
+            close = difflib.get_close_matches(name, sorted(known), n=1)
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"{where}: no column {name!r} in {table!r}",
+                details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(known)},
+                suggestion=[f"did you mean {close[0]!r}?"] if close else [],
+            )
+        return quote_identifier(name)
+
+    select, names = [], []
+    everything = [c["name"] for c in columns]
+    for index, item in enumerate(params.get("select") or everything):
+        if item == "*":
+            select.append("*")
+            continue
+        if isinstance(item, str):
+            select.append(column(item, f"select[{index}]"))
+            names.append(item)
+            continue
+        if not isinstance(item, dict):
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"select[{index}] must be a column name or {{fn, column, as}}",
+                details={"invalid": {f"select[{index}]": f"expected string or object, got {type(item).__name__}"}},
+            )
+        fn = item.get("fn")
+        if fn not in AGGREGATES:
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"select[{index}].fn must be one of {list(AGGREGATES)}",
+                details={"violations": {f"select[{index}].fn": fn}},
+            )
+        target = (
+            "*"
+            if item.get("column", "*") == "*" and fn == "count"
+            else column(item.get("column", ""), f"select[{index}].column")
+        )
+        alias = item.get("as") or f"{fn}_{item.get('column', 'all')}".replace("*", "all")
+        if not re.fullmatch(COLUMN_NAME, alias):
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"select[{index}].as must be an identifier",
+                details={"violations": {f"select[{index}].as": alias}},
+            )
+        select.append(f"{fn.upper()}({target}) AS {quote_identifier(alias)}")
+        names.append(alias)
+    values: list = []
+
+    def condition(node, where: str, depth: int = 0) -> str:
+        if depth > 8:
+            raise SapError(
+                "VALIDATION_FAILED",
+                "filters nest too deep (at most 8 levels)",
+                details={"violations": {where: "too deep"}},
+            )
+        if not isinstance(node, dict):
+            raise SapError(
+                "VALIDATION_FAILED", f"{where} must be an object", details={"invalid": {where: "expected object"}}
+            )
+        for joiner in ("and", "or"):
+            if joiner in node:
+                parts = node[joiner]
+                if not isinstance(parts, list) or not parts:
+                    raise SapError(
+                        "VALIDATION_FAILED",
+                        f"{where}.{joiner} must be a non-empty list",
+                        details={"invalid": {f"{where}.{joiner}": "expected array"}},
+                    )
+                inner = f" {joiner.upper()} ".join(
+                    condition(p, f"{where}.{joiner}[{i}]", depth + 1) for i, p in enumerate(parts)
+                )
+                return f"({inner})"
+        op = node.get("op", "=")
+        if op not in OPS:
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"{where}.op must be one of {list(OPS)}",
+                details={"violations": {f"{where}.op": op}},
+            )
+        target = column(str(node.get("column")), f"{where}.column")
+        value = node.get("value")
+        if op == "is_null":
+            return f"{target} IS {'' if value is not False else 'NOT '}NULL"
+        if op == "in":
+            if not isinstance(value, list) or not value or len(value) > 1000:
+                raise SapError(
+                    "VALIDATION_FAILED",
+                    f"{where}.value must be a list of 1 to 1000 values",
+                    details={"invalid": {f"{where}.value": "expected array"}},
+                )
+            values.extend(value)
+            return f"{target} IN ({', '.join([store.mark] * len(value))})"
+        if isinstance(value, dict | list):
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"{where}.value must be a plain value",
+                details={"invalid": {f"{where}.value": "expected scalar"}},
+            )
+        values.append(value)
+        return f"{target} {'LIKE' if op == 'like' else op} {store.mark}"
+
+    sql = f"SELECT {', '.join(select)} FROM {store.qualified(table)}"
+    if params.get("filters"):
+        sql += " WHERE " + condition(params["filters"], "filters")
+    if params.get("group_by"):
+        sql += " GROUP BY " + ", ".join(column(name, f"group_by[{i}]") for i, name in enumerate(params["group_by"]))
+    orders = []
+    for index, order in enumerate(params.get("order_by") or []):
+        if not isinstance(order, dict):
+            raise SapError(
+                "VALIDATION_FAILED",
+                f"order_by[{index}] must be {{column, direction}}",
+                details={"invalid": {f"order_by[{index}]": "expected object"}},
+            )
+        name = order.get("column", "")
+        is_alias = name in names and name not in known
+        quoted = quote_identifier(name) if is_alias else column(name, f"order_by[{index}].column")
+        orders.append(f"{quoted} {'DESC' if order.get('direction') == 'desc' else 'ASC'}")
+    if orders:
+        sql += " ORDER BY " + ", ".join(orders)
+    return sql, values, names
+
+
+def checked_sql(store, text: str) -> str:
+    """``text`` if it reads as one SELECT of this session's tables with allowed functions.
+
+    The first, friendly line: it names what is wrong and what to do. The wall is the database (the
+    session's own file or role), which runs the text as given.
+    """
+    dialect = "postgres" if store.postgres else "sqlite"
+    try:
+        statements = [s for s in sqlglot.parse(text, read=dialect) if s is not None]
+    except sqlglot.errors.ParseError as exc:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"sql does not parse: {str(exc).splitlines()[0]}",
+            details={"invalid": {"sql": "unparseable"}},
+        ) from None
+    if len(statements) != 1 or not isinstance(statements[0], exp.Select | exp.Union):
+        raise SapError(
+            "PERMISSION_DENIED",
+            "sql must be exactly one SELECT statement",
+            details={"permission": "dataset.query", "statements": len(statements)},
+            suggestion=["use the structured query fields for anything else"],
+        )
+    tree = statements[0]
+    writes = [
+        node
+        for node in tree.walk()
+        if isinstance(
+            node, exp.Into | exp.Insert | exp.Update | exp.Delete | exp.Create | exp.Drop | exp.Command | exp.Lock
+        )
+    ]
+    unknown = sorted({node.name.lower() for node in tree.find_all(exp.Anonymous)} - ALLOWED_FUNCTIONS)
+    if writes or unknown:
+        raise SapError(
+            "PERMISSION_DENIED",
+            "sql may only read data, with the functions of the allow-list",
+            details={"permission": "dataset.query", "refused": unknown or "a write"},
+            suggestion=[f"allowed functions: {', '.join(sorted(ALLOWED_FUNCTIONS))}"],
+        )
+    mine = set(store.tables())
+    ctes = {cte.alias for cte in tree.find_all(exp.CTE)}
+    for node in tree.find_all(exp.Table):
+        if node.db or node.catalog or (node.name not in mine and node.name not in ctes):
+            raise SapError(
+                "PERMISSION_DENIED",
+                f"sql may read only this session's tables, not {node.sql()!r}",
+                details={"permission": "dataset.query", "table": node.sql(), "tables": sorted(mine)},
+                suggestion=["list them with dataset.list-tables"],
+            )
+    return text

@@ -1,0 +1,139 @@
+"""CSV files of the workspace in and out of a session's tables."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import re
+
+from agents.operations.datasets.store import (
+    create_table,
+    insert_rows,
+    is_date,
+    open_store,
+    require_table,
+    stored_as_json,
+    table_columns,
+)
+from agents.operations.files import check_room, existing_file, safe_name, storage_for, store_bytes
+from agents.sap import SapError
+
+
+def infer_type(values: list[str]) -> str:
+    present = [v for v in values if v != ""]
+    if not present:
+        return "string"
+    if all(v.lower() in ("true", "false", "yes", "no") for v in present):
+        return "boolean"
+    try:
+        if all(math.isfinite(float(v)) for v in present):
+            return "number"
+    except ValueError:
+        pass
+    if all(is_date(v) for v in present):
+        return "date"
+    return "string"
+
+
+def convert_text(kind: str, text: str):
+    if text == "":
+        return None
+    if kind == "number":
+        number = float(text)
+        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
+    if kind == "boolean":
+        return text.lower() in ("true", "yes")
+    return text
+
+
+def import_csv(call, params):
+    session_id = call.context.session_id
+    storage, name = existing_file(session_id, params["path"])
+    with storage.open(name, "rb") as handle:
+        raw = handle.read()
+    try:
+        text = raw.decode(params["encoding"])
+    except (UnicodeDecodeError, LookupError) as exc:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"the file is not {params['encoding']}: {exc}",
+            details={"invalid": {"encoding": params["encoding"]}},
+        ) from None
+    records = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=params["delimiter"]))
+    if not records:
+        raise SapError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
+    header = records[0] if params["header"] else [f"column_{i + 1}" for i in range(len(records[0]))]
+    body = records[1:] if params["header"] else records
+    names = []
+    for index, title in enumerate(header):
+        clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
+        clean = f"c_{clean}" if clean[0].isdigit() else clean
+        while clean in names:
+            clean += "_"
+        names.append(clean)
+    good, rejected = [], []
+    for offset, record in enumerate(body, start=2 if params["header"] else 1):
+        if len(record) != len(names):
+            rejected.append({"line": offset, "reason": f"{len(record)} fields, expected {len(names)}"})
+        else:
+            good.append(record)
+    kinds = [infer_type([row[i] for row in good]) for i in range(len(names))]
+    columns = [{"name": n, "type": k, "nullable": True} for n, k in zip(names, kinds, strict=True)]
+    table = params["table"]
+    with open_store(session_id) as store, store.atomic():
+        if table in store.tables():
+            raise SapError(
+                "RESOURCE_ALREADY_EXISTS",
+                f"table {table!r} already exists",
+                details={"resource_type": "TABLE", "resource_name": table},
+                suggestion=["import into another table name", f"such as '{table}_v2'"],
+            )
+        create_table(store, table, columns)
+        insert_rows(
+            store,
+            table,
+            table_columns(store, table),
+            [[convert_text(k, v) for k, v in zip(kinds, row, strict=True)] for row in good],
+        )
+    return {
+        "status": "success",
+        "table": table,
+        "columns": columns,
+        "rows_loaded": len(good),
+        "rows_rejected": len(rejected),
+        "rejected": rejected[:50],
+    }
+
+
+def export_csv(call, params):
+    session_id = call.context.session_id
+    name = safe_name(session_id, params["path"])
+    storage = storage_for(session_id)
+    exists = storage.exists(name)
+    if exists and not params["overwrite"]:
+        raise SapError(
+            "RESOURCE_ALREADY_EXISTS",
+            f"file {name!r} exists already",
+            details={"resource_type": "FILE", "resource_name": name},
+            suggestion=["choose another path", 'set "overwrite": true (needs approval)'],
+        )
+    with open_store(session_id) as store:
+        columns = require_table(store, params["table"])
+        rows = store.execute(f"SELECT * FROM {store.qualified(params['table'])}", fetch=True)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([c["name"] for c in columns])
+    for row in rows:
+        writer.writerow(["" if v is None else stored_as_json(c, v) for c, v in zip(columns, row, strict=True)])
+    data = out.getvalue().encode("utf-8")
+    check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
+    store_bytes(storage, name, data)
+    return {"status": "success", "table": params["table"], "path": name, "rows": len(rows)}
+
+
+def export_overwrites(params, context) -> str | None:
+    session_id = context.session_id
+    if params.get("overwrite") and storage_for(session_id).exists(safe_name(session_id, params["path"])):
+        return f"overwrites the existing file {params['path']!r}"
+    return None

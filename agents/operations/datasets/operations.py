@@ -1,0 +1,354 @@
+"""The dataset.* operations: their parameters, manuals and handlers."""
+
+from __future__ import annotations
+
+import re
+
+from agents.operations.datasets.compiler import OPS, checked_sql, compile_query
+from agents.operations.datasets.csv_io import export_csv, export_overwrites, import_csv
+from agents.operations.datasets.store import (
+    COLUMN_NAME,
+    TYPES,
+    column_value,
+    create_table,
+    insert_rows,
+    open_store,
+    quote_identifier,
+    require_table,
+    row_count,
+    stored_as_json,
+    table_columns,
+)
+from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
+
+TABLE = Param(
+    "string",
+    "table name: letters, digits, underscore",
+    required=True,
+    min_length=1,
+    max_length=64,
+    pattern=r"^[a-zA-Z_][a-zA-Z0-9_]*$",
+)
+MAX_ROWS = 10_000
+NOT_FOUND = ErrorDoc("RESOURCE_NOT_FOUND", "No such table in this session.", "List them with dataset.list-tables.")
+
+
+def _create_table(call, params):
+    table = params["table"]
+    with open_store(call.context.session_id) as store:
+        if table in store.tables():
+            if params["if_not_exists"]:
+                return {"status": "exists", "table": table}
+            raise _already_exists(table)
+        _check_column_names(params["columns"])
+        with store.atomic():
+            create_table(store, table, params["columns"])
+        return {"status": "success", "table": table, "columns": table_columns(store, table)}
+
+
+def _already_exists(table: str) -> SapError:
+    return SapError(
+        "RESOURCE_ALREADY_EXISTS",
+        f"table {table!r} already exists",
+        details={"resource_type": "TABLE", "resource_name": table, "conflict_type": "NAME_DUPLICATE"},
+        suggestion=[
+            "use a different table name",
+            f"such as '{table}_v2'",
+            "drop the existing table first (needs approval)",
+            'set "if_not_exists": true',
+        ],
+    )
+
+
+def _check_column_names(columns: list[dict]) -> None:
+    names = [c["name"] for c in columns]
+    bad = [n for n in names if not re.fullmatch(COLUMN_NAME, n)]
+    if bad or len(set(names)) != len(names):
+        raise SapError(
+            "VALIDATION_FAILED",
+            "column names are letters, digits and underscores, each used once",
+            details={"violations": {"columns": bad or "duplicate names"}},
+        )
+
+
+def _table_exists(call, params):
+    with open_store(call.context.session_id) as store:
+        return {"table": params["table"], "exists": params["table"] in store.tables()}
+
+
+def _list_tables(call, params):
+    with open_store(call.context.session_id) as store:
+        return {"tables": [{"table": t, "rows": row_count(store, t)} for t in store.tables()]}
+
+
+def _describe_table(call, params):
+    table = params["table"]
+    with open_store(call.context.session_id) as store:
+        columns = require_table(store, table)
+        parts = ["COUNT(*)"]
+        for c in columns:
+            q = quote_identifier(c["name"])
+            ordered = f"CAST({q} AS INTEGER)" if c["type"] == "boolean" else q  # PostgreSQL has no MIN(boolean)
+            parts += [f"COUNT(*) - COUNT({q})", f"MIN({ordered})", f"MAX({ordered})", f"COUNT(DISTINCT {q})"]
+        row = store.execute(f"SELECT {', '.join(parts)} FROM {store.qualified(table)}", fetch=True)[0]
+    described = []
+    for index, c in enumerate(columns):
+        nulls, low, high, distinct = row[1 + index * 4 : 5 + index * 4]
+        described.append(
+            {
+                **c,
+                "null_count": nulls,
+                "min": stored_as_json(c, low),
+                "max": stored_as_json(c, high),
+                "distinct_estimate": distinct,
+            }
+        )
+    return {"table": table, "row_count": row[0], "columns": described}
+
+
+def _insert_rows(call, params):
+    table = params["table"]
+    with open_store(call.context.session_id) as store:
+        columns = require_table(store, table)
+        known = {c["name"] for c in columns}
+        rows = []
+        for index, row in enumerate(params["rows"]):
+            unknown = sorted(set(row) - known)
+            if unknown:
+                raise SapError(
+                    "VALIDATION_FAILED",
+                    f"rows[{index}] has unknown columns {unknown}",
+                    details={"invalid": {f"rows[{index}]": f"unknown columns {unknown}"}, "columns": sorted(known)},
+                )
+            rows.append([column_value(c, row.get(c["name"]), f"rows[{index}].{c['name']}") for c in columns])
+        with store.atomic():
+            insert_rows(store, table, columns, rows)
+    return {"status": "success", "table": table, "inserted": len(rows)}
+
+
+# -- queries ----------------------------------------------------------------------------------
+
+
+def _run(store, sql: str, values: list, *, limit: int, offset: int) -> dict:
+    """Rows of ``sql`` within the time and row limits; ``truncated`` says when there were more."""
+    names, rows, total = store.read(sql, values, limit=limit, offset=offset)
+    truncated = total is not None
+    return {
+        "columns": names,
+        # Rows as lists under "columns": a third of the size of one object per row, for people and
+        # for the token budgets of LLM agents alike.
+        "rows": rows,
+        "row_count": len(rows),
+        "truncated": truncated,
+        "total_rows": total if truncated else offset + len(rows),
+    }
+
+
+def _query(call, params):
+    limits = {"limit": params["limit"], "offset": params["offset"]}
+    with open_store(call.context.session_id) as store:
+        if params.get("sql"):
+            sql = checked_sql(store, params["sql"])
+            return {**_run(store, sql, [], **limits), "query": {"sql": sql}}
+        table = params.get("table")
+        if not table:
+            raise SapError(
+                "VALIDATION_FAILED", "give either table (a structured query) or sql", details={"missing": ["table"]}
+            )
+        sql, values, _ = compile_query(store, table, require_table(store, table), params)
+        return {**_run(store, sql, values, **limits), "query": {"sql": sql, "params": values}}
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+
+
+def _drop_table(call, params):
+    with open_store(call.context.session_id) as store:
+        require_table(store, params["table"])
+        with store.atomic():
+            store.execute(f"DROP TABLE {store.qualified(params['table'])}")
+    return {"status": "success", "dropped": params["table"]}
+
+
+FILTER_DOC = (
+    "a condition {column, op, value} with op one of " + ", ".join(OPS) + ", or {and: [...]} / {or: [...]} of them"
+)
+
+OPERATIONS = (
+    Operation(
+        "dataset.create-table",
+        "action",
+        "Create a new table in the session's database.",
+        _create_table,
+        {
+            "table": TABLE,
+            "columns": Param(
+                "array",
+                "column definitions",
+                required=True,
+                min_items=1,
+                max_items=200,
+                items=Param(
+                    "object",
+                    properties={
+                        "name": Param("string", required=True, pattern=COLUMN_NAME, max_length=64),
+                        "type": Param("string", default="string", enum=tuple(TYPES)),
+                        "nullable": Param("boolean", default=True),
+                    },
+                ),
+            ),
+            "if_not_exists": Param("boolean", "succeed quietly when the table exists", default=False),
+        },
+        version="1.2.0",
+        examples=(
+            Example(
+                format_block(
+                    "action",
+                    "dataset.create-table",
+                    {
+                        "table": "users",
+                        "columns": [
+                            {"name": "id", "type": "number", "nullable": False},
+                            {"name": "name", "type": "string", "nullable": False},
+                        ],
+                    },
+                    "ex1",
+                ),
+                format_block("result", "dataset.create-table", {"status": "success", "table": "users"}, "ex1"),
+            ),
+        ),
+        errors=(
+            ErrorDoc(
+                "RESOURCE_ALREADY_EXISTS",
+                "The table exists already.",
+                "Set if_not_exists to true, or use another name.",
+            ),
+        ),
+        side_effects=True,
+    ),
+    Operation(
+        "dataset.table-exists",
+        "query",
+        "Whether the session has a table of that name.",
+        _table_exists,
+        {"table": TABLE},
+        examples=(
+            Example(
+                format_block("query", "dataset.table-exists", {"table": "users"}, "1"),
+                format_block("result", "dataset.table-exists", {"table": "users", "exists": True}, "1"),
+            ),
+        ),
+    ),
+    Operation("dataset.list-tables", "query", "The session's tables with their row counts.", _list_tables),
+    Operation(
+        "dataset.describe-table",
+        "query",
+        "Columns, row count, and per column nulls, min, max and distinct values.",
+        _describe_table,
+        {"table": TABLE},
+        errors=(NOT_FOUND,),
+    ),
+    Operation(
+        "dataset.insert",
+        "action",
+        "Insert rows (objects keyed by column name).",
+        _insert_rows,
+        {"table": TABLE, "rows": Param("array", required=True, min_items=1, max_items=10_000, items=Param("object"))},
+        errors=(NOT_FOUND,),
+        side_effects=True,
+    ),
+    Operation(
+        "dataset.query",
+        "query",
+        "Query a table: select columns and aggregates (count, sum, avg, min, max), filters, group_by, order_by, "
+        "limit/offset; or a read-only sql SELECT over this session's tables. Rows come as lists in the order "
+        f"of columns. At most {MAX_ROWS} rows and "
+        "the time limit; a cut result says truncated and total_rows.",
+        _query,
+        {
+            "table": Param("string", "the table of a structured query", pattern=TABLE.pattern, max_length=64),
+            "select": Param("array", "column names, or {fn, column, as}", max_items=100),
+            "filters": Param("object", FILTER_DOC),
+            "group_by": Param("array", items=Param("string"), max_items=20),
+            "order_by": Param("array", "{column, direction: asc|desc}", items=Param("object"), max_items=20),
+            "limit": Param("integer", default=100, minimum=1, maximum=MAX_ROWS),
+            "offset": Param("integer", default=0, minimum=0, maximum=2**31),
+            "sql": Param("string", "one read-only SELECT over this session's tables", max_length=20_000),
+        },
+        examples=(
+            Example(
+                format_block(
+                    "query",
+                    "dataset.query",
+                    {
+                        "table": "sales",
+                        "select": ["region", {"fn": "sum", "column": "amount", "as": "total"}],
+                        "group_by": ["region"],
+                        "order_by": [{"column": "total", "direction": "desc"}],
+                    },
+                    "q1",
+                ),
+                format_block(
+                    "result",
+                    "dataset.query",
+                    {
+                        "columns": ["region", "total"],
+                        "rows": [["EU", 120.5]],
+                        "row_count": 1,
+                        "truncated": False,
+                        "total_rows": 1,
+                    },
+                    "q1",
+                ),
+            ),
+        ),
+        errors=(
+            NOT_FOUND,
+            ErrorDoc("TIMEOUT", "The query ran too long.", "Filter or aggregate more."),
+            ErrorDoc(
+                "PERMISSION_DENIED",
+                "The sql is not one read-only SELECT of this session's tables.",
+                "Use the structured fields.",
+            ),
+        ),
+    ),
+    Operation(
+        "dataset.import-csv",
+        "action",
+        "Load a workspace CSV file into a new table, inferring column types.",
+        import_csv,
+        {
+            "path": Param("string", "the CSV file in the workspace", required=True, max_length=1024),
+            "table": TABLE,
+            "delimiter": Param("string", default=",", min_length=1, max_length=1),
+            "encoding": Param("string", default="utf-8", max_length=30),
+            "header": Param("boolean", default=True),
+        },
+        errors=(ErrorDoc("RESOURCE_ALREADY_EXISTS", "The table exists.", "Import into another name."),),
+        side_effects=True,
+    ),
+    Operation(
+        "dataset.export-csv",
+        "action",
+        "Write a table to a workspace CSV file.",
+        export_csv,
+        {
+            "table": TABLE,
+            "path": Param("string", required=True, max_length=1024),
+            "overwrite": Param("boolean", default=False),
+        },
+        errors=(NOT_FOUND,),
+        side_effects=True,
+        risk=export_overwrites,
+    ),
+    Operation(
+        "dataset.drop-table",
+        "action",
+        "Delete a table and its rows. Irreversible: a human approves it first.",
+        _drop_table,
+        {"table": TABLE},
+        errors=(NOT_FOUND,),
+        side_effects=True,
+        irreversible=True,
+    ),
+)

@@ -1,0 +1,23 @@
+"""The REST API's JSON parser: strict JSON (agents.sap.strict_json), each refusal a structured error.
+
+DRF reads a JSON body through ``request.body``, so a body over DATA_UPLOAD_MAX_MEMORY_SIZE is refused
+before it gets here (RequestDataTooBig, answered 413 by workbench.api_errors).
+"""
+
+from __future__ import annotations
+
+from rest_framework.parsers import JSONParser
+
+from agents.sap import strict_json
+from agents.sap.errors import SapError
+
+
+class StrictJSONParser(JSONParser):
+    def parse(self, stream, media_type=None, parser_context=None):
+        try:
+            return strict_json.loads(stream.read())
+        except strict_json.JsonRefused as refused:
+            details = {"reason": refused.reason}
+            if refused.position is not None:
+                details["position"] = refused.position
+            raise SapError("INVALID_REQUEST", f"the body is not strict JSON: {refused}", details=details) from None
