@@ -87,8 +87,9 @@ def live_update(
     if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
     if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
-        plans = [m for m in selectors.thread(session=session) if m["steps"]]
-        context["redrawn"] = mark_uncovered_steps(session, plans)
+        if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
+            plans = [m for m in selectors.thread(session=session) if m["steps"]]
+            context["redrawn"] = mark_uncovered_steps(session, plans)
         context.update(side_panels(session, role), refresh_side=True)
     if envelope["payload_type"] == "clarification_answer":  # the question shows as answered, with its answer
         asked = selectors.thread_message_by_id(
