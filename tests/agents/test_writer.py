@@ -101,3 +101,44 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     assert payload["provenance"]["model"] == "scripted-1"
     sent = model.requests[0]["messages"][1]["content"]
     assert "RELATED EARLIER MESSAGES" not in sent and "east" in sent
+
+
+def test_a_correction_to_the_written_report_is_answered_honestly_and_a_redone_analysis_is_used(team):
+    attach_baskets(team["session"])
+    analysis = plan_and_run(team)
+    report = written(team)
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": report["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    again = written(team)["payload"]
+    [changed] = [s for s in again["content"]["sections"] if s["id"] == "what-changed"]
+    assert "I do not change its figures" in changed["body"] and "give it to analyst on its report" in changed["body"]
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": analysis["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": written(team)["message_id"],
+            "feedback_type": "refinement",
+            "specific_instructions": {"request": "Write it from the redone analysis"},
+        },
+    )
+    work_until_idle()
+    third = written(team)["payload"]
+    [changed] = [s for s in third["content"]["sections"] if s["id"] == "what-changed"]
+    assert "The figures come from the analysis as it was redone since." in changed["body"]
+    method = next(s["body"] for s in third["content"]["sections"] if s["title"] == "Data and method")
+    assert "sample standard deviations (dividing by n - 1)" in method
