@@ -189,7 +189,8 @@ class Prose:
                 )
                 + "."
             )
-        lines += [f"Assumed: {a}." for a in self.handoff.assumptions]
+        if self.handoff.assumptions:
+            lines += ["", "It assumed:", ""] + [f"- {a}" for a in self.handoff.assumptions]
         if self.handoff.sources:
             lines += ["", "The queries behind the figures:", ""] + [f"- {s}" for s in self.handoff.sources[:30]]
         return "\n".join(lines), 0.9
