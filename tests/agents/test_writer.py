@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from agents.behaviours.reviewer import review
 from agents.behaviours.writer import leaks
 from agents.models import Agent, TaskTemplate
 from sessions.models import Message
@@ -42,6 +43,9 @@ def test_the_writer_writes_the_templates_sections_in_prose_from_the_analysis(tea
     assert "descriptive" in by_title["Limitations"]
     assert report["in_reply_to"] == analysis["message_id"]
     assert payload["provenance"]["template"] == "data-analysis"
+    # The reviewer finds every section the template asks for.
+    criteria = TaskTemplate.objects.get(slug="data-analysis").evaluation_criteria
+    assert not [f for f in review(payload, spec, criteria) if f["title"].startswith("Missing section")]
     # What the scribe used to dump is nowhere: no context headings, no message ids, no encoded files.
     body = payload["content"]["body"]
     assert "RELATED EARLIER MESSAGES" not in body and analysis["message_id"] not in body and not leaks(body)
