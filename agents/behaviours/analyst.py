@@ -616,7 +616,7 @@ def lead_sentences(comparison: dict, measure: str, highest: bool) -> list[str]:
     for other in ranked[1:]:
         theirs = other["means"][measure]
         gap = abs(value - theirs)
-        share = f", {number(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
+        share = f", {round(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
         others.append(f"{number(gap)} {'more' if highest else 'less'} than {other['value']} ({number(theirs)}{share})")
     lines.append("That is " + "; ".join(others) + ".")
     return lines

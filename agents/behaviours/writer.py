@@ -189,7 +189,8 @@ class Prose:
                 )
                 + "."
             )
-        lines += [f"Assumed: {a}." for a in self.handoff.assumptions]
+        if self.handoff.assumptions:
+            lines += ["", "It assumed:", ""] + [f"- {a}" for a in self.handoff.assumptions]
         if self.handoff.sources:
             lines += ["", "The queries behind the figures:", ""] + [f"- {s}" for s in self.handoff.sources[:30]]
         return "\n".join(lines), 0.9
@@ -225,18 +226,26 @@ def _analysis_of(run: TaskRun, earlier: dict | None) -> dict | None:
     """The analysis this writing hands off from: the one it wrote from before (when redone), the result
     of the step it follows, or else the latest analysis in the session."""
     stated = ((earlier or {}).get("payload") or {}).get("provenance") or {}
-    if stated.get("from_message_id"):
-        return run.message(stated["from_message_id"])
+    used = run.message(stated.get("from_message_id"))
+    if used is not None:  # written again: from the same analyst's latest analysis, redone or not
+        return _analyses(run, used["sender"]["id"])[-1]
     for before in run.task.depends_on.exclude(result_message_id="").order_by("-plan_step", "-pk"):
         envelope = run.message(before.result_message_id)
         if envelope and envelope["payload_type"] == "collaborative_response":
             return envelope
-    analyses = [
+    analyses = _analyses(run)
+    return analyses[-1] if analyses else None
+
+
+def _analyses(run: TaskRun, by: str | None = None) -> list[dict]:
+    """The session's analyses (reports that carry their comparisons), oldest first, of one agent or all."""
+    return [
         m
         for m in run.messages("collaborative_response")
-        if m["sender"]["type"] == "agent" and (m["payload"].get("provenance") or {}).get("comparisons") is not None
+        if m["sender"]["type"] == "agent"
+        and (by is None or m["sender"]["id"] == by)
+        and (m["payload"].get("provenance") or {}).get("comparisons") is not None
     ]
-    return analyses[-1] if analyses else None
 
 
 def _spec_of(run: TaskRun, source: dict | None, earlier: dict | None) -> tuple[str, list[dict]]:
@@ -320,8 +329,16 @@ def writer(run: TaskRun) -> str:
             )
     correction = feedback_text(source)
     if correction:
-        sections.insert(0, {"id": "what-changed", "title": "What changed",
-                            "body": f"Written again after the correction: {correction}"})  # fmt: skip
+        before = (((earlier or {}).get("payload") or {}).get("provenance") or {}).get("from_message_id")
+        newer = analysis is not None and before and analysis["message_id"] != before
+        lines = [f"Written again after the correction: {correction}", ""]
+        lines.append(
+            "- The figures come from the analysis as it was redone since."
+            if newer
+            else f"- I write up the analysis; I do not change its figures. If the correction asks for other "
+            f"figures, give it to {handoff.by or 'the analyst'} on its report, and I will write from the new one."
+        )
+        sections.insert(0, {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)})
     title = f"# {goal.strip() or run.task.title}"
     body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
     path = f"reports/task-{run.task.pk}.md"

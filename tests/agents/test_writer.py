@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from agents.behaviours.reviewer import review
 from agents.behaviours.writer import leaks
 from agents.models import Agent, TaskTemplate
 from sessions.models import Message
@@ -42,6 +43,9 @@ def test_the_writer_writes_the_templates_sections_in_prose_from_the_analysis(tea
     assert "descriptive" in by_title["Limitations"]
     assert report["in_reply_to"] == analysis["message_id"]
     assert payload["provenance"]["template"] == "data-analysis"
+    # The reviewer finds every section the template asks for.
+    criteria = TaskTemplate.objects.get(slug="data-analysis").evaluation_criteria
+    assert not [f for f in review(payload, spec, criteria) if f["title"].startswith("Missing section")]
     # What the scribe used to dump is nowhere: no context headings, no message ids, no encoded files.
     body = payload["content"]["body"]
     assert "RELATED EARLIER MESSAGES" not in body and analysis["message_id"] not in body and not leaks(body)
@@ -101,3 +105,44 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     assert payload["provenance"]["model"] == "scripted-1"
     sent = model.requests[0]["messages"][1]["content"]
     assert "RELATED EARLIER MESSAGES" not in sent and "east" in sent
+
+
+def test_a_correction_to_the_written_report_is_answered_honestly_and_a_redone_analysis_is_used(team):
+    attach_baskets(team["session"])
+    analysis = plan_and_run(team)
+    report = written(team)
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": report["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    again = written(team)["payload"]
+    [changed] = [s for s in again["content"]["sections"] if s["id"] == "what-changed"]
+    assert "I do not change its figures" in changed["body"] and "give it to analyst on its report" in changed["body"]
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": analysis["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": written(team)["message_id"],
+            "feedback_type": "refinement",
+            "specific_instructions": {"request": "Write it from the redone analysis"},
+        },
+    )
+    work_until_idle()
+    third = written(team)["payload"]
+    [changed] = [s for s in third["content"]["sections"] if s["id"] == "what-changed"]
+    assert "The figures come from the analysis as it was redone since." in changed["body"]
+    method = next(s["body"] for s in third["content"]["sections"] if s["title"] == "Data and method")
+    assert "sample standard deviations (dividing by n - 1)" in method
