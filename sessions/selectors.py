@@ -140,6 +140,12 @@ def _answer_shown(payload: dict, nodes) -> dict:
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict | None:
+    """An earlier message as the thread shows it now (an answer closed one of its questions)."""
+    row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
+    return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
+
+
 def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     """One message as the thread shows it (None for those it leaves to the status bar): ``kind`` says
     what it is for and ``about`` names the message it answers or gives feedback on, in words; each
@@ -158,7 +164,14 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
             answers = _answers(graph, node) if node in graph else []
             open_now = nodes[node]["status"] == "open" if node in graph else True
             questions.append({"index": index, "text": text, "open": open_now, "answers": answers})
+        sources = [
+            {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
+            if m.get("type") == "session_message" and m.get("citation") in nodes
+            else m
+            for m in payload.get("supporting_materials") or []
+        ]
         payload = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
+        payload["supporting_materials"] = sources
     else:
         questions = []
     summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
@@ -420,7 +433,7 @@ def work_state(session: WorkSession) -> dict:
         doing = "; ".join(f"{t.agent.name}: {t.title}" for t in running if t.agent) or "agents are about to start"
         return {**base, "key": "working", "label": "Working", "detail": doing}
     if waiting:
-        return {**base, "key": "waiting", "label": "Waiting for you", "detail": waiting[0]["what"]}
+        return {**base, "key": "waiting", "label": "Waiting for you", "detail": ""}
     if tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists():
         detail = "every task is done: read the report, then mark the session done"
         return {**base, "key": "review", "label": "Ready for your review", "detail": detail}

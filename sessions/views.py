@@ -7,7 +7,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from agents import scheduling
 from agents.api import TaskActionSerializer
-from agents.gates import gate_decide, may_decide, waiting_for_people
+from agents.gates import gate_decide, may_decide
 from agents.sap.errors import SapError
 from agents.scheduling import agent_pause, task_act
 from sessions import selectors
@@ -47,8 +47,9 @@ from sessions.services import (
 def session_list(request):
     sessions = list(selectors.sessions_for_user(user=request.user))
     roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
-    for session in sessions:  # what the user may decide: the same items the session's panel shows
-        session.waiting = len(waiting_for_people(session)) if may_decide(roles.get(session.pk)) else 0
+    for session in sessions:  # what the user may decide: the same items the session's state card lists
+        session.work = selectors.work_state(session)
+        session.waiting = len(session.work["waiting"]) if may_decide(roles.get(session.pk)) else 0
     return render(request, "sessions/list.html", {"sessions": sessions})
 
 

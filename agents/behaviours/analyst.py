@@ -135,7 +135,8 @@ class Analysis:
         self.uncertainties: list[dict] = []
         self.questions: list[str] = []
         self.asked: list[dict] = []  # what each question is about, in the order of ``questions``
-        self.asked_before: set[str] = set()
+        self.asked_before: set[str] = set()  # the keys of questions asked before, and the columns they were about
+        self.pending_outliers: list[tuple[str, str]] = []  # (table.column, its outliers in words)
         self.figures: dict[str, list] = {}  # key -> [label, value]: what "What changed" compares
         self.described: dict[str, dict] = {}
         self.files: dict[str, str] = {}  # table -> the attached file it was imported from
@@ -419,24 +420,40 @@ class Analysis:
         return section, final
 
     def _ask_about_outliers(self, table: str, undecided: list[str], spreads: dict[str, Spread], values: dict) -> None:
-        """One question for the table's undecided outliers, unless it was asked in an earlier round."""
-        key = f"outliers:{table}:{','.join(undecided)}"
-        if not undecided or key in self.asked_before:
-            return
-        parts = []
+        """Note the table's undecided outliers that no earlier round asked about; ``ask_pending`` asks
+        about all of them at once."""
         for name in undecided:
+            if f"{table}.{name}" in self.asked_before:
+                continue
             spread = spreads[name]
             mean = number(values[f"{name}__mean"])
-            parts.append(
-                f"{name} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
-                f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
-                f"{_listed(spread.outliers)}"
+            self.pending_outliers.append(
+                (
+                    f"{table}.{name}",
+                    f"{name} in {table} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
+                    f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
+                    f"{_listed(spread.outliers)}",
+                )
             )
-        self.questions.append(
-            f"In {table}, {'; '.join(parts)}. Should these outlying values be left out of the figures? "
-            "(Yes leaves them out; no keeps them.)"
+
+    def ask_pending(self) -> None:
+        """One question for every outlying value found, however many columns and tables have them."""
+        if not self.pending_outliers:
+            return
+        targets = [target for target, _ in self.pending_outliers]
+        parts = [words for _, words in self.pending_outliers]
+        several = len(targets) > 1
+        options = (
+            "Yes leaves them all out; no keeps them all; or say it column by column, "
+            f"e.g. “leave out {targets[0].split('.')[1]}, keep the others”."
+            if several
+            else "(Yes leaves them out; no keeps them.)"
         )
-        self.asked.append({"about": "outliers", "table": table, "columns": undecided, "key": key})
+        self.questions.append(
+            f"Some values lie far from the rest: {'; '.join(parts)}. Should these outlying values be left out "
+            f"of the figures? {options}"
+        )
+        self.asked.append({"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets)})
 
     def _spread(
         self, table: str, column: str, values: dict, conditions: list[dict], *, outliers: bool = True
@@ -578,7 +595,7 @@ def _how_computed(comparison: dict) -> str:
     )
 
 
-def _lead(comparison: dict, measure: str, highest: bool) -> list[str]:
+def lead_sentences(comparison: dict, measure: str, highest: bool) -> list[str]:
     """The answer for one measure: the named group, its value, and how far each other group is from it."""
     group = _spoken(comparison["group"])
     ranked = sorted(
@@ -599,13 +616,13 @@ def _lead(comparison: dict, measure: str, highest: bool) -> list[str]:
     for other in ranked[1:]:
         theirs = other["means"][measure]
         gap = abs(value - theirs)
-        share = f", {number(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
+        share = f", {round(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
         others.append(f"{number(gap)} {'more' if highest else 'less'} than {other['value']} ({number(theirs)}{share})")
     lines.append("That is " + "; ".join(others) + ".")
     return lines
 
 
-def _differ(comparison: dict, measure: str) -> str:
+def differ_sentence(comparison: dict, measure: str) -> str:
     """How the groups differ in a second measure: their values from highest to lowest, and the gap."""
     ranked = sorted(
         (g for g in comparison["groups"] if g["means"].get(measure) is not None),
@@ -636,8 +653,8 @@ def findings(goal: str, comparisons: list[dict], confidence_of: dict[str, float]
     measures = _named_in(text, chosen["measures"]) or chosen["measures"][:4]
     highest = not (LOW_WORDS.search(text) and not HIGH_WORDS.search(text))
     lines = [f"You asked: “{goal.strip()}”", ""] if goal.strip() else []
-    lines += _lead(chosen, measures[0], highest)
-    lines += [f"- {_differ(chosen, m)}" for m in measures[1:]]
+    lines += lead_sentences(chosen, measures[0], highest)
+    lines += [f"- {differ_sentence(chosen, m)}" for m in measures[1:]]
     small = [g for g in chosen["groups"] if g["n"] < 5]
     if small:
         lines.append(
@@ -742,6 +759,13 @@ def request_of(run: TaskRun) -> Request | None:
     return None
 
 
+def _asked_keys(record: dict) -> list[str]:
+    """What an earlier question settled: its key and each column it asked about (older reports name a
+    table and its columns, newer ones ``table.column`` targets)."""
+    columns = record.get("targets") or [f"{record.get('table')}.{c}" for c in record.get("columns") or []]
+    return [record["key"], *columns]
+
+
 def _reports(run: TaskRun) -> list[dict]:
     """This analyst's earlier reports in the session (those that carry their figures), oldest first."""
     return [
@@ -837,7 +861,9 @@ def analyst(run: TaskRun) -> str:
     previous = earlier[-1] if earlier else None
     stated = (previous["payload"].get("provenance") or {}) if previous else {}
     analysis.settings = settings_of(stated.get("settings"))
-    analysis.asked_before = {q["key"] for e in earlier for q in (e["payload"]["provenance"].get("questions") or [])}
+    analysis.asked_before = {
+        key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in _asked_keys(q)
+    }
     request = request_of(run)
     understood = None
     if request is not None:
@@ -851,6 +877,7 @@ def analyst(run: TaskRun) -> str:
     for table in chosen:
         run.check()
         sections += analysis.table_report(table)
+    analysis.ask_pending()
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
     proposal = proposal_behind(run, run.message(run.task.source_message_id))
     goal = proposal["payload"]["goal"] if proposal else stated.get("goal", "")
