@@ -60,6 +60,11 @@ class TaskRun:
             .first()
         )
 
+    def messages(self, payload_type: str) -> list[dict]:
+        """The envelopes of one type in this task's session, oldest first."""
+        rows = Message.objects.filter(session_id=self.task.session_id, payload_type=payload_type)
+        return list(rows.order_by("seq").values_list("envelope", flat=True))
+
     def own_messages(self, payload_type: str) -> list[dict]:
         """The envelopes this agent posted earlier in this session, of one type, oldest first."""
         rows = Message.objects.filter(

@@ -116,13 +116,16 @@ class ReviewFilterForm(forms.Form):
 
     member = forms.CharField(max_length=150, required=False, help_text="a member's username")
     agent = forms.CharField(max_length=100, required=False, help_text="an agent's name")
+    team = forms.ChoiceField(required=False, help_text="sessions shared with one of your teams")
     template = forms.ChoiceField(required=False, help_text="the task template the plan followed")
     state = forms.ChoiceField(choices=[("", "any"), *SessionState.choices], required=False)
     since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active since")
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active until")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, user=None, **kwargs):
         super().__init__(*args, **kwargs)
+        teams = user.groups.order_by("name").values_list("name", "name") if user is not None else []
+        self.fields["team"].choices = [("", "any"), *teams]
         templates = TaskTemplate.objects.values_list("slug", "name")
         self.fields["template"].choices = [("", "any"), *templates]
 

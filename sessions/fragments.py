@@ -83,12 +83,19 @@ def live_update(
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(side_panels(session, role), refresh_side=True)
     action = envelope["payload"].get("action") if envelope["payload_type"] == "session_event" else None
-    if action == "member_added":
+    by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
+    if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
     if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
-        plans = [m for m in selectors.thread(session=session) if m["steps"]]
-        context["replanned"] = mark_uncovered_steps(session, plans)
+        if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
+            plans = [m for m in selectors.thread(session=session) if m["steps"]]
+            context["redrawn"] = mark_uncovered_steps(session, plans)
         context.update(side_panels(session, role), refresh_side=True)
+    if envelope["payload_type"] == "clarification_answer":  # the question shows as answered, with its answer
+        asked = selectors.thread_message_by_id(
+            session=session, message_id=envelope["payload"]["clarification_message_id"]
+        )
+        context["redrawn"] = [asked] if asked else []
     return render_to_string("sessions/partials/live_update.html", context)
 
 

@@ -10,7 +10,7 @@ from sessions.chap import labels
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference, statuses
-from sessions.chap.layout import MapLayout, draw_map, map_edges, map_node, node_details
+from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache
 from sessions.models import GroupShare, Membership, Message, SessionState, WorkSession
@@ -76,30 +76,10 @@ def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
 
 
 def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
-    """What one new message changes on the map: its own nodes, and the nodes whose status it set."""
+    """What one new message changes on the map (``map_update``): never the whole map."""
     entry = graph_cache.entry(session)
     with entry.lock:
-        context, layout = entry.graph, entry.layout
-        layout.update(context)
-        nodes = context.graph.nodes
-        if message_id not in nodes:
-            return {"added": [], "changed": [], "edges": []}
-        # The message's own nodes are the last ones placed from its seq on: a short walk from the end,
-        # the same for every viewer whichever render placed them.
-        seq, mine = nodes[message_id]["seq"], []
-        for key in reversed(layout.order):
-            if nodes[key]["seq"] < seq:
-                break
-            if nodes[key]["message"] == message_id:
-                mine.append(key)
-        mine.reverse()
-        own = set(mine)
-        changed = sorted(key for key in context.caused.get(message_id, ()) if key in layout.placed and key not in own)
-        return {
-            "added": [map_node(context, layout.placed[key]) for key in mine],
-            "changed": [map_node(context, layout.placed[key]) for key in changed],
-            "edges": map_edges(context, layout, mine),
-        }
+        return map_update(entry.graph, entry.layout, message_id)
 
 
 def map_node_details(*, session: WorkSession, index: int) -> dict | None:
@@ -120,13 +100,6 @@ def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict |
 
 # Not read as conversation: statuses are in the status bar, operation records and task events on the map.
 THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
-
-
-def heat(confidence) -> str:
-    """The heatmap bucket of a confidence: 0 (below 0.4) to 3 (0.8 and more), "na" when not stated."""
-    if confidence is None:
-        return "na"
-    return str(sum(confidence >= edge for edge in (0.4, 0.6, 0.8)))
 
 
 def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
@@ -167,6 +140,12 @@ def _answer_shown(payload: dict, nodes) -> dict:
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict | None:
+    """An earlier message as the thread shows it now (an answer closed one of its questions)."""
+    row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
+    return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
+
+
 def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     """One message as the thread shows it (None for those it leaves to the status bar): ``kind`` says
     what it is for and ``about`` names the message it answers or gives feedback on, in words; each
@@ -185,7 +164,14 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
             answers = _answers(graph, node) if node in graph else []
             open_now = nodes[node]["status"] == "open" if node in graph else True
             questions.append({"index": index, "text": text, "open": open_now, "answers": answers})
+        sources = [
+            {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
+            if m.get("type") == "session_message" and m.get("citation") in nodes
+            else m
+            for m in payload.get("supporting_materials") or []
+        ]
         payload = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
+        payload["supporting_materials"] = sources
     else:
         questions = []
     summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
@@ -371,7 +357,7 @@ MAX_REVIEWED = 200
 
 
 def sessions_for_review(
-    *, user: AbstractBaseUser, member="", agent="", template="", state="", since=None, until=None
+    *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
 ) -> list[WorkSession]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
     page, filtered; each with its members, agents, the groups it is shared with, the caller's own
@@ -381,6 +367,8 @@ def sessions_for_review(
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
     if agent:
         found = found.filter(participants__agent__name=agent)
+    if team:
+        found = found.filter(pk__in=GroupShare.objects.filter(group__name=team, group__user=user).values("session"))
     plans = Message.objects.filter(payload_type="agent_capability_declaration", envelope__payload__has_key="template")
     if template:
         found = found.filter(pk__in=plans.filter(envelope__payload__template=template).values("session"))
@@ -448,7 +436,7 @@ def work_state(session: WorkSession) -> dict:
         doing = "; ".join(f"{t.agent.name}: {t.title}" for t in running if t.agent) or "agents are about to start"
         return {**base, "key": "working", "label": "Working", "detail": doing}
     if waiting:
-        return {**base, "key": "waiting", "label": "Waiting for you", "detail": waiting[0]["what"]}
+        return {**base, "key": "waiting", "label": "Waiting for you", "detail": ""}
     if tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists():
         detail = "every task is done: read the report, then mark the session done"
         return {**base, "key": "review", "label": "Ready for your review", "detail": detail}

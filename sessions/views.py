@@ -7,7 +7,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from agents import scheduling
 from agents.api import TaskActionSerializer
-from agents.gates import gate_decide, may_decide, waiting_for_people
+from agents.gates import gate_decide, may_decide
 from agents.sap.errors import SapError
 from agents.scheduling import agent_pause, task_act
 from sessions import selectors
@@ -47,8 +47,9 @@ from sessions.services import (
 def session_list(request):
     sessions = list(selectors.sessions_for_user(user=request.user))
     roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
-    for session in sessions:  # what the user may decide: the same items the session's panel shows
-        session.waiting = len(waiting_for_people(session)) if may_decide(roles.get(session.pk)) else 0
+    for session in sessions:  # what the user may decide: the same items the session's state card lists
+        session.work = selectors.work_state(session)
+        session.waiting = len(session.work["waiting"]) if may_decide(roles.get(session.pk)) else 0
     return render(request, "sessions/list.html", {"sessions": sessions})
 
 
@@ -355,7 +356,7 @@ def agent_invite_view(request, session_id):
 @login_required
 def team(request):
     """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
-    form = ReviewFilterForm(request.GET or None)
+    form = ReviewFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
     context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}

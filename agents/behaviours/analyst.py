@@ -14,6 +14,7 @@ report's provenance, so the next round starts from them and never asks a settled
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 from agents.behaviours.instructions import (
@@ -25,6 +26,7 @@ from agents.behaviours.instructions import (
     table_name,
     understand,
 )
+from agents.behaviours.reading import proposal_behind
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, SapError, format_block
 
@@ -46,6 +48,9 @@ CAN_DO = [
     },
 ]
 CANNOT_DO = ["judge whether the data is right", "use data that is not in the session"]
+OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the table's profile"}
+HIGH_WORDS = re.compile(r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max)\b", re.I)
+LOW_WORDS = re.compile(r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min)\b", re.I)
 
 
 def number(value) -> str:
@@ -98,19 +103,17 @@ class Evidence:
 
     materials: list[dict] = field(default_factory=list)
 
-    def cite(self, table: str, request: dict, answer: dict, words: str) -> None:
-        self.materials.append(
-            {
-                "type": "dataset_query",
-                "citation": f"{table}: {words}"[:2000],
-                "confidence_in_source": "high",
-                "query": {
-                    "operation": "dataset.query",
-                    "request": request,
-                    "sql": (answer.get("query") or {}).get("sql", ""),
-                },
-            }
-        )
+    def cite(self, source: str, request: dict, words: str, operation: str = "dataset.query") -> dict:
+        """A source as a person names it (the file, the table, the operation) and the request that
+        re-runs it; the SQL the server compiled stays out (it names the session's storage, not the data)."""
+        material = {
+            "type": "dataset_query" if operation == "dataset.query" else "dataset_describe",
+            "citation": f"{source}, {OPERATION_WORDS[operation]}: {words}"[:2000],
+            "confidence_in_source": "high",
+            "query": {"operation": operation, "request": request},
+        }
+        self.materials.append(material)
+        return material
 
 
 @dataclass
@@ -132,9 +135,17 @@ class Analysis:
         self.uncertainties: list[dict] = []
         self.questions: list[str] = []
         self.asked: list[dict] = []  # what each question is about, in the order of ``questions``
-        self.asked_before: set[str] = set()
+        self.asked_before: set[str] = set()  # the keys of questions asked before, and the columns they were about
+        self.pending_outliers: list[tuple[str, str]] = []  # (table.column, its outliers in words)
         self.figures: dict[str, list] = {}  # key -> [label, value]: what "What changed" compares
         self.described: dict[str, dict] = {}
+        self.files: dict[str, str] = {}  # table -> the attached file it was imported from
+        self.comparisons: list[dict] = []  # each group comparison, as the findings read it
+
+    def source(self, table: str) -> str:
+        """Where a table's figures come from, in a person's words."""
+        path = self.files.get(table)
+        return f"{path} (table {table})" if path else f"the table {table}"
 
     def ask(self, name: str, body: dict, kind: str = "query") -> dict:
         [answer] = self.run.sap(format_block(kind, name, body, "a"))
@@ -144,7 +155,7 @@ class Analysis:
 
     def query(self, table: str, request: dict, words: str) -> dict:
         answer = self.ask("dataset.query", request)
-        self.evidence.cite(table, request, answer, words)
+        self.evidence.cite(self.source(table), request, words)
         return answer
 
     def figure(self, key: str, label: str, value) -> None:
@@ -156,6 +167,7 @@ class Analysis:
         files = self.ask("file.list", {"pattern": "*.csv", "recursive": True, "format": "bare"})["files"]
         for path in files:
             table = table_name(path)
+            self.files.setdefault(table, path)
             if table not in existing:
                 report = self.ask("dataset.import-csv", {"path": path, "table": table}, kind="action")
                 existing.add(table)
@@ -292,13 +304,11 @@ class Analysis:
                         "suggestion": "say what a missing value means, or supply the values",
                     }
                 )
-        self.evidence.materials.append(
-            {
-                "type": "dataset_describe",
-                "citation": f"{table}: each column's type, missing values, distinct values, minimum and maximum",
-                "confidence_in_source": "high",
-                "query": {"operation": "dataset.describe-table", "request": {"table": table}},
-            }
+        self.evidence.cite(
+            self.source(table),
+            {"table": table},
+            "each column's type, missing values, distinct values, minimum and maximum",
+            operation="dataset.describe-table",
         )
         return {
             "id": f"{table}-profile",
@@ -410,24 +420,40 @@ class Analysis:
         return section, final
 
     def _ask_about_outliers(self, table: str, undecided: list[str], spreads: dict[str, Spread], values: dict) -> None:
-        """One question for the table's undecided outliers, unless it was asked in an earlier round."""
-        key = f"outliers:{table}:{','.join(undecided)}"
-        if not undecided or key in self.asked_before:
-            return
-        parts = []
+        """Note the table's undecided outliers that no earlier round asked about; ``ask_pending`` asks
+        about all of them at once."""
         for name in undecided:
+            if f"{table}.{name}" in self.asked_before:
+                continue
             spread = spreads[name]
             mean = number(values[f"{name}__mean"])
-            parts.append(
-                f"{name} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
-                f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
-                f"{_listed(spread.outliers)}"
+            self.pending_outliers.append(
+                (
+                    f"{table}.{name}",
+                    f"{name} in {table} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
+                    f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
+                    f"{_listed(spread.outliers)}",
+                )
             )
-        self.questions.append(
-            f"In {table}, {'; '.join(parts)}. Should these outlying values be left out of the figures? "
-            "(Yes leaves them out; no keeps them.)"
+
+    def ask_pending(self) -> None:
+        """One question for every outlying value found, however many columns and tables have them."""
+        if not self.pending_outliers:
+            return
+        targets = [target for target, _ in self.pending_outliers]
+        parts = [words for _, words in self.pending_outliers]
+        several = len(targets) > 1
+        options = (
+            "Yes leaves them all out; no keeps them all; or say it column by column, "
+            f"e.g. “leave out {targets[0].split('.')[1]}, keep the others”."
+            if several
+            else "(Yes leaves them out; no keeps them.)"
         )
-        self.asked.append({"about": "outliers", "table": table, "columns": undecided, "key": key})
+        self.questions.append(
+            f"Some values lie far from the rest: {'; '.join(parts)}. Should these outlying values be left out "
+            f"of the figures? {options}"
+        )
+        self.asked.append({"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets)})
 
     def _spread(
         self, table: str, column: str, values: dict, conditions: list[dict], *, outliers: bool = True
@@ -478,10 +504,28 @@ class Analysis:
         select = [name, {"fn": "count", "as": "n"}] + [
             {"fn": "avg", "column": c["name"], "as": f"mean_{c['name']}"} for c in numeric
         ]
-        answer = self.query(
-            table,
-            {"table": table, "select": select, **_filters(kept), "group_by": [name], "order_by": [{"column": name}]},
-            f"the count and the mean of each number column for each {name}{_rows_words(kept)}",
+        request = {"table": table, "select": select, **_filters(kept), "group_by": [name],
+                   "order_by": [{"column": name}]}  # fmt: skip
+        words = f"the count and the mean of each number column for each {name}{_rows_words(kept)}"
+        answer = self.query(table, request, words)
+        self.comparisons.append(
+            {
+                "table": table,
+                "group": name,
+                "measures": [c["name"] for c in numeric],
+                "groups": [
+                    {
+                        "value": str(row[0]),
+                        "n": row[1],
+                        "means": dict(zip([c["name"] for c in numeric], row[2:], strict=True)),
+                    }
+                    for row in answer["rows"]
+                ],
+                "source": self.source(table),
+                "words": words,
+                "request": request,
+                "rows_words": _rows_words(kept),
+            }
         )
         header = "| " + " | ".join(answer["columns"]) + " |"
         lines = [header, "|" + "---|" * len(answer["columns"])]
@@ -512,6 +556,120 @@ class Analysis:
             "body": "\n".join(lines) + _rows_note(kept),
             "confidence": confidence(smallest * len(answer["rows"]), 0, 0),
         }
+
+
+def _spoken(name: str) -> str:
+    """A column's name as a sentence says it (``unit_price`` is "unit price")."""
+    return name.replace("_", " ")
+
+
+def _named_in(text: str, names: list[str]) -> list[str]:
+    """The names the text mentions (also in the plural, and with spaces for underscores), in its order."""
+    found = []
+    for name in names:
+        spoken = re.escape(name.lower()).replace("_", "[ _]")
+        match = re.search(rf"(?<!\w){spoken}(?:e?s)?(?!\w)", text.lower())
+        if match:
+            found.append((match.start(), name))
+    return [name for _, name in sorted(found)]
+
+
+def _how_computed(comparison: dict) -> str:
+    """A folded note: where the figures come from, what the query computes, and the query to run it again."""
+    block = format_block("query", "dataset.query", comparison["request"], "q").strip()
+    return "\n".join(
+        [
+            "<details><summary>How this was computed</summary>",
+            "",
+            f"- Source: {comparison['source']}, a query.",
+            f"- It computes {comparison['words']}.",
+            "- A mean is the sum of the values divided by how many rows have one; figures are rounded to two decimals.",
+            "- To run it again (SAP):",
+            "",
+            "```",
+            block,
+            "```",
+            "",
+            "</details>",
+        ]
+    )
+
+
+def lead_sentences(comparison: dict, measure: str, highest: bool) -> list[str]:
+    """The answer for one measure: the named group, its value, and how far each other group is from it."""
+    group = _spoken(comparison["group"])
+    ranked = sorted(
+        (g for g in comparison["groups"] if g["means"].get(measure) is not None),
+        key=lambda g: g["means"][measure],
+        reverse=highest,
+    )
+    if not ranked:
+        return [f"No {group} has a value of {_spoken(measure)}."]
+    first = ranked[0]
+    value = first["means"][measure]
+    word = "highest" if highest else "lowest"
+    rows = f"{first['n']} row{'s' if first['n'] != 1 else ''}"
+    lines = [f"**{first['value']} has the {word} mean {_spoken(measure)}: {number(value)}** ({rows})."]
+    if len(ranked) == 1:
+        return [*lines, f"It is the only {group} with a value, so there is nothing to compare it with."]
+    others = []
+    for other in ranked[1:]:
+        theirs = other["means"][measure]
+        gap = abs(value - theirs)
+        share = f", {round(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
+        others.append(f"{number(gap)} {'more' if highest else 'less'} than {other['value']} ({number(theirs)}{share})")
+    lines.append("That is " + "; ".join(others) + ".")
+    return lines
+
+
+def differ_sentence(comparison: dict, measure: str) -> str:
+    """How the groups differ in a second measure: their values from highest to lowest, and the gap."""
+    ranked = sorted(
+        (g for g in comparison["groups"] if g["means"].get(measure) is not None),
+        key=lambda g: g["means"][measure],
+        reverse=True,
+    )
+    if len(ranked) < 2:
+        return f"In {_spoken(measure)} there is nothing to compare: fewer than two groups have a value."
+    top, bottom = ranked[0], ranked[-1]
+    gap = number(top["means"][measure] - bottom["means"][measure])
+    listed = ", ".join(f"{g['value']} {number(g['means'][measure])}" for g in ranked)
+    return (
+        f"In mean {_spoken(measure)}, {top['value']} is highest and {bottom['value']} lowest, {gap} apart ({listed})."
+    )
+
+
+def findings(goal: str, comparisons: list[dict], confidence_of: dict[str, float]) -> tuple[dict, dict] | None:
+    """The section a report leads with, the goal's question answered in words from the group comparisons,
+    and what it answered (the table, the grouping, the measures, highest or lowest).
+
+    The goal's words choose the grouping, the measure it asks the highest (or lowest) of, and the other
+    measures it asks about; without them, the first grouping and every measure it compares.
+    """
+    if not comparisons:
+        return None
+    text = goal or ""
+    chosen = next((c for c in comparisons if _named_in(text, [c["group"]])), comparisons[0])
+    measures = _named_in(text, chosen["measures"]) or chosen["measures"][:4]
+    highest = not (LOW_WORDS.search(text) and not HIGH_WORDS.search(text))
+    lines = [f"You asked: “{goal.strip()}”", ""] if goal.strip() else []
+    lines += lead_sentences(chosen, measures[0], highest)
+    lines += [f"- {differ_sentence(chosen, m)}" for m in measures[1:]]
+    small = [g for g in chosen["groups"] if g["n"] < 5]
+    if small:
+        lines.append(
+            f"- Careful: {', '.join(g['value'] for g in small)} rest{'s' if len(small) == 1 else ''} on fewer "
+            "than 5 rows, so a single row moves those means a lot."
+        )
+    if chosen["rows_words"]:
+        lines.append(f"- These figures use only the rows{chosen['rows_words'].removeprefix(', over the rows')}.")
+    lines += ["", _how_computed(chosen)]
+    return {
+        "id": "findings",
+        "title": "Findings",
+        "body": "\n".join(lines),
+        "confidence": confidence_of.get(f"{chosen['table']}-by-{chosen['group']}", 0.5),
+    }, {"table": chosen["table"], "group": chosen["group"], "measures": measures, "highest": highest}
 
 
 def _person_filters(conditions: list[dict]) -> list[dict]:
@@ -599,6 +757,13 @@ def request_of(run: TaskRun) -> Request | None:
         )
         return Request(text, "answer", record, question)
     return None
+
+
+def _asked_keys(record: dict) -> list[str]:
+    """What an earlier question settled: its key and each column it asked about (older reports name a
+    table and its columns, newer ones ``table.column`` targets)."""
+    columns = record.get("targets") or [f"{record.get('table')}.{c}" for c in record.get("columns") or []]
+    return [record["key"], *columns]
 
 
 def _reports(run: TaskRun) -> list[dict]:
@@ -696,7 +861,9 @@ def analyst(run: TaskRun) -> str:
     previous = earlier[-1] if earlier else None
     stated = (previous["payload"].get("provenance") or {}) if previous else {}
     analysis.settings = settings_of(stated.get("settings"))
-    analysis.asked_before = {q["key"] for e in earlier for q in (e["payload"]["provenance"].get("questions") or [])}
+    analysis.asked_before = {
+        key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in _asked_keys(q)
+    }
     request = request_of(run)
     understood = None
     if request is not None:
@@ -710,7 +877,13 @@ def analyst(run: TaskRun) -> str:
     for table in chosen:
         run.check()
         sections += analysis.table_report(table)
+    analysis.ask_pending()
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
+    proposal = proposal_behind(run, run.message(run.task.source_message_id))
+    goal = proposal["payload"]["goal"] if proposal else stated.get("goal", "")
+    answered = findings(goal, analysis.comparisons, {s["id"]: s["confidence"] for s in sections})
+    if answered:
+        sections.insert(0, answered[0])
     if request is not None and previous is not None:
         change = what_changed(
             request, understood, stated.get("figures") or {}, analysis.figures, stated.get("tables") or [], tables
@@ -736,6 +909,9 @@ def analyst(run: TaskRun) -> str:
         "provenance": {
             "behaviour": "analyst",
             "settings": analysis.settings,
+            "goal": goal,
+            "findings": answered[1] if answered else None,
+            "comparisons": analysis.comparisons,
             "tables": tables,
             "figures": analysis.figures,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],

@@ -210,7 +210,9 @@ class Reader:
         if named:
             return [f"{c.table}.{c.name}" for c in named]
         if self.question.get("about") == "outliers":
-            return [f"{self.question['table']}.{name}" for name in self.question.get("columns", [])]
+            return self.question.get("targets") or [
+                f"{self.question['table']}.{name}" for name in self.question.get("columns", [])
+            ]
         return [f"{c.table}.{c.name}" for c in self.columns if c.type == "number"]
 
     def _decide_outliers(self, clause: str, decision: str) -> None:
@@ -228,18 +230,47 @@ class Reader:
             self._decide_outliers(clause, decision)
         return decision is not None
 
+    @staticmethod
+    def _decision(text: str) -> str | None:
+        if NO.search(text) or re.search(r"\bkeep\b|\bleave (?:them |it |those )?in\b", text, re.I):
+            return "keep"
+        if YES.search(text) or EXCLUDE.search(text):
+            return "exclude"
+        return None
+
     def _answer_about_outliers(self, text: str) -> bool:
-        """An answer to "Should these outlying values be left out?": yes, no, or the same in words."""
+        """An answer to "Should these outlying values be left out?": yes, no, the same in words, or
+        column by column ("leave out price, keep the others")."""
         if UNSURE.search(text):
             return False
-        if NO.search(text) or re.search(r"\bkeep\b|\bleave (?:them |it |those )?in\b", text, re.I):
-            decision = "keep"
-        elif YES.search(text) or EXCLUDE.search(text):
-            decision = "exclude"
-        else:
+        targets = self._outlier_targets("")
+        if len(targets) > 1 and _mentioned(text, [c for c in self.columns if f"{c.table}.{c.name}" in targets]):
+            return self._answer_column_by_column(text, targets)
+        decision = self._decision(text)
+        if decision is None:
             return False
         self._decide_outliers(text, decision)
         return True
+
+    def _answer_column_by_column(self, text: str, targets: list[str]) -> bool:
+        decided: dict[str, str] = {}
+        for clause in re.split(r"[,;]|\b(?:and|but)\b", text):
+            decision = self._decision(clause)
+            named = [f"{c.table}.{c.name}" for c in _mentioned(clause, self.columns)]
+            if decision is None:
+                continue
+            for target in [t for t in named if t in targets] or (
+                [t for t in targets if t not in decided] if re.search(r"\b(?:others?|rest)\b", clause, re.I) else []
+            ):
+                decided[target] = decision
+        for decision in ("exclude", "keep"):
+            chosen = sorted(t for t, d in decided.items() if d == decision)
+            for target in chosen:
+                self.settings["outliers"][target] = decision
+            if chosen:
+                verb = "left out" if decision == "exclude" else "kept"
+                self._did(f"{verb} the outlying values of {', '.join(chosen)}")
+        return bool(decided)
 
     def _tables(self, clause: str) -> bool:
         """ "Use sales_corrected.csv", "only the visits table": the tables to analyse."""

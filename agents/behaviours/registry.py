@@ -14,7 +14,8 @@ from agents.behaviours.llm import llm_behaviour
 from agents.models import Agent, AgentKind
 
 BEHAVIOURS = {
-    "scribe": writer.scribe,
+    "scribe": writer.writer,
+    "writer": writer.writer,
     "planner": planner.planner,
     "analyst": analyst.analyst,
     "reviewer": reviewer.reviewer,
@@ -48,7 +49,7 @@ BUILTIN_AGENTS = {
     "scribe": {
         "behaviour": "scribe",
         "roles": ["writing", "summary"],
-        "description": "Writes a brief of where the session stands for a task, from the session's own log.",
+        "description": "Writes the deliverable its task template names, in prose, from the analysis it follows.",
         "can_do": writer.CAN_DO,
         "cannot_do": writer.CANNOT_DO,
         "allowed_operations": ["file.write", "file.read", "file.list"],

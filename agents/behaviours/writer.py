@@ -1,61 +1,383 @@
-"""The built-in writer (the scribe): a brief of where the session stands, saved for the next step."""
+"""The built-in writer: the deliverable its task template names, written from the analysis it hands off from.
+
+It reads the structured results of the analysis (the analyst's findings, comparisons, sections,
+sources, assumptions and uncertainties, from its collaborative_response) and writes each section
+the template's spec asks for, with that section's own confidence. Without a language model it
+writes plain templated prose from those results and says where the analysis has nothing to say;
+when its agent has an LLM endpoint set, the model rewrites each section for the readers, and a
+section whose rewrite states a number the analysis does not contain keeps the templated prose.
+Nothing of the session's raw context goes in: no message ids, no logs, no attached files.
+"""
 
 from __future__ import annotations
 
-from agents.behaviours.reading import feedback_text
+import json
+import os
+import re
+
+from agents.behaviours.analyst import differ_sentence, lead_sentences
+from agents.behaviours.llm import LlmFailure, chat_stream
+from agents.behaviours.reading import feedback_text, proposal_behind
 from agents.runtime import TaskRun
 from agents.sap import format_block
 
 CAN_DO = [
     {
-        "action": "write a brief of where the session stands for a task",
-        "scope": "the goal, constraints, checkpoint, this task's thread and related messages, from the log only",
-        "limitation": "repeats and ranks what was said; it does not judge whether it is true",
+        "action": "write the deliverable a task template names from the analysis it follows",
+        "scope": "the analysis's findings, figures, sources, assumptions and uncertainties in this session",
+        "limitation": "writes up what the analysis found; it adds no figures and checks none",
     }
 ]
 CANNOT_DO = ["research outside the session", "analyse data", "decide anything"]
+DEFAULT_SPEC = [
+    {"title": "Summary", "description": "the answer in a paragraph"},
+    {"title": "Findings", "description": "what was found, figure by figure"},
+    {"title": "Method", "description": "which data, which queries, which choices"},
+    {"title": "Limitations", "description": "what the data cannot tell"},
+]
+# Which part of the analysis a section of the spec is about, from the words of its title and description.
+KINDS = [
+    ("summary", r"summary|executive|conclusion|overview|answer"),
+    ("profiles", r"profile|column type|missing"),
+    ("statistics", r"statistic|count|mean|minim|maxim|range"),
+    ("findings", r"finding|comparison|compare|differ|group|synthesis|result"),
+    ("method", r"method|approach|quer|how"),
+    ("limitations", r"limitation|gap|caveat|risk|cannot|uncertain"),
+    ("recommendations", r"recommend|next step|what to do|action"),
+    ("sources", r"source|reference|citation"),
+    ("background", r"background|scope|question|why|audience|purpose"),
+]
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# What no report may carry: message ids, the session's storage names, encoded files.
+LEAK = re.compile(r"\b(?:msg_[0-9a-f]{6,}|task\d+-\w+|s_[0-9a-f]{6,}__\w+)\b|[A-Za-z0-9+/]{60,}={0,2}")
 
 
-def scribe(run: TaskRun) -> str:
-    """A brief for the task from the session's own context, saved to the workspace for the next step."""
-    context = run.context()
-    brief = f"# Brief: {run.task.title}\n\n{run.task.instructions}\n\n{context['text']}".strip() + "\n"
-    correction = feedback_text(run.message(run.task.source_message_id))
-    if correction:
-        brief += f"\n## What changed\n\nWritten again after the correction: {correction}\n"
-    path = f"briefs/task-{run.task.pk}.md"
-    request = {"path": path, "content": brief, "overwrite": False}
-    [written] = run.sap(format_block("action", "file.write", request, "brief"))
-    saved = written.type == "result" or written.body.get("code") == "RESOURCE_ALREADY_EXISTS"
+def kind_of(section: dict) -> str | None:
+    words = f"{section.get('title', '')} {section.get('description', '')}".lower()
+    return next(
+        (kind for kind, pattern in KINDS if re.search(pattern, section.get("title", "").lower())), None
+    ) or next((kind for kind, pattern in KINDS if re.search(pattern, words)), None)
+
+
+def leaks(text: str) -> bool:
+    """Whether text carries what a report must not: an id, an internal table name, an encoded file."""
+    return bool(LEAK.search(text or ""))
+
+
+class Handoff:
+    """The analysis a writer works from, read from its collaborative_response payload."""
+
+    def __init__(self, envelope: dict | None):
+        payload = (envelope or {}).get("payload") or {}
+        self.found = envelope is not None
+        self.by = (envelope or {}).get("sender", {}).get("id", "")
+        self.provenance = payload.get("provenance") or {}
+        self.sections = (payload.get("content") or {}).get("sections") or []
+        self.sources = [m["citation"] for m in payload.get("supporting_materials") or [] if m.get("citation")]
+        self.assumptions = payload.get("assumptions_made") or []
+        self.uncertainties = payload.get("uncertainties") or []
+        self.questions = payload.get("open_questions_for_human") or []
+        self.confidence = payload.get("confidence_score")
+        self.comparisons = self.provenance.get("comparisons") or []
+        self.answered = self.provenance.get("findings")
+
+    def section_confidence(self, suffix: str) -> float | None:
+        found = [s["confidence"] for s in self.sections if s["id"].endswith(suffix) and "confidence" in s]
+        return min(found) if found else None
+
+    def comparison(self) -> dict | None:
+        if not self.comparisons:
+            return None
+        wanted = self.answered or {}
+        return next(
+            (c for c in self.comparisons if (c["table"], c["group"]) == (wanted.get("table"), wanted.get("group"))),
+            self.comparisons[0],
+        )
+
+
+def _without_details(body: str) -> str:
+    return re.sub(r"<details>.*?</details>", "", body, flags=re.S).strip()
+
+
+class Prose:
+    """Templated prose for each kind of section, from the handoff only; honest where it has nothing."""
+
+    def __init__(self, handoff: Handoff, goal: str):
+        self.handoff, self.goal = handoff, goal
+
+    def __call__(self, kind: str | None, spec: dict) -> tuple[str, float]:
+        if not self.handoff.found:
+            return "There is no analysis in this session to write this from yet.", 0.1
+        write = getattr(self, f"_{kind}", None) if kind else None
+        if write is None:
+            about = spec.get("description") or spec.get("title", "this section")
+            return f"The analysis does not speak to this ({about}); someone who knows should write it.", 0.1
+        return write()
+
+    def _lead(self) -> list[str]:
+        comparison = self.handoff.comparison()
+        if comparison is None:
+            return []
+        answered = self.handoff.answered or {}
+        measures = answered.get("measures") or comparison["measures"][:1]
+        return lead_sentences(comparison, measures[0], answered.get("highest", True))
+
+    def _findings_confidence(self) -> float:
+        found = [s["confidence"] for s in self.handoff.sections if s["id"] == "findings"]
+        return found[0] if found else self.handoff.confidence or 0.5
+
+    def _summary(self):
+        lead = " ".join(line.replace("**", "") for line in self._lead())
+        if not lead:
+            return "The analysis compared no groups, so there is no single answer to state; see the figures.", 0.4
+        asked = f"Asked “{self.goal.strip()}”, the analysis finds: " if self.goal.strip() else ""
+        return asked + lead, self._findings_confidence()
+
+    def _findings(self):
+        comparison = self.handoff.comparison()
+        if comparison is None:
+            return "The analysis compared no groups; its descriptive statistics are below.", 0.4
+        answered = self.handoff.answered or {}
+        measures = answered.get("measures") or comparison["measures"]
+        lines = [*self._lead(), ""]
+        lines += [f"- {differ_sentence(comparison, m)}" for m in measures[1:]]
+        for other in self.handoff.comparisons:
+            if other is comparison:
+                continue
+            for measure in other["measures"][:2]:
+                lines.append(f"- By {other['group'].replace('_', ' ')}: {differ_sentence(other, measure)}")
+        small = [g["value"] for g in comparison["groups"] if g["n"] < 5]
+        if small:
+            lines.append(f"- {', '.join(small)} rest on fewer than 5 rows: read those means with care.")
+        return "\n".join(lines).strip(), self._findings_confidence()
+
+    def _tables_of(self, suffix: str, missing: str) -> tuple[str, float]:
+        parts = [
+            f"### {s.get('title', s['id'])}\n\n{_without_details(s['body'])}"
+            for s in self.handoff.sections
+            if s["id"].endswith(suffix)
+        ]
+        if not parts:
+            return missing, 0.2
+        return "\n\n".join(parts), self.handoff.section_confidence(suffix) or 0.5
+
+    def _profiles(self):
+        return self._tables_of("-profile", "The analysis has no column profiles.")
+
+    def _statistics(self):
+        return self._tables_of("-statistics", "The analysis has no descriptive statistics.")
+
+    def _method(self):
+        settings = self.handoff.provenance.get("settings") or {}
+        tables = self.handoff.provenance.get("tables") or []
+        kind = settings.get("sd", "population")
+        divisor = "n - 1" if kind == "sample" else "n"
+        lines = [
+            f"The {self.handoff.by or 'analyst'} worked on {', '.join(tables) or 'the data'} through "
+            "queries anyone in the session can run again; every figure is a query's value rounded to two "
+            "decimals.",
+            f"Standard deviations are {kind} standard deviations (dividing by {divisor}). An outlier is a value "
+            "more than 3 standard deviations from its column's mean.",
+        ]
+        decided = settings.get("outliers") or {}
+        if decided:
+            lines.append(
+                "Outliers: "
+                + "; ".join(
+                    f"{target.replace('.', ', column ')} {'left out' if d == 'exclude' else 'kept'}"
+                    for target, d in sorted(decided.items())
+                )
+                + "."
+            )
+        if self.handoff.assumptions:
+            lines += ["", "It assumed:", ""] + [f"- {a}" for a in self.handoff.assumptions]
+        if self.handoff.sources:
+            lines += ["", "The queries behind the figures:", ""] + [f"- {s}" for s in self.handoff.sources[:30]]
+        return "\n".join(lines), 0.9
+
+    def _limitations(self):
+        lines = ["The analysis is descriptive: it says what the data shows, not why, and forecasts nothing."]
+        lines += [
+            f"- {u['aspect']}" + (f": {u['reason']}" if u.get("reason") else "") for u in self.handoff.uncertainties
+        ]
+        lines += [f"- Still open: {q}" for q in self.handoff.questions]
+        return "\n".join(lines), 0.8
+
+    def _recommendations(self):
+        lead = " ".join(line.replace("**", "") for line in self._lead())
+        text = (
+            "The analysis supports no recommendation of its own: it describes, it does not weigh options. "
+            "What a reader may act on is what it found" + (f": {lead}" if lead else ".")
+        )
+        return text, 0.3
+
+    def _sources(self):
+        if not self.handoff.sources:
+            return "The analysis cites no sources.", 0.2
+        return "\n".join(f"- {s}" for s in self.handoff.sources), 0.95
+
+    def _background(self):
+        tables = self.handoff.provenance.get("tables") or []
+        asked = f"The question: “{self.goal.strip()}”. " if self.goal.strip() else ""
+        return asked + f"The data: {', '.join(tables) or 'the files attached to the session'}.", 0.8
+
+
+def _analysis_of(run: TaskRun, earlier: dict | None) -> dict | None:
+    """The analysis this writing hands off from: the one it wrote from before (when redone), the result
+    of the step it follows, or else the latest analysis in the session."""
+    stated = ((earlier or {}).get("payload") or {}).get("provenance") or {}
+    used = run.message(stated.get("from_message_id"))
+    if used is not None:  # written again: from the same analyst's latest analysis, redone or not
+        return _analyses(run, used["sender"]["id"])[-1]
+    for before in run.task.depends_on.exclude(result_message_id="").order_by("-plan_step", "-pk"):
+        envelope = run.message(before.result_message_id)
+        if envelope and envelope["payload_type"] == "collaborative_response":
+            return envelope
+    analyses = _analyses(run)
+    return analyses[-1] if analyses else None
+
+
+def _analyses(run: TaskRun, by: str | None = None) -> list[dict]:
+    """The session's analyses (reports that carry their comparisons), oldest first, of one agent or all."""
+    return [
+        m
+        for m in run.messages("collaborative_response")
+        if m["sender"]["type"] == "agent"
+        and (by is None or m["sender"]["id"] == by)
+        and (m["payload"].get("provenance") or {}).get("comparisons") is not None
+    ]
+
+
+def _spec_of(run: TaskRun, source: dict | None, earlier: dict | None) -> tuple[str, list[dict]]:
+    """The template's name and its deliverable sections, from the plan the task came from."""
+    from agents.models import TaskTemplate
+
+    slug = (((earlier or {}).get("payload") or {}).get("provenance") or {}).get("template", "")
+    if not slug and source and source["payload_type"] == "agent_capability_declaration":
+        slug = source["payload"].get("template", "")
+    template = TaskTemplate.objects.filter(slug=slug).values("slug", "deliverable_sections").first() if slug else None
+    if template and template["deliverable_sections"]:
+        return template["slug"], template["deliverable_sections"]
+    return "", DEFAULT_SPEC
+
+
+def _rewritten(run: TaskRun, goal: str, sections: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The sections as the agent's model rewrites them for the readers; a rewrite that adds a number
+    or carries an id keeps the templated text. Returns the sections and what was kept back and why."""
+    agent = run.agent
+    facts = [{"title": s["title"], "text": s["body"]} for s in sections]
+    messages = [
+        {
+            "role": "system",
+            "content": "You write reports for busy readers. Rewrite each section in clear prose. Keep every "
+            "number exactly as given and add none; keep Markdown tables and <details> blocks as they are. Answer "
+            'with one JSON object: {"sections": [{"title": …, "body": …}, …]} in the same order.',
+        },
+        {"role": "user", "content": json.dumps({"question": goal, "sections": facts}, ensure_ascii=False)},
+    ]
+    text = []
+    for delta, usage in chat_stream(
+        base_url=agent.llm_base_url,
+        model=agent.llm_model,
+        api_key=os.environ.get(agent.llm_api_key_env) if agent.llm_api_key_env else None,
+        messages=messages,
+        timeout_s=120,
+    ):
+        text.append(delta)
+        if usage:
+            run.llm_tokens += int(usage.get("total_tokens") or 0)
+    try:
+        answer = json.loads(re.search(r"\{.*\}", "".join(text), re.S).group(0))
+        bodies = [str(s["body"]) for s in answer["sections"]]
+    except (AttributeError, ValueError, KeyError, TypeError):
+        return sections, [{"aspect": "the model's rewrite could not be read", "reason": "it was not the JSON asked"}]
+    kept_back, out = [], []
+    for section, body in zip(sections, bodies + [None] * len(sections), strict=False):
+        allowed = set(NUMBER.findall(section["body"]))
+        added = set(NUMBER.findall(body or "")) - allowed
+        if body is None or added or leaks(body):
+            why = f"it stated {', '.join(sorted(added)[:5])}, which the analysis does not" if added else "no text"
+            kept_back.append({"aspect": f"“{section['title']}” is the templated text", "reason": f"the rewrite: {why}"})
+            out.append(section)
+        else:
+            out.append({**section, "body": body})
+    return out, kept_back
+
+
+def writer(run: TaskRun) -> str:
+    """The deliverable of the task's template, from the analysis it follows, each section with its confidence."""
+    source = run.message(run.task.source_message_id)
+    earlier = run.message(source["payload"].get("target_message_id")) if feedback_text(source) else None
+    earlier = earlier if earlier and earlier["sender"]["id"] == run.agent.name else None
+    analysis = _analysis_of(run, earlier)
+    handoff = Handoff(analysis)
+    proposal = proposal_behind(run, analysis or source)
+    goal = proposal["payload"]["goal"] if proposal else ""
+    template, spec = _spec_of(run, source, earlier)
+    prose = Prose(handoff, goal)
+    sections = []
+    for index, part in enumerate(spec):
+        body, confidence = prose(kind_of(part), part)
+        sections.append({"id": f"s{index + 1}", "title": part["title"], "body": body, "confidence": confidence})
     uncertainties = []
+    if handoff.found and run.agent.llm_base_url and run.agent.llm_model:
+        try:
+            sections, uncertainties = _rewritten(run, goal, sections)
+        except LlmFailure as failure:
+            uncertainties.append(
+                {"aspect": "written without the model", "reason": failure.error.message, "suggestion": "try again"}
+            )
+    correction = feedback_text(source)
+    if correction:
+        before = (((earlier or {}).get("payload") or {}).get("provenance") or {}).get("from_message_id")
+        newer = analysis is not None and before and analysis["message_id"] != before
+        lines = [f"Written again after the correction: {correction}", ""]
+        lines.append(
+            "- The figures come from the analysis as it was redone since."
+            if newer
+            else f"- I write up the analysis; I do not change its figures. If the correction asks for other "
+            f"figures, give it to {handoff.by or 'the analyst'} on its report, and I will write from the new one."
+        )
+        sections.insert(0, {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)})
+    title = f"# {goal.strip() or run.task.title}"
+    body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
+    path = f"reports/task-{run.task.pk}.md"
+    [written] = run.sap(format_block("action", "file.write", {"path": path, "content": body, "overwrite": False}, "w"))
+    saved = written.type == "result" or written.body.get("code") == "RESOURCE_ALREADY_EXISTS"
     if not saved:
         uncertainties.append(
             {
-                "aspect": "the brief is not in the workspace",
-                "reason": f"file.write answered {written.body.get('code')}: {written.body.get('message')}",
-                "suggestion": "allow file.write for this agent, or copy the brief from this message",
+                "aspect": "the report is not in the workspace",
+                "reason": f"saving it was refused: {written.body.get('message')}",
+                "suggestion": "allow file.write for this agent, or copy the report from this message",
             }
         )
-    cited = context["messages"]
+    rated = [s["confidence"] for s in sections if "confidence" in s]
     payload = {
         "task_step_id": f"task-{run.task.pk}",
-        "content": {"format": "markdown", "body": brief},
-        "supporting_materials": [
-            {"type": "session_message", "citation": message_id, "confidence_in_source": "high"} for message_id in cited
-        ]
+        "content": {"format": "markdown", "body": body, "sections": sections},
+        "supporting_materials": (
+            [{"type": "analysis", "citation": f"the analysis by {handoff.by}", "confidence_in_source": "high"}]
+            if handoff.found
+            else []
+        )
         + (
-            [{"type": "workspace_file", "citation": path, "relevance": "the brief, for the next step"}] if saved else []
-        ),
-        "assumptions_made": ["everything the task needs was said in this session"],
-        # A brief only repeats the log; what lowers confidence is what it had to leave out.
-        "confidence_score": 0.9 if context["tokens"] < context["budget"] else 0.6,
-        "uncertainties": uncertainties
-        + (
-            [{"aspect": "older messages were left out", "reason": "the context budget was reached"}]
-            if context["tokens"] >= context["budget"]
+            [{"type": "workspace_file", "citation": path, "relevance": "the report, for the next step"}]
+            if saved
             else []
         ),
-        "open_questions_for_human": [] if cited else ["The session has no messages yet: what is the task about?"],
-        "provenance": {"behaviour": "scribe", "context_messages": len(cited)},
+        "assumptions_made": ["the analysis it follows is the one to write up", *handoff.assumptions],
+        "confidence_score": round(sum(rated) / len(rated), 2),
+        "uncertainties": uncertainties + handoff.uncertainties,
+        "open_questions_for_human": []
+        if handoff.found
+        else ["There is no analysis to write up yet: which data should be analysed first?"],
+        "provenance": {
+            "behaviour": "writer",
+            "template": template,
+            "from_message_id": (analysis or {}).get("message_id", ""),
+            **({"model": run.agent.llm_model} if run.agent.llm_base_url and run.agent.llm_model else {}),
+        },
     }
-    return run.post("brief", "collaborative_response", payload)
+    answered = source if correction else analysis or source
+    return run.post("report", "collaborative_response", payload, in_reply_to=(answered or {}).get("message_id"))

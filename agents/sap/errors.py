@@ -159,6 +159,22 @@ _ACCESS_REFUSALS = (
     ("removing or inviting members, unless the owner", "`PERMISSION_DENIED` (403)", "`permission: session.members`"),
     ("a viewer posting", "`PERMISSION_DENIED` (403)", "`permission: session.post`"),
 )
+# What is refused because of what was sent: (what, where, code and REST status), for docs/errors.md.
+_INPUT_REFUSALS = (
+    (
+        "JSON that is not strict: `NaN`, `Infinity`, `1e999`",
+        "frames, REST bodies",
+        "`INVALID_FRAME`, `INVALID_REQUEST` (400)",
+    ),
+    ("a lone UTF-16 surrogate (`\\ud800`)", "frames, REST bodies", "`INVALID_FRAME`, `INVALID_REQUEST` (400)"),
+    ("nesting past 64 levels", "frames, REST bodies", "`INVALID_FRAME`, `INVALID_REQUEST` (400)"),
+    ("the same in a SAP block body", "SAP", "`INVALID_JSON`, `DEPTH_EXCEEDED`"),
+    ("the same in a message built by the server", "`message_post`", "`INVALID_MESSAGE` (400)"),
+    ("a frame over 1 MiB", "sockets", "`MESSAGE_TOO_LARGE`; over 4 MiB Daphne closes with 1009"),
+    ("a body over 2.5 MB", "REST, forms", "`MESSAGE_TOO_LARGE` (413)"),
+    ("a `resume` past the session's last message", "sockets", "`INVALID_FRAME` (`details.head_seq`)"),
+    ("a frame whose handling fails on the server", "sockets", "`INTERNAL_ERROR`; the socket stays open"),
+)
 _SOCKET_REFUSALS = """
 Sockets are refused before accept with close code 4403 (no session, not a member, a bad, revoked or
 disabled agent's token), and an open one is closed with 4403 as soon as that becomes true: a token
@@ -180,4 +196,14 @@ def catalogue_markdown() -> str:
         "| --- | --- | --- |",
     ]
     rows += [f"| {what} | {code} | {details} |" for what, code, details in _ACCESS_REFUSALS]
+    rows += [
+        "",
+        "## Refused for what was sent",
+        "",
+        "Each gets a structured error and the connection stays usable (docs/transport.md).",
+        "",
+        "| refused | where | code (REST status) |",
+        "| --- | --- | --- |",
+    ]
+    rows += [f"| {what} | {where} | {code} |" for what, where, code in _INPUT_REFUSALS]
     return "\n".join([*rows, _SOCKET_REFUSALS])

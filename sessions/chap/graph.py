@@ -139,7 +139,11 @@ class ContextGraph:
                 self._edge(node, self.goal, "decomposes")
 
     def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id].update(confidence=payload["confidence_score"], text=payload["content"]["body"])
+        self.graph.nodes[message_id].update(
+            confidence=payload["confidence_score"],
+            text=payload["content"]["body"],
+            task_step=str(payload.get("task_step_id") or ""),
+        )
         for index, section in enumerate(payload["content"].get("sections") or []):
             self._unit(
                 message_id,
@@ -224,15 +228,26 @@ class ContextGraph:
         else:
             self._set(target, "needs_review", message_id)
 
+    def _apply_agent_status(self, message_id: str, seq: int, payload: dict) -> None:
+        self.graph.nodes[message_id]["task_id"] = str(payload.get("task_id") or "")
+
     def _apply_operation_record(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id]["kind"] = "operation"
+        caller = (payload.get("request") or {}).get("caller") or {}
+        self.graph.nodes[message_id].update(
+            kind="operation",
+            caller=f"{caller.get('type', '')}:{caller.get('id', '')}",
+            outcome=payload["outcome"],
+        )
         request = payload.get("request_message_id")
         if request and request in self.graph:
             self._edge(message_id, request, "produced_by")
 
     def _apply_task_event(self, message_id: str, seq: int, payload: dict) -> None:
-        self.graph.nodes[message_id]["label"] = (
-            f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}"
+        self.graph.nodes[message_id].update(
+            label=f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}",
+            task_id=str(payload["task_id"]),
+            task_state=payload.get("state", ""),
+            source=payload.get("plan_message_id") or "",
         )
         step = f"{payload.get('plan_message_id')}#step:{payload.get('plan_step')}"
         if step in self.graph:

@@ -1,23 +1,64 @@
-// Pan (drag) and zoom (wheel, + / − / Fit) of the decision map, by changing the SVG's viewBox.
+// The decision map in the browser: pan (drag), zoom (wheel, + / − / Fit) by changing the SVG's viewBox;
+// labels hidden where they would be too small to read, with a minimap to find your way; one tab stop
+// with arrow keys between nodes (a roving tabindex) and Enter to open one.
 (function () {
+  const LABEL_PX = 12; // the labels' font size in map units
+  const READABLE_PX = 9; // the smallest label worth drawing on screen
+  const parse = (text) => text.split(/[\s,]+/).map(Number);
+
   function setup(svg) {
     if (svg.dataset.ready) return;
     svg.dataset.ready = "1";
-    let full = [0, 0, Number(svg.dataset.width), Number(svg.dataset.height)];
+    const frame = svg.closest(".map-frame");
+    const minimap = frame && frame.querySelector(".minimap");
+    const hint = frame && frame.querySelector(".map-hint");
+    let full = parse(svg.dataset.view);
     let box = full.slice();
-    const apply = () => svg.setAttribute("viewBox", box.join(" "));
+    // Screen pixels per map unit for a view box (the SVG keeps its aspect ratio: the smaller ratio wins).
+    const scaleOf = (view) => {
+      const rect = svg.getBoundingClientRect();
+      return Math.min(rect.width / view[2], rect.height / view[3]) || 1;
+    };
+    const apply = () => {
+      svg.setAttribute("viewBox", box.join(" "));
+      const far = scaleOf(box) * LABEL_PX < READABLE_PX;
+      svg.classList.toggle("far", far);
+      if (hint) hint.hidden = !far;
+      const partial = box[2] < full[2] - 1 || box[3] < full[3] - 1 || box[0] > full[0] + 1 || box[1] > full[1] + 1;
+      if (minimap) {
+        minimap.hidden = !partial;
+        minimap.setAttribute("viewBox", full.join(" "));
+        const port = minimap.querySelector(".viewport");
+        ["x", "y", "width", "height"].forEach((name, i) => port.setAttribute(name, box[i]));
+      }
+    };
+    // Fit: the whole map when its labels stay readable; otherwise the smallest readable zoom, at the
+    // newest part of the map (bottom right), with the minimap for the rest.
+    const fit = () => {
+      const scale = scaleOf(full);
+      if (scale * LABEL_PX >= READABLE_PX) {
+        box = full.slice();
+      } else {
+        const rect = svg.getBoundingClientRect();
+        const readable = READABLE_PX / LABEL_PX;
+        const w = Math.min(full[2], rect.width / readable), h = Math.min(full[3], rect.height / readable);
+        box = [full[0], full[1] + full[3] - h, w, h];
+      }
+      apply();
+    };
+    svg.fit = fit;
     // Live nodes may land beyond the map's first extent: grow it (and the view, when it showed all).
     svg.grow = () => {
       const b = svg.getBBox();
-      const w = Math.max(full[2], b.x + b.width + 60), h = Math.max(full[3], b.y + b.height + 60);
-      if (w === full[2] && h === full[3]) return;
+      const right = Math.max(full[0] + full[2], b.x + b.width + 16), bottom = Math.max(full[1] + full[3], b.y + b.height + 16);
+      if (right === full[0] + full[2] && bottom === full[1] + full[3]) return;
       const showedAll = box.join() === full.join();
-      full = [0, 0, w, h];
-      if (showedAll) { box = full.slice(); apply(); }
+      full = [full[0], full[1], right - full[0], bottom - full[1]];
+      svg.style.aspectRatio = `${full[2]} / ${full[3]}`;
+      if (showedAll) fit(); else apply();
     };
     const zoom = (factor, cx, cy) => {
-      const w = box[2] * factor, h = box[3] * factor;
-      box = [cx - (cx - box[0]) * factor, cy - (cy - box[1]) * factor, w, h];
+      box = [cx - (cx - box[0]) * factor, cy - (cy - box[1]) * factor, box[2] * factor, box[3] * factor];
       apply();
     };
     const centre = () => [box[0] + box[2] / 2, box[1] + box[3] / 2];
@@ -36,22 +77,86 @@
     });
     svg.addEventListener("pointermove", (event) => {
       if (!drag) return;
-      const rect = svg.getBoundingClientRect();
-      box[0] = drag.box[0] - ((event.clientX - drag.x) / rect.width) * box[2];
-      box[1] = drag.box[1] - ((event.clientY - drag.y) / rect.height) * box[3];
+      const scale = scaleOf(box);
+      box[0] = drag.box[0] - (event.clientX - drag.x) / scale;
+      box[1] = drag.box[1] - (event.clientY - drag.y) / scale;
       apply();
     });
     svg.addEventListener("pointerup", () => { drag = null; });
+    if (minimap) {
+      minimap.addEventListener("click", (event) => {
+        const rect = minimap.getBoundingClientRect();
+        const scale = Math.min(rect.width / full[2], rect.height / full[3]);
+        const offsetX = (rect.width - full[2] * scale) / 2, offsetY = (rect.height - full[3] * scale) / 2;
+        const cx = full[0] + (event.clientX - rect.left - offsetX) / scale;
+        const cy = full[1] + (event.clientY - rect.top - offsetY) / scale;
+        box = [cx - box[2] / 2, cy - box[3] / 2, box[2], box[3]];
+        apply();
+      });
+    }
     const map = svg.closest("#decision-map");
     map.querySelectorAll("[data-zoom]").forEach((button) => {
       button.addEventListener("click", () => {
         const [cx, cy] = centre();
         if (button.dataset.zoom === "in") zoom(1 / 1.3, cx, cy);
         else if (button.dataset.zoom === "out") zoom(1.3, cx, cy);
-        else { box = full.slice(); apply(); }
+        else fit();
       });
     });
+    // Keep a focused node in view.
+    svg.reveal = (node) => {
+      const x = Number(node.dataset.x), y = Number(node.dataset.y);
+      if (x < box[0] || y < box[1] || x + 168 > box[0] + box[2] || y + 40 > box[1] + box[3]) {
+        box = [x + 84 - box[2] / 2, y + 20 - box[3] / 2, box[2], box[3]];
+        apply();
+      }
+    };
+    svg.addEventListener("keydown", onKey);
+    new ResizeObserver(() => apply()).observe(svg);
+    fit();
+    roving(svg);
   }
+
+  // One tab stop: exactly one node has tabindex 0 (the last one focused, else the first).
+  function roving(svg) {
+    const nodes = Array.from(svg.querySelectorAll("#map-nodes .node"));
+    if (!nodes.length) return;
+    const current = nodes.find((n) => n.getAttribute("tabindex") === "0") || nodes[0];
+    nodes.forEach((n) => n.setAttribute("tabindex", n === current ? "0" : "-1"));
+  }
+
+  // Arrow keys: up and down within a column, left and right to the nearest node of the next column
+  // that has one; Home and End to the first and last node.
+  function onKey(event) {
+    const from = event.target.closest && event.target.closest(".node");
+    if (!from) return;
+    const svg = from.ownerSVGElement;
+    const nodes = Array.from(svg.querySelectorAll("#map-nodes .node"));
+    const at = (n) => [Number(n.dataset.x), Number(n.dataset.y)];
+    const [x, y] = at(from);
+    let next = null;
+    const nearest = (candidates, distance) => candidates.reduce((best, n) => (!best || distance(n) < distance(best) ? n : best), null);
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      const down = event.key === "ArrowDown";
+      const column = nodes.filter((n) => at(n)[0] === x && (down ? at(n)[1] > y : at(n)[1] < y));
+      next = nearest(column, (n) => Math.abs(at(n)[1] - y));
+    } else if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      const right = event.key === "ArrowRight";
+      const side = nodes.filter((n) => (right ? at(n)[0] > x : at(n)[0] < x));
+      const columnX = nearest(side, (n) => Math.abs(at(n)[0] - x));
+      if (columnX) next = nearest(side.filter((n) => at(n)[0] === at(columnX)[0]), (n) => Math.abs(at(n)[1] - y));
+    } else if (event.key === "Home") next = nodes[0];
+    else if (event.key === "End") next = nodes[nodes.length - 1];
+    else if (event.key === " ") { event.preventDefault(); from.click(); return; }
+    else return;
+    event.preventDefault();
+    if (!next) return;
+    from.setAttribute("tabindex", "-1");
+    next.setAttribute("tabindex", "0");
+    next.focus();
+    if (svg.reveal) svg.reveal(next);
+  }
+
   // A live update brings new and changed map nodes in #map-patch (parsed inside an <svg>, so they are
   // SVG elements); they replace their old selves or join the map, and htmx wires their clicks.
   function applyPatch() {
@@ -61,15 +166,38 @@
       const into = document.getElementById(group.dataset.into);
       Array.from(group.children).forEach((item) => {
         const old = item.id && document.getElementById(item.id);
-        if (old && old !== item) old.replaceWith(item);
-        else if (into) into.appendChild(item);
+        if (old && old !== item) {
+          item.setAttribute("tabindex", old.getAttribute("tabindex") || "-1");
+          const focused = document.activeElement === old;
+          old.replaceWith(item);
+          if (focused) item.focus();
+        } else if (into) {
+          item.setAttribute("tabindex", "-1");
+          into.appendChild(item);
+        }
         if (window.htmx) window.htmx.process(item);
       });
     });
     patch.replaceChildren();
     const svg = document.getElementById("map-svg");
-    if (svg && svg.grow) svg.grow();
+    if (svg) {
+      roving(svg);
+      if (svg.grow) svg.grow();
+    }
   }
+  // Skip links land on something that takes keys: the map's current node, or the target's first control.
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest(".skip-links a");
+    if (!link) return;
+    const target = document.querySelector(link.getAttribute("href"));
+    if (!target) return;
+    event.preventDefault();
+    const into = target.querySelector('#map-nodes .node[tabindex="0"]') ||
+      target.querySelector("textarea, input:not([type=hidden]), select, button, a[href]") || target;
+    if (into === target && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    into.focus();
+    into.scrollIntoView({ block: "nearest" });
+  });
   const scan = () => document.querySelectorAll("#map-svg").forEach(setup);
   document.addEventListener("htmx:oobAfterSwap", applyPatch);
   document.addEventListener("DOMContentLoaded", scan);

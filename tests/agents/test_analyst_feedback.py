@@ -255,6 +255,42 @@ def test_what_people_say_becomes_settings(said, question, expected):
     assert {key: understood.settings[key] for key in expected} == expected
 
 
+def test_an_answer_about_several_columns_may_decide_column_by_column():
+    columns = [*COLUMNS, Column("sales", "units", "number"), Column("visits", "minutes", "number")]
+    question = {"about": "outliers", "targets": ["sales.amount", "sales.units", "visits.minutes"]}
+    understood = understand("leave out amount, keep the others", columns, empty_settings(), question=question)
+    assert understood.settings["outliers"] == {
+        "sales.amount": "exclude",
+        "sales.units": "keep",
+        "visits.minutes": "keep",
+    }
+    assert understood.done == [
+        "left out the outlying values of sales.amount",
+        "kept the outlying values of sales.units, visits.minutes",
+    ]
+    everything = understand("Yes", columns, empty_settings(), question=question).settings["outliers"]
+    assert everything == dict.fromkeys(question["targets"], "exclude")
+
+
+def test_outliers_in_several_tables_are_one_question_and_one_yes_leaves_them_all_out(team):
+    write_orders(team["session"])
+    with (workspace_root(team["session"].pk) / "refunds.csv").open("w", newline="") as out:
+        csv.writer(out).writerows([["amount"], *[[5 + i % 3] for i in range(30)], [900]])
+    Task.objects.create(session=team["session"], title="Analyse", agent=Agent.objects.get(name="analyst"))
+    work_until_idle()
+    [report] = reports(team["session"])
+    [question] = report["payload"]["open_questions_for_human"]
+    assert "price in orders has 2 values" in question and "amount in refunds has 1 value" in question
+    assert "Yes leaves them all out; no keeps them all" in question
+    answer(team, report, "yes")
+    work_until_idle()
+    revised = reports(team["session"])[-1]
+    assert cells(statistics_row(revised)[0])[7] == "2 left out: 400.0 and 450.0"
+    [refunds] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "refunds-statistics"]
+    assert "1 left out: 900.0" in refunds["body"]
+    assert revised["payload"]["open_questions_for_human"] == []
+
+
 def test_what_it_cannot_read_is_kept_as_said():
     understood = understand("Use the sample SD. Also make it sound friendlier", COLUMNS, empty_settings())
     assert understood.settings["sd"] == "sample" and understood.not_understood == ["Also make it sound friendlier"]

@@ -192,7 +192,12 @@ def test_the_analysts_figures_are_the_true_statistics(team):
     north = [float(r[1]) for r in SALES[1:] if r[0] == "north"]
     assert f"| north | 12 | {round(statistics.fmean(north), 2)} |" in body
     titles = [s["title"] for s in report["content"]["sections"]]
-    assert titles == ["Column profiles: sales", "Descriptive statistics: sales", "Group comparison: sales by region"]
+    assert titles == [
+        "Findings",
+        "Column profiles: sales",
+        "Descriptive statistics: sales",
+        "Group comparison: sales by region",
+    ]
     assert all(0 < s["confidence"] <= 1 for s in report["content"]["sections"])
     assert any("fewer than 5 rows" in u["aspect"] for u in report["uncertainties"])  # "east" has one row
     assert report["provenance"]["ai_generated"] is True and report["provenance"]["agent"] == "analyst"

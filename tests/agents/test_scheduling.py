@@ -192,7 +192,7 @@ def test_the_concurrency_limit_holds_an_agents_second_task_back(team):
     assert task_claim(worker="b") is None
 
 
-def test_the_worker_runs_the_scribe_which_writes_a_brief_and_reports(team):
+def test_the_worker_runs_the_writer_which_saves_its_report_and_reports(team):
     team["agents"][0].allowed_operations = ["file.write"]
     team["agents"][0].save()
     task = create(team, "Brief the team", agent="researcher")
@@ -201,11 +201,11 @@ def test_the_worker_runs_the_scribe_which_writes_a_brief_and_reports(team):
     assert done.state == TaskState.DONE and done.resources["sap_operations"] == 1
     result = Message.objects.get(session=team["session"], message_id=done.result_message_id)
     payload = result.envelope["payload"]
-    assert payload["content"]["body"].startswith("# Brief: Brief the team")
+    assert payload["content"]["body"].startswith("# Brief the team")
     assert {
         "type": "workspace_file",
-        "citation": f"briefs/task-{task.pk}.md",
-        "relevance": "the brief, for the next step",
+        "citation": f"reports/task-{task.pk}.md",
+        "relevance": "the report, for the next step",
     } in payload["supporting_materials"]
     statuses = Message.objects.filter(session=team["session"], payload_type="agent_status").count()
     assert statuses == 2 and events(team["session"], task) == ["created", "finished"]
@@ -233,4 +233,4 @@ def test_the_server_runs_built_in_agents_in_its_own_process_when_asked(team):
         done = wait_for(lambda: Task.objects.filter(pk=task.pk, state=TaskState.DONE).first(), what="the brief")
     finally:
         server.stop()
-    assert done.result_message_id == f"task{task.pk}-brief"
+    assert done.result_message_id == f"task{task.pk}-report"

@@ -110,7 +110,9 @@ def test_moving_the_history_slider_redraws_the_map_as_it_was(two_members):
     olga.goto(f"{two_members['server'].url}/sessions/{session.pk}/history/")
     nodes = olga.locator("#history-map g.node")
     full = nodes.count()
-    assert olga.locator("#history-map").get_attribute("data-seq") == "4" and full > 8
+    assert (
+        olga.locator("#history-map").get_attribute("data-seq") == "4" and full >= 8
+    )  # goal, checkpoint, report, its 2 sections, assumption, question, correction
     screenshot(olga, "history-1-now")
 
     slider = olga.get_by_test_id("history-slider")

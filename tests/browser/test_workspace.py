@@ -47,8 +47,8 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     screenshot(olga, "workspace-2-node-details")
     ed.locator("#map-node-1").focus()  # the map is keyboard reachable: a focused node opens with Enter
     ed.keyboard.press("Enter")
-    ed.get_by_test_id("node-details").locator("h2").wait_for()
-    assert ed.get_by_test_id("node-details").locator("h2").inner_text() != ""
+    ed.get_by_test_id("node-details").locator("h2").first.wait_for()
+    assert ed.get_by_test_id("node-details").locator("h2").first.inner_text() != ""
 
     market = olga.locator('section.heat[data-section-id="market"]')
     market.hover()
@@ -116,7 +116,7 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         assert section.get_attribute("title").startswith("confidence ")
         screenshot(nina_page, "flow-3-report-heatmap")
 
-        nina_page.locator('#map-nodes g[aria-label^="task_proposal"]').click()
+        nina_page.locator('#map-nodes g[aria-label^="Goal"]').click()
         nina_page.get_by_test_id("node-details").get_by_text("Analyse the attached sales CSV").first.wait_for()
         screenshot(nina_page, "flow-4-node-details")
 

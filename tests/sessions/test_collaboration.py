@@ -59,7 +59,7 @@ def test_a_plan_step_nobody_can_take_says_so_and_offers_the_agent_that_can(plann
     assert "agent capability declaration" not in html and "similarity" not in html
     assert "following the “data analysis” template" in html
     state = work_state(planned["session"])
-    assert state["label"] == "Waiting for you" and state["detail"] == "planner's plan in 2 steps"
+    assert state["label"] == "Waiting for you" and state["waiting"][0]["what"] == "planner's plan in 2 steps"
 
 
 def test_inviting_the_agent_gives_it_the_waiting_step_and_is_logged(planned):

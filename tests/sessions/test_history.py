@@ -168,7 +168,7 @@ def test_a_replay_of_a_log_that_changed_under_it_is_built_again(story):
 def test_a_node_of_a_past_map_shows_its_status_and_history_then(story):
     session_id = story["session"].pk
     index = re.search(
-        r'id="map-node-(\d+)"[^>]*aria-label="assumption: Recent',
+        r'id="map-node-(\d+)"[^>]*aria-label="Assumption: Recent',
         get(story, "sessions:map", "?expand=1").content.decode(),
     )
     url = reverse("sessions:history-node", args=[session_id, 3]) + f"?node={index.group(1)}"

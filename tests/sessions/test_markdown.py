@@ -86,7 +86,7 @@ def test_the_thread_shows_report_tables_as_tables_and_strips_scripts(story):
 
 def test_node_details_render_the_sections_markdown(story):
     html = get(story, "sessions:detail")
-    section = re.search(r'id="map-node-(\d+)"[^>]*aria-label="section', html)
+    section = re.search(r'id="map-node-(\d+)"[^>]*aria-label="Section', html)
     index = section.group(1) if section else "0"
     details = get(story, "sessions:map-node", query=f"?node={index}")
     history = get(story, "sessions:history-node", WorkSession.objects.get(pk=story["session"].pk).head_seq,

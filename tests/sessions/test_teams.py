@@ -181,3 +181,15 @@ def test_the_owner_shares_from_the_session_page_and_over_rest(client):
     client.force_login(ann)
     assert client.get(f"/api/sessions/{session.pk}/shares/").status_code == 404
     assert "Share with the team" not in client.get(reverse("sessions:team")).content.decode()
+
+
+def test_the_team_page_filters_by_team(shared, client):
+    users = shared["users"]
+    Group.objects.get(name="finance").user_set.add(users["commenter"])
+    make_session(owner=users["commenter"], title="Notes of Cora")
+    client.force_login(users["commenter"])
+    everything = client.get(reverse("sessions:team")).content.decode()
+    assert "Regional sales" in everything and "Notes of Cora" in everything and "shared with reviewers" in everything
+    finance = client.get(reverse("sessions:team"), {"team": "finance"}).content.decode()
+    assert "Regional sales" in finance and "Notes of Cora" not in finance
+    assert client.get(reverse("sessions:team"), {"team": "board"}).status_code == 400  # not one of hers

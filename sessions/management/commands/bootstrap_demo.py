@@ -5,14 +5,16 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
 from agents.behaviours.registry import builtin_agents_ensure
+from agents.demo import demo_seed
 from sessions.models import WorkSession
-from sessions.services import agent_join, session_create
 
 DEMO_USERNAME = "demo"
 
 
 class Command(BaseCommand):
-    help = "Create the built-in agents, the demo user and a demo session when missing; print how to sign in."
+    help = (
+        "Create the built-in agents, the demo user and a demo session of real work when missing; print how to sign in."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="where the workbench will be served")
@@ -29,9 +31,8 @@ class Command(BaseCommand):
             credentials.chmod(0o600)
         builtins = builtin_agents_ensure()
         if not WorkSession.objects.exists():
-            session = session_create(owner=user, title="Demo: quarterly sales analysis")
-            for agent in builtins:
-                agent_join(session=session, agent=agent)
+            session = demo_seed(owner=user, agents=builtins)
+            self.stdout.write(f"The demo session {session.title!r} holds {session.head_seq} messages of real work.")
         if credentials.exists():
             username, password = credentials.read_text().split()[:2]
             self.stdout.write(f"Sign in at {url} as {username!r} with password {password!r}")

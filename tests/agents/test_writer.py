@@ -1,0 +1,148 @@
+"""The writer turns the analysis into the deliverable its template names, in prose with per-section
+confidence, through a language model when its agent has one, and never with raw context, ids or files."""
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+from agents.behaviours.reviewer import review
+from agents.behaviours.writer import leaks
+from agents.models import Agent, TaskTemplate
+from sessions.models import Message
+from tests.agents import test_builtin_agents
+from tests.agents.llm_server import ScriptedModel
+from tests.agents.test_analyst_findings import GOAL, attach_baskets, mean, plan_and_run
+from tests.agents.test_builtin_agents import last, work_until_idle
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+team = test_builtin_agents.team
+BASE64_OF_A_FILE = re.compile(r"[A-Za-z0-9+/]{60,}={0,2}")
+
+
+def written(team):
+    return last(team["session"], "collaborative_response", sender="scribe")
+
+
+def test_the_writer_writes_the_templates_sections_in_prose_from_the_analysis(team):
+    attach_baskets(team["session"])
+    analysis = plan_and_run(team)
+    report = written(team)
+    payload = report["payload"]
+    spec = TaskTemplate.objects.get(slug="data-analysis").deliverable_sections
+    sections = payload["content"]["sections"]
+    assert [s["title"] for s in sections] == [s["title"] for s in spec]
+    assert all(0 < s["confidence"] <= 1 for s in sections)
+    by_title = {s["title"]: s["body"] for s in sections}
+    assert f"east has the highest mean basket value: {mean('east', 0)}" in by_title["Group comparisons"]
+    assert "In mean items," in by_title["Group comparisons"]
+    assert "population standard deviations (dividing by n)" in by_title["Data and method"]
+    assert "baskets.csv (table baskets), a query: " in by_title["Data and method"]
+    assert "| basket_value |" in by_title["Descriptive statistics"]
+    assert "descriptive" in by_title["Limitations"]
+    assert report["in_reply_to"] == analysis["message_id"]
+    assert payload["provenance"]["template"] == "data-analysis"
+    # The reviewer finds every section the template asks for.
+    criteria = TaskTemplate.objects.get(slug="data-analysis").evaluation_criteria
+    assert not [f for f in review(payload, spec, criteria) if f["title"].startswith("Missing section")]
+    # What the scribe used to dump is nowhere: no context headings, no message ids, no encoded files.
+    body = payload["content"]["body"]
+    assert "RELATED EARLIER MESSAGES" not in body and analysis["message_id"] not in body and not leaks(body)
+
+
+def test_no_report_in_the_thread_carries_ids_encoded_files_or_internal_table_names(team, client):
+    attach_baskets(team["session"])
+    plan_and_run(team)
+    client.force_login(team["owner"])
+    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    reports = Message.objects.filter(session=team["session"], payload_type="collaborative_response")
+    assert reports.count() >= 2
+    for message in reports:
+        payload = message.envelope["payload"]
+        shown = json.dumps([payload["content"], payload.get("supporting_materials")], ensure_ascii=False)
+        assert not leaks(shown), message.sender_id
+        assert not re.search(r"\bs_[0-9a-f]{6,}__", shown) and "%s" not in shown
+        for other in Message.objects.filter(session=team["session"]).values_list("message_id", flat=True):
+            assert other not in shown
+    articles = re.findall(r"<article.*?</article>", page, re.S)
+    text = re.sub(r"<[^>]*>", " ", "".join(articles))  # what a person reads, without the markup's ids
+    assert articles and "Findings" in text
+    assert "RELATED EARLIER MESSAGES" not in text, text[text.find("RELATED") - 300 :][:600]
+    assert not BASE64_OF_A_FILE.search(text) and not re.search(r"\bs_[0-9a-f]{6,}__|msg_[0-9a-f]{6,}", text)
+
+
+def test_without_an_analysis_the_writer_says_so_honestly(team):
+    from agents.models import Task
+
+    Task.objects.create(session=team["session"], title="Write it up", agent=Agent.objects.get(name="scribe"))
+    work_until_idle()
+    payload = written(team)["payload"]
+    assert all("no analysis in this session" in s["body"] for s in payload["content"]["sections"])
+    assert payload["open_questions_for_human"] == [
+        "There is no analysis to write up yet: which data should be analysed first?"
+    ]
+
+
+def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a_number(team):
+    scribe = Agent.objects.get(name="scribe")
+    attach_baskets(team["session"])
+    spec = TaskTemplate.objects.get(slug="data-analysis").deliverable_sections
+    rewrite = [{"title": s["title"], "body": f"Rewritten for the board: {s['title']}."} for s in spec]
+    rewrite[3]["body"] = "The shops differ by 999.5 on average."  # a figure the analysis never computed
+    model = ScriptedModel([json.dumps({"sections": rewrite})])
+    try:
+        scribe.llm_base_url, scribe.llm_model = model.base_url, "scripted-1"
+        scribe.save()
+        plan_and_run(team, GOAL)
+    finally:
+        model.close()
+    payload = written(team)["payload"]
+    bodies = [s["body"] for s in payload["content"]["sections"]]
+    assert bodies[0] == "Rewritten for the board: Data and method."
+    assert "999.5" not in bodies[3] and "east has the highest mean basket value" in bodies[3]
+    assert any("templated text" in u["aspect"] and "999.5" in u["reason"] for u in payload["uncertainties"])
+    assert payload["provenance"]["model"] == "scripted-1"
+    sent = model.requests[0]["messages"][1]["content"]
+    assert "RELATED EARLIER MESSAGES" not in sent and "east" in sent
+
+
+def test_a_correction_to_the_written_report_is_answered_honestly_and_a_redone_analysis_is_used(team):
+    attach_baskets(team["session"])
+    analysis = plan_and_run(team)
+    report = written(team)
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": report["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    again = written(team)["payload"]
+    [changed] = [s for s in again["content"]["sections"] if s["id"] == "what-changed"]
+    assert "I do not change its figures" in changed["body"] and "give it to analyst on its report" in changed["body"]
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": analysis["message_id"],
+            "feedback_type": "correction",
+            "specific_instructions": {"request": "Use the sample standard deviation"},
+        },
+    )
+    work_until_idle()
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": written(team)["message_id"],
+            "feedback_type": "refinement",
+            "specific_instructions": {"request": "Write it from the redone analysis"},
+        },
+    )
+    work_until_idle()
+    third = written(team)["payload"]
+    [changed] = [s for s in third["content"]["sections"] if s["id"] == "what-changed"]
+    assert "The figures come from the analysis as it was redone since." in changed["body"]
+    method = next(s["body"] for s in third["content"]["sections"] if s["title"] == "Data and method")
+    assert "sample standard deviations (dividing by n - 1)" in method
