@@ -1,0 +1,63 @@
+"""An analyst's walk in a real browser on a dataset the test builds: proposal → plan approved →
+analysis → report, then the map of that analysis read at Fit and with the keyboard."""
+
+import pytest
+
+from sessions.models import WorkSession
+from tests.chromium import open_page, screenshot, sign_in
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
+
+def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db, tmp_path):
+    from agents.behaviours.registry import builtin_agents_ensure
+    from tests.live import DaphneServer
+
+    builtin_agents_ensure()
+    make_user("nina")
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    page = open_page(chromium)
+    try:
+        page.set_viewport_size({"width": 1440, "height": 900})
+        sign_in(page, server, "nina")
+        page.get_by_role("link", name="New session").click()
+        page.get_by_label("Goal").fill("Analyse the attached plots CSV: which plot has the highest mean yield?")
+        rows = "".join(f"{plot},{yield_},{rain}\n" for plot, yield_, rain in [("a", 4, 10), ("b", 7, 12)] * 12)
+        csv_path = tmp_path / "plots.csv"
+        csv_path.write_text("plot,yield,rain\n" + rows)
+        page.get_by_label("Files to attach").set_input_files(str(csv_path))
+        page.get_by_role("button", name="Start the session").click()
+        page.wait_for_url("**/sessions/*-*/")
+        page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+        page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(timeout=30_000)
+        page.locator("#map-nodes g.node.shape-result").first.wait_for(timeout=30_000)
+        assert WorkSession.objects.filter(title__startswith="Analyse the attached plots").exists()
+
+        page.get_by_role("button", name="Fit").click()
+        nodes = page.locator("#map-nodes g.node")
+        assert 5 <= nodes.count() <= 25
+        smallest = page.evaluate(
+            "Math.min(...Array.from(document.querySelectorAll('#map-nodes .node text tspan'))"
+            ".map(t => t.getBoundingClientRect().height))"
+        )
+        assert smallest >= 9  # labels readable at Fit
+        screenshot(page, "walk-1-map")
+        assert page.locator("#thread .markdown table").count() > 0  # Markdown tables are tables
+        screenshot(page, "walk-2-report")
+
+        page.get_by_role("link", name="Skip to map").focus()
+        page.keyboard.press("Enter")
+        first = page.evaluate("document.activeElement.id")
+        assert first.startswith("map-node-")
+        page.keyboard.press("ArrowRight")
+        second = page.evaluate("document.activeElement.id")
+        assert second.startswith("map-node-") and second != first
+        page.keyboard.press("Enter")
+        page.get_by_test_id("node-details").locator("h2").first.wait_for()
+        assert page.locator('#map-nodes g.node[tabindex="0"]').count() == 1  # one tab stop
+        screenshot(page, "walk-3-keyboard")
+        assert page.console_errors == []
+    finally:
+        page.context.close()
+        server.stop()
