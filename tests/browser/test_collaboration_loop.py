@@ -133,7 +133,7 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
             page.get_by_test_id("waiting-list").get_by_text("needs an agent that does writing").wait_for(timeout=LIVE)
         stall.get_by_label("Invite").select_option("scribe")
         stall.get_by_role("button", name="Invite the agent").click()
-        nina.get_by_test_id("agent-invited").wait_for(timeout=LIVE)
+        nina.get_by_test_id("agent-invited").wait_for(timeout=2 * LIVE)  # the invite runs the agent's step
         ed.locator('#thread [data-testid=uncovered-role][data-role="writing"]').wait_for(state="detached", timeout=LIVE)
         brief = ed.locator("#thread article.kind-collaborative_response").filter(
             has=ed.locator("header strong", has_text="scribe")
