@@ -1,6 +1,8 @@
 """An analyst's walk in a real browser on a dataset the test builds: proposal → plan approved →
 analysis → report, then the map of that analysis read at Fit and with the keyboard."""
 
+import re
+
 import pytest
 
 from sessions.models import WorkSession
@@ -22,7 +24,9 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         page.set_viewport_size({"width": 1440, "height": 900})
         sign_in(page, server, "nina")
         page.get_by_role("link", name="New session").click()
-        page.get_by_label("Goal").fill("Analyse the attached plots CSV: which plot has the highest mean yield?")
+        page.get_by_label("Goal").fill(
+            "Analyse the attached plots CSV: which plot has the highest mean yield, and how do the plots differ in rain?"
+        )
         rows = "".join(f"{plot},{yield_},{rain}\n" for plot, yield_, rain in [("a", 4, 10), ("b", 7, 12)] * 12)
         csv_path = tmp_path / "plots.csv"
         csv_path.write_text("plot,yield,rain\n" + rows)
@@ -44,6 +48,13 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         assert smallest >= 9  # labels readable at Fit
         screenshot(page, "walk-1-map")
         assert page.locator("#thread .markdown table").count() > 0  # Markdown tables are tables
+        report = page.locator("#thread article.kind-collaborative_response").first
+        findings = report.locator("section", has_text="Findings").first.inner_text()
+        assert "b has the highest mean yield: 7" in findings  # the test's data: b 7 and a 4
+        assert "3.0 more than a (4.0, 75% more)" in findings
+        assert "In mean rain, b is highest and a lowest, 2.0 apart" in findings
+        reports = " ".join(page.locator("#thread article.kind-collaborative_response").all_inner_texts())
+        assert not re.search(r"\bs_[0-9a-f]{6,}__|msg_[0-9a-f]{6,}|%s|base64", reports)  # no internals
         screenshot(page, "walk-2-report")
 
         page.get_by_role("link", name="Skip to map").focus()
