@@ -29,7 +29,7 @@ class AgentPrincipal:
 
 class BearerAgentAuthentication(authentication.BaseAuthentication):
     def authenticate(self, request):
-        token = bearer_token(request.META.get("HTTP_AUTHORIZATION"))
+        token = bearer_token(request.headers.get("authorization"))
         if token is None:
             return None
         agent = agent_for_token(token)

@@ -12,7 +12,7 @@ class Agent(models.Model):
     """A limited-responsibility colleague: what it is, which roles it can take, whether it may work."""
 
     name = models.SlugField(max_length=100, unique=True)
-    kind = models.CharField(max_length=16, choices=AgentKind.choices, default=AgentKind.EXTERNAL)
+    kind = models.CharField(max_length=16, choices=AgentKind, default=AgentKind.EXTERNAL)
     roles = models.JSONField(
         default=list, blank=True, help_text="Roles it can take: research, analysis, writing, review…"
     )
@@ -88,7 +88,7 @@ class Approval(models.Model):
     block_id = models.CharField(max_length=128, blank=True)
     request = models.JSONField(help_text="the validated parameters")
     reason = models.TextField(help_text="why it needs a human's approval")
-    status = models.CharField(max_length=10, choices=ApprovalStatus.choices, default=ApprovalStatus.PENDING)
+    status = models.CharField(max_length=10, choices=ApprovalStatus, default=ApprovalStatus.PENDING)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -130,7 +130,7 @@ class Task(models.Model):
     agent = models.ForeignKey(Agent, null=True, blank=True, on_delete=models.SET_NULL, related_name="tasks")
     required_role = models.CharField(max_length=200, blank=True, help_text="who may take it while unassigned")
     priority = models.IntegerField(default=0, help_text="higher runs first")
-    state = models.CharField(max_length=16, choices=TaskState.choices, default=TaskState.QUEUED)
+    state = models.CharField(max_length=16, choices=TaskState, default=TaskState.QUEUED)
     paused = models.BooleanField(default=False)
     requires_approval = models.BooleanField(default=False)
     approved_by = models.ForeignKey(

@@ -36,7 +36,7 @@ class WorkSession(models.Model):
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
     title = models.CharField(max_length=200)
-    state = models.CharField(max_length=16, choices=SessionState.choices, default=SessionState.PROPOSED)
+    state = models.CharField(max_length=16, choices=SessionState, default=SessionState.PROPOSED)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     last_activity_at = models.DateTimeField(auto_now_add=True)
@@ -55,7 +55,7 @@ class WorkSession(models.Model):
 class Membership(models.Model):
     session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="memberships")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chap_memberships")
-    role = models.CharField(max_length=16, choices=MemberRole.choices)
+    role = models.CharField(max_length=16, choices=MemberRole)
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -71,7 +71,7 @@ class GroupShare(models.Model):
 
     session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="group_shares")
     group = models.ForeignKey("auth.Group", on_delete=models.CASCADE, related_name="chap_shares")
-    role = models.CharField(max_length=16, choices=ShareRole.choices, default=ShareRole.VIEWER)
+    role = models.CharField(max_length=16, choices=ShareRole, default=ShareRole.VIEWER)
     shared_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
