@@ -9,24 +9,15 @@ the same run.
 """
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.context_graph import with_django
+from bench.timing import best
 
 SIZES = (10, 1_000, 5_000)
 AGENTS = ("analyst", "reviewer", "writer")
-
-
-def best(repeat: int, fn) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def run() -> int:

@@ -17,17 +17,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.context_graph import with_django
+from bench.timing import best
 
 SIZES = (100, 500, 2000)
-
-
-def best(repeat: int, fn) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return min(times)
 
 
 def grow(session, owner, messages: int) -> None:
