@@ -65,8 +65,8 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     panel.get_by_role("button", name="Send feedback").click()
     olga.get_by_test_id("feedback-sent").wait_for()
     for page in (olga, ed):
-        page.locator("#thread article.kind-human_feedback").wait_for(timeout=10_000)
-        page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=10_000)
+        page.locator("#thread article.kind-human_feedback").wait_for(timeout=30_000)
+        page.locator("#map-nodes g.node.status-needs_review").first.wait_for(timeout=30_000)
     screenshot(ed, "workspace-5-second-member-sees-the-correction")
     ed.set_viewport_size({"width": 820, "height": 1180})  # a tablet: one column, nothing wider than the screen
     assert ed.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
