@@ -16,7 +16,6 @@ from django.conf import settings
 from agents.api import TaskSerializer
 from agents.models import AgentKind, Task, TaskState
 from agents.sap import SapError
-from agents.sap.errors import internal_error
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
 from agents.tokens import token_is_live
@@ -26,6 +25,7 @@ from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
 from sessions.models import WorkSession
 from sessions.services import message_post
+from workbench.protocol.errors import internal_error
 
 LEASE_S = 30.0
 

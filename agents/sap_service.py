@@ -30,12 +30,12 @@ from agents.operations import workbench_registry
 from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
 from agents.sap.dispatcher import error_block
-from agents.sap.errors import new_request_id
 from agents.sap.values import json_safe
 from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import MemberRole, Message
 from sessions.services import message_post_at_head
+from workbench.protocol.errors import new_request_id
 
 logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.

@@ -22,10 +22,10 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
-from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, require_access
 from sessions.models import MemberRole, Message, SessionAgent
 from sessions.services import message_post_at_head
+from workbench.protocol.errors import SapError
 
 DEFAULT_LEASE_S = 30.0
 PLANNERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})

@@ -11,8 +11,8 @@ import uuid
 from dataclasses import dataclass
 from functools import cached_property
 
-from agents.sap.errors import SapError
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
+from workbench.protocol.errors import SapError
 
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
 # The stronger of two roles wins: a member who is also in a group the session is shared with.

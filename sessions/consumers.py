@@ -16,14 +16,14 @@ from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from agents.sap import strict_json
-from agents.sap.errors import SapError, internal_error
 from agents.tokens import token_is_live
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, principal_group, session_group
 from sessions.services import message_post
+from workbench.protocol import strict_json
+from workbench.protocol.errors import SapError, internal_error
 
 # The only codes the workbench closes a socket with (docs/transport.md lists them with the transport's).
 CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from statistics import mean
 
-from agents.sap.errors import SapError
 from sessions import selectors
 from sessions.access import Access, Caller, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import STATUS_WORDS
 from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
+from workbench.protocol.errors import SapError
 
 FINISHED = frozenset({SessionState.DONE, SessionState.ARCHIVED})
 MAX_NOTE = 5000

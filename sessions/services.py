@@ -12,7 +12,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from agents.safety import filtered
-from agents.sap.errors import SapError
 from sessions.access import SYSTEM, Caller, caller_for_user, require_access, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
@@ -39,6 +38,7 @@ from sessions.models import (
     WorkSession,
 )
 from sessions.selectors import EXPORT_FORMAT
+from workbench.protocol.errors import SapError
 
 UNSEEN_LISTED = 100
 

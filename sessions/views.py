@@ -8,7 +8,6 @@ from django_htmx.http import HttpResponseClientRefresh
 from agents import scheduling
 from agents.api import TaskActionSerializer
 from agents.gates import gate_decide, may_decide
-from agents.sap.errors import SapError
 from agents.scheduling import agent_pause, task_act
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
@@ -41,6 +40,7 @@ from sessions.services import (
     session_unshare,
     session_update,
 )
+from workbench.protocol.errors import SapError
 
 
 @login_required

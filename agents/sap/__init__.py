@@ -2,10 +2,10 @@
 
 from agents.sap.blocks import Block, ParseError, Text, format_block
 from agents.sap.dispatcher import Call, Dispatcher, Outcome
-from agents.sap.errors import CATALOGUE, Category, SapError
 from agents.sap.parser import StreamParser, parse
 from agents.sap.registry import ErrorDoc, Example, Operation, Param, Registry
 from agents.sap.system import CORE_OPERATIONS
+from workbench.protocol.errors import CATALOGUE, Category, SapError
 
 __all__ = [
     "CATALOGUE",

@@ -8,8 +8,8 @@ import argparse
 import json
 import sys
 
-from agents.sap.errors import catalogue_markdown
 from agents.sap.parser import StreamParser
+from workbench.protocol.errors import catalogue_markdown
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -10,10 +10,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.sap.blocks import Block, ParseError, Text
-from agents.sap.errors import SapError, new_request_id
 from agents.sap.placeholders import resolve
 from agents.sap.registry import Operation, Registry
-from agents.sap.validation import validate
+from workbench.protocol.errors import SapError, new_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -146,7 +145,7 @@ class Dispatcher:
             )
         if results is not None and not operation.resolves_own_placeholders:
             block = replace(block, body=resolve(block.body, results))
-        params = validate(operation, block.body)
+        params = operation.validate(block.body)
         if self.authorize is not None:
             replacement = self.authorize(operation, block, params, context)
             if replacement is not None:

@@ -18,8 +18,8 @@ import codecs
 import re
 from itertools import islice
 
-from agents.sap import strict_json
 from agents.sap.blocks import BLOCK_TYPES, ID_RE, NAME_RE, Block, ParseError, Text, suggest_name
+from workbench.protocol import strict_json
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DEPTH = strict_json.MAX_DEPTH

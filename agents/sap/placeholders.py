@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from agents.sap.errors import SapError
+from workbench.protocol.errors import SapError
 
 PLACEHOLDER = re.compile(r"\{\{\s*steps\.([A-Za-z0-9_.:-]+?)\.result((?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
 

@@ -5,66 +5,10 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from agents.sap.blocks import NAME_RE
-
-PARAM_TYPES = ("string", "number", "integer", "boolean", "date", "array", "object")
-_MISSING = object()
-
-
-@dataclass(frozen=True)
-class Param:
-    type: str
-    description: str = ""
-    required: bool = False
-    nullable: bool = False
-    default: Any = _MISSING
-    enum: tuple | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    pattern: str | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-    min_items: int | None = None
-    max_items: int | None = None
-    items: Param | None = None
-    properties: dict[str, Param] | None = None
-
-    def __post_init__(self) -> None:
-        if self.type not in PARAM_TYPES:
-            raise ValueError(f"parameter type {self.type!r} is not one of {PARAM_TYPES}")
-
-    @property
-    def has_default(self) -> bool:
-        return self.default is not _MISSING
-
-    def manual(self) -> dict:
-        """This parameter in the shape of the SAP reference's describe manual."""
-        entry: dict[str, Any] = {"type": self.type, "required": self.required}
-        if self.nullable:
-            entry["nullable"] = True
-        if self.description:
-            entry["description"] = self.description
-        if self.has_default:
-            entry["default"] = self.default
-        if self.enum is not None:
-            entry["enum"] = list(self.enum)
-        constraints = {
-            key: value
-            for key in ("min_length", "max_length", "pattern", "minimum", "maximum")
-            if (value := getattr(self, key)) is not None
-        }
-        if constraints:
-            entry["constraints"] = constraints
-        for key in ("min_items", "max_items"):
-            if (value := getattr(self, key)) is not None:
-                entry[key] = value
-        if self.items is not None:
-            entry["items"] = self.items.manual()
-        if self.properties is not None:
-            entry["properties"] = {name: param.manual() for name, param in self.properties.items()}
-        return entry
+from workbench.protocol.params import Param
+from workbench.protocol.validation import validate_params
 
 
 @dataclass(frozen=True)
@@ -117,6 +61,10 @@ class Operation:
     @property
     def summary(self) -> str:
         return self.description.split(". ")[0].rstrip(".")
+
+    def validate(self, body: dict) -> dict:
+        """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
+        return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}")
 
     def manual(self) -> dict:
         return {

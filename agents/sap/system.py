@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from agents.sap.blocks import format_block
-from agents.sap.errors import SapError
-from agents.sap.registry import ErrorDoc, Example, Operation, Param
+from agents.sap.registry import ErrorDoc, Example, Operation
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 
 def _capabilities(call, params):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from agents.sap.blocks import REQUEST_TYPES, Block, format_block
-from agents.sap.errors import SapError
 from agents.sap.placeholders import resolve
-from agents.sap.registry import ErrorDoc, Example, Operation, Param
+from agents.sap.registry import ErrorDoc, Example, Operation
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 STEP = Param(
     "object",

@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 
-from agents.sap import strict_json
-from agents.sap.errors import SapError
-from agents.sap.registry import Param
-from agents.sap.validation import validate_params
+from workbench.protocol import strict_json
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
+from workbench.protocol.validation import validate_params
 
 CHAP_VERSION = "1.0"
 ID_PATTERN = r"[A-Za-z0-9_.:-]{1,128}"

@@ -12,7 +12,6 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
-from agents.sap.strict_json import MAX_DEPTH
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
 from sessions.chap.schemas import validate_envelope
@@ -22,6 +21,7 @@ from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
 from workbench.asgi import application
+from workbench.protocol.strict_json import MAX_DEPTH
 
 DEEP = "[" * 100_000 + "]" * 100_000
 NOT_STRICT = {
@@ -203,7 +203,7 @@ def test_a_rest_body_over_the_upload_limit_is_413_message_too_large(world, setti
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), "\udc00"])
 def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_message(world, value):
-    from agents.sap.errors import SapError
+    from workbench.protocol.errors import SapError
 
     envelope = envelope_for(world)
     envelope["payload"]["template"] = value

@@ -11,8 +11,8 @@ import re
 from datetime import date, datetime
 from functools import lru_cache
 
-from agents.sap.errors import SapError
-from agents.sap.registry import Operation, Param
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 
 def json_type(value) -> str:
@@ -29,11 +29,6 @@ def json_type(value) -> str:
     if isinstance(value, dict):
         return "object"
     return type(value).__name__
-
-
-def validate(operation: Operation, body: dict) -> dict:
-    """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
-    return validate_params(operation.parameters, body, manual_hint=f"send @@describe:{operation.name} with {{}}")
 
 
 def validate_params(params: dict[str, Param], body: dict, *, manual_hint: str | None = None) -> dict:

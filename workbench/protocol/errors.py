@@ -101,7 +101,7 @@ class SapError(Exception):
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:
-            raise ValueError(f"unknown error code {self.code!r}; add it to agents.sap.errors.CATALOGUE")
+            raise ValueError(f"unknown error code {self.code!r}; add it to workbench.protocol.errors.CATALOGUE")
         if self.retryable is None:
             self.retryable = CATALOGUE[self.code].retryable
 
@@ -138,7 +138,8 @@ _CATALOGUE_PREAMBLE = """# Error catalogue
 Every error the workbench returns (SAP blocks, CHAP acknowledgements, WebSocket frames, REST responses)
 has this shape: `code, message, category, details, suggestion (list), retryable, timestamp, request_id`.
 The code fixes the category and whether the same request may succeed when retried.
-Generated from `agents/sap/errors.py` by `python -m agents.sap errors > docs/errors.md`; a test keeps them equal.
+Generated from `workbench/protocol/errors.py` by `python -m agents.sap errors > docs/errors.md`;
+a test keeps them equal.
 """
 
 
