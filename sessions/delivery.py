@@ -24,9 +24,9 @@ from typing import NamedTuple
 
 from channels.db import database_sync_to_async
 
-from agents.sap.errors import SapError
 from sessions.events import CHAP_GAP_CHECK, message_frame
 from sessions.models import Message, WorkSession
+from workbench.protocol.errors import SapError
 
 REPLAY_PAGE = 500
 GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read

@@ -53,7 +53,7 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.role, self.caller = access.role, caller
-        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         self.view = "schedule" if query.get("view") == ["schedule"] else "workspace"
         self.group, self.principal = session_group(self.session_id), principal_of(caller)
         await self.channel_layer.group_add(self.group, self.channel_name)
