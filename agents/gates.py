@@ -16,11 +16,10 @@ from datetime import datetime
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_approve, plan_reject, task_approve, task_cancel
+from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
 from sessions.access import Caller, require_access
 from sessions.graphs import graph_cache
 from sessions.models import MemberRole, Message, WorkSession
-from sessions.selectors import task_artefact
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
 

@@ -555,3 +555,11 @@ def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str =
 
 
 TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))
+
+
+def task_artefact(context, task) -> str:
+    """What a task hands on: its plan step's stated output (or its title), and the message that
+    carries it once the task is done."""
+    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
+    named = step.get("output") or f"the output of “{task.title}”"
+    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from sessions.access import caller_for_principal, session_access
 from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, db, principal_of
 from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, CHAP_PRESENCE, session_group
-from sessions.fragments import board_update, live_update
 from sessions.models import Message, WorkSession
+from workbench.workspace.fragments import board_update, live_update
 
 SCHEDULE_CHANGES = frozenset({"task_event", "agent_status", "operation_record"})
 
