@@ -174,20 +174,18 @@ def _questions(session: WorkSession, graph) -> list[Gate]:
     nodes = graph.graph.nodes
     asked = ("clarification", "question")
     open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
-    envelopes = dict(
-        Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in open_nodes}).values_list(
-            "message_id", "envelope"
-        )
-    )
-    created = dict(
-        Message.objects.filter(session=session, message_id__in=envelopes).values_list("message_id", "created_at")
-    )
+    shown = sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
+    rows = Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in shown})
+    found = {
+        message_id: (envelope, at)
+        for message_id, envelope, at in rows.values_list("message_id", "envelope", "created_at")
+    }
     gates = []
-    for node in sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n)):
+    for node in shown:
         message_id = nodes[node]["message"]
-        envelope = envelopes.get(message_id)
-        if envelope is None:
+        if message_id not in found:
             continue
+        envelope, asked_at = found[message_id]
         who = envelope["sender"]["id"]
         payload = envelope["payload"]
         if nodes[node]["kind"] == "clarification":
@@ -204,13 +202,13 @@ def _questions(session: WorkSession, graph) -> list[Gate]:
                 status=WAITING_FOR_AN_ANSWER,
                 on_approval=f"{who} works again with your answer",
                 asked_by=who,
-                since=created.get(message_id),
+                since=asked_at,
                 message_id=message_id,
                 question_index=index,
                 options=options,
             )
         )
-    return gates[:SHOWN]
+    return gates
 
 
 def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
