@@ -17,13 +17,12 @@ from datetime import datetime
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
-from sessions.access import Caller, require_access
+from sessions.access import DECIDERS, Caller, require_access
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Message, WorkSession
+from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
 
-DECIDERS = (MemberRole.OWNER.value, MemberRole.EDITOR.value)
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
 DETAIL_CHARS = 2000

@@ -32,9 +32,9 @@ from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
 from agents.sap.dispatcher import error_block
 from agents.sap.values import json_safe
-from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
+from sessions.access import DECIDERS, SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
-from sessions.models import MemberRole, Message, WorkSession
+from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import new_request_id
 
@@ -42,7 +42,6 @@ logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.
 ALWAYS_ALLOWED = ("system.ping", "system.capabilities", "workflow.execute")
 RECORDED_RESPONSE_CHARS = 4000
-DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 
 
 def _matches(name: str, patterns) -> bool:

@@ -9,23 +9,16 @@ from django.db import transaction
 from agents.models import Agent
 from agents.sap_service import workspace_upload
 from agents.scheduling import tasks_assign_waiting
-from sessions.access import Caller, caller_for_user, require_access
+from sessions.access import Caller, caller_for_user, require_manager
 from sessions.models import SessionAgent, WorkSession
-from sessions.services import MANAGERS, agent_join, message_post_at_head, session_create, session_event_post
+from sessions.services import agent_join, message_post_at_head, session_create, session_event_post
 from workbench.protocol.errors import SapError
 
 
 def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
     """An owner or editor invites an enabled agent into the session; the tasks that waited for a role
     it takes are given to it (agents.scheduling), and the invitation is in the log."""
-    access = require_access(session_id, caller, write=True)
-    if access.role not in MANAGERS:
-        raise SapError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors invite agents",
-            details={"role": access.role, "permission": "session.agents"},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+    access = require_manager(session_id, caller, to="invite agents", permission="session.agents")
     found = Agent.objects.filter(name=agent, enabled=True).first()
     if found is None:
         raise SapError(

@@ -11,7 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.utils import timezone
 
-from sessions.access import SYSTEM, Caller, require_access, require_post
+from sessions.access import SYSTEM, Caller, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
@@ -295,20 +295,11 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
 
 
 OWNER_ONLY = "only the session's owner can do this"
-# Who manages a session (its title and state): its human owners and editors, never an agent.
-MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 
 
 def session_update(*, session_id, caller: Caller, title: str | None = None, state: str | None = None) -> WorkSession:
     """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
-    access = require_access(session_id, caller, write=True)
-    if access.role not in MANAGERS:
-        raise SapError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors rename it or change its state",
-            details={"role": access.role, "permission": "session.manage"},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+    access = require_manager(session_id, caller, to="rename it or change its state", permission="session.manage")
     if state is not None and state not in SessionState.values:
         raise SapError(
             "VALIDATION_FAILED",

@@ -8,11 +8,10 @@ from django.urls import reverse
 from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
-from sessions.access import Caller
+from sessions.access import DECIDERS, Caller
 from sessions.models import MemberRole, ShareRole, WorkSession
 from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
 
-DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 # Messages after which the status bar and the approval cards are sent again: what agents report,
 # and what opens or settles an item waiting for people (plans, questions, answers, approvals).
 REFRESHES_SIDE_PANELS = frozenset(
