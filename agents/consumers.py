@@ -18,7 +18,6 @@ from agents.models import AgentKind, Task, TaskState
 from agents.sap import SapError
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
-from agents.tokens import token_is_live
 from sessions.access import caller_for_agent
 from sessions.consumers import CLOSE_FORBIDDEN, ChapSocket, error_frame, logger, principal_of, whole_number
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
@@ -63,7 +62,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.caller = caller_for_agent(self.agent)
-        self.token_id = self.scope.get("agent_token_id")
+        self.credential_live = self.scope.get("credential_live")
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
         sessions = await db(_sessions_of)(self.agent)
@@ -251,7 +250,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
     async def access_changed(self, event):
         """A revoked token or a disabled agent: closed at once. Taken out of a session: that session's
         messages stop, and the agent is told."""
-        if self.token_id is not None and not await db(token_is_live)(self.token_id):
+        if self.credential_live is not None and not await db(self.credential_live)():
             await self.close(code=CLOSE_FORBIDDEN)
             return
         still = await db(_sessions_of)(self.agent)

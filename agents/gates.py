@@ -16,15 +16,13 @@ from datetime import datetime
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_approve, plan_reject, task_approve, task_cancel
-from sessions.access import Caller, require_access
+from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
+from sessions.access import DECIDERS, Caller, require_access
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Message, WorkSession
-from sessions.selectors import task_artefact
+from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
 
-DECIDERS = (MemberRole.OWNER.value, MemberRole.EDITOR.value)
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
 DETAIL_CHARS = 2000
@@ -175,20 +173,18 @@ def _questions(session: WorkSession, graph) -> list[Gate]:
     nodes = graph.graph.nodes
     asked = ("clarification", "question")
     open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
-    envelopes = dict(
-        Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in open_nodes}).values_list(
-            "message_id", "envelope"
-        )
-    )
-    created = dict(
-        Message.objects.filter(session=session, message_id__in=envelopes).values_list("message_id", "created_at")
-    )
+    shown = sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
+    rows = Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in shown})
+    found = {
+        message_id: (envelope, at)
+        for message_id, envelope, at in rows.values_list("message_id", "envelope", "created_at")
+    }
     gates = []
-    for node in sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n)):
+    for node in shown:
         message_id = nodes[node]["message"]
-        envelope = envelopes.get(message_id)
-        if envelope is None:
+        if message_id not in found:
             continue
+        envelope, asked_at = found[message_id]
         who = envelope["sender"]["id"]
         payload = envelope["payload"]
         if nodes[node]["kind"] == "clarification":
@@ -205,13 +201,13 @@ def _questions(session: WorkSession, graph) -> list[Gate]:
                 status=WAITING_FOR_AN_ANSWER,
                 on_approval=f"{who} works again with your answer",
                 asked_by=who,
-                since=created.get(message_id),
+                since=asked_at,
                 message_id=message_id,
                 question_index=index,
                 options=options,
             )
         )
-    return gates[:SHOWN]
+    return gates
 
 
 def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:

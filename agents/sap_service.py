@@ -21,6 +21,7 @@ import fnmatch
 import json
 import logging
 from collections.abc import Iterator
+from statistics import mean
 
 from django.db import transaction
 from django.utils import timezone
@@ -31,9 +32,9 @@ from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
 from agents.sap.dispatcher import error_block
 from agents.sap.values import json_safe
-from sessions.access import SYSTEM, Caller, caller_for_agent, require_access
+from sessions.access import DECIDERS, SYSTEM, Caller, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
-from sessions.models import MemberRole, Message
+from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import new_request_id
 
@@ -41,7 +42,6 @@ logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.
 ALWAYS_ALLOWED = ("system.ping", "system.capabilities", "workflow.execute")
 RECORDED_RESPONSE_CHARS = 4000
-DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 
 
 def _matches(name: str, patterns) -> bool:
@@ -247,3 +247,10 @@ def workspace_upload(*, session_id, caller: Caller, path: str, data: bytes) -> B
             suggestion=response.body["suggestion"],
         )
     return response
+
+
+def risky_step_wait(session: WorkSession) -> float | None:
+    """How long SAP requests that needed a human's approval waited for the decision, on average."""
+    decided = Approval.objects.filter(session=session, decided_at__isnull=False).values_list("created_at", "decided_at")
+    waits = [(decided_at - created_at).total_seconds() for created_at, decided_at in decided]
+    return round(mean(waits), 3) if waits else None

@@ -22,24 +22,16 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
-from sessions.access import SYSTEM, Caller, require_access
-from sessions.models import MemberRole, Message, SessionAgent
+from sessions.access import SYSTEM, Caller, require_access, require_manager
+from sessions.models import Message, SessionAgent
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
 
 DEFAULT_LEASE_S = 30.0
-PLANNERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 
 
 def _require_planner(session_id, caller: Caller):
-    access = require_access(session_id, caller, write=True)
-    if access.role not in PLANNERS:
-        raise SapError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors schedule its tasks",
-            details={"role": access.role, "permission": "task.schedule"},
-        )
-    return access
+    return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule")
 
 
 def _task_of(session_id, task_id, *, lock: bool = False) -> Task:
@@ -555,3 +547,11 @@ def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str =
 
 
 TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))
+
+
+def task_artefact(context, task) -> str:
+    """What a task hands on: its plan step's stated output (or its title), and the message that
+    carries it once the task is done."""
+    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
+    named = step.get("output") or f"the output of “{task.title}”"
+    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"

@@ -11,12 +11,12 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from agents.tokens import token_is_live
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
 from sessions.delivery import Entry, SequencedSocket, db, read_head
@@ -39,10 +39,11 @@ def principal_of(caller) -> str:
     return principal_group("user", caller.user.pk)
 
 
-def access_now(session_id, caller, token_id: int | None):
+def access_now(session_id, caller, credential_live: Callable[[], bool] | None):
     """A connection's access as it is now: the caller's role in the session, and for a connection
-    opened with an agent token, that token still live. None when it is gone."""
-    if token_id is not None and not token_is_live(token_id):
+    opened with a credential that can be revoked (an agent token: ``scope["credential_live"]``),
+    that credential still live. None when it is gone."""
+    if credential_live is not None and not credential_live():
         return None
     return session_access(session_id, caller)
 
@@ -199,7 +200,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
             return
         self.group = session_group(self.session_id)
         self.principal = principal_of(self.caller)
-        self.role, self.token_id = access.role, self.scope.get("agent_token_id")
+        self.role, self.credential_live = access.role, self.scope.get("credential_live")
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.posting: set[asyncio.Task] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
@@ -300,7 +301,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         """Removed, revoked or disabled: closed at once. Another role: told, and posts follow it."""
         if not concerns(event, self.session_id):
             return
-        access = await db(access_now)(self.session_id, self.caller, self.token_id)
+        access = await db(access_now)(self.session_id, self.caller, self.credential_live)
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
         elif access.role != self.role:

@@ -2,7 +2,6 @@
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max, Q, QuerySet
-from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 
 from sessions.access import ROLE_RANK
@@ -13,7 +12,7 @@ from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache
-from sessions.models import GroupShare, Membership, Message, SessionState, WorkSession
+from sessions.models import GroupShare, Membership, Message, WorkSession
 
 
 def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
@@ -229,59 +228,6 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def task_artefact(context, task) -> str:
-    """What a task hands on: its plan step's stated output (or its title), and the message that
-    carries it once the task is done."""
-    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
-    named = step.get("output") or f"the output of “{task.title}”"
-    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"
-
-
-ANY_ROLE = "any role"
-
-
-def schedule_board(*, session: WorkSession) -> dict:
-    """One lane per agent of the session (its current task, its queue by priority, its waiting
-    approvals) and the unassigned tasks by the role they need; each task with its hand-offs."""
-    from agents.models import OPEN_STATES, Approval, Task, TaskState
-
-    statuses = {a["name"]: a for a in agent_statuses(session=session)}
-    tasks = list(
-        Task.objects.filter(session=session)
-        .select_related("agent")
-        .prefetch_related("depends_on")
-        .order_by("-priority", "created_at")
-    )
-    waiting = Approval.objects.filter(session=session, status="pending").select_related("agent")
-    lanes = []
-    for name, status in statuses.items():
-        mine = [t for t in tasks if t.agent and t.agent.name == name]
-        lanes.append(
-            {
-                "agent": name,
-                "status": status,
-                "roles": status["roles"],
-                "current": [t for t in mine if t.state == TaskState.RUNNING],
-                "queue": [t for t in mine if t.state in OPEN_STATES and t.state != TaskState.RUNNING],
-                "finished": [t for t in mine if t.state not in OPEN_STATES],
-                "approvals": [a for a in waiting if a.agent and a.agent.name == name],
-                "paused": status["paused"],
-            }
-        )
-    unassigned: dict[str, list] = {}
-    for task in tasks:
-        if task.agent is None and task.state in OPEN_STATES:
-            unassigned.setdefault(task.required_role or ANY_ROLE, []).append(task)
-    entry = graph_cache.entry(session)
-    handoffs = []
-    with entry.lock:
-        for task in tasks:
-            for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
-                before.artefact = task_artefact(entry.graph, before)
-                handoffs.append({"from": before, "to": task, "artefact": before.artefact})
-    return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
-
-
 def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> tuple[dict, str] | None:
     """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
     messages = session_messages(session=session) if messages is None else messages
@@ -398,51 +344,3 @@ def sessions_for_review(
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
         session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
     return sessions
-
-
-def waiting_now(session: WorkSession) -> list[dict]:
-    """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
-    (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
-    takes (someone has to invite one). Each item has ``what`` and ``href``."""
-    from agents.gates import waiting_for_people  # agents builds on sessions
-    from agents.models import OPEN_STATES, Task
-    from agents.scheduling import roles_uncovered
-
-    schedule = reverse("sessions:schedule", args=[session.pk])
-    items = []
-    for gate in waiting_for_people(session):
-        href = f"{schedule}#task-{gate.task_id}" if gate.kind == "step" else "#approvals"
-        items.append({"what": gate.label, "href": href, "kind": gate.kind})
-    unassigned = Task.objects.filter(session=session, state__in=OPEN_STATES, agent__isnull=True)
-    roles = set(unassigned.values_list("required_role", flat=True))
-    for role, candidates in roles_uncovered(session_id=session.pk, roles=roles).items():
-        offer = f" (you can invite {', '.join(candidates)})" if candidates else ""
-        what = f"A step needs an agent that does {role}, and none in this session does{offer}"
-        items.append({"what": what, "href": f"{schedule}#unassigned", "kind": "agent"})
-    return items
-
-
-def work_state(session: WorkSession) -> dict:
-    """Where the session stands, as its state card says it: ``key`` (working, waiting, review,
-    done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``)."""
-    from agents.models import Task, TaskState
-
-    waiting = waiting_now(session)
-    questions = sum(item["kind"] == "question" for item in waiting)
-    base = {"waiting": waiting, "open_questions": questions}
-    if session.state in (SessionState.DONE, SessionState.ARCHIVED):
-        return {**base, "key": session.state, "label": session.get_state_display(), "detail": ""}
-    tasks = Task.objects.filter(session=session)
-    running = list(tasks.filter(state=TaskState.RUNNING).select_related("agent")[:3])
-    ready = tasks.filter(state=TaskState.QUEUED, paused=False, agent__isnull=False).exclude(
-        depends_on__state__in=[s for s in TaskState.values if s != TaskState.DONE]
-    )
-    if running or ready.exists():
-        doing = "; ".join(f"{t.agent.name}: {t.title}" for t in running if t.agent) or "agents are about to start"
-        return {**base, "key": "working", "label": "Working", "detail": doing}
-    if waiting:
-        return {**base, "key": "waiting", "label": "Waiting for you", "detail": ""}
-    if tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists():
-        detail = "every task is done: read the report, then mark the session done"
-        return {**base, "key": "review", "label": "Ready for your review", "detail": detail}
-    return {**base, "key": session.state, "label": session.get_state_display(), "detail": ""}

@@ -11,8 +11,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.utils import timezone
 
-from agents.safety import filtered
-from sessions.access import SYSTEM, Caller, caller_for_user, require_access, require_post
+from sessions.access import SYSTEM, Caller, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
@@ -37,6 +36,7 @@ from sessions.models import (
     ShareRole,
     WorkSession,
 )
+from sessions.safety import filtered
 from sessions.selectors import EXPORT_FORMAT
 from workbench.protocol.errors import SapError
 
@@ -295,20 +295,11 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
 
 
 OWNER_ONLY = "only the session's owner can do this"
-# Who manages a session (its title and state): its human owners and editors, never an agent.
-MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 
 
 def session_update(*, session_id, caller: Caller, title: str | None = None, state: str | None = None) -> WorkSession:
     """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
-    access = require_access(session_id, caller, write=True)
-    if access.role not in MANAGERS:
-        raise SapError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors rename it or change its state",
-            details={"role": access.role, "permission": "session.manage"},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+    access = require_manager(session_id, caller, to="rename it or change its state", permission="session.manage")
     if state is not None and state not in SessionState.values:
         raise SapError(
             "VALIDATION_FAILED",
@@ -333,7 +324,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
         # In the log, so the history shows who changed the session and when, and every open socket
         # learns it with the other messages, in order.
         for change in changes:
-            _session_event(session.pk, caller, **change)
+            session_event_post(session.pk, caller, **change)
     session.refresh_from_db()
     return session
 
@@ -359,14 +350,14 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
         )
     with transaction.atomic():
         membership = member_add(session=access.session, user=user, role=role)
-        _session_event(
+        session_event_post(
             access.session_id, caller, action="member_added", username=username, role=role,
             label=f"{caller.sender_id} added {username} as {MemberRole(role).label.lower()}",
         )  # fmt: skip
     return membership
 
 
-def _session_event(session_id, caller: Caller, **payload) -> None:
+def session_event_post(session_id, caller: Caller, **payload) -> None:
     """A change to the session in its log, written by the workbench on the actor's behalf."""
     message_post_at_head(
         session_id=session_id,
@@ -374,39 +365,6 @@ def _session_event(session_id, caller: Caller, **payload) -> None:
         payload_type="session_event",
         payload={**payload, "by": f"{caller.kind}:{caller.sender_id}"},
     )
-
-
-def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
-    """An owner or editor invites an enabled agent into the session; the tasks that waited for a role
-    it takes are given to it (agents.scheduling), and the invitation is in the log."""
-    from agents.models import Agent  # agents builds on sessions
-    from agents.scheduling import tasks_assign_waiting
-
-    access = require_access(session_id, caller, write=True)
-    if access.role not in MANAGERS:
-        raise SapError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors invite agents",
-            details={"role": access.role, "permission": "session.agents"},
-            suggestion=["ask one of the session's owners or editors"],
-        )
-    found = Agent.objects.filter(name=agent, enabled=True).first()
-    if found is None:
-        raise SapError(
-            "RESOURCE_NOT_FOUND",
-            f"no enabled agent {agent!r}",
-            details={"resource_type": "AGENT", "resource_name": agent},
-            suggestion=["pick one of the agents the form lists"],
-        )
-    with transaction.atomic():
-        participation = agent_join(session=access.session, agent=found)
-        roles = ", ".join(found.roles or []) or "no stated role"
-        _session_event(
-            access.session_id, caller, action="agent_invited", agent=found.name,
-            label=f"{caller.sender_id} invited {found.name} ({roles})",
-        )  # fmt: skip
-        tasks_assign_waiting(session_id=access.session_id, caller=caller)
-    return participation
 
 
 def _require_owner(session_id, caller: Caller, permission: str):
@@ -557,26 +515,4 @@ def session_import(*, data: dict, owner) -> WorkSession:
         Message.objects.bulk_create(
             _message_row(session, seq, envelope, checksum) for seq, envelope, checksum in entries
         )
-    return session
-
-
-def session_start(*, owner: AbstractBaseUser, title: str, proposal: dict, agents=(), files=()) -> WorkSession:
-    """A new session as the new-session form describes it: its agents invited, its files in the
-    workspace, then the task proposal (which sets the agents to work, agents.reactions)."""
-    from agents.sap_service import workspace_upload  # agents builds on sessions; this one service spans both
-
-    session = session_create(owner=owner, title=title)
-    caller = caller_for_user(owner)
-    for agent in agents:
-        agent_join(session=session, agent=agent)
-    attached = []
-    for name, data in files:
-        workspace_upload(session_id=session.pk, caller=caller, path=f"attachments/{name}", data=data)
-        attached.append(f"attachments/{name}")
-    if attached:
-        proposal = {
-            **proposal,
-            "background_context": [*proposal.get("background_context", []), *(f"attached file {p}" for p in attached)],
-        }
-    message_post_at_head(session_id=session.pk, caller=caller, payload_type="task_proposal", payload=proposal)
     return session

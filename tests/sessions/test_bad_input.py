@@ -300,12 +300,12 @@ def test_unknown_pages_get_a_page_in_plain_words(client, world):
 
 @pytest.mark.django_db
 def test_a_page_that_crashes_gets_a_friendly_500_with_a_reference(client, world, monkeypatch):
-    import sessions.views
+    import workbench.workspace.views
 
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(sessions.views.selectors, "sessions_for_user", broken)
+    monkeypatch.setattr(workbench.workspace.views.selectors, "sessions_for_user", broken)
     client.raise_request_exception = False
     client.force_login(world["owner"])
     response = client.get("/sessions/")
