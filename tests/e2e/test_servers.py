@@ -1,8 +1,11 @@
 """Real Daphne processes on PostgreSQL + Redis, real WebSocket clients (agents.client)."""
 
 import asyncio
+import html
 import os
+import re
 import time
+import urllib.request
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -15,7 +18,8 @@ from sessions.chap.chain import genesis_checksum
 from sessions.models import Message
 from sessions.services import agent_join
 from tests.e2e.conftest import requires_scale
-from tests.factories import make_agent, make_session
+from tests.e2e.test_revocation import open_socket, signed_in
+from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 
 pytestmark = [requires_scale, pytest.mark.processes]
@@ -91,6 +95,43 @@ def test_clients_on_two_servers_see_the_same_sequence(two_servers):
     assert [seq for seq, _ in seen_a] == list(range(1, 2 * per_client + 1))
     stored = list(Message.objects.filter(session=session).order_by("seq").values_list("seq", "message_id"))
     assert seen_a == stored
+
+
+def test_a_page_from_one_server_goes_on_from_its_head_over_the_other(two_servers):
+    """The workspace page rendered by server A, its socket on server B: what agents post through both
+    servers after the page's head, before the socket joins and while it does, arrives once, in order."""
+    server_a, server_b = two_servers
+    owner = make_user("olga")
+    session = make_session(owner=owner)
+    (a_name, a_token), (b_name, b_token) = agents_in(session, 2)
+    cookie = signed_in(owner)
+    request = urllib.request.Request(f"{server_a.url}/sessions/{session.pk}/", headers={"Cookie": cookie})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        path = html.unescape(re.search(r'ws-connect="([^"]+)"', response.read().decode())[1])
+    head = int(re.search(r"since=(\d+)", path)[1])
+    per_client = 10
+
+    async def scenario():
+        async with (
+            ChapClient([ws_url(server_a)], str(session.pk), token=a_token) as a,
+            ChapClient([ws_url(server_b)], str(session.pk), token=b_token) as b,
+        ):
+
+            async def write(client, name, numbers):
+                for i in numbers:
+                    await client.post(note(session, name, f"{name}-{i}"))
+
+            await write(a, a_name, range(3))  # between the page's render and its socket's join
+            page = await open_socket(server_b, path, Cookie=cookie, Origin=server_b.url)
+            await asyncio.gather(write(a, a_name, range(3, per_client)), write(b, b_name, range(per_client)))
+            shown = []
+            while not shown or shown[-1] < head + 2 * per_client:
+                fragment = await asyncio.wait_for(page.recv(), 30)
+                shown += [int(seq) for seq in re.findall(r'<data id="page-seq" value="(\d+)"', fragment)]
+            await page.close()
+            return shown
+
+    assert asyncio.run(scenario()) == list(range(head + 1, head + 2 * per_client + 1))
 
 
 @pytest.mark.timeout(900)
