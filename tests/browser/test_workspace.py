@@ -1,12 +1,17 @@
 """The workspace in a real browser: the decision map, node details, the heatmap, and live updates
 arriving in a second member's browser."""
 
+import json
+import urllib.request
+
 import pytest
 
+from agents.tokens import token_issue
 from sessions.access import caller_for_user
 from sessions.models import WorkSession
+from sessions.services import agent_join
 from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
-from tests.factories import agent_in, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -72,6 +77,57 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     assert ed.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     screenshot(ed, "workspace-6-tablet")
     assert olga.console_errors == [] and ed.console_errors == []
+
+
+# Keeps the page's socket at hand (the extension hands it to listeners of htmx:wsOpen) and the
+# address of each connection it opens.
+CATCH_THE_SOCKET = """
+document.addEventListener("htmx:wsOpen", (event) => {
+  window.liveSocket = event.detail.socketWrapper;
+  window.socketUrls = (window.socketUrls || []).concat([event.detail.event.target.url]);
+});
+"""
+
+
+def post_through_the_server(server, session, token) -> int:
+    """An agent's summary, posted over the server's REST API (its broadcast leaves from there)."""
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    envelope = envelopes.envelope(
+        "summary", {"text": "So far"}, sender=("agent", "clerk"), session_id=session.pk, context_checksum=head
+    )
+    request = urllib.request.Request(
+        f"{server.url}/api/sessions/{session.pk}/messages/",
+        data=json.dumps(envelope).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["seq"]
+
+
+def test_a_reconnecting_workspace_goes_on_after_the_last_message_it_shows(daphne_server, chromium):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Battery suppliers")
+    clerk = make_agent("clerk", kind="external")
+    off_the_browser_thread(agent_join, session=session, agent=clerk)
+    token = token_issue(agent=clerk)
+    page = open_page(chromium)
+    try:
+        sign_in(page, daphne_server, owner.username)
+        page.add_init_script(CATCH_THE_SOCKET)
+        page.goto(f"{daphne_server.url}/sessions/{session.pk}/")
+        page.wait_for_function("window.socketUrls && window.socketUrls.length === 1")
+        first = post_through_the_server(daphne_server, session, token)
+        page.locator(f"#thread #msg-{first}").wait_for()
+        page.evaluate("window.liveSocket.reconnect()")  # as after a server restart
+        page.wait_for_function("window.socketUrls.length === 2")
+        second = post_through_the_server(daphne_server, session, token)
+        page.locator(f"#thread #msg-{second}").wait_for()
+        urls = page.evaluate("window.socketUrls")
+        assert [url.rsplit("?", 1)[1] for url in urls] == [f"since={first - 1}", f"since={first}"]
+        assert page.locator("#thread article").count() == 2  # the first one was not sent again
+        assert page.console_errors == []
+    finally:
+        page.context.close()
 
 
 def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(chromium, transactional_db, tmp_path):
