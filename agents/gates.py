@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import Count
+
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
@@ -172,9 +174,7 @@ def _plans(session: WorkSession, graph) -> list[Gate]:
 
 def _questions(session: WorkSession, graph) -> list[Gate]:
     nodes = graph.graph.nodes
-    asked = ("clarification", "question")
-    open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
-    shown = sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
+    shown = sorted(graph.open_asks, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
     rows = Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in shown})
     found = {
         message_id: (envelope, at)
@@ -219,6 +219,36 @@ def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
     with entry.lock:
         graph = entry.graph
         return (*_operations(session), *_steps(session, graph), *_plans(session, graph), *_questions(session, graph))
+
+
+def waiting_counts(sessions: list[WorkSession]) -> dict:
+    """How many items ``waiting_for_people`` lists for each of ``sessions`` (by id), from the database
+    alone: the pending approvals and the steps at their gate, and the questions and plans each
+    session's row keeps (``WorkSession.open_questions``, ``proposed_plans``) less the plans already
+    turned into tasks. The same three queries for any number of sessions, and no log replayed."""
+    ids = [session.pk for session in sessions]
+    operations = dict(
+        Approval.objects.filter(session__in=ids, status=ApprovalStatus.PENDING)
+        .values_list("session")
+        .annotate(n=Count("pk"))
+        .values_list("session", "n")
+    )
+    steps = dict(
+        Task.objects.filter(session__in=ids, state=TaskState.WAITING_APPROVAL)
+        .values_list("session")
+        .annotate(n=Count("pk"))
+        .values_list("session", "n")
+    )
+    planned = set(
+        Task.objects.filter(session__in=ids, plan_step__isnull=False).values_list("session", "source_message_id")
+    )
+    return {
+        session.pk: min(operations.get(session.pk, 0), SHOWN)
+        + min(steps.get(session.pk, 0), SHOWN)
+        + min(sum((session.pk, plan) not in planned for plan in session.proposed_plans), SHOWN)
+        + min(session.open_questions, SHOWN)
+        for session in sessions
+    }
 
 
 DECISIONS = ("approve", "reject", "answer")

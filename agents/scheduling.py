@@ -14,6 +14,7 @@ session's log. Workers and the agent socket use the lease functions below them:
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -96,13 +97,23 @@ def _match_agent(session_id, role: str) -> Agent | None:
     return min(able, key=lambda agent: (agent.pk in paused, load.get(agent.pk, 0), agent.name))
 
 
+def roles_missing(wanted: dict) -> dict:
+    """For each session id of ``wanted``, the roles of its set that no enabled agent of that session
+    takes: one query for any number of sessions."""
+    taking = defaultdict(list)
+    enabled = SessionAgent.objects.filter(session_id__in=wanted, agent__enabled=True).select_related("agent")
+    for participation in enabled:
+        taking[str(participation.session_id)].append(participation)
+    return {
+        session_id: {role for role in roles if role and not any(_takes(p, role) for p in taking[str(session_id)])}
+        for session_id, roles in wanted.items()
+    }
+
+
 def roles_uncovered(*, session_id, roles) -> dict[str, list[str]]:
     """Of ``roles``, those no enabled agent of the session takes, each with the enabled agents that
     would (the ones a person can invite): a plan step of such a role would wait for ever."""
-    participations = list(
-        SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
-    )
-    missing = {role for role in roles if role and not any(_takes(p, role) for p in participations)}
+    missing = roles_missing({session_id: set(roles)})[session_id]
     if not missing:
         return {}
     outside = Agent.objects.filter(enabled=True).exclude(participations__session_id=session_id).order_by("name")

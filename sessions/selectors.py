@@ -1,5 +1,7 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
+from dataclasses import dataclass
+
 from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Max, Q, QuerySet
 from django.utils.dateparse import parse_datetime
@@ -302,12 +304,23 @@ def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> d
 MAX_REVIEWED = 200
 
 
+@dataclass(frozen=True)
+class ReviewRow:
+    """A session as the team page lists it: the caller's own role in it (the higher of their
+    membership and the shares with their groups), those shares, and the task template its plan
+    followed ("" when none)."""
+
+    session: WorkSession
+    role: str
+    shared_with_me: tuple[GroupShare, ...]
+    template: str
+
+
 def sessions_for_review(
     *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
-) -> list[WorkSession]:
+) -> list[ReviewRow]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
-    page, filtered; each with its members, agents, the groups it is shared with, the caller's own
-    role (``role``) and the task template its plan followed (``template``)."""
+    page, filtered; each with its members, agents and the groups it is shared with prefetched."""
     found = sessions_visible_to(user=user)
     if member:
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
@@ -333,9 +346,10 @@ def sessions_for_review(
         plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
     )
     groups = set(user.groups.values_list("pk", flat=True))
+    rows = []
     for session in sessions:
-        session.template = templates.get(session.pk, "")
-        session.shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        shared = tuple(share for share in session.group_shares.all() if share.group_id in groups)
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
-        session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
-    return sessions
+        role = max([*mine, *(share.role for share in shared)], key=ROLE_RANK.get)
+        rows.append(ReviewRow(session, role, shared, templates.get(session.pk, "")))
+    return rows

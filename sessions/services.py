@@ -13,6 +13,8 @@ from django.utils import timezone
 
 from sessions.access import SYSTEM, Caller, require_access, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
+from sessions.chap.graph import ContextGraph
+from sessions.chap.history import replay
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
@@ -195,12 +197,13 @@ def _append(session_id, checked: dict) -> Ack:
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
         _message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)
-        session.head_seq, session.head_checksum = seq, checksum
-        session.last_activity_at = timezone.now()
-        session.save(update_fields=["head_seq", "head_checksum", "last_activity_at"])
         graph = entry.graph
         open_steps = {node for node in graph.steps.values() if graph.graph.nodes[node]["status"] != "done"}
         graph.apply(seq, checked)
+        session.head_seq, session.head_checksum = seq, checksum
+        session.last_activity_at = timezone.now()
+        _keep_waiting(session, graph)
+        session.save(update_fields=["head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS])
         entry.checksum = checksum
         completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
     send_on_commit(
@@ -217,6 +220,15 @@ def _append(session_id, checked: dict) -> Ack:
     if completed_steps:
         _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)
+
+
+WAITING_FIELDS = ("open_questions", "proposed_plans")
+
+
+def _keep_waiting(session: WorkSession, graph: ContextGraph) -> None:
+    """The session row's copy of what waits for a person in its log (``WAITING_FIELDS``)."""
+    session.open_questions = len(graph.open_asks)
+    session.proposed_plans = sorted(graph.proposed_plans)
 
 
 def _message_row(
@@ -508,7 +520,7 @@ def session_import(*, data: dict, owner) -> WorkSession:
             "RESOURCE_ALREADY_EXISTS", f"session {session_id} exists already", details={"resource_type": "SESSION"}
         )
     with transaction.atomic():
-        session = WorkSession.objects.create(
+        session = WorkSession(
             id=session_id,
             title=str(meta.get("title") or "Imported session")[:200],
             state=meta.get("state") if meta.get("state") in SessionState.values else SessionState.PROPOSED,
@@ -516,6 +528,8 @@ def session_import(*, data: dict, owner) -> WorkSession:
             head_seq=entries[-1][0] if entries else 0,
             head_checksum=entries[-1][2] if entries else genesis_checksum(session_id),
         )
+        _keep_waiting(session, replay(session_id, ((seq, env) for seq, env, _ in entries), until=session.head_seq))
+        session.save(force_insert=True)
         Membership.objects.create(session=session, user=owner, role=MemberRole.OWNER)
         for member in data.get("members") or []:
             user = get_user_model().objects.filter(username=member.get("username")).exclude(pk=owner.pk).first()

@@ -117,16 +117,9 @@ def shares_context(session: WorkSession) -> dict:
 
 
 def board_context(session: WorkSession, role: str) -> dict:
-    """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card,
-    and the unassigned tasks of a role nobody here takes the agents a person could invite for it."""
+    """The scheduling board; the unassigned tasks of a role nobody here takes with the agents a
+    person could invite for it."""
     board = schedule_board(session=session)
-    gates = {gate.task_id: gate for gate in waiting_for_people(session) if gate.kind == "step"}
-    for lane in board["lanes"]:
-        for task in lane["queue"]:
-            task.gate = gates.get(task.pk)
-    for tasks in board["unassigned"].values():
-        for task in tasks:
-            task.gate = gates.get(task.pk)
     missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {ANY_ROLE})
     board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
     context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
