@@ -3,6 +3,8 @@ person and the state card. Dicts for the templates; the domain reads stay in ses
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.urls import reverse
 
 from agents.gates import waiting_for_people
@@ -15,7 +17,7 @@ from sessions.selectors import agent_statuses
 ANY_ROLE = "any role"
 
 
-def schedule_board(*, session: WorkSession) -> dict:
+def schedule_board(*, session: WorkSession) -> dict[str, Any]:
     """One lane per agent of the session (its current task, its queue by priority, its waiting
     approvals) and the unassigned tasks by the role they need; each task with its hand-offs."""
     statuses = {a["name"]: a for a in agent_statuses(session=session)}
@@ -41,7 +43,7 @@ def schedule_board(*, session: WorkSession) -> dict:
                 "paused": status["paused"],
             }
         )
-    unassigned: dict[str, list] = {}
+    unassigned: dict[str, list[Task]] = {}
     for task in tasks:
         if task.agent is None and task.state in OPEN_STATES:
             unassigned.setdefault(task.required_role or ANY_ROLE, []).append(task)
@@ -55,7 +57,7 @@ def schedule_board(*, session: WorkSession) -> dict:
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
 
-def waiting_now(session: WorkSession) -> list[dict]:
+def waiting_now(session: WorkSession) -> list[dict[str, Any]]:
     """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
     (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
     takes (someone has to invite one). Each item has ``what`` and ``href``."""
@@ -73,7 +75,7 @@ def waiting_now(session: WorkSession) -> list[dict]:
     return items
 
 
-def work_state(session: WorkSession) -> dict:
+def work_state(session: WorkSession) -> dict[str, Any]:
     """Where the session stands, as its state card says it: ``key`` (working, waiting, review,
     done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``)."""
     waiting = waiting_now(session)
