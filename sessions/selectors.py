@@ -35,9 +35,11 @@ def sessions_visible_to(*, user: User) -> QuerySet[WorkSession]:
 
 
 def session_messages(
-    *, session: WorkSession, since_seq: int = 0, limit: int | None = None
+    *, session: WorkSession, since_seq: int = 0, upto: int | None = None, limit: int | None = None
 ) -> list[tuple[int, dict[str, Any]]]:
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
     return list(rows[:limit] if limit else rows)
 
 
@@ -115,9 +117,10 @@ THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
 
 
 def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
-    """The session's messages as the thread shows them, each collaborative_response with its heat."""
+    """The session's messages up to the head recorded on ``session`` (the page's head, after which its
+    socket delivers) as the thread shows them, each collaborative_response with its heat."""
     entry = graph_cache.entry(session)
-    messages = session_messages(session=session, since_seq=since_seq)
+    messages = session_messages(session=session, since_seq=since_seq, upto=session.head_seq)
     with entry.lock:
         entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
     return [shown for shown in entries if shown is not None]

@@ -67,9 +67,11 @@ def live_update(
     *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
-    and the version the page now shows (``checksum``), which the forms send."""
+    and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
+    ``checksum``, which the forms send)."""
     shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
     context = {
+        "seq": seq,
         "checksum": checksum,
         "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
         "state": work_state(session),
