@@ -1,8 +1,11 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
-from dataclasses import dataclass
+from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Max, Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
@@ -16,30 +19,41 @@ from sessions.chap.metrics import process_metrics
 from sessions.graphs import graph_cache, replay_cache
 from sessions.models import GroupShare, Membership, Message, WorkSession
 
+if TYPE_CHECKING:
+    import networkx as nx
+    from django.contrib.auth.models import User
+    from networkx.classes.reportviews import NodeView
 
-def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+
+def sessions_for_user(*, user: User) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
 
 
-def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+def sessions_visible_to(*, user: User) -> QuerySet[WorkSession]:
     """The user's sessions and those shared with a group the user is in (``access.effective_role``)."""
     shared = GroupShare.objects.filter(group__user=user).values("session")
     return WorkSession.objects.filter(Q(memberships__user=user) | Q(pk__in=shared)).distinct()
 
 
-def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
+def session_messages(
+    *, session: WorkSession, since_seq: int = 0, upto: int | None = None, limit: int | None = None
+) -> list[tuple[int, dict[str, Any]]]:
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
     return list(rows[:limit] if limit else rows)
 
 
-def agent_context(*, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET) -> dict:
+def agent_context(
+    *, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET
+) -> dict[str, Any]:
     entry = graph_cache.entry(session)
     messages = session_messages(session=session)
     with entry.lock:
         return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
 
 
-def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> dict:
+def metrics(*, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """Process metrics (``process_metrics``); ``messages`` is the whole log when the caller has it."""
     entry = graph_cache.entry(session)
     messages = session_messages(session=session) if messages is None else messages
@@ -50,7 +64,7 @@ def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = N
 EXPORT_FORMAT = "chap-session-export/1"
 
 
-def session_export(*, session: WorkSession) -> dict:
+def session_export(*, session: WorkSession) -> dict[str, Any]:
     """Everything needed to rebuild the session elsewhere: metadata, members, messages with checksums."""
     rows = session.messages.order_by("seq").values_list("seq", "checksum", "envelope")
     memberships = session.memberships.select_related("user")
@@ -69,21 +83,21 @@ def session_export(*, session: WorkSession) -> dict:
     }
 
 
-def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
+def decision_map(*, session: WorkSession, expanded: bool = False) -> dict[str, Any]:
     """The decision map of the session now (see ``draw_map``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return draw_map(entry.graph, entry.layout, expanded=expanded)
 
 
-def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
+def decision_map_update(*, session: WorkSession, message_id: str) -> dict[str, Any]:
     """What one new message changes on the map (``map_update``): never the whole map."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return map_update(entry.graph, entry.layout, message_id)
 
 
-def map_node_details(*, session: WorkSession, index: int) -> dict | None:
+def map_node_details(*, session: WorkSession, index: int) -> dict[str, Any] | None:
     """One node of the map as it stands now (``node_details``); None when there is no such node."""
     entry = graph_cache.entry(session)
     with entry.lock:
@@ -91,7 +105,7 @@ def map_node_details(*, session: WorkSession, index: int) -> dict | None:
         return node_details(entry.graph, entry.layout, index)
 
 
-def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict | None:
+def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict[str, Any] | None:
     """One node of the map as it stood after message ``seq``: its status and history then."""
     with replay_cache.at(session, seq) as context:
         layout = MapLayout()
@@ -103,23 +117,24 @@ def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict |
 THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
 
 
-def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
-    """The session's messages as the thread shows them, each collaborative_response with its heat."""
+def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
+    """The session's messages up to the head recorded on ``session`` (the page's head, after which its
+    socket delivers) as the thread shows them, each collaborative_response with its heat."""
     entry = graph_cache.entry(session)
-    messages = session_messages(session=session, since_seq=since_seq)
+    messages = session_messages(session=session, since_seq=since_seq, upto=session.head_seq)
     with entry.lock:
         entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
     return [shown for shown in entries if shown is not None]
 
 
-def thread_message(*, session: WorkSession, seq: int, envelope: dict) -> dict | None:
+def thread_message(*, session: WorkSession, seq: int, envelope: dict[str, Any]) -> dict[str, Any] | None:
     """One new message as the thread shows it (the live fragment's ``thread_entry``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return thread_entry(seq, envelope, entry.graph.graph)
 
 
-def _answers(graph, node: str) -> list[str]:
+def _answers(graph: nx.DiGraph[str], node: str) -> list[str]:
     """What the answers to a question (or clarification) said, oldest first."""
     said = []
     for answer, _, data in graph.in_edges(node, data=True):
@@ -130,7 +145,7 @@ def _answers(graph, node: str) -> list[str]:
     return [text for _, text in sorted(said) if text]
 
 
-def _answer_shown(payload: dict, nodes) -> dict:
+def _answer_shown(payload: dict[str, Any], nodes: NodeView[str]) -> dict[str, Any]:
     """A clarification answer as a person reads it: the question it answers, and what it said."""
     asked = payload["clarification_message_id"]
     if payload.get("question_index") is not None:
@@ -141,13 +156,13 @@ def _answer_shown(payload: dict, nodes) -> dict:
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
-def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict | None:
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, Any] | None:
     """An earlier message as the thread shows it now (an answer closed one of its questions)."""
     row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
     return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
 
 
-def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
+def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
     """One message as the thread shows it (None for those it leaves to the status bar): ``kind`` says
     what it is for and ``about`` names the message it answers or gives feedback on, in words; each
     question of a report says whether it is still open, and what its answers said. ``graph`` is the
@@ -196,7 +211,7 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     }
 
 
-def agent_statuses(*, session: WorkSession) -> list[dict]:
+def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
     statuses = Message.objects.filter(session=session, payload_type="agent_status")
     # The newest status of each sender, found in the index: the cost does not grow with the log.
@@ -225,7 +240,9 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> tuple[dict, str] | None:
+def final_report(
+    *, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None
+) -> tuple[dict[str, Any], str] | None:
     """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
     messages = session_messages(session=session) if messages is None else messages
     entry = graph_cache.entry(session)
@@ -234,7 +251,7 @@ def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | Non
         return (chosen, entry.graph.graph.nodes[chosen["message_id"]]["status"]) if chosen else None
 
 
-def checkpoints(*, session: WorkSession) -> list[dict]:
+def checkpoints(*, session: WorkSession) -> list[dict[str, Any]]:
     rows = session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
     return [
         {
@@ -251,7 +268,7 @@ def checkpoints(*, session: WorkSession) -> list[dict]:
 TIMELINE_LANDMARKS = frozenset({"task_proposal", "checkpoint"})
 
 
-def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict], int]:
+def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """Every message but the status chatter, oldest first, with the label the map gives it; with
     ``latest``, only that many of the newest, and before them the proposals and checkpoints.
     Returns the entries and how many were left out."""
@@ -284,7 +301,7 @@ def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[d
     return entries, left_out
 
 
-def decision_map_at(*, session: WorkSession, seq: int) -> dict:
+def decision_map_at(*, session: WorkSession, seq: int) -> dict[str, Any]:
     """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
     (and numbers) they have on today's map, since layout only ever appends."""
     if seq == session.head_seq:
@@ -293,7 +310,7 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict:
         return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
 
 
-def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
+def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict[str, Any]:
     """What was added, decided, overturned and put in review between two points of the log."""
     with replay_cache.at(session, from_seq) as context:
         before = statuses(context)
@@ -317,7 +334,15 @@ class ReviewRow:
 
 
 def sessions_for_review(
-    *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
+    *,
+    user: User,
+    member: str = "",
+    agent: str = "",
+    team: str = "",
+    template: str = "",
+    state: str = "",
+    since: date | None = None,
+    until: date | None = None,
 ) -> list[ReviewRow]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
     page, filtered; each with its members, agents and the groups it is shared with prefetched."""
@@ -350,6 +375,6 @@ def sessions_for_review(
     for session in sessions:
         shared = tuple(share for share in session.group_shares.all() if share.group_id in groups)
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
-        role = max([*mine, *(share.role for share in shared)], key=ROLE_RANK.get)
+        role = max([*mine, *(share.role for share in shared)], key=lambda role: ROLE_RANK.get(role, -1))
         rows.append(ReviewRow(session, role, shared, templates.get(session.pk, "")))
     return rows

@@ -7,8 +7,9 @@
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 
-from agents.sap.parser import StreamParser
+from agents.sap.parser import Item, StreamParser
 from workbench.protocol.errors import catalogue_markdown
 
 
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _emit(items) -> None:
+def _emit(items: Iterable[Item]) -> None:
     for item in items:
         sys.stdout.write(json.dumps(item.as_dict(), ensure_ascii=False) + "\n")
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents.sap.blocks import NAME_RE
 from workbench.protocol.params import Param
@@ -32,7 +33,7 @@ class Operation:
     name: str
     kind: str
     description: str
-    handler: Callable
+    handler: Callable[..., Any]
     parameters: dict[str, Param] = field(default_factory=dict)
     version: str = "1.0.0"
     examples: tuple[Example, ...] = ()
@@ -42,7 +43,7 @@ class Operation:
     permission: str = ""
     # For calls that are destructive only sometimes (a write that overwrites): ``risk(params, context)``
     # returns why this call needs a human's approval, or None.
-    risk: Callable | None = None
+    risk: Callable[[dict[str, Any], Any], str | None] | None = None
     # True for operations (workflow.execute) whose body holds placeholders for their own steps.
     resolves_own_placeholders: bool = False
 
@@ -62,11 +63,11 @@ class Operation:
     def summary(self) -> str:
         return self.description.split(". ")[0].rstrip(".")
 
-    def validate(self, body: dict) -> dict:
+    def validate(self, body: dict[str, Any]) -> dict[str, Any]:
         """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
         return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}")
 
-    def manual(self) -> dict:
+    def manual(self) -> dict[str, Any]:
         return {
             "operation": self.name,
             "description": self.description,
@@ -92,7 +93,7 @@ class Registry:
     def get(self, name: str) -> Operation | None:
         return self._operations.get(name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Operation]:
         return iter(sorted(self._operations.values(), key=lambda op: op.name))
 
     def __contains__(self, name: str) -> bool:
@@ -104,7 +105,7 @@ class Registry:
     def nearest(self, name: str, limit: int = 3) -> list[str]:
         return difflib.get_close_matches(name, list(self._operations), n=limit, cutoff=0.5)
 
-    def capabilities(self, *, scope: str = "all", detailed: bool = False) -> list[dict]:
+    def capabilities(self, *, scope: str = "all", detailed: bool = False) -> list[dict[str, Any]]:
         chosen = [op for op in self if scope == "all" or op.domain == scope]
         if detailed:
             return [op.manual() for op in chosen]

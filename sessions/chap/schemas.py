@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from workbench.protocol import strict_json
 from workbench.protocol.errors import SapError
@@ -35,7 +36,7 @@ ONTOLOGY = Param(
 )
 
 
-def _text(required: bool = False, max_length: int = 100_000, **kwargs) -> Param:
+def _text(required: bool = False, max_length: int = 100_000, **kwargs: Any) -> Param:
     return Param("string", required=required, max_length=max_length, **kwargs)
 
 
@@ -386,7 +387,7 @@ ENVELOPE: dict[str, Param] = {
 NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
 
 
-def validate_envelope(envelope) -> dict:
+def validate_envelope(envelope: object) -> dict[str, Any]:
     """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
         raise SapError(
@@ -414,7 +415,7 @@ def validate_envelope(envelope) -> dict:
     return checked
 
 
-def validate_payload(payload_type: str, payload) -> dict:
+def validate_payload(payload_type: str, payload: object) -> dict[str, Any]:
     """One payload with its defaults filled in, or SapError(INVALID_MESSAGE) naming fields as ``payload.…``."""
     if not isinstance(payload, dict):
         raise SapError(
@@ -423,7 +424,7 @@ def validate_payload(payload_type: str, payload) -> dict:
     return _validated(PAYLOADS[payload_type], payload, prefix="payload.")
 
 
-def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
+def _validated(params: dict[str, Param], body: dict[str, Any], *, prefix: str) -> dict[str, Any]:
     try:
         return validate_params(params, body)
     except SapError as error:
@@ -436,7 +437,7 @@ def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
         ) from None
 
 
-def _prefixed(value, prefix: str):
+def _prefixed(value: object, prefix: str) -> object:
     if isinstance(value, list):
         return [f"{prefix}{item}" for item in value]
     if isinstance(value, dict):

@@ -144,6 +144,39 @@ def test_a_resume_past_the_head_is_refused_and_live_delivery_goes_on(world, kind
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("since", "invalid"),
+    [
+        ("50", "at most 0"),
+        ("-1", "expected integer >= 0"),
+        ("1.5", "expected integer >= 0"),
+        ("one", "expected integer >= 0"),
+        ("", "expected integer >= 0"),
+        ("%D9%A1", "expected integer >= 0"),  # an Arabic-Indic one
+        (str(2**31), "expected integer >= 0"),
+    ],
+)
+def test_a_page_socket_opened_with_a_bad_since_is_told_why_and_goes_on_live_from_the_head(world, since, invalid):
+    path = f"/ws/sessions/{world['session'].pk}/ui/?since={since}"
+    communicator = WebsocketCommunicator(application, path, headers=cookie_headers(None, world["owner"]))
+
+    async def scenario():
+        assert (await communicator.connect())[0]
+        error = await communicator.receive_json_from(timeout=5)
+        await database_sync_to_async(post_message)(
+            world["session"], caller_for_user(world["owner"]), envelopes.proposal
+        )
+        fragment = await communicator.receive_from(timeout=5)
+        await communicator.disconnect()
+        return error, fragment
+
+    error, fragment = async_to_sync(scenario)()
+    assert error["type"] == "error" and error["error"]["code"] == "INVALID_FRAME"
+    assert error["error"]["details"]["invalid"] == {"since": invalid}
+    assert '<article id="msg-1"' in fragment
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.processes
 def test_over_real_daphne_a_frame_over_the_limit_is_refused_and_only_a_huge_one_ends_the_socket(world, daphne_server):
     from websockets.exceptions import ConnectionClosed

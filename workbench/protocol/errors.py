@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 
 class Category(StrEnum):
@@ -93,7 +94,7 @@ class SapError(Exception):
 
     code: str
     message: str
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     suggestion: list[str] = field(default_factory=list)
     retryable: bool | None = None
     request_id: str | None = None
@@ -109,7 +110,7 @@ class SapError(Exception):
     def category(self) -> Category:
         return CATALOGUE[self.code].category
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message,

@@ -17,7 +17,7 @@ class Param:
     required: bool = False
     nullable: bool = False
     default: Any = _MISSING
-    enum: tuple | None = None
+    enum: tuple[Any, ...] | None = None
     min_length: int | None = None
     max_length: int | None = None
     pattern: str | None = None
@@ -36,7 +36,7 @@ class Param:
     def has_default(self) -> bool:
         return self.default is not _MISSING
 
-    def manual(self) -> dict:
+    def manual(self) -> dict[str, Any]:
         """This parameter in the shape of the SAP reference's describe manual."""
         entry: dict[str, Any] = {"type": self.type, "required": self.required}
         if self.nullable:

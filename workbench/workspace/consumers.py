@@ -1,16 +1,23 @@
-"""The browser workspace's live socket: ``/ws/sessions/<id>/ui/`` (htmx WebSocket extension).
+"""The browser workspace's live socket: ``/ws/sessions/<id>/ui/?since=<the page's head>`` (htmx
+WebSocket extension).
 
-It joins the session's group and, for every new message, sends out-of-band swaps rendered for this
-viewer: the thread entry, the map nodes the message added, and those whose status it changed. The
-group event carries the message; each connection renders its own fragment with its own role.
+It joins the session's group and, for every message after the page's head (sessions.delivery:
+in order, once, those committed between the page's render and this join replayed from the log),
+sends out-of-band swaps rendered for this viewer: the thread entry, the map nodes the message added,
+and those whose status it changed. Each connection renders its own fragment with its own role.
 """
 
 from __future__ import annotations
 
+import json
+from urllib.parse import parse_qs
+
 from sessions.access import caller_for_principal, session_access
-from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, db, principal_of
-from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, CHAP_PRESENCE, session_group
+from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, error_frame, principal_of, whole_number
+from sessions.delivery import Entry, SequencedSocket, db, read_head
+from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
 from sessions.models import Message, WorkSession
+from workbench.protocol.errors import SapError
 from workbench.workspace.fragments import board_update, live_update
 
 SCHEDULE_CHANGES = frozenset({"task_event", "agent_status", "operation_record"})
@@ -25,10 +32,18 @@ def _render(session_id, seq: int, role: str, caller) -> str | None:
     return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role, caller=caller)
 
 
-class WorkspaceConsumer(GuardedSocket):
-    # Presence is the CHAP socket's (the status bar reads agent_status messages); the page's sequence
-    # needs no gap checks, and agent.joined is for the agent sockets of the agent that joined.
-    IGNORED_EVENTS = frozenset({CHAP_PRESENCE, CHAP_GAP_CHECK, AGENT_JOINED})
+def since_of(query: dict[str, list[str]]) -> int | None:
+    """The page's head (``?since=``), refused as a frame's ``since_seq`` would be when not a whole number."""
+    if "since" not in query:
+        return None
+    text = query["since"][-1]
+    return whole_number({"since": int(text) if text.isascii() and text.isdigit() else text}, "since")
+
+
+class WorkspaceConsumer(SequencedSocket, GuardedSocket):
+    # Presence is the CHAP socket's (the status bar reads agent_status messages), and agent.joined is
+    # for the agent sockets of the agent that joined.
+    IGNORED_EVENTS = frozenset({CHAP_PRESENCE, AGENT_JOINED})
 
     async def connect(self):
         self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
@@ -38,11 +53,20 @@ class WorkspaceConsumer(GuardedSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.role, self.caller = access.role, caller
-        self.view = "schedule" if b"view=schedule" in self.scope.get("query_string", b"") else "workspace"
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        self.view = "schedule" if query.get("view") == ["schedule"] else "workspace"
         self.group, self.principal = session_group(self.session_id), principal_of(caller)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.principal, self.channel_name)
         await self.accept()
+        head_seq, _ = await read_head(self.session_id)
+        self.sequence = self.sequence_for(self.session_id, head_seq)
+        try:
+            since = since_of(query)
+            if since is not None:
+                await self.sequence.replay(since, "since")
+        except SapError as error:  # the page goes on live from the head; the error says why it was not resumed
+            await self.send(text_data=json.dumps(error_frame(error), ensure_ascii=False))
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
@@ -52,12 +76,15 @@ class WorkspaceConsumer(GuardedSocket):
     async def receive(self, text_data=None, bytes_data=None):
         """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
 
-    async def chap_message(self, event):
+    def sequence_of(self, event: dict):
+        return self.sequence
+
+    async def deliver(self, session_id, entry: Entry) -> None:
         if self.view == "schedule":
-            if event.get("payload_type") in SCHEDULE_CHANGES:
+            if entry.payload_type in SCHEDULE_CHANGES:
                 await self.send(text_data=await db(board_update)(self.session_id, self.role))
             return
-        html = await db(_render)(self.session_id, event["seq"], self.role, self.caller)
+        html = await db(_render)(self.session_id, entry.seq, self.role, self.caller)
         if html:
             await self.send(text_data=html)
 

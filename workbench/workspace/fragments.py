@@ -8,11 +8,10 @@ from django.urls import reverse
 from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
-from sessions.access import Caller
+from sessions.access import DECIDERS, Caller
 from sessions.models import MemberRole, ShareRole, WorkSession
 from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
 
-DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
 # Messages after which the status bar and the approval cards are sent again: what agents report,
 # and what opens or settles an item waiting for people (plans, questions, answers, approvals).
 REFRESHES_SIDE_PANELS = frozenset(
@@ -68,9 +67,11 @@ def live_update(
     *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
-    and the version the page now shows (``checksum``), which the forms send."""
+    and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
+    ``checksum``, which the forms send)."""
     shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
     context = {
+        "seq": seq,
         "checksum": checksum,
         "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
         "state": work_state(session),

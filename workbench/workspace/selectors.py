@@ -4,8 +4,10 @@ attributes set on model instances; the domain reads stay in sessions and agents.
 
 from __future__ import annotations
 
+import uuid
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
@@ -16,6 +18,9 @@ from agents.scheduling import roles_missing, roles_uncovered, task_artefact
 from sessions.graphs import graph_cache
 from sessions.models import SessionState, WorkSession
 from sessions.selectors import agent_statuses, sessions_for_user
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 ANY_ROLE = "any role"
 
@@ -39,7 +44,7 @@ class TaskCard:
     gate: Gate | None
 
 
-def schedule_board(*, session: WorkSession) -> dict:
+def schedule_board(*, session: WorkSession) -> dict[str, Any]:
     """One lane per agent of the session (its current task, its queue by priority, its waiting
     approvals) and the unassigned tasks by the role they need, each task as its card; and every
     hand-off between them."""
@@ -85,7 +90,7 @@ def schedule_board(*, session: WorkSession) -> dict:
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
 
-def waiting_now(session: WorkSession) -> list[dict]:
+def waiting_now(session: WorkSession) -> list[dict[str, Any]]:
     """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
     (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
     takes (someone has to invite one). Each item has ``what`` and ``href``."""
@@ -110,7 +115,7 @@ REVIEW_DETAIL = "every task is done: read the report, then mark the session done
 def _ready() -> Q:
     """Queued tasks an agent of the session can start now: assigned, not paused, every input done."""
     blocked = Task.depends_on.through.objects.filter(from_task=OuterRef("pk")).exclude(to_task__state=TaskState.DONE)
-    return Q(state=TaskState.QUEUED, paused=False, agent__isnull=False) & ~Exists(blocked)
+    return Q(~Exists(blocked), state=TaskState.QUEUED, paused=False, agent__isnull=False)
 
 
 def _standing(session: WorkSession, *, working: bool, waiting: bool, finished: bool) -> tuple[str, str]:
@@ -127,7 +132,7 @@ def _standing(session: WorkSession, *, working: bool, waiting: bool, finished: b
     return session.state, session.get_state_display()
 
 
-def work_state(session: WorkSession) -> dict:
+def work_state(session: WorkSession) -> dict[str, Any]:
     """Where the session stands, as its state card says it: ``key`` (working, waiting, review,
     done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``)."""
     waiting = waiting_now(session)
@@ -158,7 +163,7 @@ class SessionRow:
     waiting: int
 
 
-def session_rows(*, user) -> list[SessionRow]:
+def session_rows(*, user: User) -> list[SessionRow]:
     """The user's sessions, newest activity first, each as its state card would stand and count
     what waits (``waiting_now``), read from the database: the same few queries for any number of
     sessions, and no session's log replayed."""
@@ -166,7 +171,7 @@ def session_rows(*, user) -> list[SessionRow]:
     ids = [session.pk for session in sessions]
     roles = dict(user.chap_memberships.values_list("session_id", "role"))
     gated = waiting_counts(sessions)
-    wanted: dict = defaultdict(set)
+    wanted: defaultdict[uuid.UUID, set[str]] = defaultdict(set)
     unassigned = Task.objects.filter(session__in=ids, state__in=OPEN_STATES, agent__isnull=True)
     for session_id, role in unassigned.values_list("session_id", "required_role").distinct():
         wanted[session_id].add(role)
