@@ -7,23 +7,10 @@ from django.urls import reverse
 
 from sessions import selectors
 from sessions.access import Caller
+from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
 
 DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
-# Messages after which the status bar and the approval cards are sent again: what agents report,
-# and what opens or settles an item waiting for people (plans, questions, answers, approvals).
-REFRESHES_SIDE_PANELS = frozenset(
-    {
-        "agent_status",
-        "operation_record",
-        "task_event",
-        "agent_capability_declaration",
-        "clarification",
-        "clarification_answer",
-        "collaborative_response",
-        "human_feedback",
-    }
-)
 
 
 def map_urls(session_id) -> dict:

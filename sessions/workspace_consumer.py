@@ -8,12 +8,11 @@ group event carries the message; each connection renders its own fragment with i
 from __future__ import annotations
 
 from sessions.access import caller_for_principal, session_access
+from sessions.chap.traits import SCHEDULE_CHANGES
 from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, db, principal_of
 from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, CHAP_PRESENCE, session_group
 from sessions.fragments import board_update, live_update
 from sessions.models import Message, WorkSession
-
-SCHEDULE_CHANGES = frozenset({"task_event", "agent_status", "operation_record"})
 
 
 def _render(session_id, seq: int, role: str, caller) -> str | None:
