@@ -7,6 +7,8 @@ from agents.sap import SapError
 from agents.scheduling import task_cancel, task_retry
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from sessions.access import Caller
+from sessions.admin import ReadOnlyInline, WorkSessionAdmin
+from sessions.models import WorkSession
 
 
 class AgentTokenInline(admin.TabularInline):
@@ -168,3 +170,27 @@ class TaskTemplateAdmin(admin.ModelAdmin):
     @admin.display(description="deliverable sections")
     def section_titles(self, template):
         return ", ".join(section.get("title", "") for section in template.deliverable_sections)
+
+
+class ApprovalInline(ReadOnlyInline):
+    model = Approval
+    fields = ["operation", "requested_by", "status", "decided_by", "decided_at"]
+    readonly_fields = fields
+
+
+class TaskInline(ReadOnlyInline):
+    model = Task
+    fk_name = "session"
+    fields = ["title", "agent", "required_role", "priority", "state", "attempts"]
+    readonly_fields = fields
+
+
+class WorkSessionWithAgentsAdmin(WorkSessionAdmin):
+    """The session's admin page with its agents' tasks and approvals: sessions knows nothing of agents,
+    so this app adds them."""
+
+    inlines = [*WorkSessionAdmin.inlines, TaskInline, ApprovalInline]
+
+
+admin.site.unregister(WorkSession)
+admin.site.register(WorkSession, WorkSessionWithAgentsAdmin)

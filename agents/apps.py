@@ -8,7 +8,10 @@ class AgentsConfig(AppConfig):
 
     def ready(self):
         from agents import checks, reactions  # noqa: F401 (checks register themselves)
+        from agents.sap_service import risky_step_wait
         from agents.task_templates import templates_ensure
+        from sessions.retrospectives import metric_contribute
 
         post_migrate.connect(templates_ensure, sender=self)
         reactions.connect()
+        metric_contribute("risky_step_wait_s", risky_step_wait)

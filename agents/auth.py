@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from channels.db import database_sync_to_async
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
 
-from agents.tokens import agent_for_token, bearer_token, live_token
+from agents.tokens import agent_for_token, bearer_token, live_token, token_is_live
 
 
 class AgentPrincipal:
@@ -42,8 +44,9 @@ class BearerAgentAuthentication(authentication.BaseAuthentication):
 
 
 class BearerAgentMiddleware:
-    """Sets ``scope["agent"]`` and ``scope["agent_token_id"]`` (the socket ends when that token is
-    revoked) from ``Authorization: Bearer``; ``scope["bad_token"]`` when it fails."""
+    """Sets ``scope["agent"]`` from ``Authorization: Bearer``, and ``scope["credential_live"]``, which
+    tells a socket whether that token still stands (it ends when the token is revoked);
+    ``scope["bad_token"]`` when it fails."""
 
     def __init__(self, inner):
         self.inner = inner
@@ -51,12 +54,12 @@ class BearerAgentMiddleware:
     async def __call__(self, scope, receive, send):
         headers = dict(scope.get("headers") or [])
         token = bearer_token(headers.get(b"authorization"))
-        scope = dict(scope, agent=None, agent_token_id=None, bad_token=False)
+        scope = dict(scope, agent=None, credential_live=None, bad_token=False)
         if token is not None:
             found = await database_sync_to_async(live_token)(token)
             scope["bad_token"] = found is None
             if found is not None:
-                scope["agent"], scope["agent_token_id"] = found.agent, found.pk
+                scope["agent"], scope["credential_live"] = found.agent, partial(token_is_live, found.pk)
         return await self.inner(scope, receive, send)
 
 

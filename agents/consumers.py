@@ -2,7 +2,7 @@
 docs/transport.md, "The agent socket").
 
 One connection carries everything an agent does: the messages of every session it takes part in
-(each session in order, exactly once, resumable like the session socket), the tasks offered to it,
+(each session in order, exactly once, resumable: sessions.delivery), the tasks offered to it,
 taking and finishing them under a lease this connection renews, CHAP posts, and SAP requests that
 run with the agent's permissions. It delegates to the same services as every other edge.
 """
@@ -16,26 +16,15 @@ from django.conf import settings
 from agents.api import TaskSerializer
 from agents.models import AgentKind, Task, TaskState
 from agents.sap import SapError
-from agents.sap.errors import internal_error
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
-from agents.tokens import token_is_live
 from sessions.access import caller_for_agent
-from sessions.consumers import (
-    CLOSE_FORBIDDEN,
-    REPLAY_PAGE,
-    ChapSocket,
-    _messages_between,
-    db,
-    error_frame,
-    logger,
-    past_head,
-    principal_of,
-    whole_number,
-)
-from sessions.events import CHAP_GAP_CHECK, CHAP_PRESENCE, agent_group, session_group
+from sessions.consumers import CLOSE_FORBIDDEN, ChapSocket, error_frame, logger, principal_of, whole_number
+from sessions.delivery import Entry, Sequence, SequencedSocket, db
+from sessions.events import CHAP_PRESENCE, agent_group, session_group
 from sessions.models import WorkSession
 from sessions.services import message_post
+from workbench.protocol.errors import internal_error
 
 LEASE_S = 30.0
 
@@ -64,9 +53,8 @@ def _take(agent, task_id, worker: str, lease_s: float):
     return (TaskSerializer(task).data, task.attempts) if task else (None, None)
 
 
-class AgentConsumer(ChapSocket):
-    # No presence on this socket (docs/transport.md); gaps are read from the log at once (chap_message).
-    IGNORED_EVENTS = frozenset({CHAP_PRESENCE, CHAP_GAP_CHECK})
+class AgentConsumer(SequencedSocket, ChapSocket):
+    IGNORED_EVENTS = frozenset({CHAP_PRESENCE})  # no presence on this socket (docs/transport.md)
 
     async def connect(self):
         self.agent = self.scope.get("agent")
@@ -74,7 +62,7 @@ class AgentConsumer(ChapSocket):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         self.caller = caller_for_agent(self.agent)
-        self.token_id = self.scope.get("agent_token_id")
+        self.credential_live = self.scope.get("credential_live")
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
         sessions = await db(_sessions_of)(self.agent)
@@ -83,7 +71,9 @@ class AgentConsumer(ChapSocket):
         for session_id in sessions:
             await self.channel_layer.group_add(session_group(session_id), self.channel_name)
         await self.accept()
-        self.last_seq = {session_id: head["head_seq"] for session_id, head in sessions.items()}
+        self.sequences: dict[str, Sequence] = {
+            session_id: self.sequence_for(session_id, head["head_seq"]) for session_id, head in sessions.items()
+        }
         await self.send_json(
             {
                 "type": "hello",
@@ -98,13 +88,13 @@ class AgentConsumer(ChapSocket):
         self.renewer = asyncio.create_task(self._renew_leases())
 
     async def disconnect(self, code):
-        if not hasattr(self, "last_seq"):
+        if not hasattr(self, "sequences"):
             return
         self.watchdog.cancel()
         self.renewer.cancel()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
         await self.channel_layer.group_discard(principal_of(self.caller), self.channel_name)
-        for session_id in self.last_seq:
+        for session_id in self.sequences:
             await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
 
     async def _renew_leases(self):
@@ -150,11 +140,11 @@ class AgentConsumer(ChapSocket):
 
     def _session_of(self, frame: dict) -> str:
         session_id = str(frame.get("session_id", ""))
-        if session_id not in self.last_seq:
+        if session_id not in self.sequences:
             raise SapError(
                 "RESOURCE_NOT_FOUND",
                 "this agent takes part in no such session",
-                details={"resource_type": "SESSION", "resource_name": session_id, "sessions": sorted(self.last_seq)},
+                details={"resource_type": "SESSION", "resource_name": session_id, "sessions": sorted(self.sequences)},
             )
         return session_id
 
@@ -177,21 +167,10 @@ class AgentConsumer(ChapSocket):
         )
 
     async def _resume(self, frame: dict) -> None:
-        session_id = self._session_of(frame)
-        since = whole_number(frame, "since_seq")
-        head_seq = (await db(_sessions_of)(self.agent)).get(session_id, {}).get("head_seq", 0)
-        if since > head_seq:
-            raise past_head(since, head_seq)
-        cursor = since
-        while True:
-            page = await db(_messages_between)(session_id, cursor, None, REPLAY_PAGE)
-            for seq, message in page:
-                await self.send(text_data=message)
-                cursor = seq
-            if len(page) < REPLAY_PAGE:
-                break
-        self.last_seq[session_id] = cursor
-        await self.send_json({"type": "resumed", "session_id": session_id, "head_seq": cursor})
+        sequence = self.sequences[self._session_of(frame)]
+        head_seq = await sequence.replay(whole_number(frame, "since_seq"))
+        await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
+        await sequence.release_early()
 
     async def _sap(self, frame: dict) -> None:
         session_id = self._session_of(frame)
@@ -247,19 +226,12 @@ class AgentConsumer(ChapSocket):
 
     # -- group events ----------------------------------------------------------------------------
 
-    async def chap_message(self, event):
-        session_id, seq = event["session_id"], event["seq"]
-        last = self.last_seq.get(session_id)
-        if last is None or seq <= last:
-            return
-        if seq == last + 1:
-            await self.send(text_data=event["frame"])
-        else:  # some did not arrive (yet): read them from the log, in order
-            for missing_seq, frame in await db(_messages_between)(session_id, last, seq, seq - last):
-                await self.send(text_data=frame)
-                last = missing_seq
-        self.last_seq[session_id] = seq
-        if event.get("payload_type") == "task_event":
+    def sequence_of(self, event: dict) -> Sequence | None:
+        return self.sequences.get(event.get("session_id"))
+
+    async def deliver(self, session_id, entry: Entry) -> None:
+        await self.send(text_data=entry.frame)
+        if entry.payload_type == "task_event":
             await self._offer_tasks_of(session_id)
 
     async def _offer_tasks_of(self, session_id) -> None:
@@ -268,21 +240,21 @@ class AgentConsumer(ChapSocket):
 
     async def agent_joined(self, event):
         session_id = event["session_id"]
-        if session_id in self.last_seq:
+        if session_id in self.sequences:
             return
         await self.channel_layer.group_add(session_group(session_id), self.channel_name)
         heads = await db(_sessions_of)(self.agent)
-        self.last_seq[session_id] = heads.get(session_id, {}).get("head_seq", 0)
+        self.sequences[session_id] = self.sequence_for(session_id, heads.get(session_id, {}).get("head_seq", 0))
         await self.send_json({"type": "session.joined", "session_id": session_id, **heads.get(session_id, {})})
 
     async def access_changed(self, event):
         """A revoked token or a disabled agent: closed at once. Taken out of a session: that session's
         messages stop, and the agent is told."""
-        if self.token_id is not None and not await db(token_is_live)(self.token_id):
+        if self.credential_live is not None and not await db(self.credential_live)():
             await self.close(code=CLOSE_FORBIDDEN)
             return
         still = await db(_sessions_of)(self.agent)
-        for session_id in [session_id for session_id in self.last_seq if session_id not in still]:
+        for session_id in [session_id for session_id in self.sequences if session_id not in still]:
             await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
-            del self.last_seq[session_id]
+            del self.sequences[session_id]
             await self.send_json({"type": "session.left", "session_id": session_id})

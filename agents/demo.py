@@ -13,10 +13,11 @@ import io
 
 from agents.models import Agent, Task, TaskState
 from agents.scheduling import plan_approve, task_approve
+from agents.staffing import session_start
 from agents.worker import Worker
 from sessions.access import caller_for_user
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head, session_start
+from sessions.services import message_post_at_head
 
 DEMO_TITLE = "Demo: iris flower measurements"
 DEMO_GOAL = (

@@ -13,18 +13,18 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
-from agents.sap.errors import SapError
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_approve, plan_reject, task_approve, task_cancel
-from sessions.access import Caller, require_access
+from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
+from sessions.access import DECIDERS, Caller, SessionId, require_access
+from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
-from sessions.models import MemberRole, Message, WorkSession
-from sessions.selectors import task_artefact
+from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
+from workbench.protocol.errors import SapError
 
-DECIDERS = (MemberRole.OWNER.value, MemberRole.EDITOR.value)
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
 DETAIL_CHARS = 2000
@@ -72,7 +72,7 @@ def _who(sender: str) -> str:
     return name if kind == "agent" else sender
 
 
-def _params(request: dict) -> str:
+def _params(request: dict[str, Any]) -> str:
     shown = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)[:60]}" for key, value in request.items())
     return shown or "no parameters"
 
@@ -99,7 +99,7 @@ def _operations(session: WorkSession) -> list[Gate]:
     return gates
 
 
-def _steps(session: WorkSession, graph) -> list[Gate]:
+def _steps(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     rows = (
         Task.objects.filter(session=session, state=TaskState.WAITING_APPROVAL)
         .select_related("agent")
@@ -132,7 +132,7 @@ def _steps(session: WorkSession, graph) -> list[Gate]:
     return gates
 
 
-def _plans(session: WorkSession, graph) -> list[Gate]:
+def _plans(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     planned = Task.objects.filter(session=session, plan_step__isnull=False).values("source_message_id")
     rows = (
         Message.objects.filter(session=session, payload_type="agent_capability_declaration")
@@ -171,24 +171,22 @@ def _plans(session: WorkSession, graph) -> list[Gate]:
     return gates[-SHOWN:]
 
 
-def _questions(session: WorkSession, graph) -> list[Gate]:
+def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     nodes = graph.graph.nodes
     asked = ("clarification", "question")
     open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
-    envelopes = dict(
-        Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in open_nodes}).values_list(
-            "message_id", "envelope"
-        )
-    )
-    created = dict(
-        Message.objects.filter(session=session, message_id__in=envelopes).values_list("message_id", "created_at")
-    )
+    shown = sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
+    rows = Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in shown})
+    found = {
+        message_id: (envelope, at)
+        for message_id, envelope, at in rows.values_list("message_id", "envelope", "created_at")
+    }
     gates = []
-    for node in sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n)):
+    for node in shown:
         message_id = nodes[node]["message"]
-        envelope = envelopes.get(message_id)
-        if envelope is None:
+        if message_id not in found:
             continue
+        envelope, asked_at = found[message_id]
         who = envelope["sender"]["id"]
         payload = envelope["payload"]
         if nodes[node]["kind"] == "clarification":
@@ -205,13 +203,13 @@ def _questions(session: WorkSession, graph) -> list[Gate]:
                 status=WAITING_FOR_AN_ANSWER,
                 on_approval=f"{who} works again with your answer",
                 asked_by=who,
-                since=created.get(message_id),
+                since=asked_at,
                 message_id=message_id,
                 question_index=index,
                 options=options,
             )
         )
-    return gates[:SHOWN]
+    return gates
 
 
 def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
@@ -227,7 +225,9 @@ def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
 DECISIONS = ("approve", "reject", "answer")
 
 
-def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = "") -> Gate:
+def gate_decide(
+    *, session_id: SessionId, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = ""
+) -> Gate:
     """Decide one item of ``waiting_for_people``: approve or reject (with a reason) an operation, a
     step or a plan; answer a question (``reason`` is the answer, or ``option_id`` one of its options).
 
@@ -265,13 +265,18 @@ def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: 
         )
     approve = decision == "approve"
     if gate.kind == "operation":
+        assert gate.approval_id is not None, "an operation waits as its approval"
         approval_decide(
             session_id=session_id, approval_id=gate.approval_id, caller=caller, approve=approve, reason=reason
         )
-    elif gate.kind == "step" and approve:
-        task_approve(session_id=session_id, task_id=gate.task_id, caller=caller)
     elif gate.kind == "step":
-        task_cancel(session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate")
+        assert gate.task_id is not None, "a step waits as its task"
+        if approve:
+            task_approve(session_id=session_id, task_id=gate.task_id, caller=caller)
+        else:
+            task_cancel(
+                session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate"
+            )
     elif gate.kind == "plan" and approve:
         plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id)
     elif gate.kind == "plan":
@@ -281,8 +286,8 @@ def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: 
     return gate
 
 
-def _answer(session_id, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
-    payload = {"clarification_message_id": gate.message_id}
+def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
+    payload: dict[str, Any] = {"clarification_message_id": gate.message_id}
     if gate.question_index is not None:
         payload["question_index"] = gate.question_index
     if option_id:

@@ -59,11 +59,11 @@ def run() -> int:
     from django.template.loader import render_to_string
 
     from sessions import selectors
-    from sessions.fragments import live_update, map_urls
     from sessions.graphs import graph_cache
     from sessions.models import WorkSession
     from tests.factories import make_session, make_user
     from tests.sessions import envelopes
+    from workbench.workspace.fragments import live_update, map_urls
 
     results = {}
     for size in SIZES:

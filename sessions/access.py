@@ -10,13 +10,24 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeAlias
 
-from agents.sap.errors import SapError
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
+from workbench.protocol.errors import SapError
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# A session's id as the edges hand it in: the UUID, or its text from a URL, a frame or a form.
+SessionId: TypeAlias = uuid.UUID | str
 
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
 # The stronger of two roles wins: a member who is also in a group the session is shared with.
 ROLE_RANK = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
+# Who manages a session (its title, state, agents and tasks): its owners and editors, and the workbench.
+MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
+# Who decides what waits for a person (approvals, plans, answers): the session's owners and editors.
+DECIDERS = (MemberRole.OWNER.value, MemberRole.EDITOR.value)
 COMMENT_FEEDBACK = frozenset({"refinement"})  # what a commenter may post: suggestions, never decisions
 
 
@@ -24,7 +35,7 @@ COMMENT_FEEDBACK = frozenset({"refinement"})  # what a commenter may post: sugge
 class Caller:
     kind: str  # "human", "agent" or "system"
     sender_id: str
-    user: object | None = None
+    user: User | None = None
     agent: object | None = None
 
     @property
@@ -120,6 +131,19 @@ def require_access(session_id, caller: Caller, *, write: bool = False) -> Access
         )
     if write and not access.can_write:
         _refuse_post(access)
+    return access
+
+
+def require_manager(session_id, caller: Caller, *, to: str, permission: str) -> Access:
+    """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
+    access = require_access(session_id, caller, write=True)
+    if access.role not in MANAGERS:
+        raise SapError(
+            "PERMISSION_DENIED",
+            f"only the session's owners and editors {to}",
+            details={"role": access.role, "permission": permission},
+            suggestion=["ask one of the session's owners or editors"],
+        )
     return access
 
 

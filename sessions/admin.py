@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.urls import reverse
 from django.utils.html import format_html
 
-from agents.models import Approval, Task
 from sessions.access import caller_for_user
 from sessions.events import access_changed_on_commit
 from sessions.models import CriterionCheck, GroupShare, Membership, Message, Rating, SessionAgent, WorkSession
@@ -44,19 +43,6 @@ class ReadOnlyInline(admin.TabularInline):
         return False
 
 
-class ApprovalInline(ReadOnlyInline):
-    model = Approval
-    fields = ["operation", "requested_by", "status", "decided_by", "decided_at"]
-    readonly_fields = fields
-
-
-class TaskInline(ReadOnlyInline):
-    model = Task
-    fk_name = "session"
-    fields = ["title", "agent", "required_role", "priority", "state", "attempts"]
-    readonly_fields = fields
-
-
 class CriterionCheckInline(ReadOnlyInline):
     """The retrospective's verdicts are the members' own: made on the retrospective page."""
 
@@ -89,8 +75,6 @@ class WorkSessionAdmin(admin.ModelAdmin):
         MembershipInline,
         GroupShareInline,
         ParticipantInline,
-        TaskInline,
-        ApprovalInline,
         CriterionCheckInline,
         RatingInline,
     ]

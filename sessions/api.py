@@ -9,7 +9,6 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents.sap.errors import SapError
 from sessions import selectors, services
 from sessions.access import caller_for_principal, require_access
 from sessions.chap import retrospective
@@ -38,6 +37,7 @@ from sessions.serializers import (
     ShareCreateSerializer,
     ShareSerializer,
 )
+from workbench.protocol.errors import SapError
 
 MAX_PAGE = 1000
 ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409, 413, 429)}

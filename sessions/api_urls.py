@@ -1,6 +1,5 @@
 from django.urls import path
 
-from agents import api as agents_api
 from sessions import api
 
 urlpatterns = [
@@ -30,31 +29,5 @@ urlpatterns = [
         "sessions/<uuid:session_id>/retrospective/ratings/",
         api.RatingView.as_view(),
         name="api-retrospective-ratings",
-    ),
-    path("sessions/<uuid:session_id>/sap/", agents_api.SapView.as_view(), name="api-sap"),
-    path("sessions/<uuid:session_id>/files/", agents_api.UploadView.as_view(), name="api-upload"),
-    path("sessions/<uuid:session_id>/approvals/", agents_api.ApprovalListView.as_view(), name="api-approvals"),
-    path(
-        "sessions/<uuid:session_id>/approvals/<int:approval_id>/decision/",
-        agents_api.ApprovalDecisionView.as_view(),
-        name="api-approval-decision",
-    ),
-    path("sessions/<uuid:session_id>/waiting/", agents_api.WaitingListView.as_view(), name="api-waiting"),
-    path(
-        "sessions/<uuid:session_id>/waiting/decide/",
-        agents_api.WaitingDecisionView.as_view(),
-        name="api-waiting-decide",
-    ),
-    path("sessions/<uuid:session_id>/tasks/", agents_api.TaskListView.as_view(), name="api-tasks"),
-    path("sessions/<uuid:session_id>/tasks/<int:task_id>/", agents_api.TaskDetailView.as_view(), name="api-task"),
-    path(
-        "sessions/<uuid:session_id>/tasks/<int:task_id>/actions/",
-        agents_api.TaskActionView.as_view(),
-        name="api-task-action",
-    ),
-    path(
-        "sessions/<uuid:session_id>/plans/<str:message_id>/accept/",
-        agents_api.PlanAcceptView.as_view(),
-        name="api-plan-accept",
     ),
 ]

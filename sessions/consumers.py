@@ -1,17 +1,8 @@
 """The CHAP socket of one session: ``/ws/sessions/<id>/chap/`` (frames: docs/transport.md).
 
 Thin edge: it authenticates in ``connect``, joins the group before reading the head (so nothing
-falls between hello and the live stream), and hands envelopes to ``message_post``.
-
-Exactly once, in order: every connection remembers the last sequence number it delivered.
-Broadcasts of one session can arrive out of order (several processes commit and send), so a
-message beyond the next one waits briefly for the ones before it; if they do not come (a
-broadcast lost with a crashed process, a full channel), the gap is filled from the log. One
-already delivered is dropped. A consumer handles one event at a time, so a replay is never
-interleaved with live messages.
-
-Database calls run outside Channels' single shared thread (``thread_sensitive=False``): each
-is self-contained, and one slow call must not hold up every other connection of the process.
+falls between hello and the live stream), and hands envelopes to ``message_post``. Messages go out
+through sessions.delivery: exactly once, in order, resumable.
 """
 
 from __future__ import annotations
@@ -20,33 +11,25 @@ import asyncio
 import json
 import logging
 import time
+from collections.abc import Callable
 
-from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
-from agents.sap import strict_json
-from agents.sap.errors import SapError, internal_error
-from agents.tokens import token_is_live
 from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
-from sessions.events import AGENT_JOINED, CHAP_GAP_CHECK, message_frame, principal_group, session_group
-from sessions.models import Message, WorkSession
+from sessions.delivery import Entry, SequencedSocket, db, read_head
+from sessions.events import AGENT_JOINED, principal_group, session_group
 from sessions.services import message_post
+from workbench.protocol import strict_json
+from workbench.protocol.errors import SapError, internal_error
 
 # The only codes the workbench closes a socket with (docs/transport.md lists them with the transport's).
 CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token
 CLOSE_SILENT = 4408
-REPLAY_PAGE = 500
-GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
-MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 MAX_POSTS_IN_FLIGHT = 8
 logger = logging.getLogger(__name__)
-
-
-def db(function):
-    return database_sync_to_async(function, thread_sensitive=False)
 
 
 def principal_of(caller) -> str:
@@ -56,10 +39,11 @@ def principal_of(caller) -> str:
     return principal_group("user", caller.user.pk)
 
 
-def access_now(session_id, caller, token_id: int | None):
+def access_now(session_id, caller, credential_live: Callable[[], bool] | None):
     """A connection's access as it is now: the caller's role in the session, and for a connection
-    opened with an agent token, that token still live. None when it is gone."""
-    if token_id is not None and not token_is_live(token_id):
+    opened with a credential that can be revoked (an agent token: ``scope["credential_live"]``),
+    that credential still live. None when it is gone."""
+    if credential_live is not None and not credential_live():
         return None
     return session_access(session_id, caller)
 
@@ -94,21 +78,6 @@ class RateLimiter:
         return True
 
 
-def _head(session_id) -> tuple[int, str]:
-    return WorkSession.objects.filter(pk=session_id).values_list("head_seq", "head_checksum").get()
-
-
-def _messages_between(session_id, after: int, upto: int | None, limit: int) -> list[tuple[int, str]]:
-    """Message frames from the log, ready to send."""
-    rows = Message.objects.filter(session_id=session_id, seq__gt=after)
-    if upto is not None:
-        rows = rows.filter(seq__lte=upto)
-    return [
-        (seq, message_frame(seq, envelope))
-        for seq, envelope in rows.order_by("seq").values_list("seq", "envelope")[:limit]
-    ]
-
-
 def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
     """``frame[key]`` as a whole number a database key can hold, or SapError(INVALID_FRAME)."""
     value = frame.get(key)
@@ -119,16 +88,6 @@ def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
             "INVALID_FRAME", f"{key} must be a whole number >= 0", details={"invalid": {key: "expected integer >= 0"}}
         )
     return value
-
-
-def past_head(since: int, head_seq: int) -> SapError:
-    """A resume from beyond the log's end: refused, and live delivery goes on where it was."""
-    return SapError(
-        "INVALID_FRAME",
-        f"since_seq {since} is past the session's last message, {head_seq}",
-        details={"invalid": {"since_seq": f"at most {head_seq}"}, "head_seq": head_seq},
-        suggestion=[f"resume from a sequence number you have received, at most {head_seq}"],
-    )
 
 
 def error_frame(error: SapError, message_id=None) -> dict:
@@ -227,7 +186,7 @@ class ChapSocket(GuardedSocket):
         return frame
 
 
-class SessionConsumer(ChapSocket):
+class SessionConsumer(SequencedSocket, ChapSocket):
     IGNORED_EVENTS = frozenset({AGENT_JOINED})  # for agent sockets, which join the new session's group
 
     async def connect(self):
@@ -241,21 +200,20 @@ class SessionConsumer(ChapSocket):
             return
         self.group = session_group(self.session_id)
         self.principal = principal_of(self.caller)
-        self.role, self.token_id = access.role, self.scope.get("agent_token_id")
+        self.role, self.credential_live = access.role, self.scope.get("credential_live")
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
-        self.early: dict[int, str] = {}
         self.posting: set[asyncio.Task] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
-        self.gap_check_pending = False
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.principal, self.channel_name)
         await self.accept()
-        self.last_seq, checksum = await db(_head)(self.session_id)
+        head_seq, checksum = await read_head(self.session_id)
+        self.sequence = self.sequence_for(self.session_id, head_seq)
         await self.send_json(
             {
                 "type": "hello",
                 "session_id": str(self.session_id),
-                "head_seq": self.last_seq,
+                "head_seq": head_seq,
                 "context_checksum": checksum,
                 "heartbeat_s": settings.CHAP_HEARTBEAT_S,
                 "role": access.role,
@@ -314,78 +272,26 @@ class SessionConsumer(ChapSocket):
         await self.send_json(ack.as_frame())
 
     async def _pong(self) -> None:
-        head_seq, checksum = await db(_head)(self.session_id)
+        head_seq, checksum = await read_head(self.session_id)
         self.online = await db(presence.seen)(self.session_id, self.channel_name, self.online)
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
     async def _resume(self, frame: dict) -> None:
         try:
-            await self._replay(whole_number(frame, "since_seq"))
+            head_seq = await self.sequence.replay(whole_number(frame, "since_seq"))
         except SapError as error:
             await self.send_json(error_frame(error))
-
-    async def _replay(self, since: int) -> None:
-        head_seq, _ = await db(_head)(self.session_id)
-        if since > head_seq:
-            raise past_head(since, head_seq)
-        cursor = since
-        while cursor < head_seq:
-            page = await db(_messages_between)(self.session_id, cursor, head_seq, REPLAY_PAGE)
-            if not page:
-                break
-            for _, frame in page:
-                await self.send(text_data=frame)
-            cursor = page[-1][0]
-        self.last_seq = cursor
-        await self.send_json({"type": "resumed", "head_seq": self.last_seq})
-        await self._deliver_early()
+            return
+        await self.send_json({"type": "resumed", "head_seq": head_seq})
+        await self.sequence.release_early()
 
     # -- group events ------------------------------------------------------------------------
 
-    async def chap_message(self, event):
-        seq = event["seq"]
-        if seq == self.last_seq + 1:  # the usual case, kept short: it runs once per message per connection
-            await self.send(text_data=event["frame"])
-            self.last_seq = seq
-            if self.early:
-                await self._deliver_early()
-        elif seq > self.last_seq:
-            self.early[seq] = event["frame"]
-            if len(self.early) > MAX_EARLY:
-                await self._fill_gap()
-            elif not self.gap_check_pending:
-                self.gap_check_pending = True
-                asyncio.get_running_loop().call_later(GAP_WAIT_S, self._ask_gap_check)
+    def sequence_of(self, event: dict):
+        return self.sequence
 
-    async def _deliver_early(self) -> None:
-        """Deliver the early messages that are next in line now; forget those already delivered."""
-        while self.last_seq + 1 in self.early:
-            await self._deliver(self.last_seq + 1, self.early.pop(self.last_seq + 1))
-        self.early = {seq: frame for seq, frame in self.early.items() if seq > self.last_seq}
-
-    def _ask_gap_check(self):
-        # Through our own channel, so the check runs in turn with the other events, never beside them.
-        self.gap_check = asyncio.ensure_future(self.channel_layer.send(self.channel_name, {"type": CHAP_GAP_CHECK}))
-
-    async def chap_gap_check(self, event):
-        self.gap_check_pending = False
-        if self.early:
-            await self._fill_gap()
-
-    async def _fill_gap(self):
-        """Deliver everything up to the highest early message, reading what is missing from the log."""
-        target = max(self.early)
-        while self.last_seq < target:
-            page = await db(_messages_between)(self.session_id, self.last_seq, target, REPLAY_PAGE)
-            if not page:
-                break
-            for seq, frame in page:
-                await self._deliver(seq, frame)
-        await self._deliver_early()
-
-    async def _deliver(self, seq: int, frame: str) -> None:
-        await self.send(text_data=frame)
-        self.last_seq = seq
+    async def deliver(self, session_id, entry: Entry) -> None:
+        await self.send(text_data=entry.frame)
 
     async def chap_presence(self, event):
         self.online = event["online"]
@@ -395,7 +301,7 @@ class SessionConsumer(ChapSocket):
         """Removed, revoked or disabled: closed at once. Another role: told, and posts follow it."""
         if not concerns(event, self.session_id):
             return
-        access = await db(access_now)(self.session_id, self.caller, self.token_id)
+        access = await db(access_now)(self.session_id, self.caller, self.credential_live)
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
         elif access.role != self.role:

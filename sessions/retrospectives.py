@@ -3,17 +3,25 @@ the report that puts them next to what the log says about the session."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from statistics import mean
 
-from agents.sap.errors import SapError
 from sessions import selectors
 from sessions.access import Access, Caller, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import STATUS_WORDS
 from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
+from workbench.protocol.errors import SapError
 
 FINISHED = frozenset({SessionState.DONE, SessionState.ARCHIVED})
 MAX_NOTE = 5000
+# Metrics the apps built on sessions add to the report (agents: how long risky steps waited);
+# sessions cannot know them, so they register here when their app is ready.
+CONTRIBUTED_METRICS: dict[str, Callable[[WorkSession], float | None]] = {}
+
+
+def metric_contribute(name: str, measure: Callable[[WorkSession], float | None]) -> None:
+    CONTRIBUTED_METRICS[name] = measure
 
 
 def _finished_access(session_id, caller: Caller, *, write: bool = False) -> Access:
@@ -95,21 +103,12 @@ def retrospective_report(*, session_id, caller: Caller) -> dict:
         "metrics": {
             **selectors.metrics(session=session, messages=messages),
             **retrospective.resources_used(messages),
-            "risky_step_wait_s": _risky_step_wait(session),
+            **{name: measure(session) for name, measure in CONTRIBUTED_METRICS.items()},
         },
         "series": retrospective.metrics_over_time(messages),
         "ratings": ratings,
         "average_rating": round(mean(r["rating"] for r in ratings), 2) if ratings else None,
     }
-
-
-def _risky_step_wait(session: WorkSession) -> float | None:
-    """How long SAP requests that needed a human's approval waited for the decision, on average."""
-    from agents.models import Approval  # agents builds on sessions
-
-    decided = Approval.objects.filter(session=session, decided_at__isnull=False).values_list("created_at", "decided_at")
-    waits = [(decided_at - created_at).total_seconds() for created_at, decided_at in decided]
-    return round(mean(waits), 3) if waits else None
 
 
 def _session_summary(session: WorkSession) -> dict:

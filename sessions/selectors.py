@@ -1,8 +1,11 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from __future__ import annotations
+
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Max, Q, QuerySet
-from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 
 from sessions.access import ROLE_RANK
@@ -14,32 +17,43 @@ from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_det
 from sessions.chap.metrics import process_metrics
 from sessions.chap.traits import THREAD_HIDDEN, TIMELINE_HIDDEN, TIMELINE_LANDMARKS, TRAITS
 from sessions.graphs import graph_cache, replay_cache
-from sessions.models import GroupShare, Membership, Message, SessionState, WorkSession
+from sessions.models import GroupShare, Membership, Message, WorkSession
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from django.contrib.auth.models import User
+    from networkx.classes.reportviews import NodeView
 
 
-def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+def sessions_for_user(*, user: User) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
 
 
-def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+def sessions_visible_to(*, user: User) -> QuerySet[WorkSession]:
     """The user's sessions and those shared with a group the user is in (``access.effective_role``)."""
     shared = GroupShare.objects.filter(group__user=user).values("session")
     return WorkSession.objects.filter(Q(memberships__user=user) | Q(pk__in=shared)).distinct()
 
 
-def session_messages(*, session: WorkSession, since_seq: int = 0, limit: int | None = None) -> list[tuple[int, dict]]:
+def session_messages(
+    *, session: WorkSession, since_seq: int = 0, upto: int | None = None, limit: int | None = None
+) -> list[tuple[int, dict[str, Any]]]:
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
+    if upto is not None:
+        rows = rows.filter(seq__lte=upto)
     return list(rows[:limit] if limit else rows)
 
 
-def agent_context(*, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET) -> dict:
+def agent_context(
+    *, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET
+) -> dict[str, Any]:
     entry = graph_cache.entry(session)
     messages = session_messages(session=session)
     with entry.lock:
         return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
 
 
-def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> dict:
+def metrics(*, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """Process metrics (``process_metrics``); ``messages`` is the whole log when the caller has it."""
     entry = graph_cache.entry(session)
     messages = session_messages(session=session) if messages is None else messages
@@ -50,7 +64,7 @@ def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = N
 EXPORT_FORMAT = "chap-session-export/1"
 
 
-def session_export(*, session: WorkSession) -> dict:
+def session_export(*, session: WorkSession) -> dict[str, Any]:
     """Everything needed to rebuild the session elsewhere: metadata, members, messages with checksums."""
     rows = session.messages.order_by("seq").values_list("seq", "checksum", "envelope")
     memberships = session.memberships.select_related("user")
@@ -69,21 +83,21 @@ def session_export(*, session: WorkSession) -> dict:
     }
 
 
-def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
+def decision_map(*, session: WorkSession, expanded: bool = False) -> dict[str, Any]:
     """The decision map of the session now (see ``draw_map``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return draw_map(entry.graph, entry.layout, expanded=expanded)
 
 
-def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
+def decision_map_update(*, session: WorkSession, message_id: str) -> dict[str, Any]:
     """What one new message changes on the map (``map_update``): never the whole map."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return map_update(entry.graph, entry.layout, message_id)
 
 
-def map_node_details(*, session: WorkSession, index: int) -> dict | None:
+def map_node_details(*, session: WorkSession, index: int) -> dict[str, Any] | None:
     """One node of the map as it stands now (``node_details``); None when there is no such node."""
     entry = graph_cache.entry(session)
     with entry.lock:
@@ -91,7 +105,7 @@ def map_node_details(*, session: WorkSession, index: int) -> dict | None:
         return node_details(entry.graph, entry.layout, index)
 
 
-def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict | None:
+def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict[str, Any] | None:
     """One node of the map as it stood after message ``seq``: its status and history then."""
     with replay_cache.at(session, seq) as context:
         layout = MapLayout()
@@ -99,23 +113,24 @@ def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict |
         return node_details(context, layout, index)
 
 
-def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
-    """The session's messages as the thread shows them, each collaborative_response with its heat."""
+def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
+    """The session's messages up to the head recorded on ``session`` (the page's head, after which its
+    socket delivers) as the thread shows them, each collaborative_response with its heat."""
     entry = graph_cache.entry(session)
-    messages = session_messages(session=session, since_seq=since_seq)
+    messages = session_messages(session=session, since_seq=since_seq, upto=session.head_seq)
     with entry.lock:
         entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
     return [shown for shown in entries if shown is not None]
 
 
-def thread_message(*, session: WorkSession, seq: int, envelope: dict) -> dict | None:
+def thread_message(*, session: WorkSession, seq: int, envelope: dict[str, Any]) -> dict[str, Any] | None:
     """One new message as the thread shows it (the live fragment's ``thread_entry``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return thread_entry(seq, envelope, entry.graph.graph)
 
 
-def _answers(graph, node: str) -> list[str]:
+def _answers(graph: nx.DiGraph[str], node: str) -> list[str]:
     """What the answers to a question (or clarification) said, oldest first."""
     said = []
     for answer, _, data in graph.in_edges(node, data=True):
@@ -126,7 +141,7 @@ def _answers(graph, node: str) -> list[str]:
     return [text for _, text in sorted(said) if text]
 
 
-def _answer_shown(payload: dict, nodes) -> dict:
+def _answer_shown(payload: dict[str, Any], nodes: NodeView[str]) -> dict[str, Any]:
     """A clarification answer as a person reads it: the question it answers, and what it said."""
     asked = payload["clarification_message_id"]
     if payload.get("question_index") is not None:
@@ -137,13 +152,13 @@ def _answer_shown(payload: dict, nodes) -> dict:
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
-def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict | None:
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, Any] | None:
     """An earlier message as the thread shows it now (an answer closed one of its questions)."""
     row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
     return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
 
 
-def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
+def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
     """One message as the thread shows it (None for those it leaves to the status bar), with the
     ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
     it answers or gives feedback on, in words; each question of a report says whether it is still
@@ -193,7 +208,7 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     }
 
 
-def agent_statuses(*, session: WorkSession) -> list[dict]:
+def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
     statuses = Message.objects.filter(session=session, payload_type="agent_status")
     # The newest status of each sender, found in the index: the cost does not grow with the log.
@@ -222,60 +237,9 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def task_artefact(context, task) -> str:
-    """What a task hands on: its plan step's stated output (or its title), and the message that
-    carries it once the task is done."""
-    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
-    named = step.get("output") or f"the output of “{task.title}”"
-    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"
-
-
-ANY_ROLE = "any role"
-
-
-def schedule_board(*, session: WorkSession) -> dict:
-    """One lane per agent of the session (its current task, its queue by priority, its waiting
-    approvals) and the unassigned tasks by the role they need; each task with its hand-offs."""
-    from agents.models import OPEN_STATES, Approval, Task, TaskState
-
-    statuses = {a["name"]: a for a in agent_statuses(session=session)}
-    tasks = list(
-        Task.objects.filter(session=session)
-        .select_related("agent")
-        .prefetch_related("depends_on")
-        .order_by("-priority", "created_at")
-    )
-    waiting = Approval.objects.filter(session=session, status="pending").select_related("agent")
-    lanes = []
-    for name, status in statuses.items():
-        mine = [t for t in tasks if t.agent and t.agent.name == name]
-        lanes.append(
-            {
-                "agent": name,
-                "status": status,
-                "roles": status["roles"],
-                "current": [t for t in mine if t.state == TaskState.RUNNING],
-                "queue": [t for t in mine if t.state in OPEN_STATES and t.state != TaskState.RUNNING],
-                "finished": [t for t in mine if t.state not in OPEN_STATES],
-                "approvals": [a for a in waiting if a.agent and a.agent.name == name],
-                "paused": status["paused"],
-            }
-        )
-    unassigned: dict[str, list] = {}
-    for task in tasks:
-        if task.agent is None and task.state in OPEN_STATES:
-            unassigned.setdefault(task.required_role or ANY_ROLE, []).append(task)
-    entry = graph_cache.entry(session)
-    handoffs = []
-    with entry.lock:
-        for task in tasks:
-            for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
-                before.artefact = task_artefact(entry.graph, before)
-                handoffs.append({"from": before, "to": task, "artefact": before.artefact})
-    return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
-
-
-def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> tuple[dict, str] | None:
+def final_report(
+    *, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None
+) -> tuple[dict[str, Any], str] | None:
     """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
     messages = session_messages(session=session) if messages is None else messages
     entry = graph_cache.entry(session)
@@ -284,7 +248,7 @@ def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | Non
         return (chosen, entry.graph.graph.nodes[chosen["message_id"]]["status"]) if chosen else None
 
 
-def checkpoints(*, session: WorkSession) -> list[dict]:
+def checkpoints(*, session: WorkSession) -> list[dict[str, Any]]:
     rows = session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
     return [
         {
@@ -298,7 +262,7 @@ def checkpoints(*, session: WorkSession) -> list[dict]:
     ]
 
 
-def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict], int]:
+def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """Every message but the status chatter, oldest first, with the label the map gives it; with
     ``latest``, only that many of the newest, and before them the proposals and checkpoints.
     Returns the entries and how many were left out."""
@@ -331,7 +295,7 @@ def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[d
     return entries, left_out
 
 
-def decision_map_at(*, session: WorkSession, seq: int) -> dict:
+def decision_map_at(*, session: WorkSession, seq: int) -> dict[str, Any]:
     """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
     (and numbers) they have on today's map, since layout only ever appends."""
     if seq == session.head_seq:
@@ -340,7 +304,7 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict:
         return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
 
 
-def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
+def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict[str, Any]:
     """What was added, decided, overturned and put in review between two points of the log."""
     with replay_cache.at(session, from_seq) as context:
         before = statuses(context)
@@ -352,7 +316,15 @@ MAX_REVIEWED = 200
 
 
 def sessions_for_review(
-    *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
+    *,
+    user: User,
+    member: str = "",
+    agent: str = "",
+    team: str = "",
+    template: str = "",
+    state: str = "",
+    since: date | None = None,
+    until: date | None = None,
 ) -> list[WorkSession]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
     page, filtered; each with its members, agents, the groups it is shared with, the caller's own
@@ -388,51 +360,3 @@ def sessions_for_review(
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
         session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
     return sessions
-
-
-def waiting_now(session: WorkSession) -> list[dict]:
-    """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
-    (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
-    takes (someone has to invite one). Each item has ``what`` and ``href``."""
-    from agents.gates import waiting_for_people  # agents builds on sessions
-    from agents.models import OPEN_STATES, Task
-    from agents.scheduling import roles_uncovered
-
-    schedule = reverse("sessions:schedule", args=[session.pk])
-    items = []
-    for gate in waiting_for_people(session):
-        href = f"{schedule}#task-{gate.task_id}" if gate.kind == "step" else "#approvals"
-        items.append({"what": gate.label, "href": href, "kind": gate.kind})
-    unassigned = Task.objects.filter(session=session, state__in=OPEN_STATES, agent__isnull=True)
-    roles = set(unassigned.values_list("required_role", flat=True))
-    for role, candidates in roles_uncovered(session_id=session.pk, roles=roles).items():
-        offer = f" (you can invite {', '.join(candidates)})" if candidates else ""
-        what = f"A step needs an agent that does {role}, and none in this session does{offer}"
-        items.append({"what": what, "href": f"{schedule}#unassigned", "kind": "agent"})
-    return items
-
-
-def work_state(session: WorkSession) -> dict:
-    """Where the session stands, as its state card says it: ``key`` (working, waiting, review,
-    done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``)."""
-    from agents.models import Task, TaskState
-
-    waiting = waiting_now(session)
-    questions = sum(item["kind"] == "question" for item in waiting)
-    base = {"waiting": waiting, "open_questions": questions}
-    if session.state in (SessionState.DONE, SessionState.ARCHIVED):
-        return {**base, "key": session.state, "label": session.get_state_display(), "detail": ""}
-    tasks = Task.objects.filter(session=session)
-    running = list(tasks.filter(state=TaskState.RUNNING).select_related("agent")[:3])
-    ready = tasks.filter(state=TaskState.QUEUED, paused=False, agent__isnull=False).exclude(
-        depends_on__state__in=[s for s in TaskState.values if s != TaskState.DONE]
-    )
-    if running or ready.exists():
-        doing = "; ".join(f"{t.agent.name}: {t.title}" for t in running if t.agent) or "agents are about to start"
-        return {**base, "key": "working", "label": "Working", "detail": doing}
-    if waiting:
-        return {**base, "key": "waiting", "label": "Waiting for you", "detail": ""}
-    if tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists():
-        detail = "every task is done: read the report, then mark the session done"
-        return {**base, "key": "review", "label": "Ready for your review", "detail": detail}
-    return {**base, "key": session.state, "label": session.get_state_display(), "detail": ""}

@@ -9,7 +9,7 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from agents.sap.errors import Category, SapError, internal_error
+from workbench.protocol.errors import Category, SapError, internal_error
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 
-from agents.sap.errors import SapError, new_request_id
+from workbench.protocol.errors import SapError, new_request_id
 
 logger = logging.getLogger(__name__)
 

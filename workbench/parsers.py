@@ -1,4 +1,4 @@
-"""The REST API's JSON parser: strict JSON (agents.sap.strict_json), each refusal a structured error.
+"""The REST API's JSON parser: strict JSON (workbench.protocol.strict_json), each refusal a structured error.
 
 DRF reads a JSON body through ``request.body``, so a body over DATA_UPLOAD_MAX_MEMORY_SIZE is refused
 before it gets here (RequestDataTooBig, answered 413 by workbench.api_errors).
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rest_framework.parsers import JSONParser
 
-from agents.sap import strict_json
-from agents.sap.errors import SapError
+from workbench.protocol import strict_json
+from workbench.protocol.errors import SapError
 
 
 class StrictJSONParser(JSONParser):

@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "template_partials",
     "sessions.apps.ChapSessionsConfig",
     "agents.apps.AgentsConfig",
+    "workbench.workspace.apps.WorkspaceConfig",
 ]
 
 MIDDLEWARE = [
@@ -175,8 +176,8 @@ DAPHNE_WEBSOCKET_MAX_MESSAGE_SIZE = DAPHNE_WEBSOCKET_MAX_FRAME_SIZE = 4 * CHAP_M
 CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
 # More built-in behaviours, "name=dotted.path,name2=…" (agents/behaviours/registry.py has the shipped ones).
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
-# filter(envelope, agent) -> envelope, applied to everything agents post (agents/safety.py).
-CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "agents.safety.default_filter")
+# filter(envelope, agent) -> envelope, applied to everything agents post (sessions/safety.py).
+CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "sessions.safety.default_filter")
 WORKBENCH_VERSION = workbench.__version__
 # Bounds of one LLM agent task: model turns, wall time and tokens.
 CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)

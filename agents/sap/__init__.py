@@ -2,10 +2,11 @@
 
 from agents.sap.blocks import Block, ParseError, Text, format_block
 from agents.sap.dispatcher import Call, Dispatcher, Outcome
-from agents.sap.errors import CATALOGUE, Category, SapError
 from agents.sap.parser import StreamParser, parse
-from agents.sap.registry import ErrorDoc, Example, Operation, Param, Registry
+from agents.sap.registry import ErrorDoc, Example, Operation, Registry
 from agents.sap.system import CORE_OPERATIONS
+from workbench.protocol.errors import CATALOGUE, Category, SapError
+from workbench.protocol.params import Param
 
 __all__ = [
     "CATALOGUE",

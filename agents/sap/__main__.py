@@ -7,9 +7,10 @@
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 
-from agents.sap.errors import catalogue_markdown
-from agents.sap.parser import StreamParser
+from agents.sap.parser import Item, StreamParser
+from workbench.protocol.errors import catalogue_markdown
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _emit(items) -> None:
+def _emit(items: Iterable[Item]) -> None:
     for item in items:
         sys.stdout.write(json.dumps(item.as_dict(), ensure_ascii=False) + "\n")
 

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
+from typing import Any
 
 import orjson
 
@@ -28,7 +29,7 @@ _VERBS = {
 class Text:
     text: str
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": "text", "text": self.text}
 
 
@@ -37,14 +38,14 @@ class Block:
     type: str
     name: str
     id: str | None = None
-    body: dict = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
     line: int = 0
 
     @property
     def is_request(self) -> bool:
         return self.type in REQUEST_TYPES
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": "block", "type": self.type, "name": self.name, "id": self.id, "body": self.body}
 
 
@@ -53,14 +54,14 @@ class ParseError:
     code: str
     message: str
     line: int
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     suggestion: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"kind": "error", "code": self.code, "message": self.message, "line": self.line}
 
 
-def format_block(block_type: str, name: str, body: dict | None = None, block_id: str | None = None) -> str:
+def format_block(block_type: str, name: str, body: dict[str, Any] | None = None, block_id: str | None = None) -> str:
     """SAP text for one block; the parser reads it back to the same block.
 
     JSON escapes every newline inside strings, so no body line can look like a header or like
@@ -74,7 +75,7 @@ def format_block(block_type: str, name: str, body: dict | None = None, block_id:
     return f"{header}\n{text}\n@@end\n"
 
 
-def _dumps(body: dict, *, indent: bool) -> str:
+def _dumps(body: dict[str, Any], *, indent: bool) -> str:
     """orjson writes query results many times faster; what it refuses (a lone surrogate, an integer
     past 64 bits) the standard library writes."""
     try:
@@ -86,7 +87,7 @@ def _dumps(body: dict, *, indent: bool) -> str:
         )
 
 
-def _json_default(value):
+def _json_default(value: object) -> str | float:
     """Dates as ISO 8601 and decimals as numbers: what databases hand back in query results."""
     if isinstance(value, date | datetime):
         return value.isoformat()

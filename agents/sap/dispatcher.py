@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.sap.blocks import Block, ParseError, Text
-from agents.sap.errors import SapError, new_request_id
+from agents.sap.parser import Item
 from agents.sap.placeholders import resolve
 from agents.sap.registry import Operation, Registry
-from agents.sap.validation import validate
+from workbench.protocol.errors import SapError, new_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +28,7 @@ class Call:
     registry: Registry
     context: Any
     request_id: str
-    dispatcher: Dispatcher | None = None
+    dispatcher: Dispatcher
 
 
 @dataclass
@@ -40,7 +39,7 @@ class Outcome:
     operation: Operation | None
     response: Block
     duration_s: float
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -70,16 +69,16 @@ class Dispatcher:
         self,
         registry: Registry,
         *,
-        authorize: Callable[[Operation, Block, dict, Any], Block | None] | None = None,
+        authorize: Callable[[Operation, Block, dict[str, Any], Any], Block | None] | None = None,
         on_outcome: Callable[[Outcome, Any], None] | None = None,
     ):
         self.registry = registry
         self.authorize = authorize
         self.on_outcome = on_outcome
 
-    def run(self, items: Iterable, context: Any = None) -> Iterator[Block]:
+    def run(self, items: Iterable[Item], context: Any = None) -> Iterator[Block]:
         """Responses for every request of a stream; later requests may use earlier results by id."""
-        results: dict[str, dict] = {}
+        results: dict[str, dict[str, Any]] = {}
         for item in items:
             if isinstance(item, Text):
                 continue
@@ -91,9 +90,11 @@ class Dispatcher:
                     results[response.id] = response.body
                 yield response
 
-    def execute(self, block: Block, context: Any = None, *, results: dict | None = None) -> Iterator[Block]:
+    def execute(
+        self, block: Block, context: Any = None, *, results: dict[str, dict[str, Any]] | None = None
+    ) -> Iterator[Block]:
         started = time.perf_counter()
-        operation = None
+        operation: Operation | None = None
         request_id = new_request_id()
         try:
             operation, response = yield from self._execute(block, context, request_id, results)
@@ -102,14 +103,14 @@ class Dispatcher:
             response = error_block(block.name, block.id, error)
         except Exception:
             logger.exception("SAP operation %s failed (request %s)", block.name, request_id)
-            error = SapError(
+            internal = SapError(
                 "INTERNAL_ERROR",
                 f"operation {block.name!r} failed inside the server",
                 details={"request_id": request_id},
                 suggestion=["retry once; if it fails again, report the request id"],
                 request_id=request_id,
             )
-            response = error_block(block.name, block.id, error)
+            response = error_block(block.name, block.id, internal)
         duration = time.perf_counter() - started
         try:
             yield response  # flushed to the caller before the outcome is recorded
@@ -118,7 +119,9 @@ class Dispatcher:
             if self.on_outcome is not None:
                 self.on_outcome(Outcome(block, operation, response, duration), context)
 
-    def _execute(self, block: Block, context: Any, request_id: str, results: dict | None):
+    def _execute(
+        self, block: Block, context: Any, request_id: str, results: dict[str, dict[str, Any]] | None
+    ) -> Generator[Block, None, tuple[Operation, Block]]:
         if not block.is_request:
             raise SapError(
                 "NOT_A_REQUEST",
@@ -146,18 +149,20 @@ class Dispatcher:
             )
         if results is not None and not operation.resolves_own_placeholders:
             block = replace(block, body=resolve(block.body, results))
-        params = validate(operation, block.body)
+        params = operation.validate(block.body)
         if self.authorize is not None:
             replacement = self.authorize(operation, block, params, context)
             if replacement is not None:
                 return operation, replacement
         return operation, (yield from self.run_operation(operation, block, params, context, request_id))
 
-    def run_operation(self, operation: Operation, block: Block, params: dict, context: Any, request_id: str):
+    def run_operation(
+        self, operation: Operation, block: Block, params: dict[str, Any], context: Any, request_id: str
+    ) -> Generator[Block, None, Block]:
         """Run a validated, authorised request: progress events, then its result block (returned)."""
         call = Call(block, operation, self.registry, context, request_id, self)
         result = operation.handler(call, params)
-        if inspect.isgenerator(result):
+        if isinstance(result, Generator):
             progress = result
             while True:
                 try:

@@ -16,10 +16,14 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Sequence
 from itertools import islice
+from typing import TypeAlias
 
-from agents.sap import strict_json
 from agents.sap.blocks import BLOCK_TYPES, ID_RE, NAME_RE, Block, ParseError, Text, suggest_name
+from workbench.protocol import strict_json
+
+Item: TypeAlias = Text | Block | ParseError
 
 MAX_BODY_BYTES = 1024 * 1024
 MAX_DEPTH = strict_json.MAX_DEPTH
@@ -64,11 +68,11 @@ class StreamParser:
         self._run_starts_line = True  # whether the current run begins at a line start
         self._lines_done = 0  # newlines in everything consumed before the current run
         self._header: tuple[str, str, str | None, int] | None = None
-        self._decoder = None
+        self._decoder: codecs.IncrementalDecoder | None = None
 
     # -- input -------------------------------------------------------------------------------
 
-    def feed(self, chunk: str) -> list | tuple:
+    def feed(self, chunk: str) -> Sequence[Item]:
         if self._carry:
             return self._feed_after_carry(chunk)
         if "@" in chunk:
@@ -76,7 +80,7 @@ class StreamParser:
         self._pieces.append(chunk)
         return ()
 
-    def _feed_after_carry(self, chunk: str) -> list | tuple:
+    def _feed_after_carry(self, chunk: str) -> Sequence[Item]:
         if "\n" not in chunk and len(self._carry) < self.max_header:
             # Still inside a line that starts with "@": nothing can be decided before its end.
             self._carry += chunk
@@ -85,14 +89,14 @@ class StreamParser:
         self._carry = ""
         return self._process(data, final=False)
 
-    def feed_bytes(self, chunk: bytes) -> list | tuple:
+    def feed_bytes(self, chunk: bytes) -> Sequence[Item]:
         """Bytes split anywhere, even inside a UTF-8 character; invalid bytes become U+FFFD."""
         if self._decoder is None:
             self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         return self.feed(self._decoder.decode(chunk))
 
-    def close(self) -> list:
-        out = []
+    def close(self) -> list[Item]:
+        out: list[Item] = []
         if self._decoder is not None:
             tail = self._decoder.decode(b"", final=True)
             if tail:
@@ -115,8 +119,8 @@ class StreamParser:
                 return piece[-1] == "\n"
         return self._run_starts_line
 
-    def _process(self, data: str, *, final: bool) -> list:
-        out: list = []
+    def _process(self, data: str, *, final: bool) -> list[Item]:
+        out: list[Item] = []
         if self._state == _BODY and self._body_size() > self.max_body:
             self._body_too_large(out)
         pos, end = 0, len(data)
@@ -142,7 +146,7 @@ class StreamParser:
             pos = newline + 1
         return out
 
-    def _hold_unfinished_line(self, line: str, out: list) -> None:
+    def _hold_unfinished_line(self, line: str, out: list[Item]) -> None:
         """Keep a line that starts with "@" until its end decides what it is, within a bound."""
         if len(line) <= self.max_header + 8:
             self._carry = line
@@ -153,7 +157,7 @@ class StreamParser:
             # Long enough to decide on its start; the rest of the line follows as content.
             self._line(line, out)
 
-    def _append(self, text: str, out: list) -> None:
+    def _append(self, text: str, out: list[Item]) -> None:
         if not text:
             return
         self._pieces.append(text)
@@ -167,7 +171,7 @@ class StreamParser:
             self._sized = len(pieces)
         return self._size
 
-    def _line(self, line: str, out: list) -> None:
+    def _line(self, line: str, out: list[Item]) -> None:
         """One whole line that starts with "@" at a line start (with its newline, if any)."""
         stripped = line.rstrip(" \t\r\n")
         if stripped == "@@end":
@@ -190,7 +194,7 @@ class StreamParser:
             return
         self._append(line, out)
 
-    def _start_block(self, stripped: str, line: str, out: list) -> None:
+    def _start_block(self, stripped: str, line: str, out: list[Item]) -> None:
         number = self._lines_done + 1
         self._lines_done += line.count("\n")
         self._pieces = []
@@ -202,6 +206,7 @@ class StreamParser:
             self._state = _SKIP
             return
         match = _HEADER_RE.fullmatch(stripped)
+        assert match is not None, "_header_error refuses every header the pattern does not match"
         self._header = (match.group(1), match.group(2), match.group(3), number)
         self._state = _BODY
 
@@ -251,8 +256,8 @@ class StreamParser:
             )
         return None
 
-    def _finish_block(self, out: list) -> None:
-        block_type, name, block_id, number = self._header
+    def _finish_block(self, out: list[Item]) -> None:
+        block_type, name, block_id, number = self._open_header()
         raw = self._take_run()
         body_text = raw.strip()
         if not body_text:
@@ -294,7 +299,7 @@ class StreamParser:
         out.append(Block(block_type, name, block_id, body, number))
 
     def _unterminated(self, what: str) -> ParseError:
-        _, name, _, opened = self._header
+        _, name, _, opened = self._open_header()
         return ParseError(
             "UNTERMINATED_BLOCK",
             f"block {name!r} opened on line {opened} {what}",
@@ -319,10 +324,15 @@ class StreamParser:
             suggestion=("split the data over several requests, or write it to a file first",),
         )
 
-    def _body_too_large(self, out: list) -> None:
-        out.append(self._too_large_error(self._header[3]))
+    def _body_too_large(self, out: list[Item]) -> None:
+        out.append(self._too_large_error(self._open_header()[3]))
         self._take_run()
         self._state = _SKIP
+
+    def _open_header(self) -> tuple[str, str, str | None, int]:
+        """The header of the block being read: set whenever the state is _BODY."""
+        assert self._header is not None, "a block body is read only after its header"
+        return self._header
 
     def _take_run(self) -> str:
         """The current run as one string, counted into the line numbers and cleared."""
@@ -340,7 +350,7 @@ class StreamParser:
         self._run_starts_line = closing_line.endswith("\n")
 
 
-def parse(text: str, **limits) -> list:
+def parse(text: str, **limits: int) -> list[Item]:
     """Parse a whole text at once: the same items a stream would yield."""
     parser = StreamParser(**limits)
     return [*parser.feed(text), *parser.close()]

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
-from agents.sap.errors import SapError
+from workbench.protocol.errors import SapError
 
 PLACEHOLDER = re.compile(r"\{\{\s*steps\.([A-Za-z0-9_.:-]+?)\.result((?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
 
 
-def resolve(value, results: dict[str, dict]):
+def resolve(value: Any, results: dict[str, dict[str, Any]]) -> Any:
     """``value`` with every placeholder replaced from ``results`` (id → result body)."""
     if isinstance(value, dict):
         return {key: resolve(item, results) for key, item in value.items()}
@@ -29,11 +30,11 @@ def resolve(value, results: dict[str, dict]):
     return PLACEHOLDER.sub(lambda match: _as_text(_lookup(match, results)), value)
 
 
-def _as_text(value) -> str:
+def _as_text(value: object) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
-def _lookup(match: re.Match, results: dict[str, dict]):
+def _lookup(match: re.Match[str], results: dict[str, dict[str, Any]]) -> Any:
     step, path = match.group(1), [part for part in match.group(2).split(".") if part]
     if step not in results:
         raise SapError(
@@ -42,7 +43,7 @@ def _lookup(match: re.Match, results: dict[str, dict]):
             details={"invalid": {"placeholder": match.group(0)}, "known_steps": sorted(results)},
             suggestion=["refer to the id of an earlier request that succeeded"],
         )
-    value = results[step]
+    value: Any = results[step]
     for part in path:
         if isinstance(value, dict) and part in value:
             value = value[part]

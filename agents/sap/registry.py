@@ -3,68 +3,13 @@
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from agents.sap.blocks import NAME_RE
-
-PARAM_TYPES = ("string", "number", "integer", "boolean", "date", "array", "object")
-_MISSING = object()
-
-
-@dataclass(frozen=True)
-class Param:
-    type: str
-    description: str = ""
-    required: bool = False
-    nullable: bool = False
-    default: Any = _MISSING
-    enum: tuple | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    pattern: str | None = None
-    minimum: float | None = None
-    maximum: float | None = None
-    min_items: int | None = None
-    max_items: int | None = None
-    items: Param | None = None
-    properties: dict[str, Param] | None = None
-
-    def __post_init__(self) -> None:
-        if self.type not in PARAM_TYPES:
-            raise ValueError(f"parameter type {self.type!r} is not one of {PARAM_TYPES}")
-
-    @property
-    def has_default(self) -> bool:
-        return self.default is not _MISSING
-
-    def manual(self) -> dict:
-        """This parameter in the shape of the SAP reference's describe manual."""
-        entry: dict[str, Any] = {"type": self.type, "required": self.required}
-        if self.nullable:
-            entry["nullable"] = True
-        if self.description:
-            entry["description"] = self.description
-        if self.has_default:
-            entry["default"] = self.default
-        if self.enum is not None:
-            entry["enum"] = list(self.enum)
-        constraints = {
-            key: value
-            for key in ("min_length", "max_length", "pattern", "minimum", "maximum")
-            if (value := getattr(self, key)) is not None
-        }
-        if constraints:
-            entry["constraints"] = constraints
-        for key in ("min_items", "max_items"):
-            if (value := getattr(self, key)) is not None:
-                entry[key] = value
-        if self.items is not None:
-            entry["items"] = self.items.manual()
-        if self.properties is not None:
-            entry["properties"] = {name: param.manual() for name, param in self.properties.items()}
-        return entry
+from workbench.protocol.params import Param
+from workbench.protocol.validation import validate_params
 
 
 @dataclass(frozen=True)
@@ -88,7 +33,7 @@ class Operation:
     name: str
     kind: str
     description: str
-    handler: Callable
+    handler: Callable[..., Any]
     parameters: dict[str, Param] = field(default_factory=dict)
     version: str = "1.0.0"
     examples: tuple[Example, ...] = ()
@@ -98,7 +43,7 @@ class Operation:
     permission: str = ""
     # For calls that are destructive only sometimes (a write that overwrites): ``risk(params, context)``
     # returns why this call needs a human's approval, or None.
-    risk: Callable | None = None
+    risk: Callable[[dict[str, Any], Any], str | None] | None = None
     # True for operations (workflow.execute) whose body holds placeholders for their own steps.
     resolves_own_placeholders: bool = False
 
@@ -118,7 +63,11 @@ class Operation:
     def summary(self) -> str:
         return self.description.split(". ")[0].rstrip(".")
 
-    def manual(self) -> dict:
+    def validate(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
+        return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}")
+
+    def manual(self) -> dict[str, Any]:
         return {
             "operation": self.name,
             "description": self.description,
@@ -144,7 +93,7 @@ class Registry:
     def get(self, name: str) -> Operation | None:
         return self._operations.get(name)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Operation]:
         return iter(sorted(self._operations.values(), key=lambda op: op.name))
 
     def __contains__(self, name: str) -> bool:
@@ -156,7 +105,7 @@ class Registry:
     def nearest(self, name: str, limit: int = 3) -> list[str]:
         return difflib.get_close_matches(name, list(self._operations), n=limit, cutoff=0.5)
 
-    def capabilities(self, *, scope: str = "all", detailed: bool = False) -> list[dict]:
+    def capabilities(self, *, scope: str = "all", detailed: bool = False) -> list[dict[str, Any]]:
         chosen = [op for op in self if scope == "all" or op.domain == scope]
         if detailed:
             return [op.manual() for op in chosen]

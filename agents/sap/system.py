@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.sap.blocks import format_block
-from agents.sap.errors import SapError
-from agents.sap.registry import ErrorDoc, Example, Operation, Param
+from agents.sap.dispatcher import Call
+from agents.sap.registry import ErrorDoc, Example, Operation
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 
-def _capabilities(call, params):
+def _capabilities(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     scope = params["scope"]
     if scope != "all" and scope not in call.registry.domains():
         raise SapError(
@@ -24,7 +28,7 @@ def _capabilities(call, params):
     }
 
 
-def _ping(call, params):
+def _ping(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     return {"status": "ok", "echo": params.get("echo")}
 
 

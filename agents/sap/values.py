@@ -7,11 +7,12 @@ import base64
 import math
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
+from typing import Any
 
 SAFE_INTEGER = 2**53
 
 
-def json_safe(value):
+def json_safe(value: object) -> Any:
     """``value`` with every part JSON and PostgreSQL's jsonb accept; exotic values become strings
     (``"NaN"``, ``"Infinity"``, digits) or ``{"base64": ...}`` for bytes."""
     if value is None or isinstance(value, bool):

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
+from typing import Any
+
 from agents.sap.blocks import REQUEST_TYPES, Block, format_block
-from agents.sap.errors import SapError
+from agents.sap.dispatcher import Call
 from agents.sap.placeholders import resolve
-from agents.sap.registry import ErrorDoc, Example, Operation, Param
+from agents.sap.registry import ErrorDoc, Example, Operation
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 STEP = Param(
     "object",
@@ -18,9 +23,9 @@ STEP = Param(
 )
 
 
-def _execute(call, params):
+def _execute(call: Call, params: dict[str, Any]) -> Generator[dict[str, Any], None, dict[str, Any]]:
     """Steps run through the same dispatcher, so each is validated, authorised and recorded."""
-    results: dict[str, dict] = {}
+    results: dict[str, dict[str, Any]] = {}
     for number, step in enumerate(params["steps"], start=1):
         if step["id"] in results:
             raise SapError(

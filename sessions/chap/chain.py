@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
+from typing import Any
 
 CHECKSUM_LENGTH = 16
 
 
-def canonical_json(envelope: dict) -> str:
+def canonical_json(envelope: dict[str, Any]) -> str:
     """Sorted keys, no spaces, UTF-8 kept: the same message always hashes the same."""
     return json.dumps(envelope, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
@@ -18,19 +20,19 @@ def genesis_checksum(session_id: str) -> str:
     return hashlib.sha256(f"chap-session:{session_id}".encode()).hexdigest()[:CHECKSUM_LENGTH]
 
 
-def next_checksum(previous: str, envelope: dict, *, canonical: str | None = None) -> str:
+def next_checksum(previous: str, envelope: dict[str, Any], *, canonical: str | None = None) -> str:
     """``canonical``, when given, is ``canonical_json(envelope)`` already made (the append path needs it twice)."""
     text = canonical if canonical is not None else canonical_json(envelope)
     return hashlib.sha256((previous + text).encode()).hexdigest()[:CHECKSUM_LENGTH]
 
 
-def content_hash(envelope: dict, *, canonical: str | None = None) -> str:
+def content_hash(envelope: dict[str, Any], *, canonical: str | None = None) -> str:
     """Identity of a message's content, for telling an idempotent retry from a reused message_id."""
     text = canonical if canonical is not None else canonical_json(envelope)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def first_break(session_id: str, rows) -> int | None:
+def first_break(session_id: str, rows: Iterable[tuple[int, dict[str, Any], str]]) -> int | None:
     """The sequence number of the first message whose stored checksum does not match the chain.
 
     ``rows`` yields ``(seq, envelope, stored_checksum)`` in sequence order, starting at 1.

@@ -17,6 +17,8 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from rank_bm25 import BM25Okapi
 
@@ -36,7 +38,7 @@ def estimate_tokens(text: str) -> int:
     return cjk + math.ceil((len(text) - cjk) / 4)
 
 
-def message_text(envelope: dict) -> str:
+def message_text(envelope: dict[str, Any]) -> str:
     """The readable core of a message, for prompts and search."""
     payload = envelope["payload"]
     kind = envelope["payload_type"]
@@ -50,16 +52,17 @@ def message_text(envelope: dict) -> str:
         context = payload.get("provided_context", "")
         return f"{payload['feedback_type']} on {payload['target_message_id']}: {instructions} {context}"
     if kind == "task_proposal":
-        return payload["goal"]
+        goal: str = payload["goal"]
+        return goal
     if kind == "agent_capability_declaration":
         return "; ".join(f"{s['step']}. {s['action']}" for s in payload.get("proposed_plan") or [])
     for key in ("question", "activity", "text", "message", "label", "free_answer"):
-        if isinstance(payload.get(key), str):
-            return payload[key]
+        if isinstance(value := payload.get(key), str):
+            return value
     return json.dumps(payload, ensure_ascii=False)
 
 
-def _line(seq: int, envelope: dict) -> str:
+def _line(seq: int, envelope: dict[str, Any]) -> str:
     sender = envelope["sender"]
     text = message_text(envelope)
     limit = MESSAGE_TOKEN_CAP * 4
@@ -71,11 +74,11 @@ def _line(seq: int, envelope: dict) -> str:
 
 def build_agent_context(
     graph: ContextGraph,
-    messages: list[tuple[int, dict]],
+    messages: list[tuple[int, dict[str, Any]]],
     *,
     task_message_id: str | None = None,
     budget: int = DEFAULT_BUDGET,
-) -> dict:
+) -> dict[str, Any]:
     """``messages`` are the session's ``(seq, envelope)`` in order; returns the text and what it holds."""
     by_id = {envelope["message_id"]: (seq, envelope) for seq, envelope in messages}
     parts: list[tuple[str, str]] = []
@@ -142,11 +145,14 @@ def build_agent_context(
     }
 
 
-def _fit(candidates, room: int, *, contiguous: bool) -> tuple[list[tuple[str, int, str]], int]:
+def _fit(
+    candidates: Iterable[tuple[int, dict[str, Any]]], room: int, *, contiguous: bool
+) -> tuple[list[tuple[str, int, str]], int]:
     """Message lines, in the candidates' order, while they fit in ``room`` tokens: ``(id, seq, line)``
     and their cost. ``contiguous`` stops at the first that does not fit; otherwise smaller ones later
     may still fill the room."""
-    taken, used = [], 0
+    taken: list[tuple[str, int, str]] = []
+    used = 0
     for seq, envelope in candidates:
         if room - used < MIN_LINE_TOKENS:
             break
@@ -168,7 +174,9 @@ def _in_order(lines: list[tuple[str, int, str]]) -> str:
 def _attention(graph: ContextGraph, budget: int) -> str:
     """Open questions and pending decisions in full; what needs review by id, grouped per message
     so that a long session's review list stays short."""
-    questions, pending, review = [], [], {}
+    questions: list[str] = []
+    pending: list[str] = []
+    review: dict[str, list[str]] = {}
     for node, attrs in graph.graph.nodes(data=True):
         status = attrs["status"]
         if status == "open":
@@ -198,11 +206,16 @@ def _attention(graph: ContextGraph, budget: int) -> str:
     return "\n".join(blocks)
 
 
-def _thread(task_message_id, by_id: dict, messages) -> list[tuple[int, dict]]:
+def _thread(
+    task_message_id: str | None,
+    by_id: dict[str, tuple[int, dict[str, Any]]],
+    messages: list[tuple[int, dict[str, Any]]],
+) -> list[tuple[int, dict[str, Any]]]:
     """The task message, what it replies to (transitively), and the replies to it."""
     if task_message_id not in by_id:
         return []
-    chain, current = [], task_message_id
+    chain: list[tuple[int, dict[str, Any]]] = []
+    current: str | None = task_message_id
     while current in by_id and len(chain) < 1000:
         chain.append(by_id[current])
         current = by_id[current][1].get("in_reply_to")
@@ -214,7 +227,7 @@ def _tokens(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text)]
 
 
-def _ranked(query: str, candidates: list[tuple[int, dict]]) -> list[tuple[int, dict]]:
+def _ranked(query: str, candidates: list[tuple[int, dict[str, Any]]]) -> list[tuple[int, dict[str, Any]]]:
     corpus = [_tokens(message_text(envelope)) or ["_"] for _, envelope in candidates]
     scores = BM25Okapi(corpus).get_scores(_tokens(query) or ["_"])
     order = sorted(range(len(candidates)), key=lambda i: (-scores[i], -candidates[i][0]))

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sessions.chap.graph import ContextGraph
 
 WITHDRAWN = frozenset({"overturned"})
 
 
-def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict]]) -> dict | None:
+def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> dict[str, Any] | None:
     """The latest approved collaborative_response; without one, the latest that was not overturned."""
     nodes = context.graph.nodes
-    responses = [
+    responses: list[dict[str, Any]] = [
         envelope
         for _, envelope in reversed(messages)
         if envelope["payload_type"] == "collaborative_response" and envelope["message_id"] in nodes
     ]
     approved = [e for e in responses if nodes[e["message_id"]]["status"] == "done"]
     standing = [e for e in responses if nodes[e["message_id"]]["status"] not in WITHDRAWN]
-    return (approved or standing or [None])[0]
+    return next(iter(approved or standing), None)
 
 
 STATUS_WORDS = {
@@ -28,7 +30,7 @@ STATUS_WORDS = {
 }
 
 
-def deliverable_markdown(envelope: dict, *, title: str, status: str) -> str:
+def deliverable_markdown(envelope: dict[str, Any], *, title: str, status: str) -> str:
     """The report's own Markdown, then what a reader needs to trust it: confidence by section,
     sources, assumptions, uncertainties and provenance."""
     payload = envelope["payload"]
@@ -67,8 +69,8 @@ def deliverable_markdown(envelope: dict, *, title: str, status: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _uncertainty(item: dict) -> str:
-    text = item["aspect"] + (f": {item['reason']}" if item.get("reason") else "")
+def _uncertainty(item: dict[str, Any]) -> str:
+    text: str = item["aspect"] + (f": {item['reason']}" if item.get("reason") else "")
     return text + (f" (to reduce it: {item['suggestion']})" if item.get("suggestion") else "")
 
 

@@ -20,7 +20,9 @@ import io
 import json
 import re
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -57,7 +59,7 @@ class Redirect:
 class ContextGraph:
     def __init__(self, session_id: str):
         self.session_id = session_id
-        self.graph = nx.DiGraph()
+        self.graph: nx.DiGraph[str] = nx.DiGraph()
         self.seq = 0
         self.goal: str | None = None
         self.steps: dict[int, str] = {}
@@ -67,14 +69,14 @@ class ContextGraph:
     # -- building -----------------------------------------------------------------------------
 
     @classmethod
-    def from_messages(cls, session_id: str, messages) -> ContextGraph:
+    def from_messages(cls, session_id: str, messages: Iterable[tuple[int, dict[str, Any]]]) -> ContextGraph:
         """``messages`` yields ``(seq, envelope)`` in order; the graph as of the last one."""
         graph = cls(session_id)
         for seq, envelope in messages:
             graph.apply(seq, envelope)
         return graph
 
-    def apply(self, seq: int, envelope: dict) -> None:
+    def apply(self, seq: int, envelope: dict[str, Any]) -> None:
         """Add one accepted message. Preconditions: ``seq == self.seq + 1`` and a valid envelope."""
         if seq != self.seq + 1:
             raise ValueError(f"message {seq} applied after {self.seq}: the log has a gap")
@@ -99,21 +101,23 @@ class ContextGraph:
         if builder is not None:
             builder(message_id, seq, payload)
 
-    def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs) -> str:
+    def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs: Any) -> str:
         base = _BASE_STATUS.get(kind, "done")
         self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, status=base, events=[], **attrs)
         return node
 
-    def _unit(self, message_id: str, seq: int, kind: str, key, text: str, *, label: str = "", **attrs) -> str:
+    def _unit(
+        self, message_id: str, seq: int, kind: str, key: object, text: str, *, label: str = "", **attrs: Any
+    ) -> str:
         node = f"{message_id}#{kind}:{key}"
         self._node(node, kind, message_id, seq, label=_short(label or text), text=text, **attrs)
         self._edge(node, message_id, "part_of")
         return node
 
-    def _edge(self, source: str, target: str, edge_type: str, **attrs) -> None:
+    def _edge(self, source: str, target: str, edge_type: str, **attrs: Any) -> None:
         self.graph.add_edge(source, target, type=edge_type, **attrs)
 
-    def _apply_task_proposal(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_task_proposal(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         self.goal = self._unit(message_id, seq, "goal", 0, payload["goal"])
         for key, value in (payload.get("constraints") or {}).items():
             node = self._unit(message_id, seq, "constraint", key, f"{key}: {value}")
@@ -124,7 +128,7 @@ class ContextGraph:
             node = self._unit(message_id, seq, "document", index, document)
             self._edge(self.goal, node, "cites")
 
-    def _apply_agent_capability_declaration(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_agent_capability_declaration(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         for step in payload.get("proposed_plan") or []:
             node = self._unit(
                 message_id,
@@ -139,7 +143,7 @@ class ContextGraph:
             if self.goal:
                 self._edge(node, self.goal, "decomposes")
 
-    def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_collaborative_response(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         self.graph.nodes[message_id].update(
             confidence=payload["confidence_score"],
             text=payload["content"]["body"],
@@ -183,11 +187,11 @@ class ContextGraph:
             if self.graph.nodes[step]["status"] == "proposed":
                 self._set(step, "in_progress", message_id)
 
-    def _apply_clarification(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_clarification(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         for option in payload.get("options") or []:
             self._unit(message_id, seq, "option", option["id"], option["label"])
 
-    def _apply_clarification_answer(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_clarification_answer(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         asked = payload["clarification_message_id"]
         if payload.get("question_index") is not None:
             asked = f"{asked}#question:{payload['question_index']}"
@@ -199,7 +203,7 @@ class ContextGraph:
             self._edge(message_id, asked, "answers")
             self._set(asked, "done", message_id)
 
-    def _apply_human_feedback(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_human_feedback(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         target = self.resolve_target(payload["target_message_id"], payload.get("target_part"))
         if target is None:
             return
@@ -229,10 +233,10 @@ class ContextGraph:
         else:
             self._set(target, "needs_review", message_id)
 
-    def _apply_agent_status(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_agent_status(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         self.graph.nodes[message_id]["task_id"] = str(payload.get("task_id") or "")
 
-    def _apply_operation_record(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_operation_record(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         caller = (payload.get("request") or {}).get("caller") or {}
         self.graph.nodes[message_id].update(
             caller=f"{caller.get('type', '')}:{caller.get('id', '')}",
@@ -242,7 +246,7 @@ class ContextGraph:
         if request and request in self.graph:
             self._edge(message_id, request, "produced_by")
 
-    def _apply_task_event(self, message_id: str, seq: int, payload: dict) -> None:
+    def _apply_task_event(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         self.graph.nodes[message_id].update(
             label=f"task {payload['task_id']} {payload['action']}: {payload.get('title', '')}",
             task_id=str(payload["task_id"]),
@@ -292,7 +296,8 @@ class ContextGraph:
 
     def derived_from(self, node: str) -> set[str]:
         """Every node that depends on ``node``, transitively, along dependency edges."""
-        pred = self.graph._pred  # the adjacency dict itself: this walk is the hot path of a correction
+        # The adjacency dict itself, not the pred view: this walk is the hot path of a correction.
+        pred = self.graph._pred  # type: ignore[attr-defined]  # networkx's stubs leave out its adjacency dicts
         seen = {node}
         queue = deque([node])
         while queue:
@@ -306,7 +311,7 @@ class ContextGraph:
 
     def depends_on(self, node: str) -> set[str]:
         """Everything ``node`` builds on, transitively (the node itself included)."""
-        succ = self.graph._succ
+        succ = self.graph._succ  # type: ignore[attr-defined]  # as in derived_from
         seen = {node}
         queue = deque([node])
         while queue:
@@ -338,12 +343,12 @@ class ContextGraph:
 
     # -- reading ------------------------------------------------------------------------------
 
-    def resolve_target(self, message_id: str, part: dict | None) -> str | None:
+    def resolve_target(self, message_id: str, part: dict[str, Any] | None) -> str | None:
         """The node a piece of feedback aims at: a whole message or one part of it."""
         if message_id not in self.graph:
             return None
         if not part or part.get("kind") == "quote":
-            section = part and part.get("id")
+            section = part.get("id") if part else None
             node = f"{message_id}#section:{section}"
             return node if section and node in self.graph else message_id
         kind = part["kind"]
@@ -352,17 +357,17 @@ class ContextGraph:
         node = f"{message_id}#{kind}:{key}"
         return node if node in self.graph else None
 
-    def _step_node(self, task_step_id) -> str | None:
+    def _step_node(self, task_step_id: object) -> str | None:
         if task_step_id is None:
             return None
         number = _int(str(task_step_id).removeprefix("step_").removeprefix("step-").removeprefix("step"))
-        return self.steps.get(number)
+        return self.steps.get(number) if number is not None else None
 
     def nodes_with_status(self, *statuses: str) -> list[str]:
         wanted = set(statuses)
-        return [node for node, status in self.graph.nodes(data="status") if status in wanted]
+        return [node for node, attrs in self.graph.nodes(data=True) if attrs["status"] in wanted]
 
-    def node_link(self) -> dict:
+    def node_link(self) -> dict[str, Any]:
         return nx.node_link_data(_exportable(self.graph), edges="edges")
 
     def graphml(self) -> str:
@@ -376,9 +381,9 @@ class ContextGraph:
 _XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-def _exportable(graph: nx.DiGraph, *, xml: bool = False) -> nx.DiGraph:
+def _exportable(graph: nx.DiGraph[str], *, xml: bool = False) -> nx.DiGraph[str]:
     """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
-    out = nx.DiGraph()
+    out: nx.DiGraph[str] = nx.DiGraph()
     for node, attrs in graph.nodes(data=True):
         out.add_node(node, **{key: _scalar(value, xml) for key, value in attrs.items() if key != "events"})
     for source, target, attrs in graph.edges(data=True):
@@ -386,7 +391,7 @@ def _exportable(graph: nx.DiGraph, *, xml: bool = False) -> nx.DiGraph:
     return out
 
 
-def _scalar(value, xml: bool):
+def _scalar(value: object, xml: bool) -> str | bool | int | float:
     if value is None:
         return ""
     if isinstance(value, bool | int | float):
@@ -395,7 +400,7 @@ def _scalar(value, xml: bool):
     return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
 
 
-def _int(value) -> int | None:
+def _int(value: Any) -> int | None:
     try:
         return int(value)
     except (TypeError, ValueError):
@@ -407,7 +412,7 @@ def _short(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _label(kind: str, payload: dict) -> str:
+def _label(kind: str, payload: dict[str, Any]) -> str:
     for key in ("goal", "question", "activity", "label", "text", "message", "operation"):
         if isinstance(payload.get(key), str):
             return _short(payload[key])

@@ -9,6 +9,9 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Any
+
+from networkx.classes.reportviews import NodeView
 
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label
@@ -16,7 +19,7 @@ from sessions.chap.summary import is_decision
 
 
 def statuses(context: ContextGraph) -> dict[str, str]:
-    return dict(context.graph.nodes(data="status"))
+    return {node: attrs["status"] for node, attrs in context.graph.nodes(data=True)}
 
 
 @contextmanager
@@ -33,7 +36,7 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int) -> ContextGraph:
+def replay(session_id: str, messages: Iterable[tuple[int, dict[str, Any]]], *, until: int) -> ContextGraph:
     """The graph after message ``until`` (0 is the empty session), from ``(seq, envelope)`` in order."""
     context = ContextGraph(session_id)
     with collection_paused():
@@ -44,7 +47,7 @@ def replay(session_id: str, messages: Iterable[tuple[int, dict]], *, until: int)
     return context
 
 
-def _brief(node: str, attrs: dict, nodes) -> dict:
+def _brief(node: str, attrs: dict[str, Any], nodes: NodeView[str]) -> dict[str, Any]:
     """A node as the difference lists it; ``cause_label`` names the message that set its status."""
     events = attrs.get("events") or []
     cause = events[-1][0] if events else None
@@ -60,7 +63,7 @@ def _brief(node: str, attrs: dict, nodes) -> dict:
     }
 
 
-def difference(before: dict[str, str], after: ContextGraph) -> dict:
+def difference(before: dict[str, str], after: ContextGraph) -> dict[str, Any]:
     """What happened between two versions: the nodes added; the decisions taken (approvals,
     corrections, new directions) and what they settled; what was overturned or put in review.
     ``before`` is the earlier version's statuses (``statuses``), ``after`` the later graph."""

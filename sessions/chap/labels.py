@@ -5,6 +5,8 @@ exports."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from sessions.chap.traits import TRAITS
 
 # What each kind of message is for, as a noun a sentence can carry ("the plan from planner").
@@ -69,7 +71,7 @@ def feedback_label(kind: str) -> str:
     return FEEDBACK_LABELS.get(kind, kind.replace("_", " "))
 
 
-def sender_label(sender) -> str:
+def sender_label(sender: object) -> str:
     """``human:olga``, ``{"type": "agent", "id": "analyst"}`` or ``system:workbench`` as a name."""
     if isinstance(sender, dict):
         kind, name = sender.get("type", ""), sender.get("id", "")
@@ -78,7 +80,7 @@ def sender_label(sender) -> str:
     return "the workbench" if kind == "system" else name or kind
 
 
-def message_label(node: dict | None) -> str:
+def message_label(node: dict[str, Any] | None) -> str:
     """A message (or unit) of the context graph as a person names it: "the report #12 from analyst"."""
     if not node:
         return "an earlier message"

@@ -16,7 +16,9 @@ holds, not what the session holds. The graph itself is not changed: the fold is 
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label, status_label
@@ -93,7 +95,7 @@ FEEDBACK_WORDS = {
 }
 
 
-def heat(confidence) -> str:
+def heat(confidence: float | None) -> str:
     """The heatmap bucket of a confidence: 0 (below 0.4) to 3 (0.8 and more), "na" when not stated."""
     if confidence is None:
         return "na"
@@ -143,11 +145,12 @@ class MapLayout:
 
     def update(self, context: ContextGraph) -> list[Placed]:
         """Take the graph nodes that arrived since the last update; returns the nodes newly placed."""
-        table = context.graph._node  # insertion-ordered: the newest nodes are its tail
+        # insertion-ordered: the newest nodes are its tail
+        table = context.graph._node  # type: ignore[attr-defined]  # networkx's stubs leave out its node dict
         count = len(table) - self.seen
         if count <= 0:
             return []
-        tail = []
+        tail: list[str] = []
         for key in reversed(table):
             if len(tail) == count:
                 break
@@ -188,7 +191,7 @@ class MapLayout:
             self.activity[host] = self.activity.get(host, 0) + 1
         self.touched.setdefault(message, set()).add(host)
 
-    def _activity_host(self, context: ContextGraph, key: str, attrs: dict) -> str | None:
+    def _activity_host(self, context: ContextGraph, key: str, attrs: dict[str, Any]) -> str | None:
         """Where a piece of log machinery folds: the step (or message) of its task, or what asked for it."""
         nodes, kind = context.graph.nodes, attrs["kind"]
         task = ""
@@ -212,7 +215,7 @@ class MapLayout:
         return self.rep.get(anchor) if anchor else self.goal
 
     @staticmethod
-    def _anchor(context: ContextGraph, key: str, attrs: dict) -> str | None:
+    def _anchor(context: ContextGraph, key: str, attrs: dict[str, Any]) -> str | None:
         for _, target, data in context.graph.out_edges(key, data=True):
             if data["type"] == "schedules":
                 return target
@@ -221,7 +224,7 @@ class MapLayout:
 
     # -- placing --------------------------------------------------------------------------------
 
-    def _place(self, context: ContextGraph, key: str, attrs: dict) -> Placed:
+    def _place(self, context: ContextGraph, key: str, attrs: dict[str, Any]) -> Placed:
         kind = attrs["kind"]
         parent, relation = self._parent_of(context, key, attrs)
         column = COLUMN_OF.get(kind, RESULT)
@@ -253,7 +256,7 @@ class MapLayout:
                 self._fold(item, key, context.graph.nodes[item]["message"], activity=True)
         return spot
 
-    def _parent_of(self, context: ContextGraph, key: str, attrs: dict) -> tuple[str | None, str]:
+    def _parent_of(self, context: ContextGraph, key: str, attrs: dict[str, Any]) -> tuple[str | None, str]:
         message = attrs["message"]
         if key != message:  # a part of a message: the message's node holds it
             return self.rep.get(message), "part_of"
@@ -277,7 +280,8 @@ class MapLayout:
         return self.step_of.get(visible) or None if visible else None
 
     def _cross_edges(self, context: ContextGraph, key: str, parent: str | None) -> list[tuple[str, str]]:
-        above, node = set(), parent
+        above: set[str] = set()
+        node = parent
         while node is not None and len(above) < 6:  # what the parent chain already connects
             above.add(node)
             node = self.parent.get(node, (None, ""))[0]
@@ -294,10 +298,11 @@ class MapLayout:
     def status(self, context: ContextGraph, key: str) -> str:
         """What the map colours a node: its own status; a group's most pressing; a step its task's."""
         nodes = context.graph.nodes
-        status = nodes[key]["status"]
+        status: str = nodes[key]["status"]
         if nodes[key]["kind"] == "assumption":
             group = [k for k in self.folded.get(key, ()) if nodes[k]["kind"] == "assumption"]
-            return min([status, *(nodes[k]["status"] for k in group)], key=ATTENTION_ORDER.index)
+            pressing: str = min([status, *(nodes[k]["status"] for k in group)], key=ATTENTION_ORDER.index)
+            return pressing
         if nodes[key]["kind"] == "step" and status not in DECISIVE and key in self.task_state:
             return TASK_STATUS.get(self.task_state[key], status)
         return status
@@ -365,7 +370,7 @@ def folded_words(context: ContextGraph, layout: MapLayout, key: str) -> str:
     return ", ".join(f"{n} {FOLDED_WORDS[k][n != 1]}" for k, n in counts.items())
 
 
-def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict:
+def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str, Any]:
     """What the map draws for one node."""
     attrs = context.graph.nodes[spot.key]
     kind_word, label = describe(context, layout, spot.key)
@@ -394,7 +399,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict:
     }
 
 
-def _edge(layout: MapLayout, source: str, target: str, edge_type: str) -> dict:
+def _edge(layout: MapLayout, source: str, target: str, edge_type: str) -> dict[str, Any]:
     start, end = layout.placed[source], layout.placed[target]
     # From the left side of the newer node to the right side of the one it builds on (or, within one
     # column, between their left sides).
@@ -405,8 +410,13 @@ def _edge(layout: MapLayout, source: str, target: str, edge_type: str) -> dict:
 
 
 def map_edges(
-    context: ContextGraph, layout: MapLayout, keys, *, collapsed_into: str | None = None, boundary: int = 0
-) -> list[dict]:
+    context: ContextGraph,
+    layout: MapLayout,
+    keys: Iterable[str],
+    *,
+    collapsed_into: str | None = None,
+    boundary: int = 0,
+) -> list[dict[str, Any]]:
     """The edges leaving ``keys``, as curves between placed nodes; an edge into a node older than
     ``boundary`` ends at ``collapsed_into`` (the checkpoint that stands for it), once per source."""
     edges = []
@@ -426,7 +436,7 @@ def map_edges(
     return edges
 
 
-def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False) -> dict:
+def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False) -> dict[str, Any]:
     """The whole decision map of ``context``. Unless ``expanded``, what lies before the latest
     checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint)."""
     layout.update(context)
@@ -457,11 +467,11 @@ def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False
     }
 
 
-def _index_in(layout: MapLayout):
+def _index_in(layout: MapLayout) -> Callable[[str], int]:
     return lambda key: layout.placed[key].index
 
 
-def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dict:
+def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dict[str, Any]:
     """What one new message changes on the map: the nodes it added, and the nodes whose status, badge or
     label it changed (what it folded into, and the visible nodes of what it set the status of)."""
     layout.update(context)
@@ -477,7 +487,7 @@ def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dic
     }
 
 
-def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict | None:
+def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[str, Any] | None:
     """One placed node: its content, who and when, its edges, the message it came from, the statuses
     messages gave it, and what folded into it. ``layout`` must be up to date with ``context``."""
     key = layout.node(index)
@@ -488,8 +498,9 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict |
     message = nodes.get(attrs["message"], {})
     kind_word, label = describe(context, layout, key)
 
-    def ends(pairs):
-        found, seen = [], set()
+    def ends(pairs: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
         for other, data in pairs:
             shown = layout.rep.get(other)
             if shown and shown != key and (shown, data["type"]) not in seen:
@@ -499,7 +510,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict |
                 found.append({"type": words, "index": index, "label": describe(context, layout, shown)[1]})
         return found
 
-    groups: dict[str, list[dict]] = {}
+    groups: dict[str, list[dict[str, Any]]] = {}
     for item in layout.folded.get(key, ()):
         item_attrs = nodes[item]
         kind = item_attrs["kind"]

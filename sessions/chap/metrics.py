@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from datetime import datetime
 from statistics import mean
+from typing import Any
 
 from sessions.chap.graph import ContextGraph
 
 
-def _time(envelope: dict) -> datetime:
+def _time(envelope: dict[str, Any]) -> datetime:
     return datetime.fromisoformat(envelope["timestamp"].replace("Z", "+00:00"))
 
 
-def process_metrics(graph: ContextGraph, messages: list[tuple[int, dict]]) -> dict:
+def process_metrics(graph: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
     """Rounds to consensus per plan step, human corrections, agent questions per response,
     time to first draft and the wait for approvals (seconds)."""
     by_id = {envelope["message_id"]: envelope for _, envelope in messages}

@@ -4,6 +4,8 @@ members' criterion checks and ratings."""
 
 from __future__ import annotations
 
+from typing import Any
+
 CHART_POINTS = 60  # a line chart needs no more points than this to show its shape
 SERIES = (
     ("responses", "agent responses"),
@@ -13,7 +15,7 @@ SERIES = (
 )
 
 
-def resources_used(messages: list[tuple[int, dict]]) -> dict:
+def resources_used(messages: list[tuple[int, dict[str, Any]]]) -> dict[str, Any]:
     """SAP operations run (one operation_record each) and LLM tokens spent (each task's last count)."""
     operations = 0
     tokens: dict[tuple[str, str], int] = {}
@@ -29,7 +31,7 @@ def resources_used(messages: list[tuple[int, dict]]) -> dict:
     return {"sap_operations": operations, "llm_tokens": sum(tokens.values())}
 
 
-def metrics_over_time(messages: list[tuple[int, dict]]) -> list[dict]:
+def metrics_over_time(messages: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
     """Running totals of responses, agent questions, corrections and approvals, message by message,
     thinned to at most CHART_POINTS points (the last one always kept)."""
     totals = dict.fromkeys((key for key, _ in SERIES), 0)
@@ -52,17 +54,17 @@ def metrics_over_time(messages: list[tuple[int, dict]]) -> list[dict]:
     return thinned
 
 
-def line_chart(points: list[dict], *, width: int = 400, height: int = 170, pad: int = 28) -> dict:
+def line_chart(points: list[dict[str, Any]], *, width: int = 400, height: int = 170, pad: int = 28) -> dict[str, Any]:
     """SVG polylines of each series against the message number, on a shared scale."""
     if not points:
         return {"width": width, "height": height, "lines": [], "max": 0, "last_seq": 0}
     last_seq = points[-1]["seq"] or 1
     top = max(max(p[key] for key, _ in SERIES) for p in points) or 1
 
-    def x(seq):
+    def x(seq: int) -> float:
         return round(pad + (width - 2 * pad) * seq / last_seq, 1)
 
-    def y(value):
+    def y(value: float) -> float:
         return round(height - pad - (height - 2 * pad) * value / top, 1)
 
     lines = [
@@ -72,7 +74,7 @@ def line_chart(points: list[dict], *, width: int = 400, height: int = 170, pad: 
     return {"width": width, "height": height, "lines": lines, "max": top, "last_seq": points[-1]["seq"]}
 
 
-def bar_chart(sections: list[dict], *, width: int = 140, row: int = 22) -> dict:
+def bar_chart(sections: list[dict[str, Any]], *, width: int = 140, row: int = 22) -> dict[str, Any]:
     """Horizontal bars of the final sections' confidence (0 to 1 across ``width``)."""
     rows = [
         {**section, "y": index * row, "width": round(width * section["confidence"], 1)}
@@ -81,7 +83,7 @@ def bar_chart(sections: list[dict], *, width: int = 140, row: int = 22) -> dict:
     return {"rows": rows, "height": max(len(rows), 1) * row, "scale": width}
 
 
-def markdown(report: dict) -> str:
+def markdown(report: dict[str, Any]) -> str:
     """The retrospective as a Markdown document."""
     session, metrics = report["session"], report["metrics"]
     lines = [f"# Retrospective: {session['title']}", "", f"Session {session['id']}, {session['state']}."]
@@ -136,5 +138,5 @@ METRIC_LABELS = (
 )
 
 
-def _value(value) -> str:
+def _value(value: object) -> str:
     return "n/a" if value is None else str(value)

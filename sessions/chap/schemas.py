@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
-from agents.sap import strict_json
-from agents.sap.errors import SapError
-from agents.sap.registry import Param
-from agents.sap.validation import validate_params
 from sessions.chap.traits import TRAITS
+from workbench.protocol import strict_json
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
+from workbench.protocol.validation import validate_params
 
 CHAP_VERSION = "1.0"
 ID_PATTERN = r"[A-Za-z0-9_.:-]{1,128}"
@@ -36,7 +37,7 @@ ONTOLOGY = Param(
 )
 
 
-def _text(required: bool = False, max_length: int = 100_000, **kwargs) -> Param:
+def _text(required: bool = False, max_length: int = 100_000, **kwargs: Any) -> Param:
     return Param("string", required=required, max_length=max_length, **kwargs)
 
 
@@ -369,7 +370,7 @@ ENVELOPE: dict[str, Param] = {
 NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
 
 
-def validate_envelope(envelope) -> dict:
+def validate_envelope(envelope: object) -> dict[str, Any]:
     """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
         raise SapError(
@@ -397,7 +398,7 @@ def validate_envelope(envelope) -> dict:
     return checked
 
 
-def validate_payload(payload_type: str, payload) -> dict:
+def validate_payload(payload_type: str, payload: object) -> dict[str, Any]:
     """One payload with its defaults filled in, or SapError(INVALID_MESSAGE) naming fields as ``payload.…``."""
     if not isinstance(payload, dict):
         raise SapError(
@@ -406,7 +407,7 @@ def validate_payload(payload_type: str, payload) -> dict:
     return _validated(PAYLOADS[payload_type], payload, prefix="payload.")
 
 
-def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
+def _validated(params: dict[str, Param], body: dict[str, Any], *, prefix: str) -> dict[str, Any]:
     try:
         return validate_params(params, body)
     except SapError as error:
@@ -419,7 +420,7 @@ def _validated(params: dict[str, Param], body: dict, *, prefix: str) -> dict:
         ) from None
 
 
-def _prefixed(value, prefix: str):
+def _prefixed(value: object, prefix: str) -> object:
     if isinstance(value, list):
         return [f"{prefix}{item}" for item in value]
     if isinstance(value, dict):

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from sessions.chap.graph import ContextGraph
 
 DECISION_TYPES = ("approval", "correction", "new_direction")
 FACT_KINDS = frozenset({"assumption", "section", "constraint", "source", "collaborative_response"})
 
 
-def is_decision(attrs: dict) -> bool:
+def is_decision(attrs: dict[str, Any]) -> bool:
     """A human's approval, correction or new direction; an agent's feedback is only a suggestion."""
     return (
         attrs["kind"] == "human_feedback"
@@ -17,12 +19,12 @@ def is_decision(attrs: dict) -> bool:
     )
 
 
-def layered_summary(context: ContextGraph) -> dict:
+def layered_summary(context: ContextGraph) -> dict[str, Any]:
     """Goal, then decisions, agreed facts, assumptions in force, open questions and the plan."""
     nodes = context.graph.nodes
     goal = nodes[context.goal] if context.goal else None
 
-    def brief(node: str) -> dict:
+    def brief(node: str) -> dict[str, Any]:
         attrs = nodes[node]
         return {"node": node, "label": attrs.get("label", ""), "status": attrs["status"], "seq": attrs["seq"]}
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 MAX_SEARCH_TEXT = 200_000
 # A snippet's matches are marked with these control characters (never in rendered text), so the page
 # can escape the snippet and wrap the matches in <mark> without trusting any markup from the database.
@@ -26,14 +28,14 @@ _NOT_WORDS = frozenset(
 )
 
 
-def searchable_text(envelope: dict) -> str:
+def searchable_text(envelope: dict[str, Any]) -> str:
     """Every string of the payload a reader could mean, sender first; at most MAX_SEARCH_TEXT characters."""
     words = [envelope["sender"]["id"], envelope["payload_type"].replace("_", " ")]
     _collect(envelope["payload"], words)
     return "\n".join(words)[:MAX_SEARCH_TEXT]
 
 
-def _collect(value, words: list[str]) -> None:
+def _collect(value: object, words: list[str]) -> None:
     if isinstance(value, str):
         words.append(value)
     elif isinstance(value, dict):
@@ -47,7 +49,7 @@ def _collect(value, words: list[str]) -> None:
 
 def snippet_parts(snippet: str) -> list[tuple[str, bool]]:
     """A marked snippet as ``(text, is_match)`` pieces, for a template to escape and highlight."""
-    parts = []
+    parts: list[tuple[str, bool]] = []
     for index, piece in enumerate(snippet.replace(MATCH_END, MATCH_START).split(MATCH_START)):
         if piece:
             parts.append((piece, index % 2 == 1))

@@ -7,6 +7,7 @@ its traits here and, when the thread shows it, one partial in ``templates/sessio
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 HUMAN, AGENT, SYSTEM = frozenset({"human"}), frozenset({"agent"}), frozenset({"system"})
@@ -29,7 +30,7 @@ class PayloadTraits:
     node_kind: str = ""  # the kind of its node in the context graph, when not the payload type's name
     badge_words: tuple[str, str] | None = None  # one and many of it on a map node's badge, when folded
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if self.map_shape not in MAP_SHAPES:
             raise ValueError(f"map_shape {self.map_shape!r} is none of {MAP_SHAPES}")
         if (self.map_shape == "folded") != (self.badge_words is not None):
@@ -117,7 +118,7 @@ def node_kind(payload_type: str) -> str:
     return TRAITS[payload_type].node_kind or payload_type
 
 
-def _where(trait) -> frozenset[str]:
+def _where(trait: Callable[[PayloadTraits], bool]) -> frozenset[str]:
     return frozenset(kind for kind, traits in TRAITS.items() if trait(traits))
 
 

@@ -232,3 +232,20 @@ def test_the_rest_api_lists_and_decides_the_same_items(team, client):
     assert client.get(f"/api/sessions/{session.pk}/waiting/").json() == []
     schema = client.get("/api/schema/").content.decode()
     assert "/waiting/decide/" in schema and "on_approval" in schema
+
+
+def test_a_session_with_more_questions_than_a_list_shows_lists_the_oldest(team, monkeypatch):
+    session = team["session"]
+    monkeypatch.setattr("agents.gates.SHOWN", 3)
+    for n in range(5):
+        asked = {"question": f"Question {n}?"}
+        post(
+            session,
+            team["planner"],
+            envelopes.envelope,
+            payload_type="clarification",
+            payload=asked,
+            message_id=f"q{n}",
+        )
+    labels = [gate.label for gate in waiting_for_people(session) if gate.kind == "question"]
+    assert labels == ["planner asks: Question 0?", "planner asks: Question 1?", "planner asks: Question 2?"]

@@ -17,7 +17,8 @@ WAIT = 60_000
 
 def start_session(owner, editor):
     from agents.models import Agent
-    from sessions.services import member_add, session_share, session_start
+    from agents.staffing import session_start
+    from sessions.services import member_add, session_share
 
     agents = Agent.objects.filter(name__in=["planner", "analyst", "scribe", "reviewer"])
     session = session_start(

@@ -12,7 +12,6 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
-from agents.sap.strict_json import MAX_DEPTH
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
 from sessions.chap.schemas import validate_envelope
@@ -22,6 +21,7 @@ from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
 from workbench.asgi import application
+from workbench.protocol.strict_json import MAX_DEPTH
 
 DEEP = "[" * 100_000 + "]" * 100_000
 NOT_STRICT = {
@@ -144,6 +144,39 @@ def test_a_resume_past_the_head_is_refused_and_live_delivery_goes_on(world, kind
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("since", "invalid"),
+    [
+        ("50", "at most 0"),
+        ("-1", "expected integer >= 0"),
+        ("1.5", "expected integer >= 0"),
+        ("one", "expected integer >= 0"),
+        ("", "expected integer >= 0"),
+        ("%D9%A1", "expected integer >= 0"),  # an Arabic-Indic one
+        (str(2**31), "expected integer >= 0"),
+    ],
+)
+def test_a_page_socket_opened_with_a_bad_since_is_told_why_and_goes_on_live_from_the_head(world, since, invalid):
+    path = f"/ws/sessions/{world['session'].pk}/ui/?since={since}"
+    communicator = WebsocketCommunicator(application, path, headers=cookie_headers(None, world["owner"]))
+
+    async def scenario():
+        assert (await communicator.connect())[0]
+        error = await communicator.receive_json_from(timeout=5)
+        await database_sync_to_async(post_message)(
+            world["session"], caller_for_user(world["owner"]), envelopes.proposal
+        )
+        fragment = await communicator.receive_from(timeout=5)
+        await communicator.disconnect()
+        return error, fragment
+
+    error, fragment = async_to_sync(scenario)()
+    assert error["type"] == "error" and error["error"]["code"] == "INVALID_FRAME"
+    assert error["error"]["details"]["invalid"] == {"since": invalid}
+    assert '<article id="msg-1"' in fragment
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.processes
 def test_over_real_daphne_a_frame_over_the_limit_is_refused_and_only_a_huge_one_ends_the_socket(world, daphne_server):
     from websockets.exceptions import ConnectionClosed
@@ -203,7 +236,7 @@ def test_a_rest_body_over_the_upload_limit_is_413_message_too_large(world, setti
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), "\udc00"])
 def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_message(world, value):
-    from agents.sap.errors import SapError
+    from workbench.protocol.errors import SapError
 
     envelope = envelope_for(world)
     envelope["payload"]["template"] = value
@@ -267,12 +300,12 @@ def test_unknown_pages_get_a_page_in_plain_words(client, world):
 
 @pytest.mark.django_db
 def test_a_page_that_crashes_gets_a_friendly_500_with_a_reference(client, world, monkeypatch):
-    import sessions.views
+    import workbench.workspace.views
 
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(sessions.views.selectors, "sessions_for_user", broken)
+    monkeypatch.setattr(workbench.workspace.views.selectors, "sessions_for_user", broken)
     client.raise_request_exception = False
     client.force_login(world["owner"])
     response = client.get("/sessions/")

@@ -10,10 +10,10 @@ from agents.scheduling import agent_pause, plan_accept, task_create
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap import labels
 from sessions.models import Membership, Message
-from sessions.selectors import work_state
 from sessions.services import agent_join, member_invite, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions.envelopes import envelope
+from workbench.workspace.selectors import work_state
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -149,7 +149,7 @@ def test_a_message_is_named_by_what_it_is_for_and_who_sent_it():
 def test_the_new_session_form_preselects_agents_for_the_roles_templates_need(client):
     from agents.behaviours.registry import builtin_agents_ensure
     from agents.task_templates import templates_ensure
-    from sessions.forms import NewSessionForm
+    from workbench.workspace.forms import NewSessionForm
 
     templates_ensure()
     builtin_agents_ensure()

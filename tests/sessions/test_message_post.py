@@ -5,7 +5,6 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
-from agents.sap.errors import SapError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.chain import genesis_checksum
 from sessions.graphs import graph_at, graph_cache
@@ -14,6 +13,7 @@ from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.factories import post_message as post
 from tests.sessions import envelopes
+from workbench.protocol.errors import SapError
 
 
 @pytest.fixture

@@ -13,15 +13,15 @@ from django.test import Client
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from agents.sap.errors import SapError
 from sessions.access import SYSTEM, caller_for_user
 from sessions.chap.schemas import PAYLOAD_TYPES, SENDERS
-from sessions.fragments import live_update
 from sessions.models import Message, WorkSession
 from sessions.services import envelope_for, message_post, session_update
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.strategies import payloads
+from workbench.protocol.errors import SapError
+from workbench.workspace.fragments import live_update
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = int(os.environ.get("CHAP_PROPERTY_EXAMPLES", "5"))

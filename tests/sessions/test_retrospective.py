@@ -7,7 +7,6 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Approval
-from agents.sap.errors import SapError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import SessionState, WorkSession
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
@@ -15,6 +14,7 @@ from sessions.services import agent_join, session_update
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_api import api_as
+from workbench.protocol.errors import SapError
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
-from agents.sap.errors import SapError
 from agents.tokens import token_issue
 from sessions.access import SYSTEM, caller_for_user
 from sessions.chap.chain import genesis_checksum, next_checksum
@@ -25,6 +24,7 @@ from sessions.services import session_import, session_update
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from workbench.asgi import application
+from workbench.protocol.errors import SapError
 
 
 def test_the_table_names_every_payload_type_and_only_known_senders():

@@ -3,8 +3,8 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from agents.sap.errors import SapError
 from sessions.services import session_import
+from workbench.protocol.errors import SapError
 
 
 class Command(BaseCommand):

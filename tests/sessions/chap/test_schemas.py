@@ -1,8 +1,8 @@
 import pytest
 
-from agents.sap.errors import SapError
 from sessions.chap.schemas import PAYLOADS, validate_envelope
 from tests.sessions.envelopes import declaration, envelope, feedback, proposal, response
+from workbench.protocol.errors import SapError
 
 
 def refusal(message) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any, NoReturn
 
 MAX_DEPTH = 64
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -24,7 +25,7 @@ class JsonRefused(ValueError):
         self.reason, self.message, self.position = reason, message, position
 
 
-def _refuse_constant(name: str):
+def _refuse_constant(name: str) -> NoReturn:
     raise JsonRefused("constant", f"{name} is not JSON; send null or a string instead")
 
 
@@ -38,7 +39,7 @@ def _finite_float(text: str) -> float:
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH):
+def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
     """The JSON value of ``text``, or JsonRefused saying what is wrong with it."""
     if isinstance(text, bytes):
         try:
@@ -61,10 +62,10 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH):
     return value
 
 
-def check(value, *, max_depth: int = MAX_DEPTH) -> None:
+def check(value: object, *, max_depth: int = MAX_DEPTH) -> None:
     """JsonRefused unless ``value`` (decoded JSON, or data about to be stored as JSON) nests at most
     ``max_depth`` levels, holds only finite numbers and has no lone surrogate in a key or string."""
-    stack = [(value, 1)]
+    stack: list[tuple[object, int]] = [(value, 1)]
     while stack:
         item, level = stack.pop()
         if isinstance(item, str):

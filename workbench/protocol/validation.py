@@ -10,12 +10,13 @@ import difflib
 import re
 from datetime import date, datetime
 from functools import lru_cache
+from typing import Any
 
-from agents.sap.errors import SapError
-from agents.sap.registry import Operation, Param
+from workbench.protocol.errors import SapError
+from workbench.protocol.params import Param
 
 
-def json_type(value) -> str:
+def json_type(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -31,18 +32,15 @@ def json_type(value) -> str:
     return type(value).__name__
 
 
-def validate(operation: Operation, body: dict) -> dict:
-    """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
-    return validate_params(operation.parameters, body, manual_hint=f"send @@describe:{operation.name} with {{}}")
-
-
-def validate_params(params: dict[str, Param], body: dict, *, manual_hint: str | None = None) -> dict:
+def validate_params(
+    params: dict[str, Param], body: dict[str, Any], *, manual_hint: str | None = None
+) -> dict[str, Any]:
     """Progressive validation of ``body`` against ``params``; ``manual_hint`` says where the full rules are."""
     missing = [name for name, param in params.items() if param.required and name not in body]
     if missing:
-        unknown = [name for name in body if name not in params]
+        unknown_names = [name for name in body if name not in params]
         suggestion = [f"add {name!r}" for name in missing]
-        for name in unknown:
+        for name in unknown_names:
             close = difflib.get_close_matches(name, missing, n=1, cutoff=0.6)
             if close:
                 suggestion.append(f"{name!r} is not a parameter; did you mean {close[0]!r}?")
@@ -65,7 +63,7 @@ def validate_params(params: dict[str, Param], body: dict, *, manual_hint: str | 
             continue
         _check_shape(name, param, value, invalid)
     if invalid or unknown:
-        details: dict = {}
+        details: dict[str, Any] = {}
         parts = []
         if invalid:
             details["invalid"] = invalid
@@ -94,7 +92,7 @@ def validate_params(params: dict[str, Param], body: dict, *, manual_hint: str | 
     }
 
 
-def _check_shape(path: str, param: Param, value, invalid: dict) -> None:
+def _check_shape(path: str, param: Param, value: Any, invalid: dict[str, str]) -> None:
     if value is None and param.nullable:
         return
     if not _type_matches(param.type, value):
@@ -118,7 +116,7 @@ def _check_shape(path: str, param: Param, value, invalid: dict) -> None:
                 invalid[f"{path}.{name}"] = "unknown field" + (f"; did you mean {close[0]!r}?" if close else "")
 
 
-def _type_matches(expected: str, value) -> bool:
+def _type_matches(expected: str, value: object) -> bool:
     if expected == "string":
         return isinstance(value, str)
     if expected == "boolean":
@@ -148,11 +146,11 @@ def _is_iso_date(value: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern:
+def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
-def _check_constraints(path: str, param: Param, value, violations: dict) -> None:
+def _check_constraints(path: str, param: Param, value: Any, violations: dict[str, str]) -> None:
     if value is None:
         return
     if param.enum is not None and value not in param.enum:

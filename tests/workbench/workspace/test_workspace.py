@@ -6,11 +6,11 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_agent, caller_for_user
-from sessions.fragments import live_update
 from sessions.models import WorkSession
 from sessions.services import agent_join, checkpoint_create, member_add, message_post
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
+from workbench.workspace.fragments import live_update
 
 pytestmark = pytest.mark.django_db
 

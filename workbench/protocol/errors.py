@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
 
 class Category(StrEnum):
@@ -93,7 +94,7 @@ class SapError(Exception):
 
     code: str
     message: str
-    details: dict = field(default_factory=dict)
+    details: dict[str, Any] = field(default_factory=dict)
     suggestion: list[str] = field(default_factory=list)
     retryable: bool | None = None
     request_id: str | None = None
@@ -101,7 +102,7 @@ class SapError(Exception):
 
     def __post_init__(self) -> None:
         if self.code not in CATALOGUE:
-            raise ValueError(f"unknown error code {self.code!r}; add it to agents.sap.errors.CATALOGUE")
+            raise ValueError(f"unknown error code {self.code!r}; add it to workbench.protocol.errors.CATALOGUE")
         if self.retryable is None:
             self.retryable = CATALOGUE[self.code].retryable
 
@@ -109,7 +110,7 @@ class SapError(Exception):
     def category(self) -> Category:
         return CATALOGUE[self.code].category
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {
             "code": self.code,
             "message": self.message,
@@ -138,7 +139,8 @@ _CATALOGUE_PREAMBLE = """# Error catalogue
 Every error the workbench returns (SAP blocks, CHAP acknowledgements, WebSocket frames, REST responses)
 has this shape: `code, message, category, details, suggestion (list), retryable, timestamp, request_id`.
 The code fixes the category and whether the same request may succeed when retried.
-Generated from `agents/sap/errors.py` by `python -m agents.sap errors > docs/errors.md`; a test keeps them equal.
+Generated from `workbench/protocol/errors.py` by `python -m agents.sap errors > docs/errors.md`;
+a test keeps them equal.
 """
 
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from sessions import views
+from workbench.workspace import views
 
 app_name = "sessions"
 urlpatterns = [

@@ -8,17 +8,30 @@ from django_htmx.http import HttpResponseClientRefresh
 from agents import scheduling
 from agents.api import TaskActionSerializer
 from agents.gates import gate_decide, may_decide
-from agents.sap.errors import SapError
 from agents.scheduling import agent_pause, task_act
+from agents.staffing import agent_invite, session_start
 from sessions import selectors
 from sessions.access import caller_for_user, session_access
 from sessions.chap.deliverable import deliverable_markdown
 from sessions.chap.labels import feedback_label
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
-from sessions.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
-from sessions.feedback import TEMPLATES as FEEDBACK_TEMPLATES
-from sessions.forms import NewSessionForm, ReviewFilterForm
-from sessions.fragments import (
+from sessions.retrospectives import criterion_check, retrospective_report, session_rate
+from sessions.search import search_messages
+from sessions.serializers import CriterionCheckSerializer, RatingSerializer
+from sessions.services import (
+    envelope_for,
+    member_invite,
+    message_post,
+    message_post_at_head,
+    session_share,
+    session_unshare,
+    session_update,
+)
+from workbench.protocol.errors import SapError
+from workbench.workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
+from workbench.workspace.feedback import TEMPLATES as FEEDBACK_TEMPLATES
+from workbench.workspace.forms import NewSessionForm, ReviewFilterForm
+from workbench.workspace.fragments import (
     board_context,
     history_urls,
     map_urls,
@@ -27,20 +40,7 @@ from sessions.fragments import (
     shares_context,
     side_panels,
 )
-from sessions.retrospectives import criterion_check, retrospective_report, session_rate
-from sessions.search import search_messages
-from sessions.serializers import CriterionCheckSerializer, RatingSerializer
-from sessions.services import (
-    agent_invite,
-    envelope_for,
-    member_invite,
-    message_post,
-    message_post_at_head,
-    session_share,
-    session_start,
-    session_unshare,
-    session_update,
-)
+from workbench.workspace.selectors import work_state
 
 
 @login_required
@@ -48,7 +48,7 @@ def session_list(request):
     sessions = list(selectors.sessions_for_user(user=request.user))
     roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
     for session in sessions:  # what the user may decide: the same items the session's state card lists
-        session.work = selectors.work_state(session)
+        session.work = work_state(session)
         session.waiting = len(session.work["waiting"]) if may_decide(roles.get(session.pk)) else 0
     return render(request, "sessions/list.html", {"sessions": sessions})
 
@@ -91,7 +91,7 @@ def session_detail(request, session_id):
         "role": access.role,
         "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
         "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
-        "state": selectors.work_state(session),
+        "state": work_state(session),
         **members_context(session),
         **shares_context(session),
         **_panel_context(session),

@@ -5,12 +5,13 @@ from __future__ import annotations
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from agents.gates import may_decide, waiting_for_people
+from agents.scheduling import roles_uncovered
 from sessions import selectors
-from sessions.access import Caller
+from sessions.access import DECIDERS, Caller
 from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
-
-DECIDERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR})
+from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
 
 
 def map_urls(session_id) -> dict:
@@ -30,8 +31,6 @@ def history_urls(session_id, seq: int) -> dict:
 
 def side_panels(session: WorkSession, role: str) -> dict:
     """The agent status bar and what waits for people (``waiting_for_people``), for this viewer."""
-    from agents.gates import may_decide, waiting_for_people  # agents builds on sessions
-
     return {
         "agents": selectors.agent_statuses(session=session),
         "gates": waiting_for_people(session),
@@ -42,8 +41,6 @@ def side_panels(session: WorkSession, role: str) -> dict:
 def mark_uncovered_steps(session: WorkSession, entries: list[dict]) -> list[dict]:
     """Each plan step that needs a role no agent of the session takes gets ``uncovered``: the agents
     a person could invite for it (the thread says the step would wait, and offers them)."""
-    from agents.scheduling import roles_uncovered  # agents builds on sessions
-
     roles = {step.get("required_capability", "") for entry in entries for step in entry.get("steps") or []}
     missing = roles_uncovered(session_id=session.pk, roles=roles) if roles - {""} else {}
     for entry in entries:
@@ -56,12 +53,14 @@ def live_update(
     *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
-    and the version the page now shows (``checksum``), which the forms send."""
+    and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
+    ``checksum``, which the forms send)."""
     shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
     context = {
+        "seq": seq,
         "checksum": checksum,
         "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
-        "state": selectors.work_state(session),
+        "state": work_state(session),
         "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,
         "session": session,
@@ -107,10 +106,7 @@ def shares_context(session: WorkSession) -> dict:
 def board_context(session: WorkSession, role: str) -> dict:
     """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card,
     and the unassigned tasks of a role nobody here takes the agents a person could invite for it."""
-    from agents.gates import may_decide, waiting_for_people  # agents builds on sessions
-    from agents.scheduling import roles_uncovered
-
-    board = selectors.schedule_board(session=session)
+    board = schedule_board(session=session)
     gates = {gate.task_id: gate for gate in waiting_for_people(session) if gate.kind == "step"}
     for lane in board["lanes"]:
         for task in lane["queue"]:
@@ -118,7 +114,7 @@ def board_context(session: WorkSession, role: str) -> dict:
     for tasks in board["unassigned"].values():
         for task in tasks:
             task.gate = gates.get(task.pk)
-    missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {selectors.ANY_ROLE})
+    missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {ANY_ROLE})
     board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
     context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
     return {**context, "role": role}

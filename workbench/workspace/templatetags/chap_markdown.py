@@ -1,9 +1,9 @@
-"""``{{ text|markdown }}``: Markdown rendered and sanitised (sessions/markdown.py)."""
+"""``{{ text|markdown }}``: Markdown rendered and sanitised (workbench/workspace/markdown.py)."""
 
 from django import template
 from django.utils.safestring import mark_safe
 
-from sessions.markdown import render_markdown
+from workbench.workspace.markdown import render_markdown
 
 register = template.Library()
 
