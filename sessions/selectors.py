@@ -354,9 +354,13 @@ def sessions_for_review(
         plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
     )
     groups = set(user.groups.values_list("pk", flat=True))
+    # Attributes the team page reads off each row, which the model does not declare: issue #18 has this
+    # selector return dataclasses instead, and then mypy's warn_unused_ignores asks for the ignores to go.
     for session in sessions:
-        session.template = templates.get(session.pk, "")
-        session.shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        session.template = templates.get(session.pk, "")  # type: ignore[attr-defined]
+        shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        session.shared_with_me = shared_with_me  # type: ignore[attr-defined]
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
-        session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
+        strongest = max([*mine, *(s.role for s in shared_with_me)], key=lambda role: ROLE_RANK.get(role, -1))
+        session.role = strongest  # type: ignore[attr-defined]
     return sessions

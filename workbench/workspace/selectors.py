@@ -52,8 +52,10 @@ def schedule_board(*, session: WorkSession) -> dict[str, Any]:
     with entry.lock:
         for task in tasks:
             for before in task.depends_on.all():  # the card shows it too: "← from #N: artefact"
-                before.artefact = task_artefact(entry.graph, before)
-                handoffs.append({"from": before, "to": task, "artefact": before.artefact})
+                # An attribute the card reads off the row (see sessions.selectors.sessions_for_review).
+                artefact = task_artefact(entry.graph, before)
+                before.artefact = artefact  # type: ignore[attr-defined]
+                handoffs.append({"from": before, "to": task, "artefact": artefact})
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
 
