@@ -23,7 +23,7 @@ SessionId: TypeAlias = uuid.UUID | str
 
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
 # The stronger of two roles wins: a member who is also in a group the session is shared with.
-ROLE_RANK = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
+ROLE_RANK: dict[str, int] = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
 # Who manages a session (its title, state, agents and tasks): its owners and editors, and the workbench.
 MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 # Who decides what waits for a person (approvals, plans, answers): the session's owners and editors.

@@ -16,6 +16,7 @@ from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
+from sessions.chap.traits import THREAD_HIDDEN, TIMELINE_HIDDEN, TIMELINE_LANDMARKS, TRAITS
 from sessions.graphs import graph_cache, replay_cache
 from sessions.models import GroupShare, Membership, Message, WorkSession
 
@@ -113,10 +114,6 @@ def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict[s
         return node_details(context, layout, index)
 
 
-# Not read as conversation: statuses are in the status bar, operation records and task events on the map.
-THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
-
-
 def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
     """The session's messages up to the head recorded on ``session`` (the page's head, after which its
     socket delivers) as the thread shows them, each collaborative_response with its heat."""
@@ -163,10 +160,10 @@ def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, 
 
 
 def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
-    """One message as the thread shows it (None for those it leaves to the status bar): ``kind`` says
-    what it is for and ``about`` names the message it answers or gives feedback on, in words; each
-    question of a report says whether it is still open, and what its answers said. ``graph`` is the
-    context graph's networkx graph."""
+    """One message as the thread shows it (None for those it leaves to the status bar), with the
+    ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
+    it answers or gives feedback on, in words; each question of a report says whether it is still
+    open, and what its answers said. ``graph`` is the context graph's networkx graph."""
     if envelope["payload_type"] in THREAD_HIDDEN:
         return None
     nodes, message_id = graph.nodes, envelope["message_id"]
@@ -199,6 +196,7 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         **envelope,
         "seq": seq,
         "payload": payload,
+        "partial": TRAITS[envelope["payload_type"]].template,
         "summary": summary,
         "kind": kind,
         "about": labels.message_label(nodes.get(about)) if about else "",
@@ -265,16 +263,13 @@ def checkpoints(*, session: WorkSession) -> list[dict[str, Any]]:
     ]
 
 
-TIMELINE_LANDMARKS = frozenset({"task_proposal", "checkpoint"})
-
-
 def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """Every message but the status chatter, oldest first, with the label the map gives it; with
     ``latest``, only that many of the newest, and before them the proposals and checkpoints.
     Returns the entries and how many were left out."""
     entry = graph_cache.entry(session)
     rows = list(
-        session.messages.exclude(payload_type__in=("agent_status", "operation_record"))
+        session.messages.exclude(payload_type__in=TIMELINE_HIDDEN)
         .order_by("seq")
         .values_list("seq", "message_id", "payload_type", "sender_type", "sender_id", "created_at")
     )

@@ -27,6 +27,7 @@ from typing import Any
 import networkx as nx
 
 from sessions.chap.labels import feedback_label, message_label, payload_label
+from sessions.chap.traits import node_kind
 
 DEPENDENCY_EDGES = frozenset(
     {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
@@ -90,7 +91,7 @@ class ContextGraph:
         payload = envelope["payload"]
         self._node(
             message_id,
-            kind,
+            node_kind(kind),
             message_id,
             seq,
             label=_label(kind, payload),
@@ -247,7 +248,6 @@ class ContextGraph:
     def _apply_operation_record(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         caller = (payload.get("request") or {}).get("caller") or {}
         self.graph.nodes[message_id].update(
-            kind="operation",
             caller=f"{caller.get('type', '')}:{caller.get('id', '')}",
             outcome=payload["outcome"],
         )

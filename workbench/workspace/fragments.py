@@ -9,23 +9,9 @@ from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller
+from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
 from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
-
-# Messages after which the status bar and the approval cards are sent again: what agents report,
-# and what opens or settles an item waiting for people (plans, questions, answers, approvals).
-REFRESHES_SIDE_PANELS = frozenset(
-    {
-        "agent_status",
-        "operation_record",
-        "task_event",
-        "agent_capability_declaration",
-        "clarification",
-        "clarification_answer",
-        "collaborative_response",
-        "human_feedback",
-    }
-)
 
 
 def map_urls(session_id) -> dict:
