@@ -11,13 +11,18 @@ anywhere else.
 from __future__ import annotations
 
 import json
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+
+from django.db.models import Count
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
-from sessions.access import DECIDERS, Caller, require_access
+from sessions.access import DECIDERS, Caller, SessionId, require_access
+from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
@@ -70,7 +75,7 @@ def _who(sender: str) -> str:
     return name if kind == "agent" else sender
 
 
-def _params(request: dict) -> str:
+def _params(request: dict[str, Any]) -> str:
     shown = ", ".join(f"{key}={json.dumps(value, ensure_ascii=False)[:60]}" for key, value in request.items())
     return shown or "no parameters"
 
@@ -97,7 +102,7 @@ def _operations(session: WorkSession) -> list[Gate]:
     return gates
 
 
-def _steps(session: WorkSession, graph) -> list[Gate]:
+def _steps(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     rows = (
         Task.objects.filter(session=session, state=TaskState.WAITING_APPROVAL)
         .select_related("agent")
@@ -130,7 +135,7 @@ def _steps(session: WorkSession, graph) -> list[Gate]:
     return gates
 
 
-def _plans(session: WorkSession, graph) -> list[Gate]:
+def _plans(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     planned = Task.objects.filter(session=session, plan_step__isnull=False).values("source_message_id")
     rows = (
         Message.objects.filter(session=session, payload_type="agent_capability_declaration")
@@ -169,11 +174,9 @@ def _plans(session: WorkSession, graph) -> list[Gate]:
     return gates[-SHOWN:]
 
 
-def _questions(session: WorkSession, graph) -> list[Gate]:
+def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     nodes = graph.graph.nodes
-    asked = ("clarification", "question")
-    open_nodes = [node for node in graph.nodes_with_status("open") if nodes[node]["kind"] in asked]
-    shown = sorted(open_nodes, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
+    shown = sorted(graph.open_asks, key=lambda n: (nodes[n]["seq"], n))[:SHOWN]  # only these messages are read
     rows = Message.objects.filter(session=session, message_id__in={nodes[n]["message"] for n in shown})
     found = {
         message_id: (envelope, at)
@@ -220,10 +223,42 @@ def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
         return (*_operations(session), *_steps(session, graph), *_plans(session, graph), *_questions(session, graph))
 
 
+def waiting_counts(sessions: list[WorkSession]) -> dict[uuid.UUID, int]:
+    """How many items ``waiting_for_people`` lists for each of ``sessions`` (by id), from the database
+    alone: the pending approvals and the steps at their gate, and the questions and plans each
+    session's row keeps (``WorkSession.open_questions``, ``proposed_plans``) less the plans already
+    turned into tasks. The same three queries for any number of sessions, and no log replayed."""
+    ids = [session.pk for session in sessions]
+    operations = dict(
+        Approval.objects.filter(session__in=ids, status=ApprovalStatus.PENDING)
+        .values_list("session")
+        .annotate(n=Count("pk"))
+        .values_list("session", "n")
+    )
+    steps = dict(
+        Task.objects.filter(session__in=ids, state=TaskState.WAITING_APPROVAL)
+        .values_list("session")
+        .annotate(n=Count("pk"))
+        .values_list("session", "n")
+    )
+    planned = set(
+        Task.objects.filter(session__in=ids, plan_step__isnull=False).values_list("session", "source_message_id")
+    )
+    return {
+        session.pk: min(operations.get(session.pk, 0), SHOWN)
+        + min(steps.get(session.pk, 0), SHOWN)
+        + min(sum((session.pk, plan) not in planned for plan in session.proposed_plans), SHOWN)
+        + min(session.open_questions, SHOWN)
+        for session in sessions
+    }
+
+
 DECISIONS = ("approve", "reject", "answer")
 
 
-def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = "") -> Gate:
+def gate_decide(
+    *, session_id: SessionId, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = ""
+) -> Gate:
     """Decide one item of ``waiting_for_people``: approve or reject (with a reason) an operation, a
     step or a plan; answer a question (``reason`` is the answer, or ``option_id`` one of its options).
 
@@ -261,13 +296,18 @@ def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: 
         )
     approve = decision == "approve"
     if gate.kind == "operation":
+        assert gate.approval_id is not None, "an operation waits as its approval"
         approval_decide(
             session_id=session_id, approval_id=gate.approval_id, caller=caller, approve=approve, reason=reason
         )
-    elif gate.kind == "step" and approve:
-        task_approve(session_id=session_id, task_id=gate.task_id, caller=caller)
     elif gate.kind == "step":
-        task_cancel(session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate")
+        assert gate.task_id is not None, "a step waits as its task"
+        if approve:
+            task_approve(session_id=session_id, task_id=gate.task_id, caller=caller)
+        else:
+            task_cancel(
+                session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate"
+            )
     elif gate.kind == "plan" and approve:
         plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id)
     elif gate.kind == "plan":
@@ -277,8 +317,8 @@ def gate_decide(*, session_id, caller: Caller, key: str, decision: str, reason: 
     return gate
 
 
-def _answer(session_id, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
-    payload = {"clarification_message_id": gate.message_id}
+def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
+    payload: dict[str, Any] = {"clarification_message_id": gate.message_id}
     if gate.question_index is not None:
         payload["question_index"] = gate.question_index
     if option_id:

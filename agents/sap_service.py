@@ -20,19 +20,21 @@ import base64
 import fnmatch
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from statistics import mean
+from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from agents.models import Approval, ApprovalStatus
+from agents.models import Agent, Approval, ApprovalStatus
 from agents.operations import workbench_registry
 from agents.operations.context import SapContext
-from agents.sap import Block, Dispatcher, Outcome, SapError, StreamParser, format_block
+from agents.sap import Block, Dispatcher, Operation, Outcome, SapError, StreamParser, format_block
 from agents.sap.dispatcher import error_block
 from agents.sap.values import json_safe
-from sessions.access import DECIDERS, SYSTEM, Caller, caller_for_agent, require_access
+from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
@@ -44,11 +46,11 @@ ALWAYS_ALLOWED = ("system.ping", "system.capabilities", "workflow.execute")
 RECORDED_RESPONSE_CHARS = 4000
 
 
-def _matches(name: str, patterns) -> bool:
+def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
-def authorize(operation, block: Block, params: dict, context: SapContext) -> Block | None:
+def authorize(operation: Operation, block: Block, params: dict[str, Any], context: SapContext) -> Block | None:
     role = context.access.role
     if not context.access.can_write and operation.kind != "query":
         raise SapError(
@@ -57,7 +59,7 @@ def authorize(operation, block: Block, params: dict, context: SapContext) -> Blo
             details={"permission": operation.permission, "role": role},
         )
     agent = context.caller.agent
-    if agent is None:
+    if not isinstance(agent, Agent):  # a person: sessions, below agents, holds the agent as any object
         return None
     needs_approval = _matches(operation.permission, agent.approval_operations)
     allowed = (
@@ -128,7 +130,7 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
     message_post_at_head(session_id=context.session_id, caller=SYSTEM, payload_type="operation_record", payload=payload)
 
 
-def _storable(value):
+def _storable(value: object) -> Any:
     """``value`` as the log can hold it: JSON-safe (no NaN, bytes or lone surrogates) and with NUL
     characters replaced; requests and results may carry them, the log may not."""
     return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(json_safe(value), default=str)))
@@ -138,7 +140,9 @@ def dispatcher() -> Dispatcher:
     return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome)
 
 
-def sap_run(*, session_id, caller: Caller, text: str, request_message_id: str | None = None) -> Iterator[str]:
+def sap_run(
+    *, session_id: SessionId, caller: Caller, text: str, request_message_id: str | None = None
+) -> Iterator[str]:
     """Run every request block of ``text`` in order; yields the response blocks as SAP text.
 
     ``request_message_id`` names the CHAP message that asked for them: the records link to it.
@@ -158,13 +162,15 @@ def sap_run(*, session_id, caller: Caller, text: str, request_message_id: str | 
     return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher().run(items, context))
 
 
-def approvals_of(*, session_id, caller: Caller, status: str | None = None):
+def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:
     access = require_access(session_id, caller)
     rows = Approval.objects.filter(session_id=access.session_id)
     return rows.filter(status=status) if status else rows
 
 
-def approval_decide(*, session_id, approval_id: int, caller: Caller, approve: bool, reason: str = "") -> Approval:
+def approval_decide(
+    *, session_id: SessionId, approval_id: int, caller: Caller, approve: bool, reason: str = ""
+) -> Approval:
     """A member with the right role approves (the request runs now) or rejects (APPROVAL_DENIED)."""
     access = require_access(session_id, caller, write=True)
     if caller.kind != "human" or access.role not in DECIDERS:
@@ -218,12 +224,16 @@ def approval_decide(*, session_id, approval_id: int, caller: Caller, approve: bo
 def _run_approved(block: Block, context: SapContext) -> Block:
     operation = workbench_registry().get(block.name)
     request_id = new_request_id()
+    if operation is None:  # approved after the operation was taken out of the registry
+        gone = SapError("OPERATION_NOT_FOUND", f"no operation is called {block.name!r} any more", request_id=request_id)
+        return error_block(block.name, block.id, gone)
     try:
         runner = dispatcher().run_operation(operation, block, block.body, context, request_id)
         while True:
             next(runner)
     except StopIteration as finished:
-        return finished.value
+        result: Block = finished.value
+        return result
     except SapError as error:
         error.request_id = error.request_id or request_id
         return error_block(block.name, block.id, error)
@@ -233,7 +243,7 @@ def _run_approved(block: Block, context: SapContext) -> Block:
         return error_block(block.name, block.id, failure)
 
 
-def workspace_upload(*, session_id, caller: Caller, path: str, data: bytes) -> Block:
+def workspace_upload(*, session_id: SessionId, caller: Caller, path: str, data: bytes) -> Block:
     """A member's upload into the workspace: the same file.write as an agent's, checked and recorded alike."""
     access = require_access(session_id, caller, write=True)
     context = SapContext(caller, access)
@@ -252,5 +262,5 @@ def workspace_upload(*, session_id, caller: Caller, path: str, data: bytes) -> B
 def risky_step_wait(session: WorkSession) -> float | None:
     """How long SAP requests that needed a human's approval waited for the decision, on average."""
     decided = Approval.objects.filter(session=session, decided_at__isnull=False).values_list("created_at", "decided_at")
-    waits = [(decided_at - created_at).total_seconds() for created_at, decided_at in decided]
+    waits = [(decided_at - created_at).total_seconds() for created_at, decided_at in decided if decided_at]
     return round(mean(waits), 3) if waits else None

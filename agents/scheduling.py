@@ -14,15 +14,20 @@ session's log. Workers and the agent socket use the lease functions below them:
 
 from __future__ import annotations
 
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
-from sessions.access import SYSTEM, Caller, require_access, require_manager
+from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager
+from sessions.chap.graph import ContextGraph
 from sessions.models import Message, SessionAgent
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
@@ -30,11 +35,11 @@ from workbench.protocol.errors import SapError
 DEFAULT_LEASE_S = 30.0
 
 
-def _require_planner(session_id, caller: Caller):
+def _require_planner(session_id: SessionId, caller: Caller) -> Access:
     return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule")
 
 
-def _task_of(session_id, task_id, *, lock: bool = False) -> Task:
+def _task_of(session_id: uuid.UUID, task_id: int | str, *, lock: bool = False) -> Task:
     in_range = 0 < int(task_id) < 2**31  # a key no database column can hold names no task
     tasks = Task.objects.select_for_update(of=("self",)) if lock else Task.objects
     task = tasks.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
@@ -47,7 +52,7 @@ def _task_of(session_id, task_id, *, lock: bool = False) -> Task:
     return task
 
 
-def _record(task: Task, action: str, caller: Caller, note: str = "", **extra) -> None:
+def _record(task: Task, action: str, caller: Caller, note: str = "", **extra: Any) -> None:
     """The log entry of an act on a task, written by the workbench on the actor's behalf."""
     payload = {
         "task_id": task.pk,
@@ -72,7 +77,7 @@ def _takes(participation: SessionAgent, role: str) -> bool:
     return bool(role) and role in taken
 
 
-def _match_agent(session_id, role: str) -> Agent | None:
+def _match_agent(session_id: uuid.UUID, role: str) -> Agent | None:
     """The least busy enabled agent of the session that can take ``role``; one paused here last."""
     participations = SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
     able = [p.agent for p in participations if _takes(p, role)]
@@ -88,13 +93,23 @@ def _match_agent(session_id, role: str) -> Agent | None:
     return min(able, key=lambda agent: (agent.pk in paused, load.get(agent.pk, 0), agent.name))
 
 
-def roles_uncovered(*, session_id, roles) -> dict[str, list[str]]:
+def roles_missing(wanted: dict[uuid.UUID, set[str]]) -> dict[uuid.UUID, set[str]]:
+    """For each session id of ``wanted``, the roles of its set that no enabled agent of that session
+    takes: one query for any number of sessions."""
+    taking: defaultdict[str, list[SessionAgent]] = defaultdict(list)
+    enabled = SessionAgent.objects.filter(session_id__in=wanted, agent__enabled=True).select_related("agent")
+    for participation in enabled:
+        taking[str(participation.session_id)].append(participation)
+    return {
+        session_id: {role for role in roles if role and not any(_takes(p, role) for p in taking[str(session_id)])}
+        for session_id, roles in wanted.items()
+    }
+
+
+def roles_uncovered(*, session_id: uuid.UUID, roles: Collection[str]) -> dict[str, list[str]]:
     """Of ``roles``, those no enabled agent of the session takes, each with the enabled agents that
     would (the ones a person can invite): a plan step of such a role would wait for ever."""
-    participations = list(
-        SessionAgent.objects.filter(session_id=session_id, agent__enabled=True).select_related("agent")
-    )
-    missing = {role for role in roles if role and not any(_takes(p, role) for p in participations)}
+    missing = roles_missing({session_id: set(roles)})[session_id]
     if not missing:
         return {}
     outside = Agent.objects.filter(enabled=True).exclude(participations__session_id=session_id).order_by("name")
@@ -102,33 +117,37 @@ def roles_uncovered(*, session_id, roles) -> dict[str, list[str]]:
     return {role: [name for name, taken in candidates if role in (taken or [])] for role in sorted(missing)}
 
 
-def _paused_here(session_id, agent: Agent | None) -> bool:
+def _paused_here(session_id: uuid.UUID, agent: Agent | None) -> bool:
     return agent is not None and SessionAgent.objects.filter(session_id=session_id, agent=agent, paused=True).exists()
 
 
-def _participant(session_id, name: str) -> Agent:
+def _participant(session_id: uuid.UUID, name: str) -> Agent:
     participation = SessionAgent.objects.select_related("agent").filter(session_id=session_id, agent__name=name).first()
     if participation is None:
-        raise SapError(
-            "RESOURCE_NOT_FOUND",
-            f"agent {name!r} does not take part in this session",
-            details={"resource_type": "AGENT", "resource_name": name},
-            suggestion=["invite the agent to the session first"],
-        )
+        raise _not_taking_part(name)
     return participation.agent
+
+
+def _not_taking_part(name: str) -> SapError:
+    return SapError(
+        "RESOURCE_NOT_FOUND",
+        f"agent {name!r} does not take part in this session",
+        details={"resource_type": "AGENT", "resource_name": name},
+        suggestion=["invite the agent to the session first"],
+    )
 
 
 @transaction.atomic
 def task_create(
     *,
-    session_id,
+    session_id: SessionId,
     caller: Caller,
     title: str,
     instructions: str = "",
     agent: str | None = None,
     required_role: str = "",
     priority: int = 0,
-    depends_on: list[int] = (),
+    depends_on: Sequence[int] = (),
     requires_approval: bool = False,
     source_message_id: str = "",
     plan_step: int | None = None,
@@ -163,7 +182,7 @@ def task_create(
 
 
 @transaction.atomic
-def plan_accept(*, session_id, caller: Caller, message_id: str) -> list[Task]:
+def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
     """The steps of an agent's proposed plan become tasks, each handing its output to the next.
 
     Accepting the same plan again returns the tasks it made the first time.
@@ -202,7 +221,7 @@ def plan_accept(*, session_id, caller: Caller, message_id: str) -> list[Task]:
     return tasks
 
 
-def plan_approve(*, session_id, caller: Caller, message_id: str) -> list[Task]:
+def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
     """A person approves an agent's proposed plan: the approval goes in the log, then its steps
     become tasks (``plan_accept``). Approving it again returns the same tasks and logs nothing."""
     access = _require_planner(session_id, caller)
@@ -220,7 +239,7 @@ def plan_approve(*, session_id, caller: Caller, message_id: str) -> list[Task]:
         return plan_accept(session_id=access.session_id, caller=caller, message_id=message_id)
 
 
-def plan_reject(*, session_id, caller: Caller, message_id: str, reason: str = "") -> None:
+def plan_reject(*, session_id: SessionId, caller: Caller, message_id: str, reason: str = "") -> None:
     """A person rejects a proposed plan: a correction of it in the log, so its author plans again."""
     access = _require_planner(session_id, caller)
     message_post_at_head(
@@ -236,11 +255,20 @@ def plan_reject(*, session_id, caller: Caller, message_id: str, reason: str = ""
     )
 
 
-def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_from, note: str = "") -> Task:
+def _change(
+    session_id: SessionId,
+    task_id: int | str,
+    caller: Caller,
+    action: str,
+    apply: Callable[[Task], None],
+    *,
+    allowed_from: Collection[str],
+    note: str = "",
+) -> Task:
     """One human act on a task: checked, applied under a row lock, recorded."""
-    _require_planner(session_id, caller)
+    access = _require_planner(session_id, caller)
     with transaction.atomic():
-        task = _task_of(session_id, task_id, lock=True)
+        task = _task_of(access.session_id, task_id, lock=True)
         if task.state not in allowed_from:
             raise SapError(
                 "INVALID_STATE",
@@ -253,72 +281,75 @@ def _change(session_id, task_id, caller: Caller, action: str, apply, *, allowed_
     return task
 
 
-def task_reassign(*, session_id, task_id, caller: Caller, agent: str | None = None, role: str = "") -> Task:
+def task_reassign(
+    *, session_id: SessionId, task_id: int | str, caller: Caller, agent: str | None = None, role: str = ""
+) -> Task:
     """To the named agent, or back to the queue of a role (the best match takes it)."""
 
-    def apply(task):
-        task.agent = _participant(session_id, agent) if agent else _match_agent(session_id, role or task.required_role)
+    def apply(task: Task) -> None:
+        here = task.session_id
+        task.agent = _participant(here, agent) if agent else _match_agent(here, role or task.required_role)
         task.required_role = role or task.required_role
-        task.paused = _paused_here(session_id, task.agent)
+        task.paused = _paused_here(here, task.agent)
         if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
             task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
 
     return _change(session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES)
 
 
-def task_unassign(*, session_id, task_id, caller: Caller) -> Task:
+def task_unassign(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
     """Back to the queue of its role, assigned to no agent (the board's "Unassigned" lane)."""
 
-    def apply(task):
+    def apply(task: Task) -> None:
         task.agent = None
         if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
             task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
 
-    _require_planner(session_id, caller)
-    role = _task_of(session_id, task_id).required_role or "any role"
+    access = _require_planner(session_id, caller)
+    role = _task_of(access.session_id, task_id).required_role or "any role"
     return _change(
         session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES, note=f"back to the queue of {role}"
     )
 
 
-def task_reprioritise(*, session_id, task_id, caller: Caller, priority: int) -> Task:
-    def apply(task):
+def task_reprioritise(*, session_id: SessionId, task_id: int | str, caller: Caller, priority: int) -> Task:
+    def apply(task: Task) -> None:
         task.priority = priority
 
     return _change(session_id, task_id, caller, "reprioritised", apply, allowed_from=OPEN_STATES)
 
 
-def task_pause(*, session_id, task_id, caller: Caller) -> Task:
-    def apply(task):
+def task_pause(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
+    def apply(task: Task) -> None:
         task.paused = True
 
     return _change(session_id, task_id, caller, "paused", apply, allowed_from=OPEN_STATES)
 
 
-def task_resume(*, session_id, task_id, caller: Caller) -> Task:
-    def apply(task):
+def task_resume(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
+    def apply(task: Task) -> None:
         task.paused = False
 
     return _change(session_id, task_id, caller, "resumed", apply, allowed_from=OPEN_STATES)
 
 
-def task_cancel(*, session_id, task_id, caller: Caller, reason: str = "") -> Task:
-    def apply(task):
+def task_cancel(*, session_id: SessionId, task_id: int | str, caller: Caller, reason: str = "") -> Task:
+    def apply(task: Task) -> None:
         task.state, task.lease_owner, task.lease_expires_at = TaskState.CANCELLED, "", None
         task.finished_at = timezone.now()
 
     return _change(session_id, task_id, caller, "cancelled", apply, allowed_from=OPEN_STATES, note=reason)
 
 
-def task_retry(*, session_id, task_id, caller: Caller) -> Task:
-    def apply(task):
+def task_retry(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
+    def apply(task: Task) -> None:
         task.state, task.last_error, task.finished_at = TaskState.QUEUED, "", None
         task.max_attempts = max(task.max_attempts, task.attempts + 1)
 
     return _change(session_id, task_id, caller, "retried", apply, allowed_from=(TaskState.FAILED, TaskState.CANCELLED))
 
 
-def task_approve(*, session_id, task_id, caller: Caller) -> Task:
+def task_approve(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
     """A step that needed a human's approval may now run."""
     if caller.kind != "human":
         raise SapError(
@@ -327,7 +358,7 @@ def task_approve(*, session_id, task_id, caller: Caller) -> Task:
             details={"permission": "task.approve", "role": caller.kind},
         )
 
-    def apply(task):
+    def apply(task: Task) -> None:
         task.state, task.approved_by, task.approved_at = TaskState.QUEUED, caller.user, timezone.now()
 
     return _change(session_id, task_id, caller, "approved", apply, allowed_from=(TaskState.WAITING_APPROVAL,))
@@ -335,7 +366,7 @@ def task_approve(*, session_id, task_id, caller: Caller) -> Task:
 
 # The acts on one task: each service, and which fields of a request it takes. The REST API and the
 # scheduling view both act through ``task_act``.
-TASK_ACTIONS = {
+TASK_ACTIONS: dict[str, tuple[Callable[..., Task], tuple[str, ...]]] = {
     "reassign": (task_reassign, ("agent", "role")),
     "unassign": (task_unassign, ()),
     "reprioritise": (task_reprioritise, ("priority",)),
@@ -347,7 +378,7 @@ TASK_ACTIONS = {
 }
 
 
-def task_act(*, session_id, task_id, caller: Caller, action: str, **fields) -> Task:
+def task_act(*, session_id: SessionId, task_id: int | str, caller: Caller, action: str, **fields: Any) -> Task:
     """Run one of TASK_ACTIONS with the fields it takes (the others are ignored)."""
     service, takes = TASK_ACTIONS[action]
     return service(
@@ -355,7 +386,7 @@ def task_act(*, session_id, task_id, caller: Caller, action: str, **fields) -> T
     )
 
 
-def tasks_of(*, session_id, caller: Caller):
+def tasks_of(*, session_id: SessionId, caller: Caller) -> QuerySet[Task]:
     access = require_access(session_id, caller)
     return (
         Task.objects.filter(session_id=access.session_id)
@@ -365,7 +396,7 @@ def tasks_of(*, session_id, caller: Caller):
     )
 
 
-def task_get(*, session_id, task_id, caller: Caller) -> Task:
+def task_get(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
     access = require_access(session_id, caller)
     return _task_of(access.session_id, task_id)
 
@@ -382,7 +413,7 @@ class Claim:
     worker: str
 
 
-def _ready(now) -> Q:
+def _ready(now: datetime) -> Q:
     lease_over = Q(state=TaskState.RUNNING, lease_expires_at__lt=now)
     unfinished_dependency = Task.objects.exclude(state=TaskState.DONE).values("pk")
     return (
@@ -414,12 +445,11 @@ def task_claim(
             .order_by("-priority", "created_at")[:20]
         )
         for task in locked:
+            assert task.agent is not None, "_ready takes only tasks with an agent"
             if task.attempts >= task.max_attempts:
                 _give_up(task, "its worker stopped answering too often")
                 continue
-            running = Task.objects.filter(
-                agent_id=task.agent_id, state=TaskState.RUNNING, lease_expires_at__gte=now
-            ).count()
+            running = Task.objects.filter(agent=task.agent, state=TaskState.RUNNING, lease_expires_at__gte=now).count()
             if running >= task.agent.concurrency_limit:
                 continue
             task.state, task.lease_owner = TaskState.RUNNING, worker
@@ -440,7 +470,7 @@ def _give_up(task: Task, why: str) -> None:
     _record(task, "failed", SYSTEM, why)
 
 
-def _held(claim: Claim):
+def _held(claim: Claim) -> QuerySet[Task]:
     return Task.objects.filter(
         pk=claim.task_id, attempts=claim.attempt, lease_owner=claim.worker, state=TaskState.RUNNING
     )
@@ -451,7 +481,7 @@ def task_renew(claim: Claim, *, lease_s: float = DEFAULT_LEASE_S) -> bool:
     return bool(_held(claim).update(lease_expires_at=timezone.now() + timedelta(seconds=lease_s)))
 
 
-def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict | None = None) -> bool:
+def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict[str, Any] | None = None) -> bool:
     with transaction.atomic():
         task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
         if task is None:
@@ -464,7 +494,7 @@ def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict | 
     return True
 
 
-def task_fail(claim: Claim, *, error: str, resources: dict | None = None, retry: bool = True) -> bool:
+def task_fail(claim: Claim, *, error: str, resources: dict[str, Any] | None = None, retry: bool = True) -> bool:
     """A failed attempt: back to the queue while attempts remain (and ``retry``), else failed."""
     with transaction.atomic():
         task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
@@ -482,7 +512,7 @@ def task_fail(claim: Claim, *, error: str, resources: dict | None = None, retry:
     return True
 
 
-def agent_pause(*, session_id, agent: str, caller: Caller, paused: bool = True) -> list[Task]:
+def agent_pause(*, session_id: SessionId, agent: str, caller: Caller, paused: bool = True) -> list[Task]:
     """Pause (or resume) an agent in this session: it stays paused for the tasks it gets later, the
     change is a session_event in the log, and each of its open tasks here is paused with a task_event."""
     access = _require_planner(session_id, caller)
@@ -491,7 +521,7 @@ def agent_pause(*, session_id, agent: str, caller: Caller, paused: bool = True) 
             SessionAgent.objects.select_for_update().filter(session_id=access.session_id, agent__name=agent).first()
         )
         if participation is None:
-            _participant(access.session_id, agent)  # raises the same RESOURCE_NOT_FOUND as every other act
+            raise _not_taking_part(agent)  # the same RESOURCE_NOT_FOUND as every other act
         participation.paused = paused
         participation.save(update_fields=["paused"])
         message_post_at_head(
@@ -512,7 +542,7 @@ def agent_pause(*, session_id, agent: str, caller: Caller, paused: bool = True) 
         return [act(session_id=session_id, task_id=pk, caller=caller) for pk in open_tasks.values_list("pk", flat=True)]
 
 
-def tasks_assign_waiting(*, session_id, caller: Caller) -> list[Task]:
+def tasks_assign_waiting(*, session_id: uuid.UUID, caller: Caller) -> list[Task]:
     """Give the session's unassigned open tasks to the agents that can now take them (after an agent
     joined): each assignment is a ``reassigned`` task_event."""
     waiting = Task.objects.filter(session_id=session_id, agent__isnull=True, state__in=OPEN_STATES).order_by("pk")
@@ -523,10 +553,10 @@ def tasks_assign_waiting(*, session_id, caller: Caller) -> list[Task]:
     return assigned
 
 
-def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str = "") -> Task:
+def task_forward(*, session_id: SessionId, task_id: int | str, caller: Caller, agent: str, note: str = "") -> Task:
     """Act as the intermediary: hand one task's result to another agent as a new task, with a note."""
-    _require_planner(session_id, caller)
-    source = _task_of(session_id, task_id)
+    access = _require_planner(session_id, caller)
+    source = _task_of(access.session_id, task_id)
     if not source.result_message_id:
         raise SapError(
             "INVALID_STATE",
@@ -549,7 +579,7 @@ def task_forward(*, session_id, task_id, caller: Caller, agent: str, note: str =
 TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))
 
 
-def task_artefact(context, task) -> str:
+def task_artefact(context: ContextGraph, task: Task) -> str:
     """What a task hands on: its plan step's stated output (or its title), and the message that
     carries it once the task is done."""
     step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})

@@ -3,19 +3,24 @@ describes it. Both span the apps (agents join a session; its files go to the age
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
 from django.db import transaction
 
 from agents.models import Agent
 from agents.sap_service import workspace_upload
 from agents.scheduling import tasks_assign_waiting
-from sessions.access import Caller, caller_for_user, require_manager
+from sessions.access import Caller, SessionId, caller_for_user, require_manager
 from sessions.models import SessionAgent, WorkSession
 from sessions.services import agent_join, message_post_at_head, session_create, session_event_post
 from workbench.protocol.errors import SapError
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
-def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
+
+def agent_invite(*, session_id: SessionId, caller: Caller, agent: str) -> SessionAgent:
     """An owner or editor invites an enabled agent into the session; the tasks that waited for a role
     it takes are given to it (agents.scheduling), and the invitation is in the log."""
     access = require_manager(session_id, caller, to="invite agents", permission="session.agents")
@@ -38,7 +43,14 @@ def agent_invite(*, session_id, caller: Caller, agent: str) -> SessionAgent:
     return participation
 
 
-def session_start(*, owner: AbstractBaseUser, title: str, proposal: dict, agents=(), files=()) -> WorkSession:
+def session_start(
+    *,
+    owner: User,
+    title: str,
+    proposal: dict[str, Any],
+    agents: Iterable[Agent] = (),
+    files: Iterable[tuple[str, bytes]] = (),
+) -> WorkSession:
     """A new session as the new-session form describes it: its agents invited, its files in the
     workspace, then the task proposal (which sets the agents to work, agents.reactions)."""
     session = session_create(owner=owner, title=title)

@@ -10,13 +10,20 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeAlias
 
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
 from workbench.protocol.errors import SapError
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+# A session's id as the edges hand it in: the UUID, or its text from a URL, a frame or a form.
+SessionId: TypeAlias = uuid.UUID | str
+
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
 # The stronger of two roles wins: a member who is also in a group the session is shared with.
-ROLE_RANK = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
+ROLE_RANK: dict[str, int] = {MemberRole.VIEWER: 0, MemberRole.COMMENTER: 1, MemberRole.EDITOR: 2, MemberRole.OWNER: 3}
 # Who manages a session (its title, state, agents and tasks): its owners and editors, and the workbench.
 MANAGERS = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "system"})
 # Who decides what waits for a person (approvals, plans, answers): the session's owners and editors.
@@ -28,7 +35,7 @@ COMMENT_FEEDBACK = frozenset({"refinement"})  # what a commenter may post: sugge
 class Caller:
     kind: str  # "human", "agent" or "system"
     sender_id: str
-    user: object | None = None
+    user: User | None = None
     agent: object | None = None
 
     @property

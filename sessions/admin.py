@@ -64,7 +64,16 @@ class WorkSessionAdmin(admin.ModelAdmin):
     list_display = ["title", "state", "created_by", "created_at", "last_activity_at"]
     list_filter = ["state", "created_at"]
     search_fields = ["title", "id", "created_by__username"]
-    readonly_fields = ["id", "created_at", "last_activity_at", "head_seq", "head_checksum", "message_log"]
+    readonly_fields = [
+        "id",
+        "created_at",
+        "last_activity_at",
+        "head_seq",
+        "head_checksum",
+        "open_questions",
+        "proposed_plans",
+        "message_log",
+    ]
 
     @admin.display(description="message log")
     def message_log(self, session):

@@ -44,6 +44,14 @@ class WorkSession(models.Model):
     # version check, and updating it is the append.
     head_seq = models.PositiveIntegerField(default=0)
     head_checksum = models.CharField(max_length=16, blank=True)
+    # What of the log waits for a person, kept by the same append (``services._append``) so that the
+    # sessions list reads it here instead of replaying every session's log.
+    open_questions = models.PositiveIntegerField(
+        default=0, help_text="clarifications and report questions nobody has answered yet"
+    )
+    proposed_plans = models.JSONField(
+        default=list, blank=True, help_text="message ids of the plans nobody has approved or corrected yet"
+    )
 
     class Meta:
         ordering = ["-last_activity_at"]

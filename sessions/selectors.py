@@ -1,6 +1,11 @@
 """Reads of sessions, always scoped to what the caller may see."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
 from django.db.models import Max, Q, QuerySet
 from django.utils.dateparse import parse_datetime
 
@@ -11,15 +16,21 @@ from sessions.chap.deliverable import final_deliverable
 from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
+from sessions.chap.traits import THREAD_HIDDEN, TIMELINE_HIDDEN, TIMELINE_LANDMARKS, TRAITS
 from sessions.graphs import graph_cache, replay_cache
 from sessions.models import GroupShare, Membership, Message, WorkSession
 
+if TYPE_CHECKING:
+    import networkx as nx
+    from django.contrib.auth.models import User
+    from networkx.classes.reportviews import NodeView
 
-def sessions_for_user(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+
+def sessions_for_user(*, user: User) -> QuerySet[WorkSession]:
     return WorkSession.objects.filter(memberships__user=user).order_by("-last_activity_at")
 
 
-def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
+def sessions_visible_to(*, user: User) -> QuerySet[WorkSession]:
     """The user's sessions and those shared with a group the user is in (``access.effective_role``)."""
     shared = GroupShare.objects.filter(group__user=user).values("session")
     return WorkSession.objects.filter(Q(memberships__user=user) | Q(pk__in=shared)).distinct()
@@ -27,21 +38,23 @@ def sessions_visible_to(*, user: AbstractBaseUser) -> QuerySet[WorkSession]:
 
 def session_messages(
     *, session: WorkSession, since_seq: int = 0, upto: int | None = None, limit: int | None = None
-) -> list[tuple[int, dict]]:
+) -> list[tuple[int, dict[str, Any]]]:
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     return list(rows[:limit] if limit else rows)
 
 
-def agent_context(*, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET) -> dict:
+def agent_context(
+    *, session: WorkSession, task_message_id: str | None = None, budget: int = DEFAULT_BUDGET
+) -> dict[str, Any]:
     entry = graph_cache.entry(session)
     messages = session_messages(session=session)
     with entry.lock:
         return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
 
 
-def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> dict:
+def metrics(*, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:
     """Process metrics (``process_metrics``); ``messages`` is the whole log when the caller has it."""
     entry = graph_cache.entry(session)
     messages = session_messages(session=session) if messages is None else messages
@@ -52,7 +65,7 @@ def metrics(*, session: WorkSession, messages: list[tuple[int, dict]] | None = N
 EXPORT_FORMAT = "chap-session-export/1"
 
 
-def session_export(*, session: WorkSession) -> dict:
+def session_export(*, session: WorkSession) -> dict[str, Any]:
     """Everything needed to rebuild the session elsewhere: metadata, members, messages with checksums."""
     rows = session.messages.order_by("seq").values_list("seq", "checksum", "envelope")
     memberships = session.memberships.select_related("user")
@@ -71,21 +84,21 @@ def session_export(*, session: WorkSession) -> dict:
     }
 
 
-def decision_map(*, session: WorkSession, expanded: bool = False) -> dict:
+def decision_map(*, session: WorkSession, expanded: bool = False) -> dict[str, Any]:
     """The decision map of the session now (see ``draw_map``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return draw_map(entry.graph, entry.layout, expanded=expanded)
 
 
-def decision_map_update(*, session: WorkSession, message_id: str) -> dict:
+def decision_map_update(*, session: WorkSession, message_id: str) -> dict[str, Any]:
     """What one new message changes on the map (``map_update``): never the whole map."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return map_update(entry.graph, entry.layout, message_id)
 
 
-def map_node_details(*, session: WorkSession, index: int) -> dict | None:
+def map_node_details(*, session: WorkSession, index: int) -> dict[str, Any] | None:
     """One node of the map as it stands now (``node_details``); None when there is no such node."""
     entry = graph_cache.entry(session)
     with entry.lock:
@@ -93,7 +106,7 @@ def map_node_details(*, session: WorkSession, index: int) -> dict | None:
         return node_details(entry.graph, entry.layout, index)
 
 
-def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict | None:
+def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict[str, Any] | None:
     """One node of the map as it stood after message ``seq``: its status and history then."""
     with replay_cache.at(session, seq) as context:
         layout = MapLayout()
@@ -101,11 +114,7 @@ def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict |
         return node_details(context, layout, index)
 
 
-# Not read as conversation: statuses are in the status bar, operation records and task events on the map.
-THREAD_HIDDEN = frozenset({"agent_status", "operation_record", "task_event"})
-
-
-def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
+def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
     """The session's messages up to the head recorded on ``session`` (the page's head, after which its
     socket delivers) as the thread shows them, each collaborative_response with its heat."""
     entry = graph_cache.entry(session)
@@ -115,14 +124,14 @@ def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict]:
     return [shown for shown in entries if shown is not None]
 
 
-def thread_message(*, session: WorkSession, seq: int, envelope: dict) -> dict | None:
+def thread_message(*, session: WorkSession, seq: int, envelope: dict[str, Any]) -> dict[str, Any] | None:
     """One new message as the thread shows it (the live fragment's ``thread_entry``)."""
     entry = graph_cache.entry(session)
     with entry.lock:
         return thread_entry(seq, envelope, entry.graph.graph)
 
 
-def _answers(graph, node: str) -> list[str]:
+def _answers(graph: nx.DiGraph[str], node: str) -> list[str]:
     """What the answers to a question (or clarification) said, oldest first."""
     said = []
     for answer, _, data in graph.in_edges(node, data=True):
@@ -133,7 +142,7 @@ def _answers(graph, node: str) -> list[str]:
     return [text for _, text in sorted(said) if text]
 
 
-def _answer_shown(payload: dict, nodes) -> dict:
+def _answer_shown(payload: dict[str, Any], nodes: NodeView[str]) -> dict[str, Any]:
     """A clarification answer as a person reads it: the question it answers, and what it said."""
     asked = payload["clarification_message_id"]
     if payload.get("question_index") is not None:
@@ -144,17 +153,17 @@ def _answer_shown(payload: dict, nodes) -> dict:
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
-def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict | None:
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, Any] | None:
     """An earlier message as the thread shows it now (an answer closed one of its questions)."""
     row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
     return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
 
 
-def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
-    """One message as the thread shows it (None for those it leaves to the status bar): ``kind`` says
-    what it is for and ``about`` names the message it answers or gives feedback on, in words; each
-    question of a report says whether it is still open, and what its answers said. ``graph`` is the
-    context graph's networkx graph."""
+def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
+    """One message as the thread shows it (None for those it leaves to the status bar), with the
+    ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
+    it answers or gives feedback on, in words; each question of a report says whether it is still
+    open, and what its answers said. ``graph`` is the context graph's networkx graph."""
     if envelope["payload_type"] in THREAD_HIDDEN:
         return None
     nodes, message_id = graph.nodes, envelope["message_id"]
@@ -187,6 +196,7 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
         **envelope,
         "seq": seq,
         "payload": payload,
+        "partial": TRAITS[envelope["payload_type"]].template,
         "summary": summary,
         "kind": kind,
         "about": labels.message_label(nodes.get(about)) if about else "",
@@ -199,7 +209,7 @@ def thread_entry(seq: int, envelope: dict, graph) -> dict | None:
     }
 
 
-def agent_statuses(*, session: WorkSession) -> list[dict]:
+def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
     """Each agent of the session with what its latest agent_status said (or that it said nothing yet)."""
     statuses = Message.objects.filter(session=session, payload_type="agent_status")
     # The newest status of each sender, found in the index: the cost does not grow with the log.
@@ -228,7 +238,9 @@ def agent_statuses(*, session: WorkSession) -> list[dict]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | None = None) -> tuple[dict, str] | None:
+def final_report(
+    *, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None
+) -> tuple[dict[str, Any], str] | None:
     """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
     messages = session_messages(session=session) if messages is None else messages
     entry = graph_cache.entry(session)
@@ -237,7 +249,7 @@ def final_report(*, session: WorkSession, messages: list[tuple[int, dict]] | Non
         return (chosen, entry.graph.graph.nodes[chosen["message_id"]]["status"]) if chosen else None
 
 
-def checkpoints(*, session: WorkSession) -> list[dict]:
+def checkpoints(*, session: WorkSession) -> list[dict[str, Any]]:
     rows = session.messages.filter(payload_type="checkpoint").order_by("seq").values("seq", "message_id", "envelope")
     return [
         {
@@ -251,16 +263,13 @@ def checkpoints(*, session: WorkSession) -> list[dict]:
     ]
 
 
-TIMELINE_LANDMARKS = frozenset({"task_proposal", "checkpoint"})
-
-
-def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict], int]:
+def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[dict[str, Any]], int]:
     """Every message but the status chatter, oldest first, with the label the map gives it; with
     ``latest``, only that many of the newest, and before them the proposals and checkpoints.
     Returns the entries and how many were left out."""
     entry = graph_cache.entry(session)
     rows = list(
-        session.messages.exclude(payload_type__in=("agent_status", "operation_record"))
+        session.messages.exclude(payload_type__in=TIMELINE_HIDDEN)
         .order_by("seq")
         .values_list("seq", "message_id", "payload_type", "sender_type", "sender_id", "created_at")
     )
@@ -287,7 +296,7 @@ def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[d
     return entries, left_out
 
 
-def decision_map_at(*, session: WorkSession, seq: int) -> dict:
+def decision_map_at(*, session: WorkSession, seq: int) -> dict[str, Any]:
     """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
     (and numbers) they have on today's map, since layout only ever appends."""
     if seq == session.head_seq:
@@ -296,7 +305,7 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict:
         return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
 
 
-def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict:
+def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict[str, Any]:
     """What was added, decided, overturned and put in review between two points of the log."""
     with replay_cache.at(session, from_seq) as context:
         before = statuses(context)
@@ -307,12 +316,31 @@ def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> d
 MAX_REVIEWED = 200
 
 
+@dataclass(frozen=True)
+class ReviewRow:
+    """A session as the team page lists it: the caller's own role in it (the higher of their
+    membership and the shares with their groups), those shares, and the task template its plan
+    followed ("" when none)."""
+
+    session: WorkSession
+    role: str
+    shared_with_me: tuple[GroupShare, ...]
+    template: str
+
+
 def sessions_for_review(
-    *, user: AbstractBaseUser, member="", agent="", team="", template="", state="", since=None, until=None
-) -> list[WorkSession]:
+    *,
+    user: User,
+    member: str = "",
+    agent: str = "",
+    team: str = "",
+    template: str = "",
+    state: str = "",
+    since: date | None = None,
+    until: date | None = None,
+) -> list[ReviewRow]:
     """The sessions the caller may see (their own, and those shared with their groups) for the team
-    page, filtered; each with its members, agents, the groups it is shared with, the caller's own
-    role (``role``) and the task template its plan followed (``template``)."""
+    page, filtered; each with its members, agents and the groups it is shared with prefetched."""
     found = sessions_visible_to(user=user)
     if member:
         found = found.filter(pk__in=Membership.objects.filter(user__username=member).values("session"))
@@ -338,9 +366,10 @@ def sessions_for_review(
         plans.filter(session__in=sessions).order_by("seq").values_list("session_id", "envelope__payload__template")
     )
     groups = set(user.groups.values_list("pk", flat=True))
+    rows = []
     for session in sessions:
-        session.template = templates.get(session.pk, "")
-        session.shared_with_me = [share for share in session.group_shares.all() if share.group_id in groups]
+        shared = tuple(share for share in session.group_shares.all() if share.group_id in groups)
         mine = [m.role for m in session.memberships.all() if m.user_id == user.pk]
-        session.role = max([*mine, *(s.role for s in session.shared_with_me)], key=ROLE_RANK.get)
-    return sessions
+        role = max([*mine, *(share.role for share in shared)], key=lambda role: ROLE_RANK.get(role, -1))
+        rows.append(ReviewRow(session, role, shared, templates.get(session.pk, "")))
+    return rows

@@ -5,14 +5,17 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser, Group
+from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
-from sessions.access import SYSTEM, Caller, require_access, require_manager, require_post
+from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
+from sessions.chap.graph import ContextGraph
+from sessions.chap.history import replay
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
@@ -40,11 +43,14 @@ from sessions.safety import filtered
 from sessions.selectors import EXPORT_FORMAT
 from workbench.protocol.errors import SapError
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 UNSEEN_LISTED = 100
 
 
 @transaction.atomic
-def session_create(*, owner: AbstractBaseUser, title: str) -> WorkSession:
+def session_create(*, owner: User, title: str) -> WorkSession:
     session = WorkSession(title=title, created_by=owner)
     session.head_checksum = genesis_checksum(str(session.pk))
     session.save()
@@ -52,7 +58,7 @@ def session_create(*, owner: AbstractBaseUser, title: str) -> WorkSession:
     return session
 
 
-def member_add(*, session: WorkSession, user: AbstractBaseUser, role: str) -> Membership:
+def member_add(*, session: WorkSession, user: User, role: str) -> Membership:
     """Add a member, or give one another role; a member's open sockets take a new role at once."""
     previous = Membership.objects.filter(session=session, user=user).values_list("role", flat=True).first()
     membership, _ = Membership.objects.update_or_create(session=session, user=user, defaults={"role": role})
@@ -61,7 +67,9 @@ def member_add(*, session: WorkSession, user: AbstractBaseUser, role: str) -> Me
     return membership
 
 
-def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: list[str] | None = None) -> SessionAgent:
+def agent_join(
+    *, session: WorkSession, agent: Any, role: str = "", covers_roles: list[str] | None = None
+) -> SessionAgent:
     participation, created = SessionAgent.objects.update_or_create(
         session=session, agent=agent, defaults={"role": role, "covers_roles": covers_roles or []}
     )
@@ -70,7 +78,7 @@ def agent_join(*, session: WorkSession, agent, role: str = "", covers_roles: lis
     return participation
 
 
-def agent_leave(*, session: WorkSession, agent) -> None:
+def agent_leave(*, session: WorkSession, agent: Any) -> None:
     """The agent takes no more part in the session; its open sockets stop receiving it at once."""
     if SessionAgent.objects.filter(session=session, agent=agent).delete()[0]:
         access_changed_on_commit("agent", agent.pk, session.pk)
@@ -85,7 +93,7 @@ class Ack:
     context_checksum: str
     replayed: bool = field(default=False, compare=False)  # True when this answered a retry
 
-    def as_frame(self) -> dict:
+    def as_frame(self) -> dict[str, Any]:
         return {
             "type": "ack",
             "message_id": self.message_id,
@@ -96,13 +104,13 @@ class Ack:
 
 def envelope_for(
     *,
-    session_id,
+    session_id: SessionId,
     caller: Caller,
     payload_type: str,
-    payload: dict,
+    payload: dict[str, Any],
     context_checksum: str,
     in_reply_to: str | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A complete envelope for a message the server writes on a caller's behalf (forms, runtimes)."""
     return {
         "chap_version": CHAP_VERSION,
@@ -119,10 +127,10 @@ def envelope_for(
 
 def message_post_at_head(
     *,
-    session_id,
+    session_id: SessionId,
     caller: Caller,
     payload_type: str,
-    payload: dict,
+    payload: dict[str, Any],
     in_reply_to: str | None = None,
     message_id: str | None = None,
 ) -> Ack:
@@ -142,7 +150,7 @@ def message_post_at_head(
     return message_post(session_id=session_id, caller=caller, envelope=envelope)
 
 
-def message_post(*, session_id, caller: Caller, envelope) -> Ack:
+def message_post(*, session_id: SessionId, caller: Caller, envelope: object) -> Ack:
     """Validate, authorise and append one CHAP message; the one way any channel adds to the log.
 
     Raises SapError (INVALID_MESSAGE, RESOURCE_NOT_FOUND, PERMISSION_DENIED, DUPLICATE_MESSAGE_ID,
@@ -157,7 +165,7 @@ def message_post(*, session_id, caller: Caller, envelope) -> Ack:
         return _append(session_id, checked)
 
 
-def _check_sender(checked: dict, caller: Caller, session_id) -> None:
+def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId) -> None:
     if checked["session_id"] != str(session_id):
         raise SapError(
             "INVALID_MESSAGE",
@@ -174,7 +182,7 @@ def _check_sender(checked: dict, caller: Caller, session_id) -> None:
     check_sender_may_post(caller.kind, checked["payload_type"])
 
 
-def _append(session_id, checked: dict) -> Ack:
+def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
     # The row lock serialises writers of one session on PostgreSQL (SQLite serialises all
     # writers through its IMMEDIATE transactions); under it, head_seq + 1 cannot be taken twice.
     session = WorkSession.objects.select_for_update().get(pk=session_id)
@@ -195,12 +203,13 @@ def _append(session_id, checked: dict) -> Ack:
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
         _message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)
-        session.head_seq, session.head_checksum = seq, checksum
-        session.last_activity_at = timezone.now()
-        session.save(update_fields=["head_seq", "head_checksum", "last_activity_at"])
         graph = entry.graph
         open_steps = {node for node in graph.steps.values() if graph.graph.nodes[node]["status"] != "done"}
         graph.apply(seq, checked)
+        session.head_seq, session.head_checksum = seq, checksum
+        session.last_activity_at = timezone.now()
+        _keep_waiting(session, graph)
+        session.save(update_fields=["head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS])
         entry.checksum = checksum
         completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
     send_on_commit(
@@ -219,8 +228,17 @@ def _append(session_id, checked: dict) -> Ack:
     return Ack(checked["message_id"], seq, checksum)
 
 
+WAITING_FIELDS = ("open_questions", "proposed_plans")
+
+
+def _keep_waiting(session: WorkSession, graph: ContextGraph) -> None:
+    """The session row's copy of what waits for a person in its log (``WAITING_FIELDS``)."""
+    session.open_questions = len(graph.open_asks)
+    session.proposed_plans = sorted(graph.proposed_plans)
+
+
 def _message_row(
-    session: WorkSession, seq: int, envelope: dict, checksum: str, *, canonical: str | None = None
+    session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, *, canonical: str | None = None
 ) -> Message:
     """The log row of a validated envelope: its searchable fields copied out, its content hashed."""
     return Message(
@@ -238,10 +256,11 @@ def _message_row(
     )
 
 
-def _check_version(session: WorkSession, graph, checked: dict) -> None:
+def _check_version(session: WorkSession, graph: ContextGraph, checked: dict[str, Any]) -> None:
     stated = checked["context_checksum"]
     if stated == session.head_checksum:
         return
+    base_seq: int | None
     if stated == genesis_checksum(str(session.pk)):
         base_seq = 0
     else:
@@ -271,7 +290,7 @@ def _check_version(session: WorkSession, graph, checked: dict) -> None:
         )
 
 
-def checkpoint_create(*, session_id, caller: Caller, label: str) -> Ack:
+def checkpoint_create(*, session_id: SessionId, caller: Caller, label: str) -> Ack:
     """Freeze the current version with a layered summary built from the graph (exact, no LLM)."""
     require_access(session_id, caller, write=True)
     check_sender_may_post(caller.kind, "checkpoint")
@@ -297,7 +316,9 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
 OWNER_ONLY = "only the session's owner can do this"
 
 
-def session_update(*, session_id, caller: Caller, title: str | None = None, state: str | None = None) -> WorkSession:
+def session_update(
+    *, session_id: SessionId, caller: Caller, title: str | None = None, state: str | None = None
+) -> WorkSession:
     """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
     access = require_manager(session_id, caller, to="rename it or change its state", permission="session.manage")
     if state is not None and state not in SessionState.values:
@@ -329,7 +350,7 @@ def session_update(*, session_id, caller: Caller, title: str | None = None, stat
     return session
 
 
-def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Membership:
+def member_invite(*, session_id: SessionId, caller: Caller, username: str, role: str) -> Membership:
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"})
@@ -357,7 +378,7 @@ def member_invite(*, session_id, caller: Caller, username: str, role: str) -> Me
     return membership
 
 
-def session_event_post(session_id, caller: Caller, **payload) -> None:
+def session_event_post(session_id: SessionId, caller: Caller, **payload: Any) -> None:
     """A change to the session in its log, written by the workbench on the actor's behalf."""
     message_post_at_head(
         session_id=session_id,
@@ -367,7 +388,7 @@ def session_event_post(session_id, caller: Caller, **payload) -> None:
     )
 
 
-def _require_owner(session_id, caller: Caller, permission: str):
+def _require_owner(session_id: SessionId, caller: Caller, permission: str) -> Access:
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
         raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": permission})
@@ -386,7 +407,7 @@ def _group_named(name: str) -> Group:
     return group
 
 
-def share_announce(*, session_id, caller: Caller, group: Group, role: str | None) -> None:
+def share_announce(*, session_id: SessionId, caller: Caller, group: Group, role: str | None) -> None:
     """Log that the session was shared with ``group`` as ``role`` (None: no longer shared), and make
     the group's members' open sockets check their access again. The services and the admin call it."""
     if role is None:
@@ -401,7 +422,7 @@ def share_announce(*, session_id, caller: Caller, group: Group, role: str | None
         access_changed_on_commit("user", user_id, session_id)
 
 
-def team_changed(*, instance, action: str, reverse: bool, pk_set, **_) -> None:
+def team_changed(*, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_: Any) -> None:
     """``m2m_changed`` of users' groups: the users whose teams changed check their access again in
     the sessions shared with those teams (``instance`` is a user, or a group when ``reverse``)."""
     if action not in ("post_add", "post_remove", "pre_clear"):
@@ -416,7 +437,7 @@ def team_changed(*, instance, action: str, reverse: bool, pk_set, **_) -> None:
             access_changed_on_commit("user", user_id, session_id)
 
 
-def session_share(*, session_id, caller: Caller, group: str, role: str) -> GroupShare:
+def session_share(*, session_id: SessionId, caller: Caller, group: str, role: str) -> GroupShare:
     """The owner shares the session with a team (a Django group), or gives the team another role;
     logged as a session event. The group's members' open sockets take the new role at once."""
     access = _require_owner(session_id, caller, "session.share")
@@ -438,7 +459,7 @@ def session_share(*, session_id, caller: Caller, group: str, role: str) -> Group
     return share
 
 
-def session_unshare(*, session_id, caller: Caller, group: str) -> None:
+def session_unshare(*, session_id: SessionId, caller: Caller, group: str) -> None:
     """The owner stops sharing the session with a team; logged, and the team's open sockets close."""
     access = _require_owner(session_id, caller, "session.share")
     team = _group_named(group)
@@ -452,7 +473,7 @@ def session_unshare(*, session_id, caller: Caller, group: str) -> None:
         share_announce(session_id=access.session_id, caller=caller, group=team, role=None)
 
 
-def member_remove(*, session_id, caller: Caller, username: str) -> None:
+def member_remove(*, session_id: SessionId, caller: Caller, username: str) -> None:
     """The owner removes a member; the member's open sockets of the session are closed at once."""
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
@@ -477,7 +498,7 @@ def member_remove(*, session_id, caller: Caller, username: str) -> None:
         access_changed_on_commit("user", membership.user_id, access.session_id)
 
 
-def session_import(*, data: dict, owner) -> WorkSession:
+def session_import(*, data: dict[str, Any], owner: User) -> WorkSession:
     """Load an export into this workbench after verifying its chain; the session keeps its id."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise SapError(
@@ -485,7 +506,8 @@ def session_import(*, data: dict, owner) -> WorkSession:
             f"not a {EXPORT_FORMAT} file",
             details={"invalid": {"format": "expected " + EXPORT_FORMAT}},
         )
-    meta, rows = data.get("session") or {}, data.get("messages") or []
+    meta: dict[str, Any] = data.get("session") or {}
+    rows: list[dict[str, Any]] = data.get("messages") or []
     try:
         session_id = str(uuid.UUID(str(meta.get("id"))))
         entries = [(int(row["seq"]), validate_envelope(row["envelope"]), str(row["checksum"])) for row in rows]
@@ -499,14 +521,16 @@ def session_import(*, data: dict, owner) -> WorkSession:
             "RESOURCE_ALREADY_EXISTS", f"session {session_id} exists already", details={"resource_type": "SESSION"}
         )
     with transaction.atomic():
-        session = WorkSession.objects.create(
+        session = WorkSession(
             id=session_id,
             title=str(meta.get("title") or "Imported session")[:200],
-            state=meta.get("state") if meta.get("state") in SessionState.values else SessionState.PROPOSED,
+            state=meta["state"] if meta.get("state") in SessionState.values else SessionState.PROPOSED,
             created_by=owner,
             head_seq=entries[-1][0] if entries else 0,
             head_checksum=entries[-1][2] if entries else genesis_checksum(session_id),
         )
+        _keep_waiting(session, replay(session_id, ((seq, env) for seq, env, _ in entries), until=session.head_seq))
+        session.save(force_insert=True)
         Membership.objects.create(session=session, user=owner, role=MemberRole.OWNER)
         for member in data.get("members") or []:
             user = get_user_model().objects.filter(username=member.get("username")).exclude(pk=owner.pk).first()

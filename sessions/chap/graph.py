@@ -27,6 +27,7 @@ from typing import Any
 import networkx as nx
 
 from sessions.chap.labels import feedback_label, message_label, payload_label
+from sessions.chap.traits import node_kind
 
 DEPENDENCY_EDGES = frozenset(
     {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
@@ -44,6 +45,7 @@ _BASE_STATUS = {
     "question": "open",
     "assumption": "proposed",
 }
+ASKS = frozenset({"clarification", "question"})  # the kinds of node that wait for a person's answer while open
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,10 @@ class ContextGraph:
         self.steps: dict[int, str] = {}
         self.redirects: list[Redirect] = []
         self.caused: dict[str, set[str]] = {}  # message id -> the nodes whose status it set
+        # What waits for a person, kept as statuses change so that counting it never walks the graph:
+        self.open_asks: set[str] = set()  # clarifications and report questions still open
+        self.plans: set[str] = set()  # the declarations that propose a plan
+        self.proposed_plans: set[str] = set()  # of those, the ones still only proposed
 
     # -- building -----------------------------------------------------------------------------
 
@@ -85,7 +91,7 @@ class ContextGraph:
         payload = envelope["payload"]
         self._node(
             message_id,
-            kind,
+            node_kind(kind),
             message_id,
             seq,
             label=_label(kind, payload),
@@ -102,7 +108,8 @@ class ContextGraph:
 
     def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs: Any) -> str:
         base = _BASE_STATUS.get(kind, "done")
-        self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, status=base, events=[], **attrs)
+        self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, events=[], **attrs)
+        self._status(node, self.graph.nodes[node], base)
         return node
 
     def _unit(
@@ -128,6 +135,9 @@ class ContextGraph:
             self._edge(self.goal, node, "cites")
 
     def _apply_agent_capability_declaration(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
+        if payload.get("proposed_plan"):
+            self.plans.add(message_id)
+            self._status(message_id, self.graph.nodes[message_id], "proposed")
         for step in payload.get("proposed_plan") or []:
             node = self._unit(
                 message_id,
@@ -238,7 +248,6 @@ class ContextGraph:
     def _apply_operation_record(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         caller = (payload.get("request") or {}).get("caller") or {}
         self.graph.nodes[message_id].update(
-            kind="operation",
             caller=f"{caller.get('type', '')}:{caller.get('id', '')}",
             outcome=payload["outcome"],
         )
@@ -262,10 +271,18 @@ class ContextGraph:
 
     # -- statuses and invalidation ------------------------------------------------------------
 
+    def _status(self, node: str, attrs: dict[str, Any], status: str) -> None:
+        """Every status is written here, so the sets of what waits for a person follow it."""
+        attrs["status"] = status
+        if attrs["kind"] in ASKS:
+            _keep(self.open_asks, node, status == "open")
+        elif node in self.plans:
+            _keep(self.proposed_plans, node, status == "proposed")
+
     def _set(self, node: str, status: str, cause: str) -> None:
         attrs = self.graph.nodes[node]
         attrs["events"].append((cause, status))
-        attrs["status"] = status
+        self._status(node, attrs, status)
         self.caused.setdefault(cause, set()).add(node)
 
     def _overturn(self, target: str, *, cause: str) -> None:
@@ -281,7 +298,7 @@ class ContextGraph:
             attrs = nodes[node]
             if node != cause and attrs["status"] != "overturned":
                 attrs["events"].append((cause, "needs_review"))
-                attrs["status"] = "needs_review"
+                self._status(node, attrs, "needs_review")
                 flagged.add(node)
         if target in self.caused:
             self._withdraw(target)
@@ -292,7 +309,7 @@ class ContextGraph:
         for node in self.caused[cause]:
             attrs = nodes[node]
             attrs["events"] = [event for event in attrs["events"] if event[0] != cause]
-            attrs["status"] = attrs["events"][-1][1] if attrs["events"] else attrs["base"]
+            self._status(node, attrs, attrs["events"][-1][1] if attrs["events"] else attrs["base"])
 
     def derived_from(self, node: str) -> set[str]:
         """Every node that depends on ``node``, transitively, along dependency edges."""
@@ -363,10 +380,6 @@ class ContextGraph:
         number = _int(str(task_step_id).removeprefix("step_").removeprefix("step-").removeprefix("step"))
         return self.steps.get(number) if number is not None else None
 
-    def nodes_with_status(self, *statuses: str) -> list[str]:
-        wanted = set(statuses)
-        return [node for node, attrs in self.graph.nodes(data=True) if attrs["status"] in wanted]
-
     def node_link(self) -> dict[str, Any]:
         return nx.node_link_data(_exportable(self.graph), edges="edges")
 
@@ -398,6 +411,13 @@ def _scalar(value: object, xml: bool) -> str | bool | int | float:
         return value
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
+
+
+def _keep(members: set[str], node: str, member: bool) -> None:
+    if member:
+        members.add(node)
+    else:
+        members.discard(node)
 
 
 def _int(value: Any) -> int | None:

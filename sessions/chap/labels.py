@@ -7,21 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from sessions.chap.traits import TRAITS
+
 # What each kind of message is for, as a noun a sentence can carry ("the plan from planner").
 PAYLOAD_LABELS = {
-    "task_proposal": "task",
-    "agent_capability_declaration": "plan",
-    "collaborative_response": "report",
-    "human_feedback": "feedback",
-    "clarification": "question",
-    "clarification_answer": "answer",
-    "agent_status": "status update",
-    "checkpoint": "checkpoint",
-    "summary": "summary",
-    "error": "problem report",
-    "task_event": "scheduling change",
-    "session_event": "session change",
-    "operation_record": "operation",
+    **{kind: traits.label for kind, traits in TRAITS.items()},
     # units inside messages, as the context graph names them
     "goal": "goal",
     "constraint": "constraint",

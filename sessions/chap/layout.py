@@ -22,6 +22,7 @@ from typing import Any
 
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label, status_label
+from sessions.chap.traits import FOLDED_WORDS, TRAITS, node_kind
 
 COLUMN_WIDTH = 184
 BOX_WIDTH = 168
@@ -34,21 +35,17 @@ GOAL, PLAN, STEP, RESULT, PART, DECISION = range(6)
 COLUMNS = ("goal", "plan", "step", "result", "part", "decision")
 COLUMN_HEADS = ("Goal", "Plan", "Steps", "Results", "Sections and questions", "Feedback, decisions")
 HEAD_HEIGHT = 20
+# A message's column is its payload type's map shape; the parts of messages that get nodes of their own:
 COLUMN_OF = {
-    "task_proposal": GOAL,
-    "checkpoint": GOAL,
-    "agent_capability_declaration": PLAN,
-    "clarification": PLAN,
+    **{node_kind(kind): COLUMNS.index(t.map_shape) for kind, t in TRAITS.items() if t.map_shape != "folded"},
     "step": STEP,
     "section": PART,
     "assumption": PART,
     "question": PART,
-    "human_feedback": DECISION,
-    "clarification_answer": DECISION,
 }
 ROWS_TALL = {GOAL: 3, PLAN: 2, STEP: 2, RESULT: 2, PART: 1, DECISION: 2}
 # The log's machinery: folded into the step or message that caused it, counted on that node's badge.
-ACTIVITY = frozenset({"operation", "task_event", "agent_status", "session_event"})
+ACTIVITY = frozenset(FOLDED_WORDS)
 # Small parts of a message, folded into the message's node.
 PARTS_FOLDED = frozenset({"goal", "constraint", "criterion", "document", "option", "source", "uncertainty"})
 # Edges drawn besides the one to a node's parent: what feedback, answers and replies point at.
@@ -75,12 +72,6 @@ STATUS_LEGEND = (
     ("in_progress", "in progress"),
     ("proposed", "proposed"),
 )
-ACTIVITY_WORDS = {
-    "operation": ("operation", "operations"),
-    "task_event": ("task event", "task events"),
-    "agent_status": ("status update", "status updates"),
-    "session_event": ("session event", "session events"),
-}
 EDGE_WORDS = {
     "responds_to": "replies to",
     "part_of": "part of",
@@ -376,7 +367,7 @@ def folded_words(context: ContextGraph, layout: MapLayout, key: str) -> str:
         kind = context.graph.nodes[item]["kind"]
         if kind in ACTIVITY:
             counts[kind] = counts.get(kind, 0) + 1
-    return ", ".join(f"{n} {ACTIVITY_WORDS[k][n != 1]}" for k, n in counts.items())
+    return ", ".join(f"{n} {FOLDED_WORDS[k][n != 1]}" for k, n in counts.items())
 
 
 def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str, Any]:
@@ -523,7 +514,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
     for item in layout.folded.get(key, ()):
         item_attrs = nodes[item]
         kind = item_attrs["kind"]
-        words = ACTIVITY_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))[1]
+        words = FOLDED_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))[1]
         groups.setdefault(words, []).append(
             {
                 "label": item_attrs.get("label", ""),

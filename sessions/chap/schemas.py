@@ -10,6 +10,7 @@ import json
 import re
 from typing import Any
 
+from sessions.chap.traits import TRAITS
 from workbench.protocol import strict_json
 from workbench.protocol.errors import SapError
 from workbench.protocol.params import Param
@@ -314,27 +315,9 @@ PAYLOADS: dict[str, dict[str, Param]] = {
 }
 PAYLOAD_TYPES = tuple(PAYLOADS)
 SENDER_TYPES = ("human", "agent", "system")
-
-HUMAN, AGENT, SYSTEM = frozenset({"human"}), frozenset({"agent"}), frozenset({"system"})
-# Which kind of sender may post each payload type. Humans keep the final say: only they propose the
-# task, give feedback (approvals and corrections are decisions) and answer clarifications; agents
-# declare, respond, ask and report; the workbench records what happened. message_post refuses the
-# rest with SENDER_NOT_ALLOWED; docs/chap.md lists this table.
-SENDERS: dict[str, frozenset[str]] = {
-    "task_proposal": HUMAN,
-    "agent_capability_declaration": AGENT,
-    "collaborative_response": AGENT,
-    "human_feedback": HUMAN,
-    "clarification": AGENT,
-    "clarification_answer": HUMAN,
-    "agent_status": AGENT,
-    "checkpoint": HUMAN | SYSTEM,
-    "summary": AGENT | SYSTEM,
-    "error": AGENT | SYSTEM,
-    "task_event": SYSTEM,
-    "session_event": SYSTEM,
-    "operation_record": SYSTEM,
-}
+# Which kind of sender may post each payload type is one of its traits; message_post refuses the rest
+# with SENDER_NOT_ALLOWED, and docs/chap.md lists the table.
+SENDERS = {kind: TRAITS[kind].senders for kind in PAYLOAD_TYPES}
 
 
 def payload_types_of(sender_type: str) -> tuple[str, ...]:

@@ -1,13 +1,18 @@
 """What waits for people: one list (operations, plan steps, plans, questions) and one way to decide it."""
 
+import re
+
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from agents.gates import gate_decide, waiting_for_people
+from agents.gates import gate_decide, waiting_counts, waiting_for_people
 from agents.models import Approval, Task, TaskState
 from agents.sap import SapError
 from agents.scheduling import task_create, task_unassign
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 from sessions.services import agent_join, message_post
 from tests.factories import make_agent, make_session, make_user
@@ -249,3 +254,87 @@ def test_a_session_with_more_questions_than_a_list_shows_lists_the_oldest(team, 
         )
     labels = [gate.label for gate in waiting_for_people(session) if gate.kind == "question"]
     assert labels == ["planner asks: Question 0?", "planner asks: Question 1?", "planner asks: Question 2?"]
+
+
+def waiting_listed(client) -> str:
+    """What the sessions list says waits for the signed-in user, in its own words."""
+    html = client.get(reverse("sessions:list")).content.decode()
+    found = re.search(r"(\d+) waiting for you", html)
+    return found.group(1) if found else "nothing"
+
+
+def test_the_sessions_list_counts_what_waits_as_questions_are_asked_answered_and_corrected(team, client):
+    session, owner = team["session"], team["owner"]
+    client.force_login(team["users"][0])
+    asked = {"question": "Which regions?", "options": [{"id": "all", "label": "All of them"}]}
+    assert waiting_listed(client) == "nothing"
+    post(session, team["planner"], lambda **k: envelopes.envelope("clarification", asked, **k), message_id="q1")
+    assert waiting_listed(client) == "1"
+    post(session, team["reviewer"], envelopes.response, message_id="r1", questions=("Net or gross?", "Which year?"))
+    assert waiting_listed(client) == "3"
+    gate_decide(session_id=session.pk, caller=owner, key="question:r1:0", decision="answer", reason="Net")
+    assert waiting_listed(client) == "2"
+    gate_decide(session_id=session.pk, caller=owner, key="question:q1", decision="answer", option_id="all")
+    assert waiting_listed(client) == "1"
+
+    def say(factory, **kwargs):
+        head = WorkSession.objects.get(pk=session.pk).head_checksum
+        envelope = factory(session_id=session.pk, context_checksum=head, sender=("human", "olga"), **kwargs)
+        message_post(session_id=session.pk, caller=owner, envelope=envelope)
+
+    say(lambda **k: envelopes.feedback("r1", **k), message_id="c1")  # the report's open question is in doubt now
+    assert waiting_listed(client) == "nothing"
+    say(lambda **k: envelopes.feedback("c1", **k), message_id="c2")  # the correction is withdrawn: it is open again
+    assert waiting_listed(client) == "1"
+    assert [gate.key for gate in waiting_for_people(session)] == ["question:r1:1"]
+
+
+def test_the_list_counts_the_same_items_as_the_one_list_whatever_waits(team):
+    session = team["session"]
+
+    def counted():
+        session.refresh_from_db()
+        return waiting_counts([session])[session.pk]
+
+    Approval.objects.create(
+        session=session, requested_by="agent:reviewer", agent=team["reviewer"], operation="file.delete",
+        block_type="action", request={"path": "old.csv"}, reason="file.delete is irreversible",
+    )  # fmt: skip
+    post(session, team["planner"], envelopes.declaration, message_id="d1")
+    post(session, team["planner"], envelopes.declaration, message_id="d2")
+    post(session, team["reviewer"], envelopes.response, message_id="r1", questions=("Net or gross?",))
+    assert counted() == len(waiting_for_people(session)) == 4
+    gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d1", decision="approve")
+    gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d2", decision="reject", reason="too long")
+    assert counted() == len(waiting_for_people(session)) == 3  # the operation, the question, d1's step 3 at its gate
+    step = task_create(session_id=session.pk, caller=team["owner"], title="Publish", requires_approval=True)
+    assert counted() == len(waiting_for_people(session)) == 4 and f"step:{step.pk}" in keys(session)
+
+
+def test_listing_sessions_replays_no_log_and_its_queries_do_not_grow_with_sessions(client):
+    owner = make_user("nora")
+    planner = make_agent("planner", kind="builtin", roles=["planning"])
+    asked = {"question": "Which regions?"}
+
+    def sessions(n):
+        for _ in range(n):
+            session = make_session(owner=owner)
+            agent_join(session=session, agent=planner)
+            post(session, planner, lambda **k: envelopes.envelope("clarification", asked, **k))
+            task_create(session_id=session.pk, caller=caller_for_user(owner), title="Sort", required_role="sorting")
+            graph_cache.drop(session.pk)  # a list that needed the graphs would have to replay the logs
+
+    def list_queries():
+        with CaptureQueriesContext(connection) as seen:
+            html = client.get(reverse("sessions:list")).content.decode()
+        return html, [query["sql"] for query in seen.captured_queries]
+
+    client.force_login(owner)
+    sessions(3)
+    html, few = list_queries()
+    assert html.count("2 waiting for you") == 3  # the question, and the role no agent here takes
+    sessions(6)
+    html, many = list_queries()
+    assert html.count("2 waiting for you") == 9
+    assert len(many) == len(few)
+    assert not [sql for sql in many if "chap_sessions_message" in sql]

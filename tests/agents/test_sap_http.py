@@ -181,6 +181,28 @@ def test_overwrite_and_delete_wait_for_approval_then_run_or_are_denied(world):
     assert (workspace_root(world["session"].pk) / "a.txt").exists()
 
 
+def test_an_approved_request_for_an_operation_no_longer_offered_says_so(world):
+    # An approval waits in the database while the workbench is upgraded and the operation goes away.
+    approval = Approval.objects.create(
+        session=world["session"],
+        requested_by="agent:worker",
+        agent=world["agent"],
+        operation="file.shred",
+        block_type="action",
+        block_id="s",
+        request={"path": "a.txt"},
+        reason="file.shred is irreversible",
+    )
+    owner = APIClient()
+    owner.force_login(world["owner"])
+    decided = owner.post(
+        f"/api/sessions/{world['session'].pk}/approvals/{approval.pk}/decision/", {"decision": "approve"}, format="json"
+    ).json()
+    assert decided["response"]["type"] == "error"
+    assert decided["response"]["body"]["code"] == "OPERATION_NOT_FOUND"
+    assert "file.shred" in decided["response"]["body"]["message"]
+
+
 def test_permissions(world):
     stranger = make_agent("stranger")
     stranger_token = token_issue(agent=stranger)

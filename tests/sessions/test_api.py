@@ -6,8 +6,9 @@ from rest_framework.test import APIClient
 
 from agents.tokens import token_issue
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join
-from tests.factories import make_agent, make_session, make_user
+from sessions.selectors import session_export
+from sessions.services import agent_join, session_import
+from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
@@ -244,3 +245,14 @@ def test_only_json_bodies_are_read(people):
     client = api_as(people["owner"])
     response = client.post("/api/sessions/", "--x--\r\n", content_type="multipart/form-data; boundary=x")
     assert response.status_code == 415 and response.json()["error"]["code"] == "INVALID_REQUEST"
+
+
+def test_an_imported_session_keeps_what_waits_in_its_log(people):
+    session = people["session"]
+    analyst = agent_in(session, "analyst")
+    post_message(session, analyst, envelopes.response, message_id="r1", questions=("Net or gross?", "Which year?"))
+    post_message(session, agent_in(session, "planner"), envelopes.declaration, message_id="d1")
+    exported = session_export(session=WorkSession.objects.get(pk=session.pk))
+    WorkSession.objects.all().delete()
+    imported = session_import(data=exported, owner=people["owner"])
+    assert imported.open_questions == 2 and imported.proposed_plans == ["d1"]

@@ -13,14 +13,13 @@ import json
 from urllib.parse import parse_qs
 
 from sessions.access import caller_for_principal, session_access
+from sessions.chap.traits import SCHEDULE_CHANGES
 from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, error_frame, principal_of, whole_number
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
 from sessions.models import Message, WorkSession
 from workbench.protocol.errors import SapError
 from workbench.workspace.fragments import board_update, live_update
-
-SCHEDULE_CHANGES = frozenset({"task_event", "agent_status", "operation_record"})
 
 
 def _render(session_id, seq: int, role: str, caller) -> str | None:

@@ -9,23 +9,9 @@ from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller
+from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
 from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
-
-# Messages after which the status bar and the approval cards are sent again: what agents report,
-# and what opens or settles an item waiting for people (plans, questions, answers, approvals).
-REFRESHES_SIDE_PANELS = frozenset(
-    {
-        "agent_status",
-        "operation_record",
-        "task_event",
-        "agent_capability_declaration",
-        "clarification",
-        "clarification_answer",
-        "collaborative_response",
-        "human_feedback",
-    }
-)
 
 
 def map_urls(session_id) -> dict:
@@ -118,16 +104,9 @@ def shares_context(session: WorkSession) -> dict:
 
 
 def board_context(session: WorkSession, role: str) -> dict:
-    """The scheduling board; a task at its gate carries the gate (``task.gate``) to approve on its card,
-    and the unassigned tasks of a role nobody here takes the agents a person could invite for it."""
+    """The scheduling board; the unassigned tasks of a role nobody here takes with the agents a
+    person could invite for it."""
     board = schedule_board(session=session)
-    gates = {gate.task_id: gate for gate in waiting_for_people(session) if gate.kind == "step"}
-    for lane in board["lanes"]:
-        for task in lane["queue"]:
-            task.gate = gates.get(task.pk)
-    for tasks in board["unassigned"].values():
-        for task in tasks:
-            task.gate = gates.get(task.pk)
     missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {ANY_ROLE})
     board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
     context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}

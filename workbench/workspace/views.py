@@ -40,17 +40,12 @@ from workbench.workspace.fragments import (
     shares_context,
     side_panels,
 )
-from workbench.workspace.selectors import work_state
+from workbench.workspace.selectors import session_rows, work_state
 
 
 @login_required
 def session_list(request):
-    sessions = list(selectors.sessions_for_user(user=request.user))
-    roles = dict(request.user.chap_memberships.values_list("session_id", "role"))
-    for session in sessions:  # what the user may decide: the same items the session's state card lists
-        session.work = work_state(session)
-        session.waiting = len(session.work["waiting"]) if may_decide(roles.get(session.pk)) else 0
-    return render(request, "sessions/list.html", {"sessions": sessions})
+    return render(request, "sessions/list.html", {"rows": session_rows(user=request.user)})
 
 
 @login_required
