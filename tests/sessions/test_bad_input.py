@@ -305,7 +305,7 @@ def test_a_page_that_crashes_gets_a_friendly_500_with_a_reference(client, world,
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(workbench.workspace.views.selectors, "sessions_for_user", broken)
+    monkeypatch.setattr(workbench.workspace.views, "session_rows", broken)
     client.raise_request_exception = False
     client.force_login(world["owner"])
     response = client.get("/sessions/")
