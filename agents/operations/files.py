@@ -195,12 +195,29 @@ def _read(call, params):
     }
 
 
-def _overwrites(params, context) -> str | None:
-    if params.get("overwrite") and not params.get("append"):
-        session_id = context.session_id
-        if storage_for(session_id).exists(safe_name(session_id, params["path"])):
-            return f"overwrites the existing file {params['path']!r}"
-    return None
+def overwrite_risk(field: str):
+    """The ``risk`` rule of a call that replaces a file only when told to: it needs approval when
+    ``overwrite`` is set and the file named by ``params[field]`` is there (an append replaces nothing)."""
+
+    def risk(params, context) -> str | None:
+        if params.get("overwrite") and not params.get("append"):
+            session_id = context.session_id
+            if storage_for(session_id).exists(safe_name(session_id, params[field])):
+                return f"overwrites the existing file {params[field]!r}"
+        return None
+
+    return risk
+
+
+def file_exists(name: str, *instead: str) -> SapError:
+    """The refusal of a call that would replace ``name`` without ``overwrite``; ``instead`` are the
+    other ways out this call offers."""
+    return SapError(
+        "RESOURCE_ALREADY_EXISTS",
+        f"file {name!r} exists already",
+        details={"resource_type": "FILE", "resource_name": name},
+        suggestion=[*instead, 'set "overwrite": true (needs approval)'],
+    )
 
 
 def _write(call, params):
@@ -212,12 +229,7 @@ def _write(call, params):
     if exists and Path(storage.path(name)).is_dir():
         raise SapError("RESOURCE_ALREADY_EXISTS", f"{name!r} is a folder", details={"resource_type": "FOLDER"})
     if exists and not (params["append"] or params["overwrite"]):
-        raise SapError(
-            "RESOURCE_ALREADY_EXISTS",
-            f"file {name!r} exists already",
-            details={"resource_type": "FILE", "resource_name": name},
-            suggestion=["write to another path", 'set "append": true', 'set "overwrite": true (needs approval)'],
-        )
+        raise file_exists(name, "write to another path", 'set "append": true')
     if exists and params["append"]:
         with storage.open(name, "rb") as handle:
             data = handle.read() + data
@@ -240,26 +252,13 @@ def _list(call, params):
     return {"pattern": params["pattern"], "count": len(entries), "files": entries}
 
 
-def _replaces(params, context) -> str | None:
-    if params.get("overwrite"):
-        session_id = context.session_id
-        if storage_for(session_id).exists(safe_name(session_id, params["destination"])):
-            return f"replaces the existing file {params['destination']!r}"
-    return None
-
-
 def _copy_or_move(call, params, *, move: bool):
     session_id = call.context.session_id
     storage, source = existing_file(session_id, params["source"])
     destination = safe_name(session_id, params["destination"])
     exists = storage.exists(destination)
     if exists and not params["overwrite"]:
-        raise SapError(
-            "RESOURCE_ALREADY_EXISTS",
-            f"file {destination!r} exists already",
-            details={"resource_type": "FILE", "resource_name": destination},
-            suggestion=["choose another destination", 'set "overwrite": true (needs approval)'],
-        )
+        raise file_exists(destination, "choose another destination")
     with storage.open(source, "rb") as handle:
         data = handle.read()
     if not move:
@@ -344,7 +343,7 @@ OPERATIONS = (
         ),
         errors=(OUTSIDE, EXISTS, TOO_BIG),
         side_effects=True,
-        risk=_overwrites,
+        risk=overwrite_risk("path"),
     ),
     Operation(
         "file.list",
@@ -383,7 +382,7 @@ OPERATIONS = (
         ),
         errors=(OUTSIDE, NOT_FOUND, EXISTS, TOO_BIG),
         side_effects=True,
-        risk=_replaces,
+        risk=overwrite_risk("destination"),
     ),
     Operation(
         "file.move",
@@ -393,7 +392,7 @@ OPERATIONS = (
         {"source": PATH, "destination": PATH, "overwrite": Param("boolean", default=False)},
         errors=(OUTSIDE, NOT_FOUND, EXISTS),
         side_effects=True,
-        risk=_replaces,
+        risk=overwrite_risk("destination"),
     ),
     Operation(
         "file.delete",

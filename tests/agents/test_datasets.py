@@ -199,6 +199,29 @@ def test_another_sessions_tables_are_invisible(world):
     )
 
 
+@pytest.mark.parametrize(
+    ("operation", "body", "way_out"),
+    [
+        ("file.write", {"path": "taken.csv", "content": "x"}, "write to another path"),
+        ("file.copy", {"source": "sales.csv", "destination": "taken.csv"}, "choose another destination"),
+        ("file.move", {"source": "sales.csv", "destination": "taken.csv"}, "choose another destination"),
+        ("dataset.export-csv", {"table": "sales", "path": "taken.csv"}, "choose another path"),
+    ],
+)
+def test_every_call_that_could_replace_a_file_refuses_then_waits_for_a_person(world, operation, body, way_out):
+    load_sales(world)
+    one(world, "action", "file.write", {"path": "taken.csv", "content": "keep me"})
+    refused = one(world, "action", operation, body)
+    assert refused.type == "error" and refused.body["code"] == "RESOURCE_ALREADY_EXISTS"
+    assert refused.body["details"]["resource_name"] == "taken.csv"
+    assert refused.body["suggestion"][0] == way_out
+    assert refused.body["suggestion"][-1] == 'set "overwrite": true (needs approval)'
+    asked = one(world, "action", operation, {**body, "overwrite": True})
+    assert asked.type == "event" and asked.body["event"] == "approval.requested"
+    assert "overwrites the existing file 'taken.csv'" in asked.body["reason"]
+    assert one(world, "query", "file.read", {"path": "taken.csv"}).body["content"] == "keep me"
+
+
 def test_drop_table_needs_approval(world):
     load_sales(world)
     requested = one(world, "action", "dataset.drop-table", {"table": "sales"})

@@ -16,7 +16,7 @@ from agents.operations.datasets.store import (
     stored_as_json,
     table_columns,
 )
-from agents.operations.files import check_room, existing_file, safe_name, storage_for, store_bytes
+from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
 from agents.sap import SapError
 
 
@@ -112,12 +112,7 @@ def export_csv(call, params):
     storage = storage_for(session_id)
     exists = storage.exists(name)
     if exists and not params["overwrite"]:
-        raise SapError(
-            "RESOURCE_ALREADY_EXISTS",
-            f"file {name!r} exists already",
-            details={"resource_type": "FILE", "resource_name": name},
-            suggestion=["choose another path", 'set "overwrite": true (needs approval)'],
-        )
+        raise file_exists(name, "choose another path")
     with open_store(session_id) as store:
         columns = require_table(store, params["table"])
         rows = store.execute(f"SELECT * FROM {store.qualified(params['table'])}", fetch=True)
@@ -130,10 +125,3 @@ def export_csv(call, params):
     check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
     store_bytes(storage, name, data)
     return {"status": "success", "table": params["table"], "path": name, "rows": len(rows)}
-
-
-def export_overwrites(params, context) -> str | None:
-    session_id = context.session_id
-    if params.get("overwrite") and storage_for(session_id).exists(safe_name(session_id, params["path"])):
-        return f"overwrites the existing file {params['path']!r}"
-    return None

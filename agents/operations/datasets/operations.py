@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from agents.operations.datasets.compiler import OPS, checked_sql, compile_query
-from agents.operations.datasets.csv_io import export_csv, export_overwrites, import_csv
+from agents.operations.datasets.csv_io import export_csv, import_csv
 from agents.operations.datasets.store import (
     COLUMN_NAME,
     TYPES,
@@ -19,6 +19,7 @@ from agents.operations.datasets.store import (
     stored_as_json,
     table_columns,
 )
+from agents.operations.files import overwrite_risk
 from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
 
 TABLE = Param(
@@ -339,7 +340,7 @@ OPERATIONS = (
         },
         errors=(NOT_FOUND,),
         side_effects=True,
-        risk=export_overwrites,
+        risk=overwrite_risk("path"),
     ),
     Operation(
         "dataset.drop-table",
