@@ -71,6 +71,24 @@ def run(scenario, *args):
     return async_to_sync(scenario)(*args)
 
 
+def closed_by(socket, action, *, greeted=False):
+    """The code ``socket`` closes with once ``action`` (a database change) has run while it was open;
+    ``greeted`` waits for the hello first, so the change lands on a socket known to be serving."""
+
+    async def scenario():
+        await opened(socket)
+        if greeted:
+            await frame_of(socket, "hello")
+        await database_sync_to_async(action)()
+        return await close_code(socket)
+
+    return run(scenario)
+
+
+def remove_editor(world):
+    member_remove(session_id=world["session"].pk, caller=caller_for_user(world["owner"]), username="ed")
+
+
 # -- the CHAP session socket ---------------------------------------------------------------------------
 
 
@@ -84,25 +102,12 @@ def run(scenario, *args):
     ids=["token revoked", "agent disabled", "agent taken out of the session"],
 )
 def test_an_agents_open_chap_socket_closes_when_its_access_ends(world, revoke):
-    async def scenario():
-        socket = await opened(chap_socket(world, bearer_headers(world["token"])))
-        await database_sync_to_async(revoke)(world)
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    assert closed_by(chap_socket(world, bearer_headers(world["token"])), lambda: revoke(world)) == 4403
 
 
 def test_a_removed_members_open_chap_socket_closes(client, world):
-    headers = cookie_headers(client, world["editor"])
-
-    async def scenario():
-        socket = await opened(chap_socket(world, headers))
-        await database_sync_to_async(member_remove)(
-            session_id=world["session"].pk, caller=caller_for_user(world["owner"]), username="ed"
-        )
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    socket = chap_socket(world, cookie_headers(client, world["editor"]))
+    assert closed_by(socket, lambda: remove_editor(world)) == 4403
 
 
 def test_a_member_given_a_lower_role_is_told_and_can_no_longer_post(client, world):
@@ -162,13 +167,7 @@ def test_another_sessions_change_leaves_the_socket_alone(client, world):
     ids=["token revoked", "agent disabled"],
 )
 def test_the_agent_socket_closes_when_the_token_or_agent_is_revoked(world, revoke):
-    async def scenario():
-        socket = await opened(agent_socket(world["token"]))
-        await frame_of(socket, "hello")
-        await database_sync_to_async(revoke)(world)
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    assert closed_by(agent_socket(world["token"]), lambda: revoke(world), greeted=True) == 4403
 
 
 def test_revoking_one_token_leaves_the_agents_other_tokens_connected(world):
@@ -218,16 +217,8 @@ def ask(world):
 
 
 def test_a_removed_members_workspace_closes(client, world):
-    headers = cookie_headers(client, world["editor"])
-
-    async def scenario():
-        socket = await opened(ui_socket(world, headers))
-        await database_sync_to_async(member_remove)(
-            session_id=world["session"].pk, caller=caller_for_user(world["owner"]), username="ed"
-        )
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    socket = ui_socket(world, cookie_headers(client, world["editor"]))
+    assert closed_by(socket, lambda: remove_editor(world)) == 4403
 
 
 def test_a_lowered_members_workspace_renders_for_the_new_role(client, world):
@@ -271,13 +262,10 @@ def test_disabling_an_agent_in_the_admin_closes_its_socket(client, world):
     client.force_login(make_user("root", superuser=True))
     disable = {"action": "disable", "_selected_action": [str(world["agent"].pk)]}
 
-    async def scenario():
-        socket = await opened(agent_socket(world["token"]))
-        await frame_of(socket, "hello")
-        await database_sync_to_async(client.post)(reverse("admin:agents_agent_changelist"), disable)
-        return await close_code(socket)
+    def disable_in_admin():
+        client.post(reverse("admin:agents_agent_changelist"), disable)
 
-    assert run(scenario) == 4403
+    assert closed_by(agent_socket(world["token"]), disable_in_admin, greeted=True) == 4403
 
 
 def test_the_client_library_forgets_a_session_the_agent_left():

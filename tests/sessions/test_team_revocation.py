@@ -2,14 +2,13 @@
 group in the admin, closes their sockets of the session with 4403."""
 
 import pytest
-from channels.db import database_sync_to_async
 from django.contrib.auth.models import Group
 
 from sessions.access import caller_for_user
 from sessions.services import session_share, session_unshare
 from tests.factories import make_session, make_user
 from tests.sessions.test_consumer import cookie_headers
-from tests.sessions.test_revocation import chap_socket, close_code, opened, run
+from tests.sessions.test_revocation import chap_socket, closed_by
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,24 +24,14 @@ def world():
 
 
 def test_unsharing_closes_the_teams_open_socket(client, world):
-    headers = cookie_headers(client, world["reader"])
-
-    async def scenario():
-        socket = await opened(chap_socket(world, headers))
-        await database_sync_to_async(session_unshare)(
-            session_id=world["session"].pk, caller=caller_for_user(world["owner"]), group="finance"
-        )
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    socket = chap_socket(world, cookie_headers(client, world["reader"]))
+    owner = caller_for_user(world["owner"])
+    assert (
+        closed_by(socket, lambda: session_unshare(session_id=world["session"].pk, caller=owner, group="finance"))
+        == 4403
+    )
 
 
 def test_leaving_the_group_closes_the_open_socket(client, world):
-    headers = cookie_headers(client, world["reader"])
-
-    async def scenario():
-        socket = await opened(chap_socket(world, headers))
-        await database_sync_to_async(world["group"].user_set.remove)(world["reader"])
-        return await close_code(socket)
-
-    assert run(scenario) == 4403
+    socket = chap_socket(world, cookie_headers(client, world["reader"]))
+    assert closed_by(socket, lambda: world["group"].user_set.remove(world["reader"])) == 4403
