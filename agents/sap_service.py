@@ -59,7 +59,7 @@ def authorize(operation: Operation, block: Block, params: dict[str, Any], contex
             details={"permission": operation.permission, "role": role},
         )
     agent = context.caller.agent
-    if not isinstance(agent, Agent):  # a person: sessions, below agents, holds the agent as any object
+    if not isinstance(agent, Agent):  # a person: sessions, below agents, holds the agent as a KnownAgent
         return None
     needs_approval = _matches(operation.permission, agent.approval_operations)
     allowed = (

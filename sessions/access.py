@@ -10,16 +10,37 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
+
+from django.contrib.auth.models import User
 
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
 from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import User
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
 
 # A session's id as the edges hand it in: the UUID, or its text from a URL, a frame or a form.
 SessionId: TypeAlias = uuid.UUID | str
+
+
+class KnownAgent(Protocol):
+    """An agent as sessions know it: its key and its name (agents.models.Agent is a floor above)."""
+
+    @property
+    def pk(self) -> int: ...
+
+    @property
+    def name(self) -> str: ...
+
+
+class AgentStandIn(Protocol):
+    """A principal that stands for an agent (agents.auth.AgentPrincipal, as ``request.user``)."""
+
+    @property
+    def agent(self) -> KnownAgent: ...
+
 
 WRITER_ROLES = frozenset({MemberRole.OWNER, MemberRole.EDITOR, "agent"})
 # The stronger of two roles wins: a member who is also in a group the session is shared with.
@@ -36,30 +57,30 @@ class Caller:
     kind: str  # "human", "agent" or "system"
     sender_id: str
     user: User | None = None
-    agent: object | None = None
+    agent: KnownAgent | None = None
 
     @property
-    def sender(self) -> dict:
+    def sender(self) -> dict[str, str]:
         return {"type": self.kind, "id": self.sender_id}
 
 
 SYSTEM = Caller("system", "workbench")
 
 
-def caller_for_user(user) -> Caller:
+def caller_for_user(user: User) -> Caller:
     return Caller("human", user.get_username(), user=user)
 
 
-def caller_for_agent(agent) -> Caller:
+def caller_for_agent(agent: KnownAgent) -> Caller:
     return Caller("agent", agent.name, agent=agent)
 
 
-def caller_for_principal(principal) -> Caller | None:
+def caller_for_principal(principal: AbstractBaseUser | AnonymousUser | AgentStandIn | None) -> Caller | None:
     """The caller behind ``request.user`` or a socket scope's user/agent; None when anonymous."""
     agent = getattr(principal, "agent", None)
     if agent is not None:
         return caller_for_agent(agent)
-    if principal is not None and principal.is_authenticated:
+    if isinstance(principal, User) and principal.is_authenticated:
         return caller_for_user(principal)
     return None
 
@@ -85,7 +106,7 @@ class Access:
         """Writers, and commenters (who may post refinement feedback only, see ``may_post``)."""
         return self.can_write or self.role == MemberRole.COMMENTER
 
-    def may_post(self, envelope: dict) -> bool:
+    def may_post(self, envelope: dict[str, Any]) -> bool:
         if self.can_write:
             return True
         return (
@@ -95,7 +116,7 @@ class Access:
         )
 
 
-def effective_role(session_id, user) -> str | None:
+def effective_role(session_id: uuid.UUID, user: User) -> str | None:
     """A person's role in a session: from their membership or from a group the session is shared
     with, the stronger one; None when neither. Every page, socket and API asks this one function."""
     roles = [
@@ -105,7 +126,7 @@ def effective_role(session_id, user) -> str | None:
     return max(roles, key=lambda role: ROLE_RANK.get(role, -1), default=None)
 
 
-def session_access(session_id, caller: Caller) -> Access | None:
+def session_access(session_id: SessionId, caller: Caller) -> Access | None:
     try:
         session_id = uuid.UUID(str(session_id))
     except ValueError:
@@ -117,11 +138,13 @@ def session_access(session_id, caller: Caller) -> Access | None:
             return None
         role = effective_role(session_id, caller.user)
         return Access(session_id, role) if role else None
-    taking_part = SessionAgent.objects.filter(session_id=session_id, agent=caller.agent, agent__enabled=True)
+    if caller.agent is None:
+        return None
+    taking_part = SessionAgent.objects.filter(session_id=session_id, agent=caller.agent.pk, agent__enabled=True)
     return Access(session_id, "agent") if taking_part.exists() else None
 
 
-def require_access(session_id, caller: Caller, *, write: bool = False) -> Access:
+def require_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = session_access(session_id, caller)
     if access is None:
         raise SapError(
@@ -134,7 +157,7 @@ def require_access(session_id, caller: Caller, *, write: bool = False) -> Access
     return access
 
 
-def require_manager(session_id, caller: Caller, *, to: str, permission: str) -> Access:
+def require_manager(session_id: SessionId, caller: Caller, *, to: str, permission: str) -> Access:
     """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
     access = require_access(session_id, caller, write=True)
     if access.role not in MANAGERS:
@@ -147,7 +170,7 @@ def require_manager(session_id, caller: Caller, *, to: str, permission: str) -> 
     return access
 
 
-def require_post(session_id, caller: Caller, envelope: dict) -> Access:
+def require_post(session_id: SessionId, caller: Caller, envelope: dict[str, Any]) -> Access:
     """``require_access`` for posting ``envelope``: writers post anything, commenters refinements."""
     access = require_access(session_id, caller)
     if not access.may_post(envelope):
@@ -155,7 +178,7 @@ def require_post(session_id, caller: Caller, envelope: dict) -> Access:
     return access
 
 
-def _refuse_post(access: Access):
+def _refuse_post(access: Access) -> NoReturn:
     commenter = access.role == MemberRole.COMMENTER
     raise SapError(
         "PERMISSION_DENIED",
