@@ -19,8 +19,8 @@ slow call must not hold up every other connection of the process.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
-from typing import NamedTuple
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
@@ -28,12 +28,21 @@ from sessions.events import CHAP_GAP_CHECK, message_frame
 from sessions.models import Message, WorkSession
 from workbench.protocol.errors import SapError
 
+if TYPE_CHECKING:
+    from channels.layers import BaseChannelLayer
+
+    from sessions.access import SessionId
+
 REPLAY_PAGE = 500
 GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 
 
-def db(function):
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def db(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     return database_sync_to_async(function, thread_sensitive=False)
 
 
@@ -45,12 +54,12 @@ class Entry(NamedTuple):
     payload_type: str
 
 
-def _head(session_id) -> tuple[int, str]:
+def _head(session_id: SessionId) -> tuple[int, str]:
     return WorkSession.objects.filter(pk=session_id).values_list("head_seq", "head_checksum").get()
 
 
-def _entries(session_id, after: int, upto: int, limit: int) -> list[Entry]:
-    rows = Message.objects.filter(session_id=session_id, seq__gt=after, seq__lte=upto).order_by("seq")
+def _entries(session_id: SessionId, after: int, upto: int, limit: int) -> list[Entry]:
+    rows = Message.objects.filter(session__pk=session_id, seq__gt=after, seq__lte=upto).order_by("seq")
     return [
         Entry(seq, message_frame(seq, envelope), payload_type)
         for seq, envelope, payload_type in rows.values_list("seq", "envelope", "payload_type")[:limit]
@@ -80,11 +89,11 @@ class Sequence:
 
     def __init__(
         self,
-        session_id,
+        session_id: SessionId,
         last_seq: int,
         deliver: Callable[[Entry], Awaitable[None]],
         remind: Callable[[], None],
-    ):
+    ) -> None:
         self.session_id, self.last_seq = session_id, last_seq
         self.deliver, self.remind = deliver, remind
         self.early: dict[int, Entry] = {}
@@ -153,7 +162,11 @@ class SequencedSocket:
     The consumer names the sequence an event belongs to (``sequence_of``) and sends what is delivered
     (``deliver``)."""
 
-    def sequence_for(self, session_id, last_seq: int) -> Sequence:
+    # Set by the Channels consumer this is mixed into.
+    channel_layer: BaseChannelLayer
+    channel_name: str
+
+    def sequence_for(self, session_id: SessionId, last_seq: int) -> Sequence:
         """A new sequence of ``session_id`` that goes on after ``last_seq``."""
         return Sequence(
             session_id,
@@ -162,25 +175,25 @@ class SequencedSocket:
             remind=lambda: self._remind(session_id),
         )
 
-    def sequence_of(self, event: dict) -> Sequence | None:
+    def sequence_of(self, event: dict[str, Any]) -> Sequence | None:
         raise NotImplementedError
 
-    async def deliver(self, session_id, entry: Entry) -> None:
+    async def deliver(self, session_id: SessionId, entry: Entry) -> None:
         raise NotImplementedError
 
-    async def chap_message(self, event):
+    async def chap_message(self, event: dict[str, Any]) -> None:
         sequence = self.sequence_of(event)
         if sequence is not None:
             await sequence.offer(Entry(event["seq"], event["frame"], event.get("payload_type", "")))
 
-    async def chap_gap_check(self, event):
+    async def chap_gap_check(self, event: dict[str, Any]) -> None:
         sequence = self.sequence_of(event)
         if sequence is not None:
             await sequence.gap_check()
 
-    def _remind(self, session_id) -> None:
+    def _remind(self, session_id: SessionId) -> None:
         event = {"type": CHAP_GAP_CHECK, "session_id": str(session_id)}
         asyncio.get_running_loop().call_later(GAP_WAIT_S, self._send_reminder, event)
 
-    def _send_reminder(self, event: dict) -> None:
+    def _send_reminder(self, event: dict[str, Any]) -> None:
         self.reminder = asyncio.ensure_future(self.channel_layer.send(self.channel_name, event))
