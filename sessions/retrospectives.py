@@ -3,11 +3,12 @@ the report that puts them next to what the log says about the session."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from statistics import mean
+from typing import Any
 
 from sessions import selectors
-from sessions.access import Access, Caller, require_access
+from sessions.access import Access, Caller, SessionId, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import STATUS_WORDS
 from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
@@ -24,7 +25,7 @@ def metric_contribute(name: str, measure: Callable[[WorkSession], float | None])
     CONTRIBUTED_METRICS[name] = measure
 
 
-def _finished_access(session_id, caller: Caller, *, write: bool = False) -> Access:
+def _finished_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = require_access(session_id, caller, write=write)
     if caller.kind != "human":
         raise SapError(
@@ -41,7 +42,7 @@ def _finished_access(session_id, caller: Caller, *, write: bool = False) -> Acce
     return access
 
 
-def success_criteria(messages) -> tuple[str, list[str]]:
+def success_criteria(messages: Iterable[tuple[int, dict[str, Any]]]) -> tuple[str, list[str]]:
     """The goal and success criteria of the first task proposal among ``(seq, envelope)`` pairs."""
     for _, envelope in messages:
         if envelope["payload_type"] == "task_proposal":
@@ -50,7 +51,7 @@ def success_criteria(messages) -> tuple[str, list[str]]:
     return "", []
 
 
-def criterion_check(*, session_id, caller: Caller, index: int, met: bool, note: str = "") -> CriterionCheck:
+def criterion_check(*, session_id: SessionId, caller: Caller, index: int, met: bool, note: str = "") -> CriterionCheck:
     """Record whether a success criterion was met (owner and editors); a later check replaces it."""
     access = _finished_access(session_id, caller, write=True)
     proposals = access.session.messages.filter(payload_type="task_proposal").order_by("seq")
@@ -69,7 +70,7 @@ def criterion_check(*, session_id, caller: Caller, index: int, met: bool, note: 
     return check
 
 
-def session_rate(*, session_id, caller: Caller, rating: int, comment: str = "") -> Rating:
+def session_rate(*, session_id: SessionId, caller: Caller, rating: int, comment: str = "") -> Rating:
     """A member's rating (1-5) and comment; each member has one, which they may change."""
     access = _finished_access(session_id, caller)
     if not isinstance(rating, int) or isinstance(rating, bool) or not 1 <= rating <= 5:
@@ -84,14 +85,14 @@ def session_rate(*, session_id, caller: Caller, rating: int, comment: str = "") 
     return rated
 
 
-def retrospective_report(*, session_id, caller: Caller) -> dict:
+def retrospective_report(*, session_id: SessionId, caller: Caller) -> dict[str, Any]:
     """Goal and criteria against what was delivered, process metrics, charts' data and ratings."""
     session = _finished_access(session_id, caller).session
     messages = selectors.session_messages(session=session)
     goal, criteria = success_criteria(messages)
     checks = {c.index: c for c in session.criterion_checks.select_related("checked_by")}
-    delivered, status = selectors.final_report(session=session, messages=messages) or (None, None)
-    ratings = [
+    final = selectors.final_report(session=session, messages=messages)
+    ratings: list[dict[str, Any]] = [
         {"member": r.user.get_username(), "rating": r.rating, "comment": r.comment, "at": r.updated_at.isoformat()}
         for r in session.ratings.select_related("user").order_by("updated_at")
     ]
@@ -99,7 +100,7 @@ def retrospective_report(*, session_id, caller: Caller) -> dict:
         "session": _session_summary(session),
         "goal": goal,
         "criteria": [_criterion(index, text, checks.get(index)) for index, text in enumerate(criteria)],
-        "deliverable": _delivered(delivered, status),
+        "deliverable": _delivered(final),
         "metrics": {
             **selectors.metrics(session=session, messages=messages),
             **retrospective.resources_used(messages),
@@ -111,7 +112,7 @@ def retrospective_report(*, session_id, caller: Caller) -> dict:
     }
 
 
-def _session_summary(session: WorkSession) -> dict:
+def _session_summary(session: WorkSession) -> dict[str, Any]:
     return {
         "id": str(session.pk),
         "title": session.title,
@@ -122,7 +123,7 @@ def _session_summary(session: WorkSession) -> dict:
     }
 
 
-def _criterion(index: int, text: str, check: CriterionCheck | None) -> dict:
+def _criterion(index: int, text: str, check: CriterionCheck | None) -> dict[str, Any]:
     return {
         "index": index,
         "criterion": text,
@@ -133,9 +134,11 @@ def _criterion(index: int, text: str, check: CriterionCheck | None) -> dict:
     }
 
 
-def _delivered(envelope: dict | None, status: str | None) -> dict | None:
-    if envelope is None:
+def _delivered(final: tuple[dict[str, Any], str] | None) -> dict[str, Any] | None:
+    """The final deliverable and its status on the map (``selectors.final_report``), as the report shows them."""
+    if final is None:
         return None
+    envelope, status = final
     payload = envelope["payload"]
     return {
         "message_id": envelope["message_id"],
