@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from agents.models import Task
 from agents.sap import Block, SapError, parse
@@ -37,7 +38,8 @@ class TaskFailure(Exception):
 
 
 class TaskRun:
-    def __init__(self, task: Task, claim: Claim):
+    def __init__(self, task: Task, claim: Claim) -> None:
+        assert task.agent is not None, "a task is claimed only with an agent (scheduling._ready)"
         self.task, self.claim, self.agent = task, claim, task.agent
         self.caller = caller_for_agent(task.agent)
         self.lost = threading.Event()
@@ -50,7 +52,7 @@ class TaskRun:
         if self.lost.is_set():
             raise LeaseLost(f"task {self.task.pk} attempt {self.claim.attempt}")
 
-    def message(self, message_id: str | None) -> dict | None:
+    def message(self, message_id: str | None) -> dict[str, Any] | None:
         """The envelope of a message of this task's session, or None."""
         if not message_id:
             return None
@@ -60,12 +62,12 @@ class TaskRun:
             .first()
         )
 
-    def messages(self, payload_type: str) -> list[dict]:
+    def messages(self, payload_type: str) -> list[dict[str, Any]]:
         """The envelopes of one type in this task's session, oldest first."""
         rows = Message.objects.filter(session_id=self.task.session_id, payload_type=payload_type)
         return list(rows.order_by("seq").values_list("envelope", flat=True))
 
-    def own_messages(self, payload_type: str) -> list[dict]:
+    def own_messages(self, payload_type: str) -> list[dict[str, Any]]:
         """The envelopes this agent posted earlier in this session, of one type, oldest first."""
         rows = Message.objects.filter(
             session_id=self.task.session_id, sender_type="agent", sender_id=self.agent.name, payload_type=payload_type
@@ -75,7 +77,7 @@ class TaskRun:
     def message_id(self, key: str) -> str:
         return f"task{self.task.pk}-{key}"
 
-    def post(self, key: str, payload_type: str, payload: dict, *, in_reply_to: str | None = None) -> str:
+    def post(self, key: str, payload_type: str, payload: dict[str, Any], *, in_reply_to: str | None = None) -> str:
         """Post once per task and key; returns the message id, whether posted now or by an earlier attempt."""
         self.check()
         message_id = self.message_id(key)
@@ -102,11 +104,11 @@ class TaskRun:
         state: str = "working",
         done: int | None = None,
         total: int | None = None,
-        limits: dict | None = None,
-    ):
+        limits: dict[str, Any] | None = None,
+    ) -> str:
         """An agent_status message; ``limits`` are the bounds the resources count against."""
         self._statuses += 1
-        payload = {
+        payload: dict[str, Any] = {
             "activity": activity,
             "state": state,
             "task_id": str(self.task.pk),
@@ -123,11 +125,11 @@ class TaskRun:
         self.sap_operations += sum(1 for block in responses if isinstance(block, Block))
         return [block for block in responses if isinstance(block, Block)]
 
-    def context(self, budget: int = 4000) -> dict:
+    def context(self, budget: int = 4000) -> dict[str, Any]:
         session = WorkSession.objects.get(pk=self.task.session_id)
         return agent_context(session=session, task_message_id=self.task.source_message_id or None, budget=budget)
 
-    def resources(self) -> dict:
+    def resources(self) -> dict[str, float]:
         return {
             "wall_s": round(time.monotonic() - self.started, 3),
             "sap_operations": self.sap_operations,
