@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
-from sessions.access import DECIDERS, Caller
+from sessions.access import DECIDERS, Caller, SessionId
 from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
 from workbench.workspace.selectors import ANY_ROLE, schedule_board, work_state
 
 
-def map_urls(session_id) -> dict:
+def map_urls(session_id: SessionId) -> dict[str, str]:
     return {
         "map_url": reverse("sessions:map", args=[session_id]),
         "details_url": reverse("sessions:map-node", args=[session_id]),
     }
 
 
-def history_urls(session_id, seq: int) -> dict:
+def history_urls(session_id: SessionId, seq: int) -> dict[str, str]:
     """The map's URLs on the history page: node details as they were after message ``seq``."""
     return {
         "map_url": reverse("sessions:history-map", args=[session_id]),
@@ -29,7 +31,7 @@ def history_urls(session_id, seq: int) -> dict:
     }
 
 
-def side_panels(session: WorkSession, role: str) -> dict:
+def side_panels(session: WorkSession, role: str) -> dict[str, Any]:
     """The agent status bar and what waits for people (``waiting_for_people``), for this viewer."""
     return {
         "agents": selectors.agent_statuses(session=session),
@@ -38,7 +40,7 @@ def side_panels(session: WorkSession, role: str) -> dict:
     }
 
 
-def mark_uncovered_steps(session: WorkSession, entries: list[dict]) -> list[dict]:
+def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Each plan step that needs a role no agent of the session takes gets ``uncovered``: the agents
     a person could invite for it (the thread says the step would wait, and offers them)."""
     roles = {step.get("required_capability", "") for entry in entries for step in entry.get("steps") or []}
@@ -50,13 +52,13 @@ def mark_uncovered_steps(session: WorkSession, entries: list[dict]) -> list[dict
 
 
 def live_update(
-    *, session: WorkSession, seq: int, envelope: dict, checksum: str, role: str, caller: Caller | None = None
+    *, session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
     and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
     ``checksum``, which the forms send)."""
     shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
-    context = {
+    context: dict[str, Any] = {
         "seq": seq,
         "checksum": checksum,
         "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
@@ -85,13 +87,13 @@ def live_update(
     return render_to_string("sessions/partials/live_update.html", context)
 
 
-def members_context(session: WorkSession) -> dict:
+def members_context(session: WorkSession) -> dict[str, Any]:
     """The people card: the session's members, and the roles the owner can give."""
     members = session.memberships.select_related("user").order_by("joined_at")
     return {"members": list(members), "member_roles": MemberRole.choices}
 
 
-def shares_context(session: WorkSession) -> dict:
+def shares_context(session: WorkSession) -> dict[str, Any]:
     """The teams card: the groups the session is shared with, and those the owner can share it with."""
     from django.contrib.auth.models import Group
 
@@ -103,7 +105,7 @@ def shares_context(session: WorkSession) -> dict:
     }
 
 
-def board_context(session: WorkSession, role: str) -> dict:
+def board_context(session: WorkSession, role: str) -> dict[str, Any]:
     """The scheduling board; the unassigned tasks of a role nobody here takes with the agents a
     person could invite for it."""
     board = schedule_board(session=session)
@@ -113,7 +115,7 @@ def board_context(session: WorkSession, role: str) -> dict:
     return {**context, "role": role}
 
 
-def board_update(session_id, role: str) -> str:
+def board_update(session_id: SessionId, role: str) -> str:
     """The scheduling board again, as an out-of-band swap (small: one card per task)."""
     context = board_context(WorkSession.objects.get(pk=session_id), role)
     return render_to_string("sessions/partials/schedule_board.html", {**context, "oob": True})
