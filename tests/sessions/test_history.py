@@ -5,6 +5,7 @@ from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
+from pytest_django.asserts import assertInHTML
 
 from sessions.access import caller_for_user
 from sessions.chap.history import statuses
@@ -42,7 +43,11 @@ def node_count(html):
 def test_the_history_page_has_the_timeline_checkpoints_slider_and_map_at_the_head(story):
     html = get(story, "sessions:history").content.decode()
     assert html.count('<li class="kind-') == 4 and 'class="kind-checkpoint checkpoint"' in html
-    assert 'type="range" id="history-seq" name="seq" min="0" max="4" value="4"' in html
+    assertInHTML(
+        '<input type="range" id="history-seq" name="seq" min="0" max="4" value="4" list="checkpoint-marks"'
+        ' data-testid="history-slider">',
+        html,
+    )
     assert "First draft in (#3)" in html  # a checkpoint to pick
     assert 'data-seq="4"' in html and node_count(html) > 0
 

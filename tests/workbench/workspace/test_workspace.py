@@ -82,8 +82,8 @@ def test_the_thread_tints_sections_by_confidence_and_marks_ai_content(world):
     agent_response["context_checksum"] = WorkSession.objects.get(pk=world["session"].pk).head_checksum
     message_post(session_id=world["session"].pk, caller=caller_for_agent(planner), envelope=agent_response)
     html = page(world).content.decode()
-    assert 'class="heat heat-3" data-section-id="intro" title="confidence 0.9"' in html
-    assert 'class="heat heat-0" data-section-id="market" title="confidence 0.3"' in html
+    assert re.search(r'class="heat heat-3"\s+data-section-id="intro"\s+title="confidence 0.9"', html)
+    assert re.search(r'class="heat heat-0"\s+data-section-id="market"\s+title="confidence 0.3"', html)
     assert html.count("AI-generated</span>") == 2  # r1 and r2, both by agents; the proposal is not
 
 
@@ -105,8 +105,8 @@ def test_a_live_update_carries_the_new_message_and_only_the_nodes_it_touched(wor
         checksum=row.checksum,
         role="owner",
     )
-    assert '<div id="thread" hx-swap-oob="beforeend"><article id="msg-' in html
-    assert '<div id="map-patch" hx-swap-oob="true" hidden><svg>' in html
+    assert re.search(r'<div id="thread" hx-swap-oob="beforeend">\s*<article id="msg-', html)
+    assert re.search(r'<div id="map-patch" hx-swap-oob="true" hidden>\s*<svg>', html)
     drawn = re.findall(r'<g id="map-node-(\d+)" class="node shape-\w+ status-(\w+)"', html)
     touched = [status for _, status in drawn[1:]]  # after the correction's own node
     assert touched and set(touched) <= {"needs_review", "overturned"}
@@ -253,7 +253,7 @@ def test_clarification_options_are_buttons_that_answer(world, django_capture_on_
     )  # fmt: skip
     message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=asked)
     html = page(world).content.decode()
-    assert '<button name="option_id" value="b" class="option">A SWOT</button>' in html
+    assert '<button type="submit" name="option_id" value="b" class="option">A SWOT</button>' in html
     answered = world["client"].post(
         reverse("sessions:answer", args=[session.pk]), {"clarification_message_id": "q1", "option_id": "b"}
     )
