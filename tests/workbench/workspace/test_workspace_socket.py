@@ -91,5 +91,6 @@ def test_the_scheduling_view_gets_its_board_again_when_a_task_changes(client, wo
 
     html = async_to_sync(scenario)()
     board = parse_html(html)
-    assert board.name == "div" and {("id", "schedule-board"), ("hx-swap-oob", "true")} <= set(board.attributes)
+    board_attributes = {("id", "schedule-board"), ("class", "board"), ("hx-swap-oob", "true")}
+    assert board.name == "div" and board_attributes <= set(board.attributes)
     assert "Plan it" in html
