@@ -4,10 +4,13 @@ from functools import cache
 
 from agents.operations import files, system
 from agents.operations.datasets import operations as datasets
+from agents.operations.stats import operations as stats
 from agents.sap import CORE_OPERATIONS, Registry
 from agents.sap.workflow import WORKFLOW
 
 
 @cache
 def workbench_registry() -> Registry:
-    return Registry([*CORE_OPERATIONS, WORKFLOW, *system.OPERATIONS, *files.OPERATIONS, *datasets.OPERATIONS])
+    return Registry(
+        [*CORE_OPERATIONS, WORKFLOW, *system.OPERATIONS, *files.OPERATIONS, *datasets.OPERATIONS, *stats.OPERATIONS]
+    )

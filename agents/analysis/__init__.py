@@ -1,0 +1,1 @@
+"""The analyst's understanding of a question: plain Python, no Django."""

@@ -1,0 +1,189 @@
+"""Row filters read from a person's words, in every phrasing and both directions.
+
+"above 5", "5 or more", "at least 5", "older than 50", "between 2 and 4", "only setosa", and each of
+them after "excluding", "without", "except" or "not", which turns the condition round (excluding the
+rows above 100 keeps the rows at or below 100, and the rows with no value). The conditions are the
+structured filters ``dataset.query`` and the ``stats.*`` operations take. Plain Python.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agents.analysis.words import mentions, stem
+
+NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
+BEFORE = [  # a comparison said before its number
+    (r">=|=>|≥|at least|no less than|not less than|a minimum of|minimum of|upwards of", ">="),
+    (r"<=|=<|≤|at most|no more than|not more than|up to|a maximum of|maximum of|no higher than", "<="),
+    (r"greater than|more than|higher than|bigger than|larger than|in excess of|exceeding|exceeds?|above|over|>", ">"),
+    (r"less than|fewer than|lower than|smaller than|below|under|beneath|<", "<"),
+    (r"not equal to|other than|!=|≠", "!="),
+    (r"equal to|equals?|exactly|==|=", "="),
+]
+AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10+"
+    (r"or more|or above|or higher|or greater|or over|and above|and over|and up|\+", ">="),
+    (r"or less|or fewer|or below|or lower|or under|and below|and under", "<="),
+]
+LOWER_ADJECTIVES = {"young", "short", "light", "small", "low", "few", "cheap", "narrow", "slow", "cold", "early",
+                    "thin", "less", "poor", "close", "near"}  # fmt: skip
+COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
+BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
+EXCLUDE = re.compile(
+    r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|drop\w*|remov\w*|not counting|ignor\w*|omit\w*|apart from"
+    r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*|no)\b",
+    re.I,
+)
+NOT = re.compile(r"\b(?:not|non|isn't|aren't|never)\s*-?\s*$", re.I)
+CLAUSE_END = re.compile(
+    r"[.;?!]|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
+)
+INVERSE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!=", "!=": "="}
+
+
+@dataclass(frozen=True)
+class Found:
+    condition: dict
+    start: int
+    end: int
+    column: str
+
+
+def _number(text: str, scale: str | None) -> float | int:
+    value = float(text.replace(",", ""))
+    value *= {"k": 1_000, "m": 1_000_000}.get((scale or "").strip().lower(), 1)
+    return int(value) if value.is_integer() else value
+
+
+def _clause_start(text: str, position: int) -> int:
+    starts = [m.end() for m in CLAUSE_END.finditer(text, 0, position)]
+    return starts[-1] if starts else 0
+
+
+def _excluded(text: str, start: int) -> bool:
+    """Whether an exclusion word or a "not" rules the condition that starts at ``start``."""
+    head = text[_clause_start(text, start) : start]
+    return bool(EXCLUDE.search(head) or NOT.search(head))
+
+
+def _comparisons(text: str) -> list[tuple[int, int, str, float | int, str | None]]:
+    """(start, end, op, value, adjective) of each comparison with a number, left to right."""
+    found = []
+    taken: list[range] = []
+
+    def add(start: int, end: int, op: str, value: float | int, adjective: str | None = None) -> None:
+        if not any(start in span or end - 1 in span for span in taken):
+            taken.append(range(start, end))
+            found.append((start, end, op, value, adjective))
+
+    for match in BETWEEN.finditer(text):
+        low, high = _number(match.group(1), match.group(2)), _number(match.group(3), match.group(4))
+        add(match.start(), match.end(), "between", (min(low, high), max(low, high)))  # type: ignore[arg-type]
+    for match in COMPARATIVE.finditer(text):
+        word = stem(match.group(1))
+        if word in ("great", "more", "high", "large", "big", "low", "small", "less", "few", "oth"):
+            continue  # said by the phrase lists below
+        op = "<" if word in LOWER_ADJECTIVES else ">"
+        add(match.start(), match.end(), op, _number(match.group(2), match.group(3)), match.group(1))
+    for words, op in BEFORE:
+        for match in re.finditer(rf"(?<![\w])(?:{words})\s*{NUMBER}", text, re.I):
+            add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
+    for words, op in AFTER:
+        for match in re.finditer(rf"{NUMBER}\s*(?:{words})", text, re.I):
+            add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
+    return sorted(found)
+
+
+def _subject(text: str, start: int, end: int, numbers: list[str], adjective: str | None) -> tuple[str, int] | None:
+    """The number column a comparison is about, and where it is named: named just before the
+    comparison, by its adjective ("older than"), or just after its number ("6 or more cylinders")."""
+    if adjective:
+        named = mentions(adjective, numbers)
+        if named:
+            return named[0].column, start
+    after = mentions(text[end : end + 40], numbers)
+    if after and re.fullmatch(r"\W*", text[end : end + after[0].start]):
+        return after[0].column, start
+    clause = _clause_start(text, start)
+    before = mentions(text[clause:start], numbers)
+    if before:
+        return before[-1].column, clause + before[-1].start
+    return (after[0].column, start) if after and after[0].start < 20 else None
+
+
+def _condition(column: str, op: str, value, *, excluded: bool) -> dict:
+    if op == "between":
+        low, high = value
+        kept = {"and": [{"column": column, "op": ">=", "value": low}, {"column": column, "op": "<=", "value": high}]}
+        if not excluded:
+            return kept
+        return {"or": [{"column": column, "op": "<", "value": low}, {"column": column, "op": ">", "value": high},
+                       {"column": column, "op": "is_null", "value": True}]}  # fmt: skip
+    if not excluded:
+        return {"column": column, "op": op, "value": value}
+    # The rows a person leaves out are those that match; rows with no value there are not among them.
+    return {
+        "or": [
+            {"column": column, "op": INVERSE[op], "value": value},
+            {"column": column, "op": "is_null", "value": True},
+        ]
+    }
+
+
+def number_filters(text: str, numbers: list[str], *, fallback: str | None = None) -> list[Found]:
+    """The comparisons of number columns the text states, each turned round when it is excluded."""
+    found = []
+    for start, end, op, value, adjective in _comparisons(text):
+        subject = _subject(text, start, end, numbers, adjective) or ((fallback, start) if fallback else None)
+        if subject is None:
+            continue
+        column, named_at = subject
+        condition = _condition(column, op, value, excluded=_excluded(text, named_at))
+        found.append(Found(condition, named_at, end, column))
+    return found
+
+
+def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:
+    """Values of few-valued columns the text keeps ("only setosa") or leaves out ("excluding setosa")."""
+    found = []
+    by_column: dict[str, list[tuple[str, int]]] = {}
+    for column, value, offset in said:
+        by_column.setdefault(column, []).append((value, offset))
+    for column, values in by_column.items():
+        kept = [(v, o) for v, o in values if not _excluded(text, o)]
+        dropped = [(v, o) for v, o in values if _excluded(text, o)]
+        for value, offset in dropped:
+            condition = {"column": column, "op": "!=", "value": value}
+            found.append(Found(condition, offset, offset + len(value), column))
+        if len(kept) == 1:
+            value, offset = kept[0]
+            found.append(Found({"column": column, "op": "=", "value": value}, offset, offset + len(value), column))
+        elif kept:
+            condition = {"column": column, "op": "in", "value": [v for v, _ in kept]}
+            found.append(Found(condition, kept[0][1], kept[-1][1] + len(kept[-1][0]), column))
+    return found
+
+
+OP_WORDS = {"=": "is", "!=": "is not", ">": "above", ">=": "at least", "<": "below", "<=": "at most", "in": "is"}
+
+
+def condition_words(condition: dict) -> str:
+    """A row filter as a person says it: "region is north or south", "amount above 10"."""
+    if "and" in condition:
+        return " and ".join(condition_words(c) for c in condition["and"])
+    if "or" in condition:
+        parts = [c for c in condition["or"] if c.get("op") != "is_null"]
+        missing = " (or missing)" if len(parts) < len(condition["or"]) else ""
+        return " or ".join(condition_words(c) for c in parts) + missing
+    if condition["op"] == "is_null":
+        return f"{condition['column']} is {'missing' if condition['value'] else 'present'}"
+    value = condition["value"]
+    shown = (
+        " or ".join(map(str, value))
+        if isinstance(value, list)
+        else f"{value:g}"
+        if isinstance(value, float)
+        else str(value)
+    )
+    return f"{condition['column']} {OP_WORDS.get(condition['op'], condition['op'])} {shown}"

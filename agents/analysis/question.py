@@ -1,0 +1,322 @@
+"""A question (and every later refinement) read into a structured analysis request. Plain Python.
+
+The request says what kind of question it is, which columns play which part (measures, outcome,
+grouping, time, entity, weight), the statistic, the direction and the row filters. The kinds are
+the questions analysts ask of a table: compare groups, rank which measures differ most, association,
+trend, share, growth, one statistic (median, percentile, total, ...), each within any filters.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.analysis.filters import Found, number_filters, value_filters
+from agents.analysis.words import Mention, mentions, value_mentions
+
+KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic")
+MAX_GROUPS = 50
+CODED_MAX = 12  # a number column with this few distinct whole values may be a coded category
+
+ASSOCIATION = re.compile(
+    r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict\w*|connect\w*|covar\w*"
+    r"|go(?:es)? together|move together|depend\w*|driv(?:es?|ers?|ing)|explain\w*|influenc\w*|affect\w*"
+    r"|goes? (?:up|down) with|rises? with|falls? with|tied to|in line with|track\w*)\b",
+    re.I,
+)
+DIFFER = re.compile(
+    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap|split)\b", re.I
+)
+MANY_MEASURES = re.compile(
+    r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
+    r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?)\b",
+    re.I,
+)
+GROWTH = re.compile(
+    r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|"
+    r"climb|fall|fell|drop|decline|declined|decrease)[ds]? (?:the )?(?:most|least|fastest|the least)|"
+    r"(?:biggest|largest|greatest|highest|smallest|most) (?:increase|rise|gain|growth|jump|decline|drop|fall|"
+    r"decrease|change)|percent(?:age)? change|% change)\b",
+    re.I,
+)
+TIME_WORDS = re.compile(
+    r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
+    r"(?:per|each|every|by|from year to year|year[- ]on[- ]year|over) (?:year|month|quarter|day|week|decade)s?|"
+    r"yearly|monthly|annual\w*|quarterly|daily|weekly|since \d{4}|from \d{4}|through(?:out)? the (?:years|period)|"
+    r"time series|over the course|across (?:the )?years|as time)\b",
+    re.I,
+)
+CHANGE_WORDS = re.compile(
+    r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
+    r"|go(?:ne)? (?:up|down)|grew|grow\w*|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
+    re.I,
+)
+SHARE = re.compile(
+    r"\b(?:share|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common|most frequent|commonest"
+    r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for"
+    r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
+    re.I,
+)
+HIGH = re.compile(
+    r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|"
+    r"tallest|heaviest|oldest|longest|widest|fastest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
+    re.I,
+)
+LOW = re.compile(
+    r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min|less|lower|smaller|fewer|shortest|lightest|"
+    r"youngest|narrowest|slowest|poorest|coldest|driest|cheapest|least expensive)\b",
+    re.I,
+)
+PERCENTILE = re.compile(
+    r"\b(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[- ]?(?:percentile|centile|pctl?)\b|\bp(\d{1,2})\b", re.I
+)
+STATISTIC_WORDS = [
+    (re.compile(r"\bmedian|middle value|50th percentile\b", re.I), "median"),
+    (re.compile(r"\b(?:upper|third|top) quartile\b", re.I), "p75"),
+    (re.compile(r"\b(?:lower|first|bottom) quartile\b", re.I), "p25"),
+    (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
+     "sd"),
+    (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b", re.I), "sum"),
+    (re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I), "count"),
+    (re.compile(r"\bmaximum\b|\bmax\b|\blargest value\b|\bhighest value\b|\bpeak\b", re.I), "max"),
+    (re.compile(r"\bminimum\b|\bmin\b|\bsmallest value\b|\blowest value\b", re.I), "min"),
+    (re.compile(r"\baverage\b|\bmean\b|\btypical\b|\bavg\b", re.I), "mean"),
+]  # fmt: skip
+GROUP_BEFORE = re.compile(
+    r"\b(?:by|per|for each|for every|across|between(?: the)?|among(?: the)?|in each|of each|within each|each|"
+    r"grouped by|split by|broken down by|break(?:down| down) by|for the different|which|what|versus|vs\.?)\s+"
+    r"(?:the\s+|different\s+|two\s+|three\s+|their\s+|its\s+)*$",
+    re.I,
+)
+OUTCOME_WORDS = re.compile(r"\b(?:the )?(?:outcome|target|result|response|label|dependent variable|class)\b", re.I)
+OUTCOME_NAMES = re.compile(r"^(?:outcome|target|label|class|y|result|response|survived|default|churn\w*)$", re.I)
+TIME_NAMES = re.compile(r"(?:^|_)(?:year|yr|date|month|quarter|period|time|day|week|decade|season)s?(?:_|$)", re.I)
+
+
+@dataclass
+class Request:
+    """What the analyst is asked: one kind, the columns in their parts, the statistic, the filters."""
+
+    kind: str
+    table: str
+    measures: list[str] = field(default_factory=list)
+    group: str | None = None
+    outcome: str | None = None
+    time: str | None = None
+    entity: str | None = None
+    weight: str | None = None
+    statistic: str = "mean"
+    percentile: float = 50
+    direction: str = "high"
+    period: str = "auto"
+    sd: str = "sample"
+    filters: list[dict[str, Any]] = field(default_factory=list)
+    pair: bool = False
+    missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A table's columns as the question model reads them."""
+
+    table: str
+    columns: list[dict[str, Any]]  # name, type, distinct, min, max, values (few-valued columns)
+
+    def names(self, *kinds: str) -> list[str]:
+        return [c["name"] for c in self.columns if c["type"] in kinds]
+
+    @property
+    def numbers(self) -> list[str]:
+        return self.names("number")
+
+    @property
+    def categories(self) -> list[str]:
+        """Text and yes/no columns with few values, and number columns that code a few categories."""
+        return [
+            c["name"]
+            for c in self.columns
+            if (c["type"] in ("string", "boolean") and 1 <= (c.get("distinct") or 0) <= MAX_GROUPS)
+            or (c["type"] == "number" and _coded(c))
+        ]
+
+    @property
+    def times(self) -> list[str]:
+        dates = self.names("date")
+        years = [c["name"] for c in self.columns if c["type"] == "number" and TIME_NAMES.search(c["name"])]
+        return dates + years
+
+    def values(self) -> dict[str, list[str]]:
+        return {c["name"]: [str(v) for v in c.get("values") or []] for c in self.columns if c["type"] == "string"}
+
+
+def _coded(column: dict[str, Any]) -> bool:
+    values = column.get("values") or []
+    return 2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)
+
+
+def statistic_of(text: str) -> tuple[str, float] | None:
+    """The statistic the words ask for, the one said last winning (a refinement overrides the goal)."""
+    said: list[tuple[int, str, float]] = []
+    for match in PERCENTILE.finditer(text):
+        said.append((match.start(), "percentile", float(match.group(1) or match.group(2))))
+    for pattern, name in STATISTIC_WORDS:
+        for match in pattern.finditer(text):
+            if name in ("p75", "p25"):
+                said.append((match.start(), "percentile", float(name[1:])))
+            else:
+                said.append((match.start(), name, 50))
+    if not said:
+        return None
+    _, name, percentile = max(said)
+    return name, percentile
+
+
+def direction_of(text: str) -> str:
+    """Highest or lowest, the word said last winning."""
+    high = [m.start() for m in HIGH.finditer(text)]
+    low = [m.start() for m in LOW.finditer(text)]
+    return "low" if low and (not high or max(low) > max(high)) else "high"
+
+
+def kind_of(text: str, schema: Schema, named_numbers: int) -> str:
+    """The kind of question, from its words and what the table has to answer it with."""
+    if MANY_MEASURES.search(text) and DIFFER.search(text):
+        return "rank_differences"
+    if ASSOCIATION.search(text) and (named_numbers >= 1 or OUTCOME_WORDS.search(text)):
+        return "association"
+    if GROWTH.search(text) and schema.times and _asks_which(text):
+        return "growth"
+    if schema.times and (TIME_WORDS.search(text) or (CHANGE_WORDS.search(text) and not DIFFER.search(text))):
+        return "trend"
+    if SHARE.search(text):
+        return "share"
+    if MANY_MEASURES.search(text) and re.search(r"\bmost\b|\bbiggest\b|\blargest\b", text, re.I):
+        return "rank_differences"
+    return "compare"
+
+
+def _asks_which(text: str) -> bool:
+    return bool(re.search(r"\b(?:which|what|who|rank|top|fastest|most|largest|biggest)\b", text, re.I))
+
+
+def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
+    """Mentions of grouping columns that the words before them mark as a grouping ("by region")."""
+    categories = set(schema.categories)
+    return [m for m in found if m.column in categories and GROUP_BEFORE.search(text[: m.start][-60:])]
+
+
+def read_question(text: str, schema: Schema) -> Request:
+    """The structured request for ``text`` (a goal, with any later refinements appended)."""
+    text = " ".join((text or "").split())
+    said_values = value_mentions(text, schema.values())
+    value_found = value_filters(text, said_values)
+    number_found = number_filters(text, schema.numbers)
+    every = mentions(text, [c["name"] for c in schema.columns])
+    request = Request(kind="compare", table=schema.table)
+    statistic = statistic_of(text)
+    if statistic:
+        request.statistic, request.percentile = statistic
+    request.direction = direction_of(text)
+    if re.search(r"\bpopulation\b", text, re.I):
+        request.sd = "population"
+    filter_spans = [(f.start, f.end) for f in number_found + value_found]
+    free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
+    numbers = [m.column for m in free if m.column in schema.numbers and m.column not in schema.times]
+    request.kind = kind_of(text, schema, len(numbers))
+    grouping = _group_mentions(text, schema, free)
+    request.group = grouping[0].column if grouping else None
+    several = [f for f in value_found if f.condition.get("op") == "in"]
+    if several and request.group in (None, several[0].column):
+        request.group = several[0].column  # "versicolor and virginica" compares those groups
+    request.filters = [f.condition for f in number_found + value_found]
+    request.measures = [n for n in numbers if n != request.group] or _filtered_measures(number_found)
+    _assign(request, text, schema, free)
+    return request
+
+
+def _filtered_measures(found: list[Found]) -> list[str]:
+    """ "The average price of the cars priced above 10": the measure was named only in its filter."""
+    return list(dict.fromkeys(f.column for f in found))
+
+
+def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
+    """Fill the parts each kind needs, from what the question named or the table's likeliest columns."""
+    if request.kind == "association":
+        _association(request, text, schema, free)
+    elif request.kind == "rank_differences":
+        request.group = request.group or _first_category(schema, free)
+        request.measures = [m for m in request.measures if m != request.group]
+    elif request.kind in ("trend", "growth"):
+        named_times = [m.column for m in free if m.column in schema.times]
+        request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
+        request.measures = [m for m in request.measures if m != request.time]
+        if request.kind == "growth":
+            request.entity = request.group or _first_category(schema, free, besides=request.time)
+        request.period = _period_of(text)
+    elif request.kind == "share":
+        named = [m.column for m in free if m.column in schema.categories]
+        request.group = request.group or (named[0] if named else _first_category(schema, free))
+        share_of = re.search(r"\b(?:of|in)\s+(?:the\s+)?(?:total|overall|all)\b", text, re.I)
+        request.weight = request.measures[0] if request.measures and (share_of or request.statistic == "sum") else None
+    else:
+        named = [m.column for m in free if m.column in schema.categories and m.column not in request.measures]
+        if request.group is None and named and re.search(r"\b(?:which|what)\b", text, re.I):
+            request.group = named[0]
+        if request.group is None and _asks_which(text) and not re.search(r"\bwhat is\b|\bwhat's\b", text, re.I):
+            request.group = _first_category(schema, free)
+        request.kind = "compare" if request.group else "statistic"
+    for part in ("group", "time", "entity", "outcome"):
+        if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
+            request.missing.append(part)
+    if not request.measures and request.kind not in ("share", "association", "rank_differences"):
+        request.missing.append("measure")
+
+
+_NEEDS = {
+    "group": ("compare", "rank_differences", "share"),
+    "time": ("trend", "growth"),
+    "entity": ("growth",),
+    "outcome": ("association",),
+}
+
+
+def _association(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
+    named = [m.column for m in free if m.column in schema.numbers or m.column in schema.categories]
+    asks_which = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
+    if len(named) >= 2 and not (asks_which and MANY_MEASURES.search(text)):
+        request.pair = True
+        request.measures, request.outcome = [named[0]], named[1]
+        return
+    request.outcome = named[-1] if named else _outcome_column(schema)
+    request.measures = []
+
+
+def _outcome_column(schema: Schema) -> str | None:
+    names = [c["name"] for c in schema.columns]
+    chosen = [n for n in names if OUTCOME_NAMES.match(n)]
+    return chosen[0] if chosen else (names[-1] if names else None)
+
+
+def _first_category(schema: Schema, free: list[Mention], *, besides: str | None = None) -> str | None:
+    """The grouping a question implies but does not name: a named category, else the table's first
+    text column with a handful of values."""
+    named = [m.column for m in free if m.column in schema.categories and m.column != besides]
+    if named:
+        return named[0]
+    text_columns = [
+        c["name"]
+        for c in schema.columns
+        if c["type"] in ("string", "boolean") and 2 <= (c.get("distinct") or 0) <= MAX_GROUPS and c["name"] != besides
+    ]
+    return text_columns[0] if text_columns else None
+
+
+def _period_of(text: str) -> str:
+    for period in ("year", "quarter", "month", "week", "day"):
+        if re.search(rf"\b(?:{period}(?:s|ly)?|{'annual' if period == 'year' else period}\w*)\b", text, re.I):
+            return period
+    return "auto"

@@ -1,0 +1,206 @@
+"""What a person's words name in a table: columns (by name, inflection or synonym) and values.
+
+"the tallest plants" names ``height_cm``, "fuel use" a litres-per-100-km column, "females" the value
+``female``: words are lower-cased, stemmed and mapped to a few concepts, and column names are read
+the same way (``PetalLength``, ``petal_length_cm`` and "petal length" are one thing). Plain Python.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# A concept and the words (stems) that name it; a column name's words are mapped the same way.
+CONCEPTS = {
+    "height": {"height", "tall", "high_", "stature"},
+    "weight": {"weight", "heavy", "weigh", "mass", "light_"},
+    "age": {"age", "old", "young", "aged", "elderly"},
+    "length": {"length", "long", "len"},
+    "width": {"width", "wide", "narrow", "breadth"},
+    "size": {"size", "big", "small_", "large_"},
+    "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "fare"},
+    "income": {"income", "earn", "earning", "salary", "wage", "pay", "rich", "wealth", "wealthy"},
+    "speed": {"speed", "fast", "slow", "quick", "velocity"},
+    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool"},
+    "rain": {"rain", "rainfall", "precipitation", "wet", "dry"},
+    "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
+             "mpg", "litre", "liter", "l100km"},
+    "population": {"population", "populous", "inhabitant", "people", "resident"},
+    "revenue": {"revenue", "sale", "turnover", "takings"},
+    "profit": {"profit", "profitable", "margin"},
+    "duration": {"duration", "wait", "waiting", "minute", "hour", "time_"},
+    "score": {"score", "grade", "mark", "rating", "rate_"},
+    "quantity": {"quantity", "unit", "qty", "volume_"},
+    "distance": {"distance", "far", "km", "mile"},
+    "unemployment": {"unemployment", "unemployed", "jobless"},
+    "investment": {"investment", "invest", "capex"},
+    "employment": {"employment", "employed", "job", "worker"},
+    "gdp": {"gdp", "output"},
+    "sex": {"sex", "gender", "male", "female", "men", "women", "man", "woman"},
+}  # fmt: skip
+WORD_CONCEPTS: dict[str, set[str]] = {}
+for _concept, _words in CONCEPTS.items():
+    for _word in _words:
+        WORD_CONCEPTS.setdefault(_word.rstrip("_"), set()).add(_concept)
+# Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
+WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
+UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "pct", "percent", "pc", "in", "ft", "s", "ms",
+         "min", "h", "hr", "hrs", "km", "kmh", "mph", "c", "f", "k", "num", "no", "nr", "amt", "val",
+         "value"}  # fmt: skip
+STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is", "are", "was", "were", "what",
+        "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
+        "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
+        "more", "less", "much", "many", "who", "whose", "where", "when", "over", "under", "above", "below"}  # fmt: skip
+VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
+FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
+
+
+def stem(word: str) -> str:
+    """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away."""
+    word = word.lower().removesuffix("'s").removesuffix("\u2019s")
+    for suffix, replacement in (
+        ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"),
+        ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
+    ):  # fmt: skip
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            base = word[: -len(suffix)] + replacement
+            if (
+                suffix in ("est", "er", "ing", "ed")
+                and len(base) > 3
+                and base[-1] == base[-2]
+                and base[-1] in "bdgmnprt"
+            ):
+                base = base[:-1]  # biggest -> big, taller stays tall
+            if suffix in ("est", "er") and base + "e" in _E_WORDS:
+                base += "e"  # widest -> wide, larger -> large
+            return base
+    return word
+
+
+_E_WORDS = {"wide", "large", "late", "close", "fine", "rare", "safe", "sure", "pure", "wise", "lose", "price",
+            "rate", "score", "size", "time", "volume", "use", "value", "type", "age", "range", "grade"}  # fmt: skip
+
+
+def split_name(name: str) -> list[str]:
+    """A column name as words: ``petalLength_cm2`` is petal, length, cm, 2."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", spaced) if w]
+
+
+def concepts_of(word: str) -> set[str]:
+    return WORD_CONCEPTS.get(word, set()) | WORD_CONCEPTS.get(stem(word), set())
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    stem: str
+    start: int  # character offsets in the question
+    end: int
+    concepts: frozenset[str] = frozenset()
+
+
+def words_of(text: str) -> list[Word]:
+    found = []
+    for match in re.finditer(r"[A-Za-z][A-Za-z0-9']*|\d+(?:\.\d+)?", text):
+        raw = match.group(0)
+        found.append(Word(raw.lower(), stem(raw), match.start(), match.end(), frozenset(concepts_of(raw.lower()))))
+    return found
+
+
+@dataclass
+class Named:
+    """A column as its name reads: its content words (stemmed) and the concepts they carry."""
+
+    name: str
+    stems: list[str] = field(default_factory=list)
+    concepts: list[set[str]] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, name: str) -> Named:
+        parts = [
+            p for p in split_name(name) if p not in UNITS and p not in STOP and not p.isdigit() and len(p) > 1
+        ] or split_name(name)
+        named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
+        if FUEL_NAME.search(name):
+            named.concepts = [c | {"fuel"} for c in named.concepts]
+        return named
+
+
+@dataclass(frozen=True)
+class Mention:
+    column: str
+    start: int  # character offsets of the words that named it
+    end: int
+    score: float  # the share of the name's words the text said, 1.0 for all of them
+    exact: bool  # every word said as such, not through a synonym
+
+
+def _matches(word: Word, stem_: str, concepts: set[str]) -> tuple[bool, bool]:
+    """(matched, exactly): the same stem, or a shared concept."""
+    if word.stem == stem_ or word.text == stem_:
+        return True, True
+    if word.stem in STOP:
+        return False, False
+    return bool(word.concepts & concepts) and word.stem not in WEAK, False
+
+
+def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]:
+    """Where the text names each column, best first; each word of the text names one column at most."""
+    words = words_of(text)
+    candidates = []
+    for name in columns:
+        named = Named.of(name)
+        for anchor in range(len(words)):
+            hit = _near(words, anchor, named, window)
+            if hit:
+                candidates.append(hit)
+    candidates.sort(key=lambda m: (-m[0].score, not m[0].exact, m[1][-1] - m[1][0], m[0].start))
+    taken: set[int] = set()
+    chosen: dict[str, Mention] = {}
+    for mention, positions in candidates:
+        if mention.column in chosen or taken & set(positions):
+            continue
+        taken |= set(positions)
+        chosen[mention.column] = mention
+    return sorted(chosen.values(), key=lambda m: m.start)
+
+
+def _near(words: list[Word], anchor: int, named: Named, window: int) -> tuple[Mention, list[int]] | None:
+    """The name's words said from ``anchor`` on (within ``window`` words), if the first one is there."""
+    positions, exact = [], True
+    for stem_, concepts in zip(named.stems, named.concepts, strict=True):
+        for index in range(anchor, min(len(words), anchor + window + 1)):
+            if index in positions:
+                continue
+            matched, exactly = _matches(words[index], stem_, concepts)
+            if matched:
+                positions.append(index)
+                exact = exact and exactly
+                break
+    if anchor not in positions:
+        return None
+    score = len(positions) / len(named.stems)
+    if len(named.stems) > 1 and len(positions) == 1 and words[anchor].stem in STOP | {"mean", "average", "total"}:
+        return None
+    first, last = min(positions), max(positions)
+    mention = Mention(named.name, words[first].start, words[last].end, score, exact)
+    return mention, sorted(positions)
+
+
+def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, str, int]]:
+    """(column, value, offset) for each value of a few-valued column the text says, in its order."""
+    lowered = text.lower()
+    found = []
+    for column, options in values.items():
+        for value in options:
+            spoken = str(value).lower().strip()
+            if not spoken or spoken.isdigit() or spoken in VAGUE_VALUES:
+                continue
+            variants = {spoken, spoken.replace("_", " ")}
+            for variant in variants:
+                match = re.search(rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])", lowered)
+                if match:
+                    found.append((column, str(value), match.start()))
+                    break
+    return sorted(found, key=lambda f: f[2])

@@ -1,0 +1,111 @@
+"""Vega-Lite specs for the stats.* results: the grammar LLMs and the plotting ecosystem already write.
+
+Each spec carries its data inline (a chart must draw offline, from the message alone), a title and a
+description that serves as the chart's text alternative. Plain Python: no Django.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
+MAX_POINTS = 1500
+MAX_BARS = 40
+WIDTH = 480
+
+
+def _spec(title: str, description: str, values: list[dict[str, Any]], **rest: Any) -> dict[str, Any]:
+    return {
+        "$schema": SCHEMA,
+        "title": title,
+        "description": description,
+        "width": WIDTH,
+        "data": {"values": values},
+        **rest,
+    }
+
+
+def bar_chart(
+    values: list[dict[str, Any]], *, category: str, amount: str, title: str, description: str, amount_title: str
+) -> dict[str, Any]:
+    """Bars from largest to smallest, the first (the answer) in a stronger colour."""
+    shown = values[:MAX_BARS]
+    first = shown[0][category] if shown else None
+    return _spec(
+        title,
+        description,
+        shown,
+        mark={"type": "bar", "tooltip": True},
+        encoding={
+            "y": {"field": category, "type": "nominal", "sort": "-x", "title": None},
+            "x": {"field": amount, "type": "quantitative", "title": amount_title},
+            "color": {
+                "condition": {"test": {"field": category, "equal": first}, "value": "#2f6f9f"},
+                "value": "#a9c4d9",
+            },
+        },
+    )
+
+
+def scatter_with_fit(
+    frame: pd.DataFrame, x: str, y: str, *, title: str, description: str, jitter_y: bool = False
+) -> dict[str, Any]:
+    """Points and their least-squares line; large tables are sampled (fixed seed) to keep the page light."""
+    both = frame[[x, y]].dropna()
+    if len(both) > MAX_POINTS:
+        both = both.sample(MAX_POINTS, random_state=0)
+    values = [{"x": float(a), "y": float(b)} for a, b in both.itertuples(index=False)]
+    axes = {
+        "x": {"field": "x", "type": "quantitative", "title": x, "scale": {"zero": False}},
+        "y": {"field": "y", "type": "quantitative", "title": y, "scale": {"zero": False}},
+    }
+    return _spec(
+        title,
+        description,
+        values,
+        layer=[
+            {"mark": {"type": "point", "opacity": 0.5, "filled": True}, "encoding": axes},
+            {
+                "mark": {"type": "line", "color": "#c0392b"},
+                "transform": [{"regression": "y", "on": "x"}],
+                "encoding": axes,
+            },
+        ],
+    )
+
+
+def line_chart(
+    points: list[dict[str, Any]], *, period: str, measure: str, title: str, description: str
+) -> dict[str, Any]:
+    """A trend: the statistic per period as a line with its points."""
+    values = [{"period": str(p["period"]), "value": p["value"]} for p in points]
+    return _spec(
+        title,
+        description,
+        values,
+        mark={"type": "line", "point": True, "tooltip": True},
+        encoding={
+            "x": {"field": "period", "type": "ordinal", "title": period, "sort": None},
+            "y": {"field": "value", "type": "quantitative", "title": measure, "scale": {"zero": False}},
+        },
+    )
+
+
+def box_plot(frame: pd.DataFrame, measure: str, group: str, *, title: str, description: str) -> dict[str, Any]:
+    """The distribution of a measure in each group."""
+    both = frame[[group, measure]].dropna()
+    if len(both) > MAX_POINTS:
+        both = both.sample(MAX_POINTS, random_state=0)
+    values = [{"group": str(g), "value": float(v)} for g, v in both.itertuples(index=False)]
+    return _spec(
+        title,
+        description,
+        values,
+        mark={"type": "boxplot", "extent": 1.5},
+        encoding={
+            "x": {"field": "group", "type": "nominal", "title": group},
+            "y": {"field": "value", "type": "quantitative", "title": measure, "scale": {"zero": False}},
+        },
+    )

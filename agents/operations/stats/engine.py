@@ -1,0 +1,343 @@
+"""The statistics behind the stats.* operations, on a pandas DataFrame (plain Python: no Django).
+
+pandas computes the summaries, SciPy the tests and correlations: the field's maintained libraries,
+so a figure here is the figure a notebook gives. Every function returns JSON-ready dicts and never
+raises on thin data: a group too small for a test gets ``None`` there and the caller says so.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as scipy_stats
+
+STATISTICS = ("mean", "median", "sum", "count", "min", "max", "sd", "percentile")
+PERIODS = ("year", "quarter", "month", "week", "day")
+MIN_TEST_N = 2
+
+
+def clean(value: Any) -> Any:
+    """A value JSON can carry: NaN and infinities become None, numpy scalars plain Python."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.date().isoformat()
+    return value
+
+
+def statistic_of(values: pd.Series, statistic: str, *, percentile: float = 50, sd: str = "sample") -> float | None:
+    """One statistic of a numeric column's present values."""
+    present = values.dropna()
+    if statistic == "count":
+        return int(present.size)
+    if present.empty:
+        return None
+    computed = {
+        "mean": present.mean,
+        "median": present.median,
+        "sum": present.sum,
+        "min": present.min,
+        "max": present.max,
+        "sd": lambda: present.std(ddof=1 if sd == "sample" else 0),
+        "percentile": lambda: present.quantile(percentile / 100),
+    }[statistic]()
+    return clean(float(computed))
+
+
+def describe(
+    frame: pd.DataFrame, columns: list[str], *, percentiles: tuple[float, ...] = (25, 50, 75), sd: str = "sample"
+) -> list[dict[str, Any]]:
+    """Per numeric column: n, missing, mean, SD, min, percentiles, max, sum, and the values more than
+    three SDs from the mean (checked from 8 values on)."""
+    described = []
+    for name in columns:
+        values = frame[name].dropna().astype(float)
+        row: dict[str, Any] = {"column": name, "n": int(values.size), "missing": int(frame[name].isna().sum())}
+        for statistic in ("mean", "sd", "min", "max", "sum"):
+            row[statistic] = statistic_of(values, statistic, sd=sd)
+        row["percentiles"] = {f"p{p:g}": statistic_of(values, "percentile", percentile=p) for p in percentiles}
+        row["outliers"] = _outliers(values, row["mean"], row["sd"])
+        described.append(row)
+    return described
+
+
+def _outliers(values: pd.Series, mean: float | None, sd: float | None) -> dict[str, Any]:
+    if mean is None or not sd or values.size < 8:
+        return {"checked": False, "low": None, "high": None, "values": []}
+    low, high = mean - 3 * sd, mean + 3 * sd
+    far = values[(values < low) | (values > high)].sort_values()
+    return {"checked": True, "low": clean(low), "high": clean(high), "values": [clean(v) for v in far.head(100)]}
+
+
+def by_group(
+    frame: pd.DataFrame, measure: str, group: str, statistic: str, *, percentile: float = 50, sd: str = "sample"
+) -> list[dict[str, Any]]:
+    """The statistic of ``measure`` in each group, with the group's n, highest first."""
+    rows = []
+    for value, part in frame.groupby(group, sort=True, dropna=True)[measure]:
+        rows.append(
+            {
+                "group": clean(value),
+                "n": int(part.dropna().size),
+                "value": statistic_of(part, statistic, percentile=percentile, sd=sd),
+            }
+        )
+    return sorted(rows, key=lambda r: (r["value"] is None, -(r["value"] or 0)))
+
+
+def compare(
+    frame: pd.DataFrame, measure: str, group: str, statistic: str = "mean", *, percentile: float = 50
+) -> dict[str, Any]:
+    """Groups ranked on a measure, the gap between the top and bottom group, and a test of the
+    difference: Welch's t and Cohen's d for two groups, one-way ANOVA and eta squared for more."""
+    groups = by_group(frame, measure, group, statistic, percentile=percentile)
+    present = [g for g in groups if g["value"] is not None]
+    result: dict[str, Any] = {"measure": measure, "group_by": group, "statistic": statistic, "groups": groups}
+    if len(present) >= 2:
+        top, bottom = present[0], present[-1]
+        result["difference"] = clean(top["value"] - bottom["value"])
+        result["ratio"] = clean(top["value"] / bottom["value"]) if bottom["value"] else None
+    samples = _samples(frame, measure, group)
+    result["test"] = _test(samples)
+    return result
+
+
+def _samples(frame: pd.DataFrame, measure: str, group: str) -> dict[Any, np.ndarray]:
+    return {
+        clean(value): part.dropna().to_numpy(dtype=float)
+        for value, part in frame.groupby(group, sort=True, dropna=True)[measure]
+        if part.notna().sum() > 0
+    }
+
+
+def _test(samples: dict[Any, np.ndarray]) -> dict[str, Any] | None:
+    usable = {k: v for k, v in samples.items() if v.size >= MIN_TEST_N}
+    if len(usable) < 2:
+        return None
+    arrays = list(usable.values())
+    if len(arrays) == 2:
+        a, b = arrays
+        welch = scipy_stats.ttest_ind(a, b, equal_var=False)
+        return {
+            "name": "Welch's t-test",
+            "statistic": clean(float(welch.statistic)),
+            "p_value": clean(float(welch.pvalue)),
+            "effect": "cohens_d",
+            "effect_size": cohens_d(a, b),
+        }
+    anova = scipy_stats.f_oneway(*arrays)
+    return {
+        "name": "one-way ANOVA",
+        "statistic": clean(float(anova.statistic)),
+        "p_value": clean(float(anova.pvalue)),
+        "effect": "eta_squared",
+        "effect_size": eta_squared(arrays),
+    }
+
+
+def cohens_d(a: np.ndarray, b: np.ndarray) -> float | None:
+    """(mean a - mean b) over the SD pooled from both samples' n - 1 variances."""
+    if a.size < 2 or b.size < 2:
+        return None
+    pooled = ((a.size - 1) * a.var(ddof=1) + (b.size - 1) * b.var(ddof=1)) / (a.size + b.size - 2)
+    return clean(float((a.mean() - b.mean()) / math.sqrt(pooled))) if pooled > 0 else None
+
+
+def eta_squared(arrays: list[np.ndarray]) -> float | None:
+    """The share of the measure's variance that lies between the groups."""
+    every = np.concatenate(arrays)
+    total = ((every - every.mean()) ** 2).sum()
+    between = sum(a.size * (a.mean() - every.mean()) ** 2 for a in arrays)
+    return clean(float(between / total)) if total > 0 else None
+
+
+def rank_differences(frame: pd.DataFrame, group: str, measures: list[str]) -> dict[str, Any]:
+    """Every measure's difference between the groups, largest first: |Cohen's d| for two groups,
+    eta squared for more."""
+    ranked = []
+    for measure in measures:
+        samples = _samples(frame, measure, group)
+        test = _test(samples)
+        if test is None or test["effect_size"] is None:
+            continue
+        means = {str(k): clean(float(v.mean())) for k, v in samples.items()}
+        ranked.append(
+            {
+                "measure": measure,
+                "effect": test["effect"],
+                "effect_size": test["effect_size"],
+                "p_value": test["p_value"],
+                "means": means,
+            }
+        )
+    ranked.sort(key=lambda r: -abs(r["effect_size"]))
+    groups = sorted(str(v) for v in frame[group].dropna().unique())
+    return {"group_by": group, "groups": groups, "measures": ranked}
+
+
+def coded(values: pd.Series) -> tuple[pd.Series, Any] | None:
+    """A two-valued column as 0/1 (1 for the later value in sort order), and the value coded 1."""
+    levels = sorted(values.dropna().unique(), key=str)
+    if len(levels) != 2:
+        return None
+    return values.map({levels[0]: 0.0, levels[1]: 1.0}), clean(levels[1])
+
+
+def correlation(x: pd.Series, y: pd.Series) -> dict[str, Any] | None:
+    """Pearson r with its p-value and 95% interval (Fisher z), Spearman rho, and n."""
+    both = pd.concat([x.astype(float), y.astype(float)], axis=1).dropna()
+    n = len(both)
+    if n < 3 or both.iloc[:, 0].nunique() < 2 or both.iloc[:, 1].nunique() < 2:
+        return None
+    pearson = scipy_stats.pearsonr(both.iloc[:, 0], both.iloc[:, 1])
+    spearman = scipy_stats.spearmanr(both.iloc[:, 0], both.iloc[:, 1])
+    r = float(pearson.statistic)
+    interval = pearson.confidence_interval(0.95) if n > 3 else None
+    slope, intercept = np.polyfit(both.iloc[:, 0], both.iloc[:, 1], 1)
+    return {
+        "n": n,
+        "pearson_r": clean(r),
+        "p_value": clean(float(pearson.pvalue)),
+        "ci95": [clean(float(interval.low)), clean(float(interval.high))] if interval else None,
+        "spearman_rho": clean(float(spearman.statistic)),
+        "slope": clean(float(slope)),
+        "intercept": clean(float(intercept)),
+    }
+
+
+def associate(frame: pd.DataFrame, outcome: str, variables: list[str]) -> dict[str, Any]:
+    """How strongly each variable goes with the outcome, strongest first. A two-valued outcome is
+    coded 0/1 (point-biserial r); one with more categories is compared by eta (the correlation ratio)."""
+    target = frame[outcome]
+    numeric_target = pd.api.types.is_numeric_dtype(target) and not pd.api.types.is_bool_dtype(target)
+    coded_as = None
+    if not numeric_target:
+        two = coded(target)
+        if two is not None:
+            target, coded_as = two[0], two[1]
+    ranked = []
+    for variable in variables:
+        if variable == outcome:
+            continue
+        if numeric_target or coded_as is not None:
+            found = correlation(frame[variable], target)
+            if found is not None:
+                ranked.append({"variable": variable, "strength": abs(found["pearson_r"] or 0), **found})
+        else:
+            eta = eta_squared(list(_samples(frame, variable, outcome).values()))
+            if eta is not None:
+                ranked.append(
+                    {"variable": variable, "strength": math.sqrt(eta), "eta": math.sqrt(eta), "eta_squared": eta}
+                )
+    ranked.sort(key=lambda r: -r["strength"])
+    return {
+        "outcome": outcome,
+        "outcome_coded_1": coded_as,
+        "method": _method(numeric_target, coded_as),
+        "variables": ranked,
+    }
+
+
+def _method(numeric_target: bool, coded_as: Any) -> str:
+    if numeric_target:
+        return "pearson"
+    return "point_biserial" if coded_as is not None else "eta"
+
+
+def periods(times: pd.Series, period: str) -> pd.Series:
+    """The period each moment falls in: the year, quarter, month, week or day of a date, or a
+    number column (a year, say) as it is."""
+    if pd.api.types.is_numeric_dtype(times):
+        return times
+    moments = pd.to_datetime(times, errors="coerce")
+    code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}[period]
+    return moments.dt.to_period(code).astype(str).where(moments.notna())
+
+
+def auto_period(times: pd.Series) -> str:
+    """Years over a long span, months over a shorter one, days within two months."""
+    if pd.api.types.is_numeric_dtype(times):
+        return "value"
+    moments = pd.to_datetime(times, errors="coerce").dropna()
+    if moments.empty:
+        return "year"
+    days = (moments.max() - moments.min()).days
+    return "year" if days > 3 * 365 else "month" if days > 62 else "day"
+
+
+def trend(
+    frame: pd.DataFrame, time: str, measure: str, *, period: str = "auto", statistic: str = "mean"
+) -> dict[str, Any]:
+    """The statistic per period, the change from the first period to the last, and the linear slope
+    per period step with its p-value."""
+    chosen = auto_period(frame[time]) if period == "auto" else period
+    keys = periods(frame[time], chosen if chosen != "value" else "year")
+    points = []
+    for key, part in frame[measure].groupby(keys, sort=True):
+        points.append({"period": clean(key), "n": int(part.notna().sum()), "value": statistic_of(part, statistic)})
+    points = [p for p in points if p["value"] is not None]
+    result: dict[str, Any] = {
+        "time": time,
+        "measure": measure,
+        "period": chosen,
+        "statistic": statistic,
+        "points": points,
+    }
+    if len(points) >= 2:
+        first, last = points[0]["value"], points[-1]["value"]
+        result["change"] = clean(last - first)
+        result["percent_change"] = clean((last - first) / abs(first) * 100) if first else None
+        steps = np.arange(len(points), dtype=float)
+        fit = scipy_stats.linregress(steps, [p["value"] for p in points])
+        result["slope_per_period"] = clean(float(fit.slope))
+        result["p_value"] = clean(float(fit.pvalue)) if len(points) > 2 else None
+        result["r_squared"] = clean(float(fit.rvalue**2)) if len(points) > 2 else None
+    return result
+
+
+def share(frame: pd.DataFrame, column: str, *, weight: str | None = None) -> dict[str, Any]:
+    """Each category's count (or total of ``weight``) and its percentage, most common first."""
+    values = frame[column]
+    totals = frame[weight].groupby(values, dropna=False).sum() if weight else values.value_counts(dropna=False)
+    whole = float(totals.sum())
+    rows = [
+        {
+            "value": "(missing)" if pd.isna(key) else clean(key),
+            "amount": clean(float(amount)),
+            "percent": clean(float(amount) / whole * 100) if whole else None,
+        }
+        for key, amount in totals.items()
+    ]
+    rows.sort(key=lambda r: -(r["amount"] or 0))
+    return {"column": column, "weight": weight, "total": clean(whole), "categories": rows}
+
+
+def growth(frame: pd.DataFrame, entity: str, time: str, measure: str) -> dict[str, Any]:
+    """Per entity, the measure at its first and its last moment, the change, the ratio and the
+    percentage change, largest growth first."""
+    rows = []
+    ordered = frame[[entity, time, measure]].dropna().sort_values(time, kind="stable")
+    for key, part in ordered.groupby(entity, sort=True):
+        if len(part) < 2:
+            continue
+        first, last = part.iloc[0], part.iloc[-1]
+        start, end = float(first[measure]), float(last[measure])
+        rows.append(
+            {
+                "entity": clean(key),
+                "first_time": clean(first[time]),
+                "last_time": clean(last[time]),
+                "first": clean(start),
+                "last": clean(end),
+                "change": clean(end - start),
+                "ratio": clean(end / start) if start else None,
+                "percent_change": clean((end - start) / abs(start) * 100) if start else None,
+            }
+        )
+    rows.sort(key=lambda r: (r["percent_change"] is None, -(r["percent_change"] or 0)))
+    return {"entity": entity, "time": time, "measure": measure, "entities": rows}
