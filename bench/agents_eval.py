@@ -1,14 +1,18 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save]
+    python bench/agents_eval.py [--save] [--questions-only]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
   when the goal was clear;
 - analyst: the share of the figures in its reports that equal the known statistics (target 100%);
+- analyst questions (bench/eval/questions/): the share of the questions whose answer and figure the
+  first sentence of the analyst's "findings" section gives, per kind of question (target 100%);
 - reviewer: recall of the sections known to be missing, and false alarms on complete deliverables.
 
 ``--save`` writes the figures into the agents' measured capability profiles (shown in the admin).
+``--questions-only`` asks the analyst's questions and nothing else (the whole run is slow). The exit
+code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
 import argparse
@@ -33,11 +37,14 @@ USER_ENVIRONMENT = dict(os.environ)  # before setup_django points the bench at i
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", action="store_true", help="store the figures in the agents' measured profiles")
+    parser.add_argument("--questions-only", action="store_true", help="only the analyst's questions with known answers")
     args = parser.parse_args()
+    if args.save and args.questions_only:
+        parser.error("--save stores the whole run's figures: run without --questions-only")
     os.environ["WORKBENCH_DATA_DIR"] = tempfile.mkdtemp(prefix="chap-eval-")  # never the workbench's own data
     setup_django()
     try:
-        return run(save=args.save)
+        return run_questions() if args.questions_only else run(save=args.save)
     finally:
         from django.db import connections
 
@@ -145,6 +152,150 @@ def evaluate_analyst() -> dict:
     return {"exact_figures_share": round(matched / total, 4), "figures": total, "mismatches": mismatches[:10]}
 
 
+QUESTIONS = EVAL / "questions"
+KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter")
+TREND_WORDS = {
+    "rose": ("rose", "risen", "rising", "increased", "increasing", "grew", "grown", "growing", "went up", "gone up"),
+    "fell": (
+        "fell", "fallen", "falling", "decreased", "decreasing", "declined", "declining", "dropped", "dropping",
+        "went down", "gone down",
+    ),
+}  # fmt: skip
+# a number as a person prints it: an optional minus (or U+2212), thousands commas, decimals, then a
+# percent sign or a word that scales it ("3.64 million")
+PRINTED_NUMBER = re.compile(
+    r"(?<![\w.])[-\u2212]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:%|\s+(thousand|million|billion)\b)?", re.I
+)
+SCALES = {"thousand": 3, "million": 6, "billion": 9}
+
+
+def normalised(text: str) -> str:
+    """Lowercased, underscores and hyphens as spaces, whitespace collapsed: how answers are compared."""
+    return " ".join(re.sub(r"[_-]", " ", text.lower()).split())
+
+
+def lead_sentence(body: str) -> str:
+    """The first sentence of a section: up to the first full stop that ends a sentence (one followed by
+    whitespace or the end, so never a decimal point) or the first line break; markdown bold and code
+    marks removed."""
+    text = body.replace("**", "").replace("`", "").strip()
+    return re.split(r"\.(?=\s|$)|\n", text, maxsplit=1)[0].strip()
+
+
+def printed_numbers(text: str) -> list[tuple[float, int]]:
+    """Each number printed in the text, as its absolute value and its count of decimals (negative
+    for the places a scale word moves: "3.6 million" is 3,600,000 to the nearest 100,000)."""
+    found = []
+    for match in PRINTED_NUMBER.finditer(text):
+        digits, decimals = match[1].replace(",", ""), match[2] or ""
+        shift = SCALES[match[3].lower()] if match[3] else 0
+        value = float(f"{digits}.{decimals}" if decimals else digits) * 10**shift
+        found.append((value, len(decimals) - shift))
+    return found
+
+
+def figure_matches(value: float, decimals: int, figure: float) -> bool:
+    """The printed value is the figure: within 1%, or within half a unit of its last printed decimal
+    (rounded as printed) while still within 2%. Absolute values: the sign is the answer's business."""
+    target, gap = abs(figure), abs(value - abs(figure))
+    relative = gap / target if target else (0.0 if gap == 0 else float("inf"))
+    return relative <= 0.01 or (gap <= 0.5 * 10**-decimals * (1 + 1e-9) and relative <= 0.02)
+
+
+def answer_matches(question: dict, lead: str) -> bool:
+    said = normalised(lead)
+    answer = normalised(question["answer"])
+    if question["kind"] == "trend":
+        return any(re.search(rf"\b{word}\b", said) for word in TREND_WORDS[answer])
+    if question["kind"] == "association" and answer in ("positive", "negative"):
+        return answer in said  # "positively", "negative correlation"
+    return re.search(rf"(?<![a-z0-9]){re.escape(answer)}(?![a-z0-9])", said) is not None
+
+
+def lead_is_right(question: dict, lead: str) -> bool:
+    """The lead names the answer and prints its figure."""
+    return answer_matches(question, lead) and any(
+        figure_matches(value, decimals, question["figure"]) for value, decimals in printed_numbers(lead)
+    )
+
+
+def _findings_lead(session) -> str:
+    """The first sentence of the analyst's last report's findings, or what happened instead."""
+    from agents.models import Task
+
+    reports = [e for e in _answers(session, "collaborative_response") if e["sender"]["id"] == "analyst"]
+    if not reports:
+        task = Task.objects.filter(session=session, agent__name="analyst").last()
+        return f"(no report: task {task.state if task else 'missing'} {task.last_error[:200] if task else ''})"
+    sections = reports[-1]["payload"]["content"].get("sections") or []
+    findings = next((s for s in sections if s.get("id") == "findings"), None)
+    return lead_sentence(findings["body"]) if findings else "(no findings section)"
+
+
+def evaluate_questions() -> dict:
+    from agents.models import Agent, Task
+    from agents.operations.files import workspace_root
+
+    questions = json.loads((QUESTIONS / "questions.json").read_text())
+    right: Counter = Counter()
+    asked: Counter = Counter()
+    misses = []
+    for question in questions:
+        session = _session("analyst questions eval")
+        dataset = question["dataset"]
+        shutil.copy(QUESTIONS / "datasets" / f"{dataset}.csv", workspace_root(session.pk) / f"{dataset}.csv")
+        message_id = _human_says(session, "task_proposal", {"goal": question["question"]})
+        Task.objects.create(
+            session=session,
+            title=f"Answer: {question['question']}"[:2000],
+            agent=Agent.objects.get(name="analyst"),
+            source_message_id=message_id,
+        )
+        try:
+            _work()
+            lead = _findings_lead(session)
+        except Exception as exc:  # an analyst in the middle of a rewrite: a miss, not the end of the run
+            lead = f"(the run failed: {type(exc).__name__}: {exc})"[:300]
+        asked[question["kind"]] += 1
+        if lead_is_right(question, lead):
+            right[question["kind"]] += 1
+        else:
+            figure = f"{question['figure']}{'%' if question['figure_is_percent'] else ''}"
+            misses.append(
+                {
+                    "id": question["id"],
+                    "question": question["question"],
+                    "expected": f"{question['answer']}, {figure}",
+                    "lead": lead,
+                }
+            )
+    total = sum(asked.values())
+    return {
+        "questions_answered_share": round(sum(right.values()) / total, 4),
+        "questions": total,
+        "answered": sum(right.values()),
+        "by_kind": {kind: [right[kind], asked[kind]] for kind in KINDS if asked[kind]},
+        "misses": misses,
+    }
+
+
+def report_questions(result: dict) -> bool:
+    share = result["questions_answered_share"]
+    kinds = ", ".join(f"{kind} {got}/{of}" for kind, (got, of) in result["by_kind"].items())
+    ok = share == 1
+    print(
+        f"questions: {result['answered']}/{result['questions']} answered in the lead ({share:.0%}) — {kinds} "
+        f"(target 100%) {'OK' if ok else 'MISSED'}"
+    )
+    for miss in result["misses"]:
+        print(f"  {miss['id']}: {miss['question']}\n    expected {miss['expected']}\n    lead: {miss['lead']}")
+    return ok
+
+
+def run_questions() -> int:
+    return 0 if report_questions(evaluate_questions()) else 1
+
+
 def evaluate_reviewer() -> dict:
     from agents.models import Agent, Task
     from sessions.access import caller_for_agent
@@ -188,6 +339,7 @@ def evaluate_reviewer() -> dict:
 
 def run(*, save: bool) -> int:
     planner, analyst, reviewer = evaluate_planner(), evaluate_analyst(), evaluate_reviewer()
+    questions = evaluate_questions()
     print(
         f"planner: template match {planner['template_match_accuracy']:.0%} of clear proposals "
         f"(majority-class baseline {planner['majority_baseline_accuracy']:.0%}, "
@@ -206,9 +358,11 @@ def run(*, save: bool) -> int:
         f"reviewer: recall of missing sections {reviewer['missing_section_recall']:.0%}, "
         f"{reviewer['false_missing_sections']} false alarms, {reviewer['deliverables']} deliverables"
     )
+    answered = report_questions(questions)
     if save:
+        analyst |= {k: v for k, v in questions.items() if k in ("questions_answered_share", "questions")}
         _save({"planner": planner, "analyst": analyst, "reviewer": reviewer})
-    return 0 if ok else 1
+    return 0 if ok and answered else 1
 
 
 def _save(figures: dict) -> None:
