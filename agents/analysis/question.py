@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis.filters import Found, number_filters, value_filters
-from agents.analysis.words import Mention, mentions, value_mentions
+from agents.analysis.words import Mention, mentions, split_name, stem, value_mentions
 
 KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic")
 MAX_GROUPS = 50
@@ -83,6 +83,7 @@ STATISTIC_WORDS = [
     (re.compile(r"\bminimum\b|\bmin\b|\bsmallest value\b|\blowest value\b", re.I), "min"),
     (re.compile(r"\baverage\b|\bmean\b|\btypical\b|\bavg\b", re.I), "mean"),
 ]  # fmt: skip
+INSTEAD = re.compile(r"\b(?:instead of|rather than|in place of|not)\s+(?:the\s+|a\s+|an\s+)?\w+(?:\s+deviation)?", re.I)
 GROUP_BEFORE = re.compile(
     r"\b(?:by|per|for each|for every|across|between(?: the)?|among(?: the)?|in each|of each|within each|each|"
     r"grouped by|split by|broken down by|break(?:down| down) by|for the different|which|what|versus|vs\.?)\s+"
@@ -161,6 +162,7 @@ def _coded(column: dict[str, Any]) -> bool:
 def statistic_of(text: str) -> tuple[str, float] | None:
     """The statistic the words ask for, the one said last winning (a refinement overrides the goal)."""
     said: list[tuple[int, str, float]] = []
+    text = INSTEAD.sub(" ", text)
     for match in PERCENTILE.finditer(text):
         said.append((match.start(), "percentile", float(match.group(1) or match.group(2))))
     for pattern, name in STATISTIC_WORDS:
@@ -215,7 +217,7 @@ def read_question(text: str, schema: Schema) -> Request:
     said_values = value_mentions(text, schema.values())
     value_found = value_filters(text, said_values)
     number_found = number_filters(text, schema.numbers)
-    every = mentions(text, [c["name"] for c in schema.columns])
+    every = [m for m in mentions(text, [c["name"] for c in schema.columns]) if not _names_the_table(text, m, schema)]
     request = Request(kind="compare", table=schema.table)
     statistic = statistic_of(text)
     if statistic:
@@ -225,7 +227,9 @@ def read_question(text: str, schema: Schema) -> Request:
         request.sd = "population"
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
-    numbers = [m.column for m in free if m.column in schema.numbers and m.column not in schema.times]
+    # Columns named in full come before those named in part ("the baskets data ... average items").
+    ranked = sorted(free, key=lambda m: m.score < 1)
+    numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
     request.kind = kind_of(text, schema, len(numbers))
     grouping = _group_mentions(text, schema, free)
     request.group = grouping[0].column if grouping else None
@@ -236,6 +240,12 @@ def read_question(text: str, schema: Schema) -> Request:
     request.measures = [n for n in numbers if n != request.group] or _filtered_measures(number_found)
     _assign(request, text, schema, free)
     return request
+
+
+def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
+    """A column named only in part, by the words of the table's name ("the baskets data"), is not named."""
+    said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
+    return mention.score < 1 and said <= {stem(w) for w in split_name(schema.table)}
 
 
 def _filtered_measures(found: list[Found]) -> list[str]:

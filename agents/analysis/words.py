@@ -45,8 +45,7 @@ for _concept, _words in CONCEPTS.items():
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
 UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "pct", "percent", "pc", "in", "ft", "s", "ms",
-         "min", "h", "hr", "hrs", "km", "kmh", "mph", "c", "f", "k", "num", "no", "nr", "amt", "val",
-         "value"}  # fmt: skip
+         "min", "h", "hr", "hrs", "km", "kmh", "mph", "c", "f", "k", "num", "no", "nr", "amt"}  # fmt: skip
 STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is", "are", "was", "were", "what",
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",

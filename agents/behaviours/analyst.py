@@ -13,15 +13,15 @@ report's provenance, so the next round starts from them and never asks a settled
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 
+from agents.analysis.filters import condition_words
+from agents.behaviours import answering
+from agents.behaviours.answering import confidence
 from agents.behaviours.instructions import (
     WHAT_I_CAN_DO,
     Column,
     Understood,
-    condition_words,
     settings_of,
     table_name,
     understand,
@@ -48,9 +48,9 @@ CAN_DO = [
     },
 ]
 CANNOT_DO = ["judge whether the data is right", "use data that is not in the session"]
+MAX_SECTION_MEASURES = 12  # a group or trend table wider than this is unreadable; the findings name the rest
 OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the table's profile"}
-HIGH_WORDS = re.compile(r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max)\b", re.I)
-LOW_WORDS = re.compile(r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min)\b", re.I)
+MATERIAL_TYPES = {"dataset.query": "dataset_query", "dataset.describe-table": "dataset_describe"}
 
 
 def number(value) -> str:
@@ -64,37 +64,15 @@ def _listed(values: list) -> str:
     return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)) + more
 
 
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _literal(value) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int | float):
-        return repr(float(value))
-    return "'" + str(value).replace("'", "''") + "'"
-
-
-def where_sql(conditions: list[dict]) -> str:
-    """The row filters as a SQL condition, for the variance query (the structured query has no squares)."""
-    parts = []
-    for c in conditions:
-        if "or" in c:
-            parts.append("(" + " OR ".join(where_sql([p]) for p in c["or"]) + ")")
-        elif "and" in c:
-            parts.append(where_sql(c["and"]))
-        elif c["op"] == "is_null":
-            parts.append(f"{_quoted(c['column'])} IS {'NOT ' if c['value'] is False else ''}NULL")
-        elif c["op"] == "in":
-            parts.append(f"{_quoted(c['column'])} IN ({', '.join(_literal(v) for v in c['value'])})")
-        else:
-            parts.append(f"{_quoted(c['column'])} {c['op']} {_literal(c['value'])}")
-    return "(" + " AND ".join(parts) + ")" if parts else "1 = 1"
-
-
 def _filters(conditions: list[dict]) -> dict:
     return {"filters": {"and": conditions}} if conditions else {}
+
+
+def _within(column: str, outliers: dict) -> dict:
+    """The rows whose value of ``column`` lies inside its outlier bounds (or is missing)."""
+    inside = {"and": [{"column": column, "op": ">=", "value": outliers["low"]},
+                      {"column": column, "op": "<=", "value": outliers["high"]}]}  # fmt: skip
+    return {"or": [inside, {"column": column, "op": "is_null", "value": True}], "outliers_of": column}
 
 
 @dataclass
@@ -107,24 +85,13 @@ class Evidence:
         """A source as a person names it (the file, the table, the operation) and the request that
         re-runs it; the SQL the server compiled stays out (it names the session's storage, not the data)."""
         material = {
-            "type": "dataset_query" if operation == "dataset.query" else "dataset_describe",
-            "citation": f"{source}, {OPERATION_WORDS[operation]}: {words}"[:2000],
+            "type": MATERIAL_TYPES.get(operation, "statistics"),
+            "citation": f"{source}, {OPERATION_WORDS.get(operation, 'the operation ' + operation)}: {words}"[:2000],
             "confidence_in_source": "high",
             "query": {"operation": operation, "request": request},
         }
         self.materials.append(material)
         return material
-
-
-@dataclass
-class Spread:
-    """One numeric column over some rows: its standard deviation and its outlying values."""
-
-    sd: float | None = None
-    low: float | None = None
-    high: float | None = None
-    outliers: list = field(default_factory=list)
-    checked: bool = False
 
 
 class Analysis:
@@ -139,8 +106,8 @@ class Analysis:
         self.pending_outliers: list[tuple[str, str]] = []  # (table.column, its outliers in words)
         self.figures: dict[str, list] = {}  # key -> [label, value]: what "What changed" compares
         self.described: dict[str, dict] = {}
+        self.schemas: dict[str, answering.Schema] = {}
         self.files: dict[str, str] = {}  # table -> the attached file it was imported from
-        self.comparisons: list[dict] = []  # each group comparison, as the findings read it
 
     def source(self, table: str) -> str:
         """Where a table's figures come from, in a person's words."""
@@ -153,9 +120,9 @@ class Analysis:
             raise AnalysisRefused(name, answer)
         return answer.body
 
-    def query(self, table: str, request: dict, words: str) -> dict:
-        answer = self.ask("dataset.query", request)
-        self.evidence.cite(self.source(table), request, words)
+    def query(self, table: str, request: dict, words: str, operation: str = "dataset.query") -> dict:
+        answer = self.ask(operation, request)
+        self.evidence.cite(self.source(table), request, words, operation)
         return answer
 
     def figure(self, key: str, label: str, value) -> None:
@@ -186,17 +153,35 @@ class Analysis:
             self.described[table] = self.ask("dataset.describe-table", {"table": table})
         return self.described[table]
 
+    def schema(self, table: str) -> answering.Schema:
+        if table not in self.schemas:
+            self.schemas[table] = answering.schema_of(self, table)
+        return self.schemas[table]
+
     def columns(self, tables: list[str]) -> list[Column]:
         """Every column of the tables, text columns with their values: what a person's words may name."""
-        found = []
-        for table in tables:
-            for c in self.describe(table)["columns"]:
-                values: tuple[str, ...] = ()
-                if c["type"] == "string" and 0 < (c["distinct_estimate"] or 0) <= MAX_CHOSEN_GROUPS:
-                    answer = self.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
-                    values = tuple(str(row[0]) for row in answer["rows"] if row[0] is not None)
-                found.append(Column(table, c["name"], c["type"], values))
-        return found
+        return [
+            Column(
+                table,
+                c["name"],
+                c["type"],
+                tuple(str(v) for v in c.get("values") or ()) if c["type"] == "string" else (),
+            )
+            for table in tables
+            for c in self.schema(table).columns
+        ]
+
+    def findings(self, question: str, tables: list[str]) -> tuple[dict, dict]:
+        """The section that answers the question, from the table it names most."""
+        schema = answering.best_table(question, [self.schema(t) for t in tables])
+        rows = self.settings["rows"].get(schema.table, [])
+        return answering.findings(self, question, schema, self.source(schema.table), rows)
+
+    def reads_differently(self, tables: list[str], before: str, after: str) -> bool:
+        """Whether a person's words change the question the findings answer (a median, a ranking...)."""
+        schema = answering.best_table(after, [self.schema(t) for t in tables])
+        rows = self.settings["rows"].get(schema.table, [])
+        return answering.request_for(before, schema, rows) != answering.request_for(after, schema, rows)
 
     def chosen_tables(self, tables: list[str]) -> list[str]:
         wanted = [t for t in self.settings.get("tables") or [] if t in tables]
@@ -223,12 +208,13 @@ class Analysis:
         if numeric:
             statistics, kept = self._statistics(table, rows, numeric, kept)
             sections.append(statistics)
+        shown = numeric[:MAX_SECTION_MEASURES]
         for group in groups:
-            if numeric:
-                sections.append(self._comparison(table, group, numeric, kept))
+            if shown:
+                sections.append(self._comparison(table, group, shown, kept))
         for moment in (c for c in described["columns"] if c["type"] == "date"):
-            if numeric:
-                sections.append(self._trend(table, moment, numeric, kept))
+            if shown:
+                sections.append(self._trend(table, moment, shown, kept))
         return sections
 
     def _trend(self, table: str, moment: dict, numeric: list[dict], kept: list[dict]) -> dict:
@@ -317,48 +303,33 @@ class Analysis:
             "confidence": confidence(rows, worst, 0),
         }
 
-    def _aggregates(self, table: str, numeric: list[dict], conditions: list[dict]) -> dict:
-        select = [{"fn": "count", "as": "rows"}]
-        for c in numeric:
-            select += [
-                {"fn": "count", "column": c["name"], "as": f"{c['name']}__n"},
-                {"fn": "avg", "column": c["name"], "as": f"{c['name']}__mean"},
-                {"fn": "min", "column": c["name"], "as": f"{c['name']}__min"},
-                {"fn": "max", "column": c["name"], "as": f"{c['name']}__max"},
-                {"fn": "sum", "column": c["name"], "as": f"{c['name']}__sum"},
-            ]
-        words = f"the count, mean, minimum, maximum and sum of each number column{_rows_words(conditions)}"
-        answer = self.query(table, {"table": table, "select": select, **_filters(conditions)}, words)
-        return dict(zip(answer["columns"], answer["rows"][0], strict=True))
+    def _described(self, table: str, numeric: list[dict], conditions: list[dict]) -> dict[str, dict]:
+        """stats.describe of the number columns over the rows kept, column by column."""
+        words = (
+            f"the count, mean, {self.settings['sd']} SD, minimum, maximum and sum of each number column"
+            + _rows_words(conditions)
+        )
+        request = {
+            "table": table,
+            "columns": [c["name"] for c in numeric],
+            "sd": self.settings["sd"],
+            **_filters(conditions),
+        }
+        answer = self.query(table, request, words, "stats.describe")
+        return {c["column"]: c for c in answer["columns"]} | {"": {"rows": answer["rows"]}}
 
     def _statistics(self, table: str, rows: int, numeric: list[dict], kept: list[dict]) -> tuple[dict, list[dict]]:
         """The statistics of the rows kept, and the rows kept after the outliers a person left out."""
-        values = first = self._aggregates(table, numeric, kept)
-        spreads = {c["name"]: self._spread(table, c["name"], values, kept) for c in numeric}
+        first = values = self._described(table, numeric, kept)
         left_out = [
-            name
-            for name, spread in spreads.items()
-            if spread.outliers and self.settings["outliers"].get(f"{table}.{name}") == "exclude"
+            c["name"]
+            for c in numeric
+            if first[c["name"]]["outliers"]["values"]
+            and self.settings["outliers"].get(f"{table}.{c['name']}") == "exclude"
         ]
-        final = kept + [
-            {
-                "or": [
-                    {
-                        "and": [
-                            {"column": n, "op": ">=", "value": spreads[n].low},
-                            {"column": n, "op": "<=", "value": spreads[n].high},
-                        ]
-                    },
-                    {"column": n, "op": "is_null", "value": True},
-                ]
-            }
-            for n in left_out
-        ]
+        final = kept + [_within(name, first[name]["outliers"]) for name in left_out]
         if left_out:
-            values = self._aggregates(table, numeric, final)
-            reported = {c["name"]: self._spread(table, c["name"], values, final, outliers=False) for c in numeric}
-        else:
-            reported = spreads
+            values = self._described(table, numeric, final)
         kind = self.settings["sd"]
         lines = [
             f"| column | n | mean | SD ({kind}) | min | max | sum | outliers |",
@@ -367,33 +338,24 @@ class Analysis:
         worst_missing, outliers_total, undecided = 0.0, 0, []
         for c in numeric:
             name = c["name"]
-            n = values[f"{name}__n"]
-            worst_missing = max(worst_missing, 1 - n / rows if rows else 0)
-            spread = spreads[name]
-            outliers_total += len(spread.outliers)
+            shown, far_values = values[name], first[name]["outliers"]
+            worst_missing = max(worst_missing, 1 - shown["n"] / rows if rows else 0)
+            outliers_total += len(far_values["values"])
             decision = self.settings["outliers"].get(f"{table}.{name}")
-            if not spread.checked:
+            if not far_values["checked"]:
                 far = "not checked (fewer than 8 values)"
-            elif not spread.outliers:
+            elif not far_values["values"]:
                 far = "none"
             else:
                 verb = "left out" if decision == "exclude" else "kept"
-                far = f"{len(spread.outliers)} {verb}: {_listed(spread.outliers)}"
+                far = f"{len(far_values['values'])} {verb}: {_listed(far_values['values'])}"
                 if decision is None:
                     undecided.append(name)
-            figures = [number(values[f"{name}__{key}"]) for key in ("mean", "min", "max", "sum")]
-            lines.append(
-                "| " + " | ".join([name, str(n), figures[0], number(reported[name].sd), *figures[1:], far]) + " |"
-            )
-            for key, label in (
-                ("n", "count of"),
-                ("mean", "mean"),
-                ("min", "minimum"),
-                ("max", "maximum"),
-                ("sum", "sum"),
-            ):
-                self.figure(f"{table}|stat|{name}|{key}", f"{table}: {label} {name}", values[f"{name}__{key}"])
-            self.figure(f"{table}|stat|{name}|sd", f"{table}: SD of {name}", reported[name].sd)
+            figures = [number(shown[key]) for key in ("mean", "sd", "min", "max", "sum")]
+            lines.append("| " + " | ".join([name, str(shown["n"]), *figures, far]) + " |")
+            for key, label in (("n", "count of"), ("mean", "mean"), ("min", "minimum"), ("max", "maximum"),
+                               ("sum", "sum"), ("sd", "SD of")):  # fmt: skip
+                self.figure(f"{table}|stat|{name}|{key}", f"{table}: {label} {name}", shown[key])
         divisor = "n - 1" if kind == "sample" else "n"
         notes = [
             f"SD is the {kind} standard deviation (the square root of the mean squared distance from the mean, "
@@ -402,37 +364,36 @@ class Analysis:
             "(checked from 8 values on).",
         ]
         for name in left_out:
-            spread = spreads[name]
+            far_values = first[name]["outliers"]
             notes.append(
-                f"Left out: the rows where {name} lies outside {number(spread.low)} to {number(spread.high)} "
-                f"({_listed(spread.outliers)}); {values['rows']} rows remain."
+                f"Left out: the rows where {name} lies outside {number(far_values['low'])} to "
+                f"{number(far_values['high'])} ({_listed(far_values['values'])}); {values['']['rows']} rows remain."
             )
-        self._ask_about_outliers(table, undecided, spreads, first)
+        self._ask_about_outliers(table, undecided, first)
         body = "\n".join(lines) + "\n\n" + " ".join(notes) + _rows_note(kept)
+        kept_outliers = outliers_total - sum(len(first[n]["outliers"]["values"]) for n in left_out)
         section = {
             "id": f"{table}-statistics",
             "title": f"Descriptive statistics: {table}",
             "body": body,
-            "confidence": confidence(
-                rows, worst_missing, outliers_total - sum(len(spreads[n].outliers) for n in left_out)
-            ),
+            "confidence": confidence(rows, worst_missing, kept_outliers),
         }
         return section, final
 
-    def _ask_about_outliers(self, table: str, undecided: list[str], spreads: dict[str, Spread], values: dict) -> None:
+    def _ask_about_outliers(self, table: str, undecided: list[str], described: dict[str, dict]) -> None:
         """Note the table's undecided outliers that no earlier round asked about; ``ask_pending`` asks
         about all of them at once."""
         for name in undecided:
             if f"{table}.{name}" in self.asked_before:
                 continue
-            spread = spreads[name]
-            mean = number(values[f"{name}__mean"])
+            far = described[name]["outliers"]
+            count = len(far["values"])
             self.pending_outliers.append(
                 (
                     f"{table}.{name}",
-                    f"{name} in {table} has {len(spread.outliers)} value{'s' if len(spread.outliers) > 1 else ''} "
-                    f"outside {number(spread.low)} to {number(spread.high)} (its mean {mean} ± {OUTLIER_SDS} SDs): "
-                    f"{_listed(spread.outliers)}",
+                    f"{name} in {table} has {count} value{'s' if count > 1 else ''} "
+                    f"outside {number(far['low'])} to {number(far['high'])} "
+                    f"(its mean {number(described[name]['mean'])} ± {OUTLIER_SDS} SDs): {_listed(far['values'])}",
                 )
             )
 
@@ -455,50 +416,6 @@ class Analysis:
         )
         self.asked.append({"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets)})
 
-    def _spread(
-        self, table: str, column: str, values: dict, conditions: list[dict], *, outliers: bool = True
-    ) -> Spread:
-        """The standard deviation (sample or population, as set), the square root of the cited variance
-        query, and the values more than three of them from the mean, listed by the database."""
-        n, mean = values[f"{column}__n"], values[f"{column}__mean"]
-        kind = self.settings["sd"]
-        if not n or mean is None or (kind == "sample" and n < 2):
-            return Spread()
-        c, m = _quoted(column), repr(float(mean))
-        squares = f"({c} - {m}) * ({c} - {m})"
-        variance_sql = f"AVG({squares})" if kind == "population" else f"SUM({squares}) / (COUNT({c}) - 1)"
-        spread = self.query(
-            table,
-            {"sql": f"SELECT {variance_sql} FROM {table} WHERE {c} IS NOT NULL AND {where_sql(conditions)}"},
-            f"the {kind} variance of {column} (its square root is the SD){_rows_words(conditions)}",
-        )
-        variance = spread["rows"][0][0] or 0
-        result = Spread(sd=math.sqrt(variance))
-        if not outliers or n < 8 or variance <= 0:
-            return result
-        result.checked = True
-        result.low, result.high = mean - OUTLIER_SDS * result.sd, mean + OUTLIER_SDS * result.sd
-        outside = {
-            "or": [
-                {"column": column, "op": ">", "value": result.high},
-                {"column": column, "op": "<", "value": result.low},
-            ]
-        }
-        far = self.query(
-            table,
-            {
-                "table": table,
-                "select": [column],
-                **_filters([*conditions, outside]),
-                "order_by": [{"column": column}],
-                "limit": 100,
-            },
-            f"the values of {column} more than {OUTLIER_SDS} SDs from its mean, outside "
-            f"{number(result.low)} to {number(result.high)}{_rows_words(conditions)}",
-        )
-        result.outliers = [row[0] for row in far["rows"]]
-        return result
-
     def _comparison(self, table: str, group: dict, numeric: list[dict], kept: list[dict]) -> dict:
         name = group["name"]
         select = [name, {"fn": "count", "as": "n"}] + [
@@ -508,25 +425,6 @@ class Analysis:
                    "order_by": [{"column": name}]}  # fmt: skip
         words = f"the count and the mean of each number column for each {name}{_rows_words(kept)}"
         answer = self.query(table, request, words)
-        self.comparisons.append(
-            {
-                "table": table,
-                "group": name,
-                "measures": [c["name"] for c in numeric],
-                "groups": [
-                    {
-                        "value": str(row[0]),
-                        "n": row[1],
-                        "means": dict(zip([c["name"] for c in numeric], row[2:], strict=True)),
-                    }
-                    for row in answer["rows"]
-                ],
-                "source": self.source(table),
-                "words": words,
-                "request": request,
-                "rows_words": _rows_words(kept),
-            }
-        )
         header = "| " + " | ".join(answer["columns"]) + " |"
         lines = [header, "|" + "---|" * len(answer["columns"])]
         lines += [
@@ -558,123 +456,9 @@ class Analysis:
         }
 
 
-def _spoken(name: str) -> str:
-    """A column's name as a sentence says it (``unit_price`` is "unit price")."""
-    return name.replace("_", " ")
-
-
-def _named_in(text: str, names: list[str]) -> list[str]:
-    """The names the text mentions (also in the plural, and with spaces for underscores), in its order."""
-    found = []
-    for name in names:
-        spoken = re.escape(name.lower()).replace("_", "[ _]")
-        match = re.search(rf"(?<!\w){spoken}(?:e?s)?(?!\w)", text.lower())
-        if match:
-            found.append((match.start(), name))
-    return [name for _, name in sorted(found)]
-
-
-def _how_computed(comparison: dict) -> str:
-    """A folded note: where the figures come from, what the query computes, and the query to run it again."""
-    block = format_block("query", "dataset.query", comparison["request"], "q").strip()
-    return "\n".join(
-        [
-            "<details><summary>How this was computed</summary>",
-            "",
-            f"- Source: {comparison['source']}, a query.",
-            f"- It computes {comparison['words']}.",
-            "- A mean is the sum of the values divided by how many rows have one; figures are rounded to two decimals.",
-            "- To run it again (SAP):",
-            "",
-            "```",
-            block,
-            "```",
-            "",
-            "</details>",
-        ]
-    )
-
-
-def lead_sentences(comparison: dict, measure: str, highest: bool) -> list[str]:
-    """The answer for one measure: the named group, its value, and how far each other group is from it."""
-    group = _spoken(comparison["group"])
-    ranked = sorted(
-        (g for g in comparison["groups"] if g["means"].get(measure) is not None),
-        key=lambda g: g["means"][measure],
-        reverse=highest,
-    )
-    if not ranked:
-        return [f"No {group} has a value of {_spoken(measure)}."]
-    first = ranked[0]
-    value = first["means"][measure]
-    word = "highest" if highest else "lowest"
-    rows = f"{first['n']} row{'s' if first['n'] != 1 else ''}"
-    lines = [f"**{first['value']} has the {word} mean {_spoken(measure)}: {number(value)}** ({rows})."]
-    if len(ranked) == 1:
-        return [*lines, f"It is the only {group} with a value, so there is nothing to compare it with."]
-    others = []
-    for other in ranked[1:]:
-        theirs = other["means"][measure]
-        gap = abs(value - theirs)
-        share = f", {round(gap / abs(theirs) * 100)}% {'more' if highest else 'less'}" if theirs else ""
-        others.append(f"{number(gap)} {'more' if highest else 'less'} than {other['value']} ({number(theirs)}{share})")
-    lines.append("That is " + "; ".join(others) + ".")
-    return lines
-
-
-def differ_sentence(comparison: dict, measure: str) -> str:
-    """How the groups differ in a second measure: their values from highest to lowest, and the gap."""
-    ranked = sorted(
-        (g for g in comparison["groups"] if g["means"].get(measure) is not None),
-        key=lambda g: g["means"][measure],
-        reverse=True,
-    )
-    if len(ranked) < 2:
-        return f"In {_spoken(measure)} there is nothing to compare: fewer than two groups have a value."
-    top, bottom = ranked[0], ranked[-1]
-    gap = number(top["means"][measure] - bottom["means"][measure])
-    listed = ", ".join(f"{g['value']} {number(g['means'][measure])}" for g in ranked)
-    return (
-        f"In mean {_spoken(measure)}, {top['value']} is highest and {bottom['value']} lowest, {gap} apart ({listed})."
-    )
-
-
-def findings(goal: str, comparisons: list[dict], confidence_of: dict[str, float]) -> tuple[dict, dict] | None:
-    """The section a report leads with, the goal's question answered in words from the group comparisons,
-    and what it answered (the table, the grouping, the measures, highest or lowest).
-
-    The goal's words choose the grouping, the measure it asks the highest (or lowest) of, and the other
-    measures it asks about; without them, the first grouping and every measure it compares.
-    """
-    if not comparisons:
-        return None
-    text = goal or ""
-    chosen = next((c for c in comparisons if _named_in(text, [c["group"]])), comparisons[0])
-    measures = _named_in(text, chosen["measures"]) or chosen["measures"][:4]
-    highest = not (LOW_WORDS.search(text) and not HIGH_WORDS.search(text))
-    lines = [f"You asked: “{goal.strip()}”", ""] if goal.strip() else []
-    lines += lead_sentences(chosen, measures[0], highest)
-    lines += [f"- {differ_sentence(chosen, m)}" for m in measures[1:]]
-    small = [g for g in chosen["groups"] if g["n"] < 5]
-    if small:
-        lines.append(
-            f"- Careful: {', '.join(g['value'] for g in small)} rest{'s' if len(small) == 1 else ''} on fewer "
-            "than 5 rows, so a single row moves those means a lot."
-        )
-    if chosen["rows_words"]:
-        lines.append(f"- These figures use only the rows{chosen['rows_words'].removeprefix(', over the rows')}.")
-    lines += ["", _how_computed(chosen)]
-    return {
-        "id": "findings",
-        "title": "Findings",
-        "body": "\n".join(lines),
-        "confidence": confidence_of.get(f"{chosen['table']}-by-{chosen['group']}", 0.5),
-    }, {"table": chosen["table"], "group": chosen["group"], "measures": measures, "highest": highest}
-
-
 def _person_filters(conditions: list[dict]) -> list[dict]:
     """The filters a person asked for (the outlier ranges the analyst adds are said separately)."""
-    return [c for c in conditions if "column" in c]
+    return [c for c in conditions if "outliers_of" not in c]
 
 
 def _rows_words(conditions: list[dict]) -> str:
@@ -699,14 +483,6 @@ class AnalysisRefused(TaskFailure):
         if answer.type == "event":  # the step waits for a human's approval
             body = {"code": "PERMISSION_DENIED", "message": f"{operation} waits for approval {body.get('approval_id')}"}
         super().__init__(SapError(body["code"], f"{operation}: {body['message']}", details=body.get("details") or {}))
-
-
-def confidence(rows: int, missing_share: float, outliers: int) -> float:
-    """How far the data supports a section: more rows, fewer gaps and fewer outliers support it more."""
-    base = 0.35 if rows < 10 else 0.55 if rows < 30 else 0.75 if rows < 100 else 0.9
-    base -= 0.2 if missing_share > 0.2 else 0.1 if missing_share > 0.05 else 0
-    base -= 0.05 if outliers else 0
-    return round(max(0.1, base), 2)
 
 
 @dataclass(frozen=True)
@@ -865,25 +641,30 @@ def analyst(run: TaskRun) -> str:
         key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in _asked_keys(q)
     }
     request = request_of(run)
+    proposal = proposal_behind(run, run.message(run.task.source_message_id))
+    goal = proposal["payload"]["goal"] if proposal else stated.get("goal", "")
+    question = stated.get("question") or goal
     understood = None
     if request is not None:
         understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
+        asked = f"{question} {request.text}" if request.kind != "answer" else question
+        reread = previous is not None and analysis.reads_differently(tables, question, asked)
         new_data = previous is not None and set(tables) != set(stated.get("tables") or [])
-        if previous is not None and not understood.changed and not new_data:
+        if previous is not None and not understood.changed and not new_data and not reread:
             return _honest_reply(run, request, understood, previous)
+        if reread:
+            question = asked
+            understood.done.append("answered the question again with your words taken in")
+            understood.not_understood.clear()
         analysis.settings = understood.settings
     chosen = analysis.chosen_tables(tables)
-    sections = []
+    answered = analysis.findings(question, chosen)
+    sections = [answered[0]]
     for table in chosen:
         run.check()
         sections += analysis.table_report(table)
     analysis.ask_pending()
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
-    proposal = proposal_behind(run, run.message(run.task.source_message_id))
-    goal = proposal["payload"]["goal"] if proposal else stated.get("goal", "")
-    answered = findings(goal, analysis.comparisons, {s["id"]: s["confidence"] for s in sections})
-    if answered:
-        sections.insert(0, answered[0])
     if request is not None and previous is not None:
         change = what_changed(
             request, understood, stated.get("figures") or {}, analysis.figures, stated.get("tables") or [], tables
@@ -910,8 +691,8 @@ def analyst(run: TaskRun) -> str:
             "behaviour": "analyst",
             "settings": analysis.settings,
             "goal": goal,
-            "findings": answered[1] if answered else None,
-            "comparisons": analysis.comparisons,
+            "question": question,
+            "findings": answered[1],
             "tables": tables,
             "figures": analysis.figures,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],

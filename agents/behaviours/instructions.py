@@ -20,6 +20,9 @@ import calendar
 import re
 from dataclasses import dataclass, field
 
+from agents.analysis.filters import condition_words, number_filters, value_filters
+from agents.analysis.words import value_mentions
+
 SD_WORDS = r"(?:standard deviations?|std\.?|s\.?d\.?|spread|variance|deviation)"
 SAMPLE = re.compile(rf"\b(?:sample|n\s*-\s*1|bessel|unbiased)\b.*\b{SD_WORDS}|\b{SD_WORDS}.*\bsample\b", re.I)
 POPULATION = re.compile(rf"\bpopulation\b.*\b{SD_WORDS}|\b{SD_WORDS}.*\bpopulation\b|\bdivide by n\b", re.I)
@@ -40,14 +43,6 @@ NO = re.compile(r"^\s*(?:no|nope|don'?t|do not|never)\b", re.I)
 ONLY = re.compile(r"\b(?:only|just|focus on|limit (?:it |this )?to|restrict (?:it )?to)\b", re.I)
 GROUP = re.compile(r"\b(?:by|per|across|between the|group(?:ed)? by|split by|break(?:down| down)? by)\s+$", re.I)
 NOT = re.compile(r"\b(?:except|exclude|excluding|without|not|leave out|drop|remove|other than)\b", re.I)
-COMPARE = re.compile(
-    r"(?:is\s+|are\s+)?(above|over|more than|greater than|at least|below|under|less than|at most)\s+(-?\d+(?:\.\d+)?)"
-)
-COMPARE_OPS = {
-    "above": ">", "over": ">", "more than": ">", "greater than": ">", "at least": ">=",
-    "below": "<", "under": "<", "less than": "<", "at most": "<=",
-}  # fmt: skip
-SYMBOL = re.compile(r"(>=|<=|!=|=|>|<)\s*(-?\d+(?:\.\d+)?|'[^']*'|\"[^\"]*\"|[\w-]+)")
 ISO_DAY = r"\d{4}-\d{2}-\d{2}"
 ISO_MONTH = r"\d{4}-\d{2}"
 MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
@@ -128,16 +123,6 @@ def _mentioned(text: str, columns: list[Column]) -> list[Column]:
     return [column for column, _, _ in _mentions(text, columns)]
 
 
-def _value_mentions(text: str, columns: list[Column]) -> list[tuple[Column, str]]:
-    lowered = text.lower()
-    return [
-        (column, value)
-        for column in columns
-        for value in column.values
-        if value and re.search(rf"(?<![\w]){re.escape(value.lower())}(?![\w])", lowered)
-    ]
-
-
 def _period(when: str, *, end: bool) -> str:
     """The first (or last) day a date, a month or a year names, as YYYY-MM-DD."""
     when = when.strip().rstrip(".")
@@ -157,16 +142,6 @@ def _period(when: str, *, end: bool) -> str:
 def _number(text: str):
     number = float(text)
     return int(number) if number.is_integer() else number
-
-
-OP_WORDS = {"=": "is", "!=": "is not", ">": "above", ">=": "at least", "<": "below", "<=": "at most", "in": "is"}
-
-
-def condition_words(condition: dict) -> str:
-    """A row filter as a person says it: "region is north or south", "amount above 10"."""
-    value = condition["value"]
-    shown = " or ".join(map(str, value)) if isinstance(value, list) else str(value)
-    return f"{condition['column']} {OP_WORDS.get(condition['op'], condition['op'])} {shown}"
 
 
 class Reader:
@@ -315,33 +290,15 @@ class Reader:
         return bool(chosen)
 
     def _conditions(self, clause: str) -> list[tuple[Column, dict]]:
-        """The row filters a clause states: values of text columns, and comparisons of numbers."""
+        """The row filters a clause states: values of text columns, and comparisons of numbers, each
+        turned round when the clause leaves them out (agents/analysis/filters.py)."""
         found: list[tuple[Column, dict]] = []
-        negated = bool(NOT.search(clause))
-        by_column: dict[Column, list[str]] = {}
-        for column, value in _value_mentions(clause, self.columns):
-            by_column.setdefault(column, []).append(value)
-        for column, values in by_column.items():
-            if negated:
-                found += [(column, {"column": column.name, "op": "!=", "value": value}) for value in values]
-            elif len(values) == 1:
-                found.append((column, {"column": column.name, "op": "=", "value": values[0]}))
-            else:
-                found.append((column, {"column": column.name, "op": "in", "value": values}))
-        for column, _, end in _mentions(clause, self.columns):
-            if column.type != "number":
-                continue
-            tail = clause.lower()[end:].strip()
-            if match := COMPARE.match(tail):
-                op, value = COMPARE_OPS[match.group(1)], match.group(2)
-            elif match := SYMBOL.match(tail):
-                op, value = match.group(1), match.group(2)
-            else:
-                continue
-            try:
-                found.append((column, {"column": column.name, "op": op, "value": _number(value)}))
-            except ValueError:
-                continue
+        for table in sorted({c.table for c in self.columns}):
+            columns = {c.name: c for c in self.columns if c.table == table}
+            said = value_mentions(clause, {c.name: list(c.values) for c in columns.values() if c.values})
+            numbers = [c.name for c in columns.values() if c.type == "number"]
+            found += [(columns[f.column], f.condition) for f in value_filters(clause, said)]
+            found += [(columns[f.column], f.condition) for f in number_filters(clause, numbers)]
         return found
 
     def _rows(self, clause: str) -> bool:
@@ -350,12 +307,12 @@ class Reader:
         stated = (
             NOT.search(clause) or ONLY.search(clause) or re.search(r"\b(?:where|with|rows?|filter)\b", clause, re.I)
         )
-        if not found or not (stated or any(c["op"] not in ("=", "in") for _, c in found)):
+        if not found or not (stated or any(c.get("op") not in ("=", "in") for _, c in found)):
             return False
         for column, condition in found:
             kept = self.settings["rows"].get(column.table, [])
-            if condition["op"] in ("=", "in"):  # a new choice of values replaces the earlier one
-                kept = [f for f in kept if not (f["column"] == column.name and f["op"] in ("=", "in"))]
+            if condition.get("op") in ("=", "in"):  # a new choice of values replaces the earlier one
+                kept = [f for f in kept if not (f.get("column") == column.name and f.get("op") in ("=", "in"))]
             self.settings["rows"][column.table] = [*(f for f in kept if f != condition), condition]
             self._did(f"kept only the rows of {column.table} where {condition_words(condition)}")
         return True

@@ -40,6 +40,7 @@ def planner(run: TaskRun) -> str:
         f"{planning.proposal_text(proposal['payload'])} {answered}", list(templates.values())
     )
     chosen = (answer or {}).get("option_id") if (answer or {}).get("option_id") in templates else None
+    chosen = chosen or planning.stated_template(proposal["payload"], templates)
     why = None if chosen else planning.vague_because(f"{goal} {answered}", ranked)
     if why and source is proposal:  # ask once, before any plan; answers and corrections get a plan
         question = {

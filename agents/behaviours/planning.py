@@ -58,6 +58,24 @@ def content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z][a-z0-9-]+", text.lower()) if w not in ENGLISH_STOP_WORDS and len(w) > 2]
 
 
+DATA_FILE = re.compile(r"\.(?:csv|tsv)\b", re.I)
+QUESTION = re.compile(r"\?\s*$|^\s*(?:which|what|how|is|are|does|do|did|has|have|compare|rank|show)\b", re.I)
+DATA_TEMPLATE = "data-analysis"
+
+
+def stated_template(payload: dict, templates: dict[str, dict]) -> str | None:
+    """The template a proposal names (the new-session form's "Kind of task"), or, for a question asked
+    of an attached data file, the data analysis: either way planning has nothing to guess."""
+    if payload.get("template") in templates:
+        return str(payload["template"])
+    attached = any(
+        DATA_FILE.search(text) for text in [payload.get("goal", ""), *(payload.get("background_context") or [])]
+    )
+    if attached and QUESTION.search(payload.get("goal", "")) and DATA_TEMPLATE in templates:
+        return DATA_TEMPLATE
+    return None
+
+
 def vague_because(goal: str, ranked: list[Match]) -> str | None:
     """Why planning now would be guessing, or None when the proposal is clear enough."""
     if len(content_words(goal)) < MIN_CONTENT_WORDS:

@@ -36,7 +36,7 @@ BUILTIN_AGENTS = {
         "description": "Profiles, describes and compares the session's data through SAP, with its confidence.",
         "can_do": analyst.CAN_DO,
         "cannot_do": analyst.CANNOT_DO,
-        "allowed_operations": ["dataset.*", "file.list", "file.read"],
+        "allowed_operations": ["dataset.*", "stats.*", "file.list", "file.read"],
     },
     "reviewer": {
         "behaviour": "reviewer",

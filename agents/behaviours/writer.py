@@ -15,7 +15,6 @@ import json
 import os
 import re
 
-from agents.behaviours.analyst import differ_sentence, lead_sentences
 from agents.behaviours.llm import LlmFailure, chat_stream
 from agents.behaviours.reading import feedback_text, proposal_behind
 from agents.runtime import TaskRun
@@ -78,21 +77,11 @@ class Handoff:
         self.uncertainties = payload.get("uncertainties") or []
         self.questions = payload.get("open_questions_for_human") or []
         self.confidence = payload.get("confidence_score")
-        self.comparisons = self.provenance.get("comparisons") or []
-        self.answered = self.provenance.get("findings")
+        self.findings = next((s for s in self.sections if s["id"] == "findings"), None)
 
     def section_confidence(self, suffix: str) -> float | None:
         found = [s["confidence"] for s in self.sections if s["id"].endswith(suffix) and "confidence" in s]
         return min(found) if found else None
-
-    def comparison(self) -> dict | None:
-        if not self.comparisons:
-            return None
-        wanted = self.answered or {}
-        return next(
-            (c for c in self.comparisons if (c["table"], c["group"]) == (wanted.get("table"), wanted.get("group"))),
-            self.comparisons[0],
-        )
 
 
 def _without_details(body: str) -> str:
@@ -115,12 +104,10 @@ class Prose:
         return write()
 
     def _lead(self) -> list[str]:
-        comparison = self.handoff.comparison()
-        if comparison is None:
+        """The analyst's answer: the first paragraph of its Findings, the sentence that answers the question."""
+        if self.handoff.findings is None:
             return []
-        answered = self.handoff.answered or {}
-        measures = answered.get("measures") or comparison["measures"][:1]
-        return lead_sentences(comparison, measures[0], answered.get("highest", True))
+        return self.handoff.findings["body"].split("\n\n", 1)[0].splitlines()[:1]
 
     def _findings_confidence(self) -> float:
         found = [s["confidence"] for s in self.handoff.sections if s["id"] == "findings"]
@@ -129,27 +116,15 @@ class Prose:
     def _summary(self):
         lead = " ".join(line.replace("**", "") for line in self._lead())
         if not lead:
-            return "The analysis compared no groups, so there is no single answer to state; see the figures.", 0.4
+            return "The analysis answered no question, so there is no single answer to state; see the figures.", 0.4
         asked = f"Asked “{self.goal.strip()}”, the analysis finds: " if self.goal.strip() else ""
         return asked + lead, self._findings_confidence()
 
     def _findings(self):
-        comparison = self.handoff.comparison()
-        if comparison is None:
-            return "The analysis compared no groups; its descriptive statistics are below.", 0.4
-        answered = self.handoff.answered or {}
-        measures = answered.get("measures") or comparison["measures"]
-        lines = [*self._lead(), ""]
-        lines += [f"- {differ_sentence(comparison, m)}" for m in measures[1:]]
-        for other in self.handoff.comparisons:
-            if other is comparison:
-                continue
-            for measure in other["measures"][:2]:
-                lines.append(f"- By {other['group'].replace('_', ' ')}: {differ_sentence(other, measure)}")
-        small = [g["value"] for g in comparison["groups"] if g["n"] < 5]
-        if small:
-            lines.append(f"- {', '.join(small)} rest on fewer than 5 rows: read those means with care.")
-        return "\n".join(lines).strip(), self._findings_confidence()
+        """The analyst's Findings as it wrote them, with their chart, without its folded method note."""
+        if self.handoff.findings is None:
+            return "The analysis answered no question; its descriptive statistics are below.", 0.4
+        return _without_details(self.handoff.findings["body"]), self._findings_confidence()
 
     def _tables_of(self, suffix: str, missing: str) -> tuple[str, float]:
         parts = [
@@ -238,13 +213,13 @@ def _analysis_of(run: TaskRun, earlier: dict | None) -> dict | None:
 
 
 def _analyses(run: TaskRun, by: str | None = None) -> list[dict]:
-    """The session's analyses (reports that carry their comparisons), oldest first, of one agent or all."""
+    """The session's analyses (reports that carry their findings), oldest first, of one agent or all."""
     return [
         m
         for m in run.messages("collaborative_response")
         if m["sender"]["type"] == "agent"
         and (by is None or m["sender"]["id"] == by)
-        and (m["payload"].get("provenance") or {}).get("comparisons") is not None
+        and "findings" in (m["payload"].get("provenance") or {})
     ]
 
 

@@ -1,12 +1,15 @@
-"""The analyst's report answers the goal's question in words, every figure traceable to its query,
-its sources named as a person would, and its questions gathered into one."""
+"""The analyst answers the question asked: its Findings lead with the named answer, its figure and
+effect size, then the chart; every figure is traceable to the stats operation that computed it."""
 
 import csv
+import math
+import random
 import re
 import statistics
 
 import pytest
 
+from agents.models import Agent, Task
 from agents.operations.files import workspace_root
 from agents.scheduling import plan_approve
 from sessions.access import caller_for_user
@@ -36,12 +39,8 @@ def attach_baskets(session, name="baskets.csv", extra=()):
         writer.writerows(extra)
 
 
-def mean(shop, index):
-    return round(statistics.fmean(row[index] for row in BASKETS[shop]), 2)
-
-
-def plan_and_run(team, goal=GOAL):
-    proposal = team["says"]("task_proposal", {"goal": goal})
+def plan_and_run(team, goal=GOAL, attached="baskets.csv"):
+    proposal = team["says"]("task_proposal", {"goal": goal, "background_context": [f"attached file {attached}"]})
     work_until_idle()
     plan = last(team["session"], "agent_capability_declaration")
     assert plan["in_reply_to"] == proposal and plan["payload"]["template"] == "data-analysis"
@@ -50,29 +49,32 @@ def plan_and_run(team, goal=GOAL):
     return last(team["session"], "collaborative_response", sender="analyst")
 
 
-def test_the_report_leads_with_the_answer_named_group_value_and_differences(team):
+def findings_of(report):
+    first = report["payload"]["content"]["sections"][0]
+    assert first["id"] == "findings"
+    return first
+
+
+def lead(section):
+    return section["body"].split("\n", 1)[0].replace("**", "")
+
+
+def test_the_report_leads_with_the_answer_its_figure_the_test_and_a_chart(team):
     attach_baskets(team["session"])
-    report = plan_and_run(team)["payload"]
-    first = report["content"]["sections"][0]
-    assert first["id"] == "findings" and 0 < first["confidence"] <= 1
-    east, west, north = mean("east", 0), mean("west", 0), mean("north_side", 0)
-    assert f"**east has the highest mean basket value: {east}** (8 rows)." in first["body"]
-    assert f"{round(east - west, 2)} more than west ({west}, " in first["body"]
-    assert f"{round(east - north, 2)} more than north_side ({north}, " in first["body"]
-    items = {shop: mean(shop, 1) for shop in BASKETS}
-    ranked = sorted(items, key=items.get, reverse=True)
-    gap = round(items[ranked[0]] - items[ranked[-1]], 2)
-    assert f"In mean items, {ranked[0]} is highest and {ranked[-1]} lowest, {gap} apart" in first["body"]
-    assert report["provenance"]["findings"] == {
-        "table": "baskets",
-        "group": "shop",
-        "measures": ["basket_value", "items"],
-        "highest": True,
-    }
-    # The figures are traceable: a folded note names the source and gives the query to run again.
-    html = render_markdown(first["body"])
-    assert "<details><summary>How this was computed</summary>" in html
-    assert "Source: baskets.csv (table baskets), a query." in html and "@@query:dataset.query#q" in html
+    report = plan_and_run(team)
+    found = findings_of(report)
+    # east 33.5, west 22.5, north_side 16: east is 11 above the runner-up, and north_side lowest.
+    assert lead(found) == (
+        "east has the highest mean basket value: 33.50 (n = 8), 11 more than west (22.50); "
+        "the lowest is north_side at 16."
+    )
+    assert "- one-way ANOVA on the groups: statistic = " in found["body"] and "eta squared = " in found["body"]
+    assert "- items: " not in found["body"] and "mean items: 4 (n = 6)" in found["body"]  # the second measure asked
+    assert report["payload"]["provenance"]["findings"]["kind"] == "compare"
+    assert report["payload"]["provenance"]["findings"]["group"] == "shop"
+    html = render_markdown(found["body"])
+    assert html.count('data-testid="chart"') == 1 and 'alt="Bar chart of the mean basket_value in each shop' in html
+    assert "<details><summary>How this was computed</summary>" in html and "@@query:stats.compare#q" in html
 
 
 def test_the_sources_name_the_file_the_table_and_the_operation_never_the_storage(team):
@@ -80,15 +82,88 @@ def test_the_sources_name_the_file_the_table_and_the_operation_never_the_storage
     report = plan_and_run(team)["payload"]
     citations = [m["citation"] for m in report["supporting_materials"]]
     assert citations and all(c.startswith("baskets.csv (table baskets), ") for c in citations)
-    assert "baskets.csv (table baskets), the table's profile: each column's type" in citations[0]
+    assert any("the table's profile: each column's type" in c for c in citations)
+    assert any(c.startswith("baskets.csv (table baskets), the operation stats.compare: ") for c in citations)
     for material in report["supporting_materials"]:
-        assert "sql" not in material["query"] or "%s" not in str(material["query"])
         assert not re.search(r"\bs_[0-9a-f]{6,}__", str(material))
 
 
 def test_a_lowest_question_is_answered_with_the_lowest_group(team):
     attach_baskets(team["session"])
-    report = plan_and_run(team, "Analyse the baskets CSV data: which shop has the lowest average items?")["payload"]
-    first = report["content"]["sections"][0]
-    assert f"**north_side has the lowest mean items: {mean('north_side', 1)}** (5 rows)." in first["body"]
-    assert "Careful" not in first["body"]  # every shop has five rows or more
+    report = plan_and_run(team, "Analyse the baskets CSV data: which shop has the lowest average items?")
+    assert lead(findings_of(report)).startswith("north_side has the lowest mean items: 1.800 (n = 5)")
+
+
+def test_a_question_about_a_column_the_table_lacks_says_so_with_low_confidence(team):
+    attach_baskets(team["session"])
+    found = findings_of(plan_and_run(team, "Analyse the baskets CSV data: which shop has the happiest customers?"))
+    assert lead(found).startswith("I could not answer this from baskets: I cannot tell which number column")
+    assert "basket value, items" in found["body"] and found["confidence"] <= 0.2
+
+
+def wide_measurements(session, rows=120):
+    """30 measurements of two diagnoses; m17 differs by about two SDs, m04 by about one, the rest barely."""
+    generator = random.Random(7)
+    names = [f"m{i:02d}_size" for i in range(30)]
+    with (workspace_root(session.pk) / "tumours.csv").open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["diagnosis", *names])
+        for index in range(rows):
+            diagnosis = "malignant" if index % 3 == 0 else "benign"
+            shift = {"m17_size": 2.0, "m04_size": 1.0} if diagnosis == "malignant" else {}
+            writer.writerow([diagnosis, *(round(generator.gauss(shift.get(n, 0.0), 1.0), 4) for n in names)])
+    return names
+
+
+def cohens_d(session, column):
+    with (workspace_root(session.pk) / "tumours.csv").open() as source:
+        table = list(csv.DictReader(source))
+    a = [float(r[column]) for r in table if r["diagnosis"] == "malignant"]
+    b = [float(r[column]) for r in table if r["diagnosis"] == "benign"]
+    pooled = ((len(a) - 1) * statistics.variance(a) + (len(b) - 1) * statistics.variance(b)) / (len(a) + len(b) - 2)
+    return (statistics.fmean(a) - statistics.fmean(b)) / math.sqrt(pooled)
+
+
+def test_thirty_measurements_are_ranked_by_how_much_they_differ_between_the_diagnoses(team):
+    wide_measurements(team["session"])
+    question = "Which measurements differ most between the two diagnoses, and by how much?"
+    report = plan_and_run(team, question, attached="tumours.csv")
+    found = findings_of(report)
+    expected = cohens_d(team["session"], "m17_size")
+    assert lead(found).startswith(
+        f"The measure that differs most between benign and malignant is m17 size: |Cohen's d| = {abs(expected):.3f}"
+    )
+    assert "- m04 size: " in found["body"].split("```")[0]  # the runner-up is named next
+    statistics_section = next(s for s in report["payload"]["content"]["sections"] if s["id"] == "tumours-statistics")
+    assert statistics_section["body"].count("_size |") == 30  # every measurement described, no query limit hit
+
+
+def test_a_refinement_asking_for_the_median_redoes_the_findings_with_medians(team):
+    attach_baskets(team["session"])
+    first = plan_and_run(team, "Analyse the baskets CSV data: which shop has the highest basket value?")
+    team["says"](
+        "human_feedback",
+        {
+            "target_message_id": first["message_id"],
+            "feedback_type": "refinement",
+            "specific_instructions": {"request": "Use the median instead of the mean"},
+        },
+    )
+    work_until_idle()
+    redone = last(team["session"], "collaborative_response", sender="analyst")
+    assert redone["message_id"] != first["message_id"]
+    assert lead(findings_of_any(redone)).startswith("east has the highest median basket value: 33.50 (n = 8)")
+    changed = redone["payload"]["content"]["sections"][0]
+    assert changed["id"] == "what-changed" and "could not act" not in changed["body"]
+
+
+def findings_of_any(report):
+    return next(s for s in report["payload"]["content"]["sections"] if s["id"] == "findings")
+
+
+def test_an_analysis_without_a_question_still_answers_what_it_can(team):
+    attach_baskets(team["session"])
+    Task.objects.create(session=team["session"], title="Analyse", agent=Agent.objects.get(name="analyst"))
+    work_until_idle()
+    found = findings_of(last(team["session"], "collaborative_response", sender="analyst"))
+    assert found["body"].startswith("No question was asked, so the sections below profile and describe baskets")

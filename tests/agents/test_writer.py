@@ -13,7 +13,7 @@ from agents.models import Agent, TaskTemplate
 from sessions.models import Message
 from tests.agents import test_builtin_agents
 from tests.agents.llm_server import ScriptedModel
-from tests.agents.test_analyst_findings import GOAL, attach_baskets, mean, plan_and_run
+from tests.agents.test_analyst_findings import GOAL, attach_baskets, plan_and_run
 from tests.agents.test_builtin_agents import last, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -35,8 +35,10 @@ def test_the_writer_writes_the_templates_sections_in_prose_from_the_analysis(tea
     assert [s["title"] for s in sections] == [s["title"] for s in spec]
     assert all(0 < s["confidence"] <= 1 for s in sections)
     by_title = {s["title"]: s["body"] for s in sections}
-    assert f"east has the highest mean basket value: {mean('east', 0)}" in by_title["Group comparisons"]
-    assert "In mean items," in by_title["Group comparisons"]
+    # The analyst's answer leads the section, with the chart it drew.
+    assert by_title["Group comparisons"].startswith("**east** has the highest mean basket value: **33.50** (n = 8)")
+    assert "```vega-lite" in by_title["Group comparisons"]
+    assert "- west has the highest mean items: 4 (n = 6)" in by_title["Group comparisons"]
     assert "population standard deviations (dividing by n)" in by_title["Data and method"]
     assert "baskets.csv (table baskets), a query: " in by_title["Data and method"]
     assert "| basket_value |" in by_title["Descriptive statistics"]
@@ -100,7 +102,7 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     payload = written(team)["payload"]
     bodies = [s["body"] for s in payload["content"]["sections"]]
     assert bodies[0] == "Rewritten for the board: Data and method."
-    assert "999.5" not in bodies[3] and "east has the highest mean basket value" in bodies[3]
+    assert "999.5" not in bodies[3] and "**east** has the highest mean basket value" in bodies[3]
     assert any("templated text" in u["aspect"] and "999.5" in u["reason"] for u in payload["uncertainties"])
     assert payload["provenance"]["model"] == "scripted-1"
     sent = model.requests[0]["messages"][1]["content"]

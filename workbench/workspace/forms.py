@@ -97,6 +97,8 @@ class NewSessionForm(forms.Form):
         if data["deadline"]:
             constraints["deadline"] = data["deadline"].isoformat()
         payload = {"goal": data["goal"].strip()}
+        if data["template"]:
+            payload["template"] = data["template"]
         if constraints:
             payload["constraints"] = constraints
         background = _lines(data["background"]) + [f"link: {url}" for url in _lines(data["links"])]

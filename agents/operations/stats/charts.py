@@ -109,3 +109,30 @@ def box_plot(frame: pd.DataFrame, measure: str, group: str, *, title: str, descr
             "y": {"field": "value", "type": "quantitative", "title": measure, "scale": {"zero": False}},
         },
     )
+
+
+def histogram(
+    frame: pd.DataFrame, column: str, *, marks: dict[str, float], title: str, description: str
+) -> dict[str, Any]:
+    """The distribution of one column, with a rule at each figure in ``marks`` (its mean, median...)."""
+    values = [{"value": float(v)} for v in frame[column].dropna().head(MAX_POINTS * 3)]
+    rules = [{"label": label, "at": at} for label, at in marks.items() if at is not None]
+    return _spec(
+        title,
+        description,
+        values,
+        layer=[
+            {
+                "mark": {"type": "bar", "color": "#a9c4d9"},
+                "encoding": {
+                    "x": {"field": "value", "type": "quantitative", "bin": {"maxbins": 30}, "title": column},
+                    "y": {"aggregate": "count", "type": "quantitative", "title": "rows"},
+                },
+            },
+            {
+                "data": {"values": rules},
+                "mark": {"type": "rule", "color": "#c0392b", "strokeWidth": 2},
+                "encoding": {"x": {"field": "at", "type": "quantitative"}, "tooltip": [{"field": "label"}]},
+            },
+        ],
+    )

@@ -58,7 +58,19 @@ def _describe(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     for where, name in enumerate(columns):
         require_number(frame, params["table"], name, f"columns[{where}]")
     described = engine.describe(frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"])
-    return {"table": params["table"], "rows": len(frame), "sd": params["sd"], "columns": described}
+    result = {"table": params["table"], "rows": len(frame), "sd": params["sd"], "columns": described}
+    if len(columns) == 1:
+        only = described[0]
+        marks = {"mean": only["mean"], **{f"{p} percentile": v for p, v in only["percentiles"].items()}}
+        result["chart"] = charts.histogram(
+            frame,
+            columns[0],
+            marks=marks,
+            title=f"Distribution of {columns[0]} ({only['n']} values)",
+            description=f"Histogram of {columns[0]} with lines at its mean and percentiles: "
+            + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
+        )
+    return result
 
 
 def _compare(call: Any, params: dict[str, Any]) -> dict[str, Any]:

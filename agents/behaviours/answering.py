@@ -1,0 +1,253 @@
+"""The analyst's answer to the question asked: question model -> stats.* operation -> words and chart.
+
+The question (the goal, with every later refinement appended) is read against the table's columns
+(agents/analysis/question.py), the one operation that answers that kind of question runs through SAP
+like any other call, and the Findings section leads with the answer (agents/analysis/prose.py),
+followed by the chart the operation drew and a folded note on how to compute it again.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from agents.analysis import prose
+from agents.analysis.question import Request, Schema, read_question
+from agents.sap import format_block
+
+CODED_VALUES = 12
+MAX_EXTRA_MEASURES = 3
+WEAK_P = 0.05
+WHAT_I_ANSWER = (
+    "which group is highest or lowest on a measure; which measures differ most between groups; how strongly "
+    "two measures are related or which variable goes most with an outcome; a trend over time; the share of each "
+    "category; which entity grew most; a median, percentile, total, count, minimum, maximum or standard "
+    "deviation, within any filters"
+)
+
+
+class Asker(Protocol):
+    """What answering needs of the analysis: SAP calls, cited, and the tables' profiles."""
+
+    def query(self, table: str, request: dict[str, Any], words: str, operation: str = ...) -> dict[str, Any]: ...
+    def describe(self, table: str) -> dict[str, Any]: ...
+    def ask(self, name: str, body: dict[str, Any], kind: str = ...) -> dict[str, Any]: ...
+
+
+def confidence(rows: int, missing_share: float, outliers: int) -> float:
+    """How far the data supports a section: more rows, fewer gaps and fewer outliers support it more."""
+    base = 0.35 if rows < 10 else 0.55 if rows < 30 else 0.75 if rows < 100 else 0.9
+    base -= 0.2 if missing_share > 0.2 else 0.1 if missing_share > 0.05 else 0
+    base -= 0.05 if outliers else 0
+    return round(max(0.1, base), 2)
+
+
+def schema_of(analysis: Asker, table: str) -> Schema:
+    """The table's columns as the question model reads them, with the values of few-valued columns."""
+    described = analysis.describe(table)
+    columns = []
+    for c in described["columns"]:
+        distinct = c["distinct_estimate"] or 0
+        column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
+        few = (c["type"] == "string" and distinct <= 50) or (c["type"] == "number" and distinct <= CODED_VALUES)
+        if few and distinct:
+            answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
+            column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
+        columns.append(column)
+    return Schema(table, columns)
+
+
+def best_table(goal: str, schemas: list[Schema]) -> Schema:
+    """The table whose columns the question names most (the first on a tie)."""
+    from agents.analysis.words import mentions
+
+    return max(schemas, key=lambda s: len(mentions(goal, [c["name"] for c in s.columns])))
+
+
+def request_for(text: str, schema: Schema, filters: list[dict[str, Any]]) -> Request:
+    request = read_question(text, schema)
+    request.filters += [f for f in filters if f not in request.filters]
+    # "Did it rise over the years?": over time, a table with one measure leaves nothing to guess.
+    if (
+        request.missing == ["measure"]
+        and request.kind in ("trend", "growth")
+        and len(_plain_numbers(schema, request)) == 1
+    ):
+        request.measures, request.missing = _plain_numbers(schema, request), []
+    return request
+
+
+def _plain_numbers(schema: Schema, request: Request) -> list[str]:
+    taken = {request.group, request.time, request.entity, request.outcome}
+    return [n for n in schema.numbers if n not in taken and n not in schema.times and n not in schema.categories]
+
+
+def _filters(request: Request) -> dict[str, Any]:
+    return {"filters": {"and": request.filters}} if request.filters else {}
+
+
+def operation_for(request: Request, measure: str | None = None) -> tuple[str, dict[str, Any]]:
+    """The stats.* call that answers the request (for ``measure`` instead of its first, if given)."""
+    table, rows = request.table, _filters(request)
+    first = measure or (request.measures[0] if request.measures else None)
+    stat = {"statistic": request.statistic if request.statistic != "sd" else "sd", "percentile": request.percentile}
+    if request.kind == "compare":
+        return "stats.compare", {"table": table, "measure": first, "group_by": request.group, **stat, **rows}
+    if request.kind == "rank_differences":
+        named = {"measures": request.measures} if len(request.measures) >= 2 else {}
+        return "stats.rank-differences", {"table": table, "group_by": request.group, **named, **rows}
+    if request.kind == "association":
+        variables = {"variables": request.measures} if request.measures else {}
+        return "stats.associate", {"table": table, "outcome": request.outcome, **variables, **rows}
+    if request.kind == "trend":
+        body = {"table": table, "time": request.time, "measure": first, "period": request.period, **rows}
+        return "stats.trend", {
+            **body,
+            "statistic": request.statistic if request.statistic != "percentile" else "median",
+        }
+    if request.kind == "share":
+        weight = {"weight": request.weight} if request.weight else {}
+        return "stats.share", {"table": table, "column": request.group, **weight, **rows}
+    if request.kind == "growth":
+        return "stats.growth", {
+            "table": table,
+            "entity": request.entity,
+            "time": request.time,
+            "measure": first,
+            **rows,
+        }
+    percentiles = sorted({50.0, request.percentile})
+    return "stats.describe", {"table": table, "columns": [first], "sd": request.sd, "percentiles": percentiles, **rows}
+
+
+WORDERS: dict[str, Callable[..., list[str]]] = {
+    "compare": prose.compare,
+    "rank_differences": prose.rank_differences,
+    "association": prose.association,
+    "trend": prose.trend,
+    "statistic": prose.statistic,
+}
+
+
+def words_for(request: Request, result: dict[str, Any], text: str) -> list[str]:
+    if request.kind == "share":
+        return prose.share(request, result, text)
+    if request.kind == "growth":
+        return prose.growth(request, result, text)
+    return WORDERS[request.kind](request, result)
+
+
+def chart_fence(chart: dict[str, Any] | None) -> list[str]:
+    """The operation's chart as a ```vega-lite block: the page draws it, the Markdown export keeps it."""
+    return ["", "```vega-lite", json.dumps(chart, separators=(",", ":")), "```"] if chart else []
+
+
+def how_computed(source: str, operation: str, body: dict[str, Any], request: Request) -> list[str]:
+    block = format_block("query", operation, body, "q").strip()
+    where = f"- Rows: only those where {prose.rows_words(request.filters)}." if request.filters else "- Rows: all."
+    return [
+        "",
+        "<details><summary>How this was computed</summary>",
+        "",
+        f"- Source: {source}, the operation {operation} (pandas and SciPy).",
+        f"- Read as: a {request.kind.replace('_', ' ')} question" + _parts(request) + ".",
+        where,
+        "- To run it again (SAP):",
+        "",
+        "```",
+        block,
+        "```",
+        "",
+        "</details>",
+    ]
+
+
+def _parts(request: Request) -> str:
+    parts = [
+        f"{label} {prose.spoken(value)}"
+        for label, value in (
+            ("measure", ", ".join(request.measures)),
+            ("by", request.group),
+            ("outcome", request.outcome),
+            ("over", request.time),
+            ("per", request.entity),
+        )
+        if value
+    ]
+    statistic = prose.statistic_words(request).removesuffix(" of")
+    return (": " + "; ".join(parts) if parts else "") + f"; statistic: {statistic}"
+
+
+def unasked(schema: Schema) -> dict[str, Any]:
+    body = [
+        f"No question was asked, so the sections below profile and describe {schema.table} as a whole.",
+        f"- Ask one in a refinement and I will answer it first. I can answer: {WHAT_I_ANSWER}.",
+    ]
+    return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.5}
+
+
+def cannot_answer(request: Request, schema: Schema) -> dict[str, Any]:
+    """Say plainly what is missing and what can be asked instead: never answer another question."""
+    needs = {
+        "measure": "which number column you mean",
+        "group": "which column holds the groups",
+        "time": "a date or year column",
+        "entity": "which column names the entities",
+        "outcome": "which column is the outcome",
+    }
+    missing = " and ".join(needs[m] for m in request.missing)
+    numbers = ", ".join(prose.spoken(n) for n in schema.numbers[:12]) or "none"
+    groups = ", ".join(prose.spoken(n) for n in schema.categories[:8]) or "none"
+    body = [
+        f"I could not answer this from {schema.table}: I cannot tell {missing}.",
+        f"- Its number columns: {numbers}. Its grouping columns: {groups}.",
+        f"- I can answer: {WHAT_I_ANSWER}. Name the columns in a refinement and I will redo it.",
+    ]
+    return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.2}
+
+
+def findings(
+    analysis: Asker, text: str, schema: Schema, source: str, filters: list[dict[str, Any]]
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The Findings section for the question ``text``, and the request it was read as."""
+    request = request_for(text, schema, filters)
+    if not text.strip():
+        return unasked(schema), request.as_dict()
+    if request.missing:
+        return cannot_answer(request, schema), request.as_dict()
+    operation, body = operation_for(request)
+    words = f"the {request.kind.replace('_', ' ')} the question asks" + _parts(request)
+    result = analysis.query(schema.table, body, words, operation)
+    lines = words_for(request, result, text)
+    for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
+        more = analysis.query(schema.table, operation_for(request, measure)[1], words, operation)
+        lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
+    lines += chart_fence(result.get("chart"))
+    lines += ["", f"*You asked: “{' '.join(text.split())}”*"]
+    lines += how_computed(source, operation, body, request)
+    return {
+        "id": "findings",
+        "title": "Findings",
+        "body": "\n".join(lines),
+        "confidence": _confidence(request, result),
+    }, request.as_dict()
+
+
+def request_for_measure(request: Request, measure: str) -> Request:
+    return Request(**{**request.as_dict(), "measures": [measure]})
+
+
+def _confidence(request: Request, result: dict[str, Any]) -> float:
+    """Rows behind the answer, less when the effect could be chance."""
+    base = confidence(int(result.get("rows") or 0), 0, 0)
+    test = result.get("test") or {}
+    first = (result.get("variables") or [{}])[0]
+    p = (
+        test.get("p_value")
+        if request.kind == "compare"
+        else first.get("p_value")
+        if request.kind == "association"
+        else None
+    )
+    return min(base, 0.5) if p is not None and p > WEAK_P else base
