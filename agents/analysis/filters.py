@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agents.analysis.words import mentions, stem
+from agents.analysis.words import mentions, split_name, stem
 
 NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
 BEFORE = [  # a comparison said before its number
@@ -32,10 +32,12 @@ COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 EXCLUDE = re.compile(
     r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|drop\w*|remov\w*|not counting|ignor\w*|omit\w*|apart from"
-    r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*|no)\b",
+    r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*)\b",
     re.I,
 )
-NOT = re.compile(r"\b(?:not|non|isn't|aren't|never)\s*-?\s*$", re.I)
+NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,2}$", re.I)
+YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
+UNIT_AFTER = re.compile(r"^\s*([A-Za-z%€$£]+)")
 CLAUSE_END = re.compile(
     r"[.;?!]|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
 )
@@ -95,21 +97,56 @@ def _comparisons(text: str) -> list[tuple[int, int, str, float | int, str | None
     return sorted(found)
 
 
-def _subject(text: str, start: int, end: int, numbers: list[str], adjective: str | None) -> tuple[str, int] | None:
-    """The number column a comparison is about, and where it is named: named just before the
-    comparison, by its adjective ("older than"), or just after its number ("6 or more cylinders")."""
+@dataclass(frozen=True)
+class Columns:
+    """The number columns a comparison may be about, their ranges, and which hold time."""
+
+    numbers: list[str]
+    ranges: dict[str, tuple[float, float]]
+    times: list[str]
+    dates: list[str]
+
+    def plausible(self, column: str, value: float | tuple[float, float]) -> bool:
+        """Whether a threshold falls within (or near) the column's values: "fewer than 2,500" is no year."""
+        if column not in self.ranges:
+            return column in self.dates and _is_year(value)
+        low, high = self.ranges[column]
+        margin = (high - low) / 4  # a threshold beyond every value would keep all rows or none
+        values = value if isinstance(value, tuple) else (value,)
+        return all(isinstance(v, int | float) and low - margin <= v <= high + margin for v in values)
+
+
+def _is_year(value: float | tuple[float, float]) -> bool:
+    values = value if isinstance(value, tuple) else (value,)
+    return all(isinstance(v, int) and YEAR.match(str(v)) for v in values)
+
+
+def _subject(text: str, start: int, end: int, columns: Columns, adjective: str | None, value) -> tuple[str, int] | None:
+    """The number column a comparison is about, and where it is named: by its adjective ("older than"),
+    just after its number ("6 or more cylinders", "1400 kg"), named just before it, or the one time
+    column a year can be about ("between 1947 and 1962")."""
+    numbers = columns.numbers
+    years = [t for t in columns.times if _is_year(value) and columns.plausible(t, value)]
+    if years and not adjective:
+        return years[0], start  # "between 1947 and 1962": the years of the time column
+    candidates: list[tuple[str, int]] = []
     if adjective:
-        named = mentions(adjective, numbers)
-        if named:
-            return named[0].column, start
+        candidates += [(m.column, start) for m in mentions(adjective, numbers)[:1]]
     after = mentions(text[end : end + 40], numbers)
-    if after and re.fullmatch(r"\W*", text[end : end + after[0].start]):
-        return after[0].column, start
+    if after and re.fullmatch(r"\W*(?:\w+\W+)?", text[end : end + after[0].start]):
+        candidates.append((after[0].column, start))
     clause = _clause_start(text, start)
-    before = mentions(text[clause:start], numbers)
-    if before:
-        return before[-1].column, clause + before[-1].start
-    return (after[0].column, start) if after and after[0].start < 20 else None
+    candidates += [(m.column, clause + m.start) for m in reversed(mentions(text[clause:start], numbers))]
+    unit = UNIT_AFTER.match(text[end:])
+    if unit:
+        candidates += [(n, start) for n in numbers if unit.group(1).lower() in split_name(n)]
+    plausible = [c for c in candidates if columns.plausible(c[0], value)]
+    if plausible:
+        return plausible[0]
+    times = [t for t in columns.times if columns.plausible(t, value)]
+    if times:
+        return times[0], start
+    return candidates[0] if candidates else None
 
 
 def _condition(column: str, op: str, value, *, excluded: bool) -> dict:
@@ -131,17 +168,42 @@ def _condition(column: str, op: str, value, *, excluded: bool) -> dict:
     }
 
 
-def number_filters(text: str, numbers: list[str], *, fallback: str | None = None) -> list[Found]:
-    """The comparisons of number columns the text states, each turned round when it is excluded."""
+def number_filters(
+    text: str,
+    numbers: list[str],
+    *,
+    ranges: dict[str, tuple[float, float]] | None = None,
+    times: list[str] | tuple[str, ...] = (),
+    dates: list[str] | tuple[str, ...] = (),
+    fallback: str | None = None,
+) -> list[Found]:
+    """The comparisons of number (and date) columns the text states, each turned round when it is excluded."""
+    columns = Columns([*numbers, *dates], ranges or {}, list(times), list(dates))
     found = []
     for start, end, op, value, adjective in _comparisons(text):
-        subject = _subject(text, start, end, numbers, adjective) or ((fallback, start) if fallback else None)
+        subject = _subject(text, start, end, columns, adjective, value) or ((fallback, start) if fallback else None)
         if subject is None:
             continue
         column, named_at = subject
-        condition = _condition(column, op, value, excluded=_excluded(text, named_at))
+        excluded = _excluded(text, named_at)
+        if column in columns.dates:
+            condition = _year_condition(column, op, value, excluded=excluded)
+        else:
+            condition = _condition(column, op, value, excluded=excluded)
         found.append(Found(condition, named_at, end, column))
     return found
+
+
+def _year_condition(column: str, op: str, value, *, excluded: bool) -> dict:
+    """A year said of a date column: "since 2021" is from its first day, "up to 2022" to its last."""
+    if op == "between":
+        low, high = value
+        return _condition(column, "between", (f"{low}-01-01", f"{high}-12-31"), excluded=excluded)
+    if op in ("=", "!="):
+        kept = _condition(column, "between", (f"{value}-01-01", f"{value}-12-31"), excluded=(op == "!=") != excluded)
+        return kept
+    day = f"{value}-12-31" if op in (">", "<=") else f"{value}-01-01"
+    return _condition(column, op, day, excluded=excluded)
 
 
 def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:

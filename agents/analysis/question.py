@@ -49,11 +49,12 @@ TIME_WORDS = re.compile(
 )
 CHANGE_WORDS = re.compile(
     r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
-    r"|go(?:ne)? (?:up|down)|grew|grow\w*|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
+    r"|go(?:ne)? (?:up|down)|grew(?! in| under| with| at| on| without)|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
+    r"|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
     re.I,
 )
 SHARE = re.compile(
-    r"\b(?:share|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common|most frequent|commonest"
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common|most frequent|commonest"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
     re.I,
@@ -150,6 +151,13 @@ class Schema:
         years = [c["name"] for c in self.columns if c["type"] == "number" and TIME_NAMES.search(c["name"])]
         return dates + years
 
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        return {
+            c["name"]: (float(c["min"]), float(c["max"]))
+            for c in self.columns
+            if c["type"] == "number" and isinstance(c.get("min"), int | float) and isinstance(c.get("max"), int | float)
+        }
+
     def values(self) -> dict[str, list[str]]:
         return {c["name"]: [str(v) for v in c.get("values") or []] for c in self.columns if c["type"] == "string"}
 
@@ -184,25 +192,46 @@ def direction_of(text: str) -> str:
     return "low" if low and (not high or max(low) > max(high)) else "high"
 
 
-def kind_of(text: str, schema: Schema, named_numbers: int) -> str:
-    """The kind of question, from its words and what the table has to answer it with."""
+def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int) -> str:
+    """The kind of question, from its words (column names blanked) and what the table has to answer it with."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
-    if ASSOCIATION.search(text) and (named_numbers >= 1 or OUTCOME_WORDS.search(text)):
+    if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)):
         return "association"
-    if GROWTH.search(text) and schema.times and _asks_which(text):
+    if SHARE.search(text) and (not named_numbers or SHARE_OF_TOTAL.search(text)):
+        return "share"
+    if GROWTH.search(text) and schema.times and named_numbers and MOST.search(text):
         return "growth"
-    if schema.times and (TIME_WORDS.search(text) or (CHANGE_WORDS.search(text) and not DIFFER.search(text))):
+    which_most = WHICH.search(text) and (HIGH.search(text) or LOW.search(text)) and not CHANGE_WORDS.search(text)
+    changing = CHANGE_WORDS.search(text) and not DIFFER.search(text)
+    if schema.times and not which_most and (TIME_WORDS.search(text) or changing):
         return "trend"
     if SHARE.search(text):
         return "share"
-    if MANY_MEASURES.search(text) and re.search(r"\bmost\b|\bbiggest\b|\blargest\b", text, re.I):
+    if MANY_MEASURES.search(text) and MOST.search(text):
+        return "rank_differences"
+    if DIFFER.search(text) and not named_numbers and re.search(r"\bmost\b|\bbest\b|\bwhat\b", text, re.I):
         return "rank_differences"
     return "compare"
 
 
+SHARE_OF_TOTAL = re.compile(
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?|fraction|part) of (?:the )?(?:total|overall|all|combined)\b"
+    r"|\baccounts? for\b|\bmakes? up\b|\bcontribut\w*",
+    re.I,
+)
+WHICH = re.compile(
+    r"\b(?:which|who|whose|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b", re.I
+)
+MOST = re.compile(
+    r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
+    r"|top|rank\w*)\b",
+    re.I,
+)
+
+
 def _asks_which(text: str) -> bool:
-    return bool(re.search(r"\b(?:which|what|who|rank|top|fastest|most|largest|biggest)\b", text, re.I))
+    return bool(WHICH.search(text))
 
 
 def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
@@ -216,21 +245,25 @@ def read_question(text: str, schema: Schema) -> Request:
     text = " ".join((text or "").split())
     said_values = value_mentions(text, schema.values())
     value_found = value_filters(text, said_values)
-    number_found = number_filters(text, schema.numbers)
+    number_found = number_filters(
+        text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
+    )
     every = [m for m in mentions(text, [c["name"] for c in schema.columns]) if not _names_the_table(text, m, schema)]
     request = Request(kind="compare", table=schema.table)
-    statistic = statistic_of(text)
-    if statistic:
-        request.statistic, request.percentile = statistic
+    # "leaf count" or "median_rent_eur" name a column, not a statistic
+    unnamed = _without(text, [m for m in every if m.score == 1])
     request.direction = direction_of(text)
-    if re.search(r"\bpopulation\b", text, re.I):
+    if POPULATION_SD.search(text):
         request.sd = "population"
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
-    request.kind = kind_of(text, schema, len(numbers))
+    request.kind = kind_of(unnamed, schema, len(numbers), len(free))
+    statistic = statistic_of(unnamed)
+    if statistic and not (statistic[0] == "count" and _counts_a_measure(text, free, schema)):
+        request.statistic, request.percentile = statistic
     grouping = _group_mentions(text, schema, free)
     request.group = grouping[0].column if grouping else None
     several = [f for f in value_found if f.condition.get("op") == "in"]
@@ -238,8 +271,27 @@ def read_question(text: str, schema: Schema) -> Request:
         request.group = several[0].column  # "versicolor and virginica" compares those groups
     request.filters = [f.condition for f in number_found + value_found]
     request.measures = [n for n in numbers if n != request.group] or _filtered_measures(number_found)
-    _assign(request, text, schema, free)
+    filtered = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
+    _assign(request, text, schema, [m for m in free if m.column not in filtered])
+    if request.kind == "statistic" and not statistic and MOST.search(unnamed):
+        request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI in the data"
     return request
+
+
+POPULATION_SD = re.compile(r"\bpopulation (?:standard deviation|sd|variance)|\bdivid\w* by n\b", re.I)
+COUNT_OF = re.compile(r"\b(?:number of|how many|count of)\s+(?:\w+\s+){0,1}$", re.I)
+
+
+def _without(text: str, named: list[Mention]) -> str:
+    """The text with the column names blanked out."""
+    for mention in named:
+        text = text[: mention.start] + " " * (mention.end - mention.start) + text[mention.end :]
+    return text
+
+
+def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:
+    """ "The number of unemployed" names the unemployed column's values, not a count of rows."""
+    return any(m.column in schema.numbers and COUNT_OF.search(text[: m.start]) for m in free)
 
 
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
@@ -273,10 +325,18 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         share_of = re.search(r"\b(?:of|in)\s+(?:the\s+)?(?:total|overall|all)\b", text, re.I)
         request.weight = request.measures[0] if request.measures and (share_of or request.statistic == "sum") else None
     else:
+        coded = [m for m in request.measures if m in schema.categories]
+        if request.group is None and coded and len(coded) < len(request.measures):
+            request.group = coded[0]  # "progression for sex 1 or 2": a coded category groups the measure
+            request.measures = [m for m in request.measures if m != coded[0]]
         named = [m.column for m in free if m.column in schema.categories and m.column not in request.measures]
-        if request.group is None and named and re.search(r"\b(?:which|what)\b", text, re.I):
+        if (
+            request.group is None
+            and named
+            and (_asks_which(text) or re.search(r"\b(?:compare|versus|vs)\b", text, re.I))
+        ):
             request.group = named[0]
-        if request.group is None and _asks_which(text) and not re.search(r"\bwhat is\b|\bwhat's\b", text, re.I):
+        if request.group is None and _asks_which(text) and MOST.search(text):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
     for part in ("group", "time", "entity", "outcome"):
@@ -295,7 +355,8 @@ _NEEDS = {
 
 
 def _association(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
-    named = [m.column for m in free if m.column in schema.numbers or m.column in schema.categories]
+    ranked = sorted(free, key=lambda m: m.score < 1)  # "HDL cholesterol" is hdl, not total_cholesterol
+    named = [m.column for m in ranked if m.column in schema.numbers or m.column in schema.categories]
     asks_which = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
     if len(named) >= 2 and not (asks_which and MANY_MEASURES.search(text)):
         request.pair = True

@@ -194,12 +194,34 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
     for column, options in values.items():
         for value in options:
             spoken = str(value).lower().strip()
-            if not spoken or spoken.isdigit() or spoken in VAGUE_VALUES:
+            if not spoken or spoken.isdigit():
                 continue
-            variants = {spoken, spoken.replace("_", " ")}
-            for variant in variants:
-                match = re.search(rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])", lowered)
+            for variant in _variants(spoken):
+                # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
+                pattern = (
+                    rf"['\"]{re.escape(variant)}['\"]"
+                    if spoken in VAGUE_VALUES
+                    else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
+                )
+                match = re.search(pattern, lowered)
                 if match:
                     found.append((column, str(value), match.start()))
                     break
     return sorted(found, key=lambda f: f[2])
+
+
+def _variants(value: str) -> list[str]:
+    """A value as sentences say it: with spaces for underscores, and as the adjective of a place
+    ("europe" is said "European", "asia" "Asian", "japan" "Japanese")."""
+    spaced = value.replace("_", " ")
+    variants = [value, spaced]
+    if spaced.isalpha() and len(spaced) > 3:
+        variants += [
+            spaced + "n",
+            spaced + "an",
+            spaced + "ian",
+            spaced + "ese",
+            spaced[:-1] + "ian",
+            spaced[:-1] + "ese",
+        ]
+    return list(dict.fromkeys(variants))

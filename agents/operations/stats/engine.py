@@ -259,6 +259,12 @@ def periods(times: pd.Series, period: str) -> pd.Series:
     return moments.dt.to_period(code).astype(str).where(moments.notna())
 
 
+def _period_label(key: Any) -> Any:
+    """A year read as a float (1947.0) is said as the year it is."""
+    key = clean(key)
+    return int(key) if isinstance(key, float) and key.is_integer() else key
+
+
 def auto_period(times: pd.Series) -> str:
     """Years over a long span, months over a shorter one, days within two months."""
     if pd.api.types.is_numeric_dtype(times):
@@ -279,7 +285,9 @@ def trend(
     keys = periods(frame[time], chosen if chosen != "value" else "year")
     points = []
     for key, part in frame[measure].groupby(keys, sort=True):
-        points.append({"period": clean(key), "n": int(part.notna().sum()), "value": statistic_of(part, statistic)})
+        points.append(
+            {"period": _period_label(key), "n": int(part.notna().sum()), "value": statistic_of(part, statistic)}
+        )
     points = [p for p in points if p["value"] is not None]
     result: dict[str, Any] = {
         "time": time,
@@ -330,8 +338,8 @@ def growth(frame: pd.DataFrame, entity: str, time: str, measure: str) -> dict[st
         rows.append(
             {
                 "entity": clean(key),
-                "first_time": clean(first[time]),
-                "last_time": clean(last[time]),
+                "first_time": _period_label(first[time]),
+                "last_time": _period_label(last[time]),
                 "first": clean(start),
                 "last": clean(end),
                 "change": clean(end - start),

@@ -1,0 +1,102 @@
+"""Row filters in every phrasing and both directions: a condition that keeps the rows it should
+leave out (or the reverse) fails here, row by row."""
+
+import pytest
+
+from agents.analysis.filters import number_filters, value_filters
+from agents.analysis.words import value_mentions
+
+NUMBERS = ["price", "age", "weight_kg", "cylinders"]
+ROWS = [{"price": p, "age": a, "weight_kg": w, "cylinders": c, "region": r}
+        for p, a, w, c, r in [(50, 20, 900, 4, "north"), (100, 40, 1500, 6, "south"), (150, 60, 2100, 8, "east"),
+                              (None, 70, 3000, 6, "north")]]  # fmt: skip
+OPS = {
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    "=": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+}
+
+
+def keeps(condition, row) -> bool:
+    """The SQL meaning of a structured filter: a comparison with a missing value keeps nothing."""
+    if "and" in condition:
+        return all(keeps(c, row) for c in condition["and"])
+    if "or" in condition:
+        return any(keeps(c, row) for c in condition["or"])
+    value = row[condition["column"]]
+    if condition["op"] == "is_null":
+        return (value is None) == condition["value"]
+    if condition["op"] == "in":
+        return value in condition["value"]
+    return value is not None and OPS[condition["op"]](value, condition["value"])
+
+
+def kept(text, columns=NUMBERS):
+    [found] = number_filters(text, columns)
+    return [row["price"] for row in ROWS if keeps(found.condition, row)]
+
+
+@pytest.mark.parametrize(
+    ("text", "prices"),
+    [
+        ("the mean age where price is above 100", [150]),
+        ("the mean age where price is over 100", [150]),
+        ("mean age for price greater than 100", [150]),
+        ("mean age, price at least 100", [100, 150]),
+        ("mean age for a price of 100 or more", [100, 150]),
+        ("mean age where price is below 100", [50]),
+        ("mean age where price is under 100", [50]),
+        ("mean age where price is at most 100", [50, 100]),
+        ("mean age for a price of 100 or less", [50, 100]),
+        ("mean age with price between 60 and 140", [100]),
+        ("mean age with price equal to 100", [100]),
+        # Leaving rows out keeps the others, and the rows with no price at all.
+        ("exclude the rows where price is above 100", [50, 100, None]),
+        ("the mean age excluding prices over 100", [50, 100, None]),
+        ("the mean age without the rows with price below 100", [100, 150, None]),
+        ("leave out price at least 100", [50, None]),
+        ("mean age, not counting price between 60 and 140", [50, 150, None]),
+        ("mean age except where price is 100 or more", [50, None]),
+    ],
+)
+def test_a_price_filter_keeps_exactly_the_rows_it_says(text, prices):
+    assert kept(text) == prices
+
+
+@pytest.mark.parametrize(
+    ("text", "column", "ages"),
+    [
+        ("mean price of people older than 50", "age", [60, 70]),
+        ("mean price of people younger than 50", "age", [20, 40]),
+        ("mean price excluding people older than 50", "age", [20, 40]),
+        ("mean price of cars with 6 or more cylinders", "cylinders", [40, 60, 70]),
+        ("mean price of cars with more than 6 cylinders", "cylinders", [60]),
+        ("mean price of cars heavier than 2,000 kg", "weight_kg", [60, 70]),
+        ("mean price where weight is 1.5k or less", "weight_kg", [20, 40]),
+    ],
+)
+def test_the_filter_finds_its_column_by_name_adjective_or_the_word_after_the_number(text, column, ages):
+    [found] = number_filters(text, NUMBERS)
+    assert found.column == column
+    assert [row["age"] for row in ROWS if keeps(found.condition, row)] == ages
+
+
+@pytest.mark.parametrize(
+    ("text", "regions"),
+    [
+        ("mean price for north only", ["north", "north"]),
+        ("mean price excluding north", ["south", "east"]),
+        ("mean price without the south", ["north", "east", "north"]),
+        ("compare north and east", ["north", "east", "north"]),
+    ],
+)
+def test_a_value_filter_keeps_or_leaves_out_the_values_named(text, regions):
+    found = value_filters(text, value_mentions(text, {"region": ["north", "south", "east"]}))
+    assert [row["region"] for row in ROWS if all(keeps(f.condition, row) for f in found)] == regions
+
+
+def test_words_that_are_no_comparison_make_no_filter():
+    assert number_filters("which region has the highest mean price?", NUMBERS) == []

@@ -1,0 +1,90 @@
+"""The question model reads each kind of analyst question, in several phrasings, into the request
+that answers it: the kind, the columns in their parts, the statistic, the direction and the filters."""
+
+import pytest
+
+from agents.analysis.question import Schema, read_question
+
+IRIS = Schema("iris", [
+    {"name": "sepal_length_cm", "type": "number", "distinct": 35}, {"name": "sepal_width_cm", "type": "number", "distinct": 23},
+    {"name": "petal_length_cm", "type": "number", "distinct": 43}, {"name": "petal_width_cm", "type": "number", "distinct": 22},
+    {"name": "species", "type": "string", "distinct": 3, "values": ["setosa", "versicolor", "virginica"]},
+])  # fmt: skip
+FIRMS = Schema("grunfeld", [
+    {"name": "firm", "type": "string", "distinct": 10, "values": ["General Motors", "US Steel", "Chrysler"]},
+    {"name": "year", "type": "number", "distinct": 20}, {"name": "invest", "type": "number", "distinct": 200},
+    {"name": "value", "type": "number", "distinct": 200},
+])  # fmt: skip
+PATIENTS = Schema("diabetes", [
+    {"name": "age", "type": "number", "distinct": 58}, {"name": "sex", "type": "number", "distinct": 2, "values": [1, 2]},
+    {"name": "bmi", "type": "number", "distinct": 163}, {"name": "bp", "type": "number", "distinct": 100},
+    {"name": "progression", "type": "number", "distinct": 214},
+])  # fmt: skip
+PLANTS = Schema("plants", [
+    {"name": "site", "type": "string", "distinct": 4, "values": ["ridge", "valley", "meadow", "forest"]},
+    {"name": "height_cm", "type": "number", "distinct": 90}, {"name": "leaf_count", "type": "number", "distinct": 40},
+    {"name": "planted", "type": "date", "distinct": 30},
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (IRIS, "Which species has the highest mean petal length?",
+         {"kind": "compare", "group": "species", "measures": ["petal_length_cm"], "direction": "high"}),
+        (IRIS, "Which species has the narrowest sepals on average?",
+         {"kind": "compare", "group": "species", "measures": ["sepal_width_cm"], "direction": "low"}),
+        (PLANTS, "At which site are the tallest plants?",
+         {"kind": "compare", "group": "site", "measures": ["height_cm"], "direction": "high"}),
+        (PATIENTS, "Is disease progression higher for sex 1 or sex 2?",
+         {"kind": "compare", "group": "sex", "measures": ["progression"]}),
+        (IRIS, "What is the median petal width per species?",
+         {"kind": "compare", "group": "species", "statistic": "median"}),
+        (IRIS, "Which measurements differ most between the species?",
+         {"kind": "rank_differences", "group": "species"}),
+        (IRIS, "What features best distinguish the species?", {"kind": "rank_differences", "group": "species"}),
+        (IRIS, "How strongly is petal length related to petal width?",
+         {"kind": "association", "pair": True, "measures": ["petal_length_cm"], "outcome": "petal_width_cm"}),
+        (IRIS, "Is there a correlation between sepal_length_cm and sepal_width_cm?",
+         {"kind": "association", "pair": True, "outcome": "sepal_width_cm"}),
+        (PATIENTS, "Which variable is most strongly associated with the outcome?",
+         {"kind": "association", "pair": False, "outcome": "progression"}),
+        (PATIENTS, "What predicts disease progression best?", {"kind": "association", "outcome": "progression"}),
+        (FIRMS, "Did investment rise over the years?",
+         {"kind": "trend", "time": "year", "measures": ["invest"]}),
+        (FIRMS, "How has the total invest changed per year?",
+         {"kind": "trend", "time": "year", "statistic": "sum"}),
+        (FIRMS, "Which firm grew its investment the most over the period?",
+         {"kind": "growth", "entity": "firm", "time": "year", "measures": ["invest"]}),
+        (FIRMS, "Which firm had the biggest percentage change in value?",
+         {"kind": "growth", "entity": "firm", "measures": ["value"]}),
+        (IRIS, "What share of the flowers belongs to each species?", {"kind": "share", "group": "species"}),
+        (PLANTS, "Which site is most common?", {"kind": "share", "group": "site"}),
+        (PLANTS, "What percentage of all leaves does each site account for?",
+         {"kind": "share", "group": "site"}),
+        (IRIS, "What is the 90th percentile of sepal length?",
+         {"kind": "statistic", "measures": ["sepal_length_cm"], "statistic": "percentile", "percentile": 90}),
+        (IRIS, "What is the total petal length?", {"kind": "statistic", "statistic": "sum"}),
+        (PATIENTS, "What is the standard deviation of bmi?", {"kind": "statistic", "statistic": "sd"}),
+        (PATIENTS, "What is the maximum blood pressure (bp)?", {"kind": "statistic", "statistic": "max",
+                                                                 "measures": ["bp"]}),
+        (IRIS, "Average petal length for flowers with sepal width above 3.5",
+         {"kind": "statistic", "measures": ["petal_length_cm"],
+          "filters": [{"column": "sepal_width_cm", "op": ">", "value": 3.5}]}),
+        (IRIS, "Mean sepal length excluding setosa",
+         {"kind": "statistic", "filters": [{"column": "species", "op": "!=", "value": "setosa"}]}),
+    ],
+)  # fmt: skip
+def test_each_kind_of_question_is_read_into_its_request(schema, text, expected):
+    request = read_question(text, schema).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+def test_the_statistic_said_last_wins_and_instead_of_names_the_one_not_wanted():
+    request = read_question("Which species has the highest mean petal length? Use the median instead of the mean", IRIS)
+    assert request.statistic == "median"
+
+
+def test_a_question_naming_no_measure_says_what_is_missing():
+    request = read_question("Which species has the happiest gardeners?", IRIS)
+    assert request.kind == "compare" and request.missing == ["measure"]
