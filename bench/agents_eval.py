@@ -113,7 +113,7 @@ def evaluate_planner() -> dict:
     }
 
 
-FIGURE_ROW = re.compile(r"^\| (\S+) \| (\d+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| \d+ \|$", re.M)
+FIGURE_ROW = re.compile(r"^\| (\S+) \| (\d+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| (\S+) \| [^|]+ \|$", re.M)
 
 
 def evaluate_analyst() -> dict:
