@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from agents.analysis.words import mentions, split_name, stem
 
@@ -46,7 +47,7 @@ INVERSE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!=", "!=": "="}
 
 @dataclass(frozen=True)
 class Found:
-    condition: dict
+    condition: dict[str, Any]
     start: int
     end: int
     column: str
@@ -121,7 +122,9 @@ def _is_year(value: float | tuple[float, float]) -> bool:
     return all(isinstance(v, int) and YEAR.match(str(v)) for v in values)
 
 
-def _subject(text: str, start: int, end: int, columns: Columns, adjective: str | None, value) -> tuple[str, int] | None:
+def _subject(
+    text: str, start: int, end: int, columns: Columns, adjective: str | None, value: Any
+) -> tuple[str, int] | None:
     """The number column a comparison is about, and where it is named: by its adjective ("older than"),
     just after its number ("6 or more cylinders", "1400 kg"), named just before it, or the one time
     column a year can be about ("between 1947 and 1962")."""
@@ -149,7 +152,7 @@ def _subject(text: str, start: int, end: int, columns: Columns, adjective: str |
     return candidates[0] if candidates else None
 
 
-def _condition(column: str, op: str, value, *, excluded: bool) -> dict:
+def _condition(column: str, op: str, value: Any, *, excluded: bool) -> dict[str, Any]:
     if op == "between":
         low, high = value
         kept = {"and": [{"column": column, "op": ">=", "value": low}, {"column": column, "op": "<=", "value": high}]}
@@ -194,7 +197,7 @@ def number_filters(
     return found
 
 
-def _year_condition(column: str, op: str, value, *, excluded: bool) -> dict:
+def _year_condition(column: str, op: str, value: Any, *, excluded: bool) -> dict[str, Any]:
     """A year said of a date column: "since 2021" is from its first day, "up to 2022" to its last."""
     if op == "between":
         low, high = value
@@ -216,21 +219,20 @@ def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:
         kept = [(v, o) for v, o in values if not _excluded(text, o)]
         dropped = [(v, o) for v, o in values if _excluded(text, o)]
         for value, offset in dropped:
-            condition = {"column": column, "op": "!=", "value": value}
-            found.append(Found(condition, offset, offset + len(value), column))
+            found.append(Found({"column": column, "op": "!=", "value": value}, offset, offset + len(value), column))
         if len(kept) == 1:
             value, offset = kept[0]
             found.append(Found({"column": column, "op": "=", "value": value}, offset, offset + len(value), column))
         elif kept:
-            condition = {"column": column, "op": "in", "value": [v for v, _ in kept]}
-            found.append(Found(condition, kept[0][1], kept[-1][1] + len(kept[-1][0]), column))
+            several: dict[str, Any] = {"column": column, "op": "in", "value": [v for v, _ in kept]}
+            found.append(Found(several, kept[0][1], kept[-1][1] + len(kept[-1][0]), column))
     return found
 
 
 OP_WORDS = {"=": "is", "!=": "is not", ">": "above", ">=": "at least", "<": "below", "<=": "at most", "in": "is"}
 
 
-def condition_words(condition: dict) -> str:
+def condition_words(condition: dict[str, Any]) -> str:
     """A row filter as a person says it: "region is north or south", "amount above 10"."""
     if "and" in condition:
         return " and ".join(condition_words(c) for c in condition["and"])

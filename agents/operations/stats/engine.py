@@ -46,7 +46,7 @@ def statistic_of(values: pd.Series, statistic: str, *, percentile: float = 50, s
         "sd": lambda: present.std(ddof=1 if sd == "sample" else 0),
         "percentile": lambda: present.quantile(percentile / 100),
     }[statistic]()
-    return clean(float(computed))
+    return float(computed) if math.isfinite(computed) else None
 
 
 def describe(
