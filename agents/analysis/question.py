@@ -49,12 +49,14 @@ TIME_WORDS = re.compile(
 )
 CHANGE_WORDS = re.compile(
     r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
-    r"|go(?:ne)? (?:up|down)|grew(?! in| under| with| at| on| without)|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
+    r"|go(?:ne)? (?:up|down)|grew(?! in| under| with| at| on| without)"
+    r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
     r"|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
     re.I,
 )
 SHARE = re.compile(
-    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common|most frequent|commonest"
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common"
+    r"|most frequent|commonest"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
     re.I,
