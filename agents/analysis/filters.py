@@ -15,9 +15,16 @@ from typing import Any
 from agents.analysis.words import mentions, split_name, stem
 
 NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
-BEFORE = [  # a comparison said before its number
-    (r">=|=>|≥|at least|no less than|not less than|a minimum of|minimum of|upwards of", ">="),
-    (r"<=|=<|≤|at most|no more than|not more than|up to|a maximum of|maximum of|no higher than", "<="),
+BEFORE = [  # a comparison said before its number; the longer phrases first
+    (r"(?:greater|more|higher|larger) than or equal to|at or above|on or after", ">="),
+    (r"(?:less|fewer|lower|smaller) than or equal to|at or below|on or before", "<="),
+    (
+        r">=|=>|≥|at least|no less than|not less than|a minimum of|minimum of|upwards of|since|starting (?:in|from)",
+        ">=",
+    ),
+    (r"<=|=<|≤|at most|no more than|not more than|up to|a maximum of|maximum of|no higher than|until|through", "<="),
+    (r"after|later than", ">"),
+    (r"before|earlier than|prior to", "<"),
     (r"greater than|more than|higher than|bigger than|larger than|in excess of|exceeding|exceeds?|above|over|>", ">"),
     (r"less than|fewer than|lower than|smaller than|below|under|beneath|<", "<"),
     (r"not equal to|other than|!=|≠", "!="),
@@ -89,6 +96,8 @@ def _comparisons(text: str) -> list[tuple[int, int, str, float | int, str | None
             continue  # said by the phrase lists below
         op = "<" if word in LOWER_ADJECTIVES else ">"
         add(match.start(), match.end(), op, _number(match.group(2), match.group(3)), match.group(1))
+    for match in re.finditer(r"\b(?:in|during)\s+((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)", text, re.I):
+        add(match.start(), match.end(), "=", int(match.group(1)))
     for words, op in BEFORE:
         for match in re.finditer(rf"(?<![\w])(?:{words})\s*{NUMBER}", text, re.I):
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))

@@ -42,14 +42,15 @@ GROWTH = re.compile(
 )
 TIME_WORDS = re.compile(
     r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
-    r"(?:per|each|every|by|from year to year|year[- ]on[- ]year|over) (?:year|month|quarter|day|week|decade)s?|"
+    r"(?:per|each|every|by|from year to year|over) (?:year|month|quarter|day|week|decade)s?|"
+    r"year[- ](?:on|over)[- ]year|"
     r"yearly|monthly|annual\w*|quarterly|daily|weekly|since \d{4}|from \d{4}|through(?:out)? the (?:years|period)|"
     r"time series|over the course|across (?:the )?years|as time)\b",
     re.I,
 )
 CHANGE_WORDS = re.compile(
     r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
-    r"|go(?:ne)? (?:up|down)|grew(?! in| under| with| at| on| without)"
+    r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
     r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
     r"|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
     re.I,
@@ -341,11 +342,27 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.group is None and _asks_which(text) and MOST.search(text):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
+        _reconsider(request, text, schema)
     for part in ("group", "time", "entity", "outcome"):
         if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
             request.missing.append(part)
     if not request.measures and request.kind not in ("share", "association", "rank_differences"):
         request.missing.append("measure")
+
+
+def _reconsider(request: Request, text: str, schema: Schema) -> None:
+    """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
+    rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
+    if request.kind == "compare" and not request.measures and MOST.search(text):
+        request.kind = "share"
+    elif (
+        request.kind == "statistic"
+        and len(request.measures) >= 2
+        and not request.filters
+        and statistic_of(text) is None
+    ):
+        request.kind, request.pair = "association", True
+        request.measures, request.outcome = [request.measures[0]], request.measures[1]
 
 
 _NEEDS = {

@@ -88,3 +88,30 @@ def test_the_statistic_said_last_wins_and_instead_of_names_the_one_not_wanted():
 def test_a_question_naming_no_measure_says_what_is_missing():
     request = read_question("Which species has the happiest gardeners?", IRIS)
     assert request.kind == "compare" and request.missing == ["measure"]
+
+
+CARS = Schema("cars", [
+    {"name": "origin", "type": "string", "distinct": 3, "values": ["usa", "europe", "japan"]},
+    {"name": "model_year", "type": "number", "distinct": 13, "min": 1970, "max": 1982},
+    {"name": "weight_kg", "type": "number", "distinct": 300, "min": 700, "max": 2300},
+    {"name": "fuel_l_per_100km", "type": "number", "distinct": 120, "min": 5, "max": 26},
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which origin has the most cars?", {"kind": "share", "group": "origin"}),
+        ("Do heavier cars use more fuel?",
+         {"kind": "association", "pair": True, "measures": ["weight_kg"], "outcome": "fuel_l_per_100km"}),
+        ("What is the average fuel use of cars made after 1976?",
+         {"kind": "statistic", "filters": [{"column": "model_year", "op": ">", "value": 1976}]}),
+        ("Mean weight in 1980?", {"filters": [{"column": "model_year", "op": "=", "value": 1980}]}),
+        ("Mean weight of cars with fuel use greater than or equal to 10",
+         {"filters": [{"column": "fuel_l_per_100km", "op": ">=", "value": 10}]}),
+        ("How does Japanese fuel use compare with European?", {"kind": "compare", "group": "origin"}),
+    ],
+)  # fmt: skip
+def test_questions_that_name_no_statistic_or_say_their_filters_in_time_words(text, expected):
+    request = read_question(text, CARS).as_dict()
+    assert {key: request[key] for key in expected} == expected
