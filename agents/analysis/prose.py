@@ -108,8 +108,9 @@ def compare(request: Request, result: dict[str, Any]) -> list[str]:
     test = result.get("test")
     if test:
         tested = "means" if request.statistic != "mean" else "the groups"
+        symbol = "F" if test["effect"] == "eta_squared" else "t"
         lines.append(
-            f"- {test['name']} on {tested}: statistic = {figure(test['statistic'])}, {p_value(test['p_value'])}; "
+            f"- {test['name']} on {tested}: {symbol} = {figure(test['statistic'])}, {p_value(test['p_value'])}; "
             f"{effect_words(test['effect'], test['effect_size'])}."
         )
     lines += [f"- {g['group']}: {figure(g['value'])} (n = {g['n']})" for g in ranked[:12]]

@@ -68,12 +68,12 @@ def test_the_report_leads_with_the_answer_its_figure_the_test_and_a_chart(team):
         "east has the highest mean basket value: 33.50 (n = 8), 11 more than west (22.50); "
         "the lowest is north_side at 16."
     )
-    assert "- one-way ANOVA on the groups: statistic = " in found["body"] and "eta squared = " in found["body"]
+    assert "- one-way ANOVA on the groups: F = " in found["body"] and "eta squared = " in found["body"]
     assert "- items: " not in found["body"] and "mean items: 4 (n = 6)" in found["body"]  # the second measure asked
     assert report["payload"]["provenance"]["findings"]["kind"] == "compare"
     assert report["payload"]["provenance"]["findings"]["group"] == "shop"
     html = render_markdown(found["body"])
-    assert html.count('data-testid="chart"') == 1 and 'alt="Bar chart of the mean basket_value in each shop' in html
+    assert html.count('data-testid="chart"') == 1 and 'alt="Bar chart of the mean basket value in each shop' in html
     assert "<details><summary>How this was computed</summary>" in html and "@@query:stats.compare#q" in html
 
 

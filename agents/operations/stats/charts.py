@@ -16,6 +16,11 @@ MAX_BARS = 40
 WIDTH = 480
 
 
+def label(name: str) -> str:
+    """A column as a chart names it: ``petal_length_cm`` is "petal length cm"."""
+    return " ".join(name.replace("_", " ").split())
+
+
 def _spec(title: str, description: str, values: list[dict[str, Any]], **rest: Any) -> dict[str, Any]:
     return {
         "$schema": SCHEMA,
@@ -37,6 +42,7 @@ def bar_chart(
         title,
         description,
         shown,
+        height={"step": 26},
         mark={"type": "bar", "tooltip": True},
         encoding={
             "y": {"field": category, "type": "nominal", "sort": "-x", "title": None},
@@ -58,8 +64,8 @@ def scatter_with_fit(
         both = both.sample(MAX_POINTS, random_state=0)
     values = [{"x": float(a), "y": float(b)} for a, b in both.itertuples(index=False)]
     axes = {
-        "x": {"field": "x", "type": "quantitative", "title": x, "scale": {"zero": False}},
-        "y": {"field": "y", "type": "quantitative", "title": y, "scale": {"zero": False}},
+        "x": {"field": "x", "type": "quantitative", "title": label(x), "scale": {"zero": False}},
+        "y": {"field": "y", "type": "quantitative", "title": label(y), "scale": {"zero": False}},
     }
     return _spec(
         title,
@@ -105,8 +111,8 @@ def box_plot(frame: pd.DataFrame, measure: str, group: str, *, title: str, descr
         values,
         mark={"type": "boxplot", "extent": 1.5},
         encoding={
-            "x": {"field": "group", "type": "nominal", "title": group},
-            "y": {"field": "value", "type": "quantitative", "title": measure, "scale": {"zero": False}},
+            "x": {"field": "group", "type": "nominal", "title": label(group)},
+            "y": {"field": "value", "type": "quantitative", "title": label(measure), "scale": {"zero": False}},
         },
     )
 
@@ -125,7 +131,7 @@ def histogram(
             {
                 "mark": {"type": "bar", "color": "#a9c4d9"},
                 "encoding": {
-                    "x": {"field": "value", "type": "quantitative", "bin": {"maxbins": 30}, "title": column},
+                    "x": {"field": "value", "type": "quantitative", "bin": {"maxbins": 30}, "title": label(column)},
                     "y": {"aggregate": "count", "type": "quantitative", "title": "rows"},
                 },
             },

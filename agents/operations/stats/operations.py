@@ -66,8 +66,8 @@ def _describe(call: Any, params: dict[str, Any]) -> dict[str, Any]:
             frame,
             columns[0],
             marks=marks,
-            title=f"Distribution of {columns[0]} ({only['n']} values)",
-            description=f"Histogram of {columns[0]} with lines at its mean and percentiles: "
+            title=f"Distribution of {charts.label(columns[0])} ({only['n']} values)",
+            description=f"Histogram of {charts.label(columns[0])} with lines at its mean and percentiles: "
             + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
         )
     return result
@@ -83,10 +83,10 @@ def _compare(call: Any, params: dict[str, Any]) -> dict[str, Any]:
         bars,
         category="group",
         amount="value",
-        title=f"{said.capitalize()} {measure} by {group}",
-        description=f"Bar chart of the {said} {measure} in each {group}, highest first: "
+        title=f"{said.capitalize()} {charts.label(measure)} by {charts.label(group)}",
+        description=f"Bar chart of the {said} {charts.label(measure)} in each {charts.label(group)}, highest first: "
         + ", ".join(f"{b['group']} {b['value']:.4g}" for b in bars[:12]),
-        amount_title=f"{said} {measure}",
+        amount_title=f"{said} {charts.label(measure)}",
     )
     return {"table": params["table"], "rows": len(frame), **result}
 
@@ -104,8 +104,8 @@ def _rank_differences(call: Any, params: dict[str, Any]) -> dict[str, Any]:
         bars,
         category="measure",
         amount="effect",
-        title=f"How much each measure differs between the {group} groups ({effect})",
-        description=f"Bar chart of {effect} per measure between the {group} groups, largest first: "
+        title=f"How much each measure differs between the {charts.label(group)} groups ({effect})",
+        description=f"Bar chart of {effect} per measure between the {charts.label(group)} groups, largest first: "
         + ", ".join(f"{b['measure']} {b['effect']:.3g}" for b in bars[:10]),
         amount_title=effect,
     )
@@ -132,17 +132,19 @@ def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict
             frame,
             top,
             outcome,
-            title=f"{outcome} against {top} (Pearson r = {r:.3g})",
-            description=f"Scatter plot of {outcome} against {top} with its least-squares line; Pearson r = {r:.3g}.",
+            title=f"{charts.label(outcome)} against {charts.label(top)} (Pearson r = {r:.3g})",
+            description=f"Scatter plot of {charts.label(outcome)} against {charts.label(top)} with its "
+            f"least-squares line; Pearson r = {r:.3g}.",
         )
     strength = result["variables"][0]["strength"]
     return charts.box_plot(
         frame,
         top,
         outcome,
-        title=f"{top} in each {outcome} group",
-        description=f"Box plots of {top} for each value of {outcome}; it is the measure most associated with "
-        f"{outcome} (strength {strength:.3g}).",
+        title=f"{charts.label(top)} in each {charts.label(outcome)} group",
+        description=f"Box plots of {charts.label(top)} for each value of {charts.label(outcome)}; "
+        "it is the measure most associated with "
+        f"{charts.label(outcome)} (strength {strength:.3g}).",
     )
 
 
@@ -151,12 +153,13 @@ def _trend(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     frame = _frame(call, params, [time, measure], [measure])
     result = engine.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
     said = _said(params["statistic"], 50)
+    per = result["period"] if result["period"] != "value" else time
     result["chart"] = charts.line_chart(
         result["points"],
-        period=result["period"] if result["period"] != "value" else time,
-        measure=f"{said} {measure}",
-        title=f"{said.capitalize()} {measure} per {result['period'] if result['period'] != 'value' else time}",
-        description=f"Line chart of the {said} {measure} over {len(result['points'])} periods"
+        period=per,
+        measure=f"{said} {charts.label(measure)}",
+        title=f"{said.capitalize()} {charts.label(measure)} per {charts.label(per)}",
+        description=f"Line chart of the {said} {charts.label(measure)} over {len(result['points'])} periods"
         + (
             f", from {result['points'][0]['value']:.4g} to {result['points'][-1]['value']:.4g}"
             if result["points"]
@@ -171,13 +174,13 @@ def _share(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     frame = _frame(call, params, [column, *([weight] if weight else [])], [weight] if weight else [])
     result = engine.share(frame, column, weight=weight)
     bars = [{"category": str(c["value"]), "percent": c["percent"]} for c in result["categories"]]
-    of = f"the total {weight}" if weight else "the rows"
+    of = f"the total {charts.label(weight)}" if weight else "the rows"
     result["chart"] = charts.bar_chart(
         bars,
         category="category",
         amount="percent",
-        title=f"Share of {of} by {column} (%)",
-        description=f"Bar chart of each {column}'s share of {of}, largest first: "
+        title=f"Share of {of} by {charts.label(column)} (%)",
+        description=f"Bar chart of each {charts.label(column)}'s share of {of}, largest first: "
         + ", ".join(f"{b['category']} {b['percent']:.3g}%" for b in bars[:12] if b["percent"] is not None),
         amount_title="percent",
     )
@@ -194,9 +197,10 @@ def _growth(call: Any, params: dict[str, Any]) -> dict[str, Any]:
         bars,
         category="entity",
         amount="percent",
-        title=f"Change in {measure} from first to last {time}, per {entity} (%)",
-        description=f"Bar chart of each {entity}'s percentage change in {measure}, largest first: "
-        + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
+        title=f"Change in {charts.label(measure)} from first to last {charts.label(time)}, "
+        f"per {charts.label(entity)} (%)",
+        description=f"Bar chart of each {charts.label(entity)}'s percentage change in {charts.label(measure)}, "
+        "largest first: " + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
         amount_title="% change",
     )
     return {"table": params["table"], "rows": len(frame), **result}
