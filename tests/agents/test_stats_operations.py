@@ -107,3 +107,25 @@ def test_an_agent_without_the_permission_is_refused(world):
     world = {**world, "agent": outsider, "token": token_issue(agent=outsider)}
     answer = call(world, "query", "stats.share", {"table": "iris", "column": "species"})
     assert answer.type == "error" and answer.body["code"] == "PERMISSION_DENIED"
+
+
+def test_trend_per_month_and_growth_per_shop_over_a_date_column_with_a_date_filter(world):
+    rows = [
+        {"month": f"2025-{m:02d}-01", "shop": shop, "sales": base * (1 + rate) ** (m - 1)}
+        for m in range(1, 13)
+        for shop, base, rate in (("A", 100, 0.10), ("B", 200, 0.02))
+    ]
+    columns = [{"name": "month", "type": "date"}, {"name": "shop"}, {"name": "sales", "type": "number"}]
+    call(world, "action", "dataset.create-table", {"table": "monthly", "columns": columns})
+    call(world, "action", "dataset.insert", {"table": "monthly", "rows": rows})
+    since_june = {"column": "month", "op": ">=", "value": "2025-06-01"}
+    trend = call(world, "query", "stats.trend", {"table": "monthly", "time": "month", "measure": "sales",
+                                                  "statistic": "sum", "filters": since_june}).body  # fmt: skip
+    assert trend["period"] == "month" and [p["period"] for p in trend["points"]][:2] == ["2025-06", "2025-07"]
+    assert round(trend["points"][0]["value"], 2) == round(100 * 1.1**5 + 200 * 1.02**5, 2)
+    assert trend["change"] > 0 and trend["chart"]["mark"]["type"] == "line"
+    growth = call(world, "query", "stats.growth", {"table": "monthly", "entity": "shop", "time": "month",
+                                                   "measure": "sales"}).body  # fmt: skip
+    assert [e["entity"] for e in growth["entities"]] == ["A", "B"]
+    assert round(growth["entities"][0]["percent_change"], 1) == round((1.1**11 - 1) * 100, 1)
+    assert growth["entities"][0]["first_time"] == "2025-01-01"
