@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -11,8 +11,10 @@
 - reviewer: recall of the sections known to be missing, and false alarms on complete deliverables.
 
 ``--save`` writes the figures into the agents' measured capability profiles (shown in the admin).
-``--questions-only`` asks the analyst's questions and nothing else (the whole run is slow). The exit
-code is 0 only when the analyst's figures and its answers to the questions are all right.
+``--questions-only`` asks the analyst's questions and nothing else (the whole run is slow); with
+``--set holdout`` it asks the held-out set instead (bench/eval/holdout/: other data, other words, never
+tuned on), scored the same way. The exit code is 0 only when the analyst's figures and its answers to the
+questions are all right.
 """
 
 import argparse
@@ -38,13 +40,16 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--save", action="store_true", help="store the figures in the agents' measured profiles")
     parser.add_argument("--questions-only", action="store_true", help="only the analyst's questions with known answers")
+    parser.add_argument("--set", choices=QUESTION_SETS, default="questions", help="the question set to ask")
     args = parser.parse_args()
     if args.save and args.questions_only:
         parser.error("--save stores the whole run's figures: run without --questions-only")
+    if args.set != "questions" and not args.questions_only:
+        parser.error("--set chooses the questions of --questions-only: add --questions-only")
     os.environ["WORKBENCH_DATA_DIR"] = tempfile.mkdtemp(prefix="chap-eval-")  # never the workbench's own data
     setup_django()
     try:
-        return run_questions() if args.questions_only else run(save=args.save)
+        return run_questions(QUESTION_SETS[args.set]) if args.questions_only else run(save=args.save)
     finally:
         from django.db import connections
 
@@ -153,6 +158,7 @@ def evaluate_analyst() -> dict:
 
 
 QUESTIONS = EVAL / "questions"
+QUESTION_SETS = {"questions": QUESTIONS, "holdout": EVAL / "holdout"}  # each: questions.json, datasets/
 KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter")
 TREND_WORDS = {
     "rose": ("rose", "risen", "rising", "increased", "increasing", "grew", "grown", "growing", "went up", "gone up"),
@@ -232,18 +238,18 @@ def _findings_lead(session) -> str:
     return lead_sentence(findings["body"]) if findings else "(no findings section)"
 
 
-def evaluate_questions() -> dict:
+def evaluate_questions(directory: Path = QUESTIONS) -> dict:
     from agents.models import Agent, Task
     from agents.operations.files import workspace_root
 
-    questions = json.loads((QUESTIONS / "questions.json").read_text())
+    questions = json.loads((directory / "questions.json").read_text())
     right: Counter = Counter()
     asked: Counter = Counter()
     misses = []
     for question in questions:
         session = _session("analyst questions eval")
         dataset = question["dataset"]
-        shutil.copy(QUESTIONS / "datasets" / f"{dataset}.csv", workspace_root(session.pk) / f"{dataset}.csv")
+        shutil.copy(directory / "datasets" / f"{dataset}.csv", workspace_root(session.pk) / f"{dataset}.csv")
         message_id = _human_says(session, "task_proposal", {"goal": question["question"]})
         Task.objects.create(
             session=session,
@@ -292,8 +298,8 @@ def report_questions(result: dict) -> bool:
     return ok
 
 
-def run_questions() -> int:
-    return 0 if report_questions(evaluate_questions()) else 1
+def run_questions(directory: Path = QUESTIONS) -> int:
+    return 0 if report_questions(evaluate_questions(directory)) else 1
 
 
 def evaluate_reviewer() -> dict:
