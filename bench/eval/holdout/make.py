@@ -670,6 +670,9 @@ def subset(measure: str, where: str, *, stat: str = "mean") -> Rule:
     """A statistic on the rows ``where`` (a pandas query) keeps; the notes say what the rest give."""
 
     def rule(frame: pd.DataFrame) -> Answer:
+        if "!=" in where or " not in " in where:  # SQL's <> drops a NULL row that pandas' != keeps
+            named = [c for c in frame.columns if re.search(rf"\b{c}\b", where)]
+            assert all(frame[c].notna().all() for c in named), f"{where}: a negation over missing values"
         kept = frame.query(where)
         rest = frame.drop(kept.index)
         figure = float(STATISTICS[stat](kept[measure]))
