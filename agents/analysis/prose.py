@@ -168,7 +168,7 @@ def association(request: Request, result: dict[str, Any]) -> list[str]:
     else:
         lead = (
             f"**{spoken(top['variable'])}** is the variable most associated with {outcome}{coded}: "
-            f"Pearson r = **{figure(r)}** ({detail}), {strength(r)} {sign}."
+            f"Pearson r = **{figure(r)}**, {strength(r)} {sign} related ({detail})."
         )
     lines = [
         lead,
