@@ -49,10 +49,15 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         screenshot(page, "walk-1-map")
         assert page.locator("#thread .markdown table").count() > 0  # Markdown tables are tables
         report = page.locator("#thread article.kind-collaborative_response").first
-        findings = report.locator("section", has_text="Findings").first.inner_text()
-        assert "b has the highest mean yield: 7" in findings  # the test's data: b 7 and a 4
-        assert "3.0 more than a (4.0, 75% more)" in findings
-        assert "In mean rain, b is highest and a lowest, 2.0 apart" in findings
+        section = report.locator("section", has_text="Findings").first
+        findings = " ".join(section.inner_text().split())
+        assert "b has the highest mean yield: 7 (n = 12), 3 more than a (4)." in findings  # b 7 and a 4
+        assert "b has the highest mean rain: 12 (n = 12), 2 more than a (10)" in findings
+        chart = section.get_by_test_id("chart")
+        assert chart.count() == 1 and chart.is_visible()
+        image = chart.locator("img")
+        assert image.get_attribute("alt").strip()
+        page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=image.element_handle())  # drawn
         reports = " ".join(page.locator("#thread article.kind-collaborative_response").all_inner_texts())
         assert not re.search(r"\bs_[0-9a-f]{6,}__|msg_[0-9a-f]{6,}|%s|base64", reports)  # no internals
         screenshot(page, "walk-2-report")

@@ -1,0 +1,205 @@
+"""The analyst answers the question a session's goal asks, one real-browser walk per kind of question.
+
+Each case attaches a small retail table the test builds (six shops in three regions, a row per quarter
+from 2020 to 2024, three measures), asks one kind of question in plain words, approves the plan and
+reads the Findings section: its first sentence names the answer, in bold, with its figure, computed
+here with plain Python (``statistics``), not with the analyst's code; a chart is drawn under it.
+"""
+
+import math
+import random
+import statistics
+from collections import defaultdict
+
+import pytest
+
+from tests.chromium import open_page, screenshot, sign_in
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
+
+SHOPS = {  # shop: region, sales in the first quarter of 2020 (k€), yearly growth
+    "Alder": ("north", 40.0, 0.02),
+    "Birch": ("north", 30.0, 0.10),
+    "Cedar": ("south", 55.0, 0.05),
+    "Dogwood": ("south", 48.0, -0.04),
+    "Elm": ("east", 25.0, 0.18),
+    "Fir": ("east", 35.0, 0.07),
+}
+BASKET = {"north": 21.0, "south": 34.0, "east": 27.0}  # the mean basket (€) differs most between regions
+
+
+def retail_rows() -> list[dict]:
+    rng = random.Random(20240615)
+    rows = []
+    for year in range(2020, 2025):
+        for quarter in range(4):
+            for shop, (region, base, growth) in SHOPS.items():
+                years = year - 2020 + quarter / 4
+                sales = round(base * (1 + growth) ** years + rng.gauss(0, 1.5), 1)
+                rows.append(
+                    {
+                        "date": f"{year}-{1 + 3 * quarter:02d}-15",
+                        "shop": shop,
+                        "region": region,
+                        "sales": sales,
+                        "visitors": round(sales * 12 + rng.gauss(0, 45)),
+                        "basket": round(BASKET[region] + rng.gauss(0, 2.5), 2),
+                    }
+                )
+    return rows
+
+
+def fig(value: float) -> str:
+    """A figure as the report writes it: four significant digits, a whole number as it is."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.{max(0, 3 - math.floor(math.log10(abs(value))))}f}"
+
+
+def by(rows: list[dict], key: str, measure: str) -> dict[str, list[float]]:
+    groups = defaultdict(list)
+    for row in rows:
+        groups[row[key]].append(row[measure])
+    return dict(groups)
+
+
+def eta_squared(groups: dict[str, list[float]]) -> float:
+    every = [v for values in groups.values() for v in values]
+    grand = statistics.fmean(every)
+    between = sum(len(values) * (statistics.fmean(values) - grand) ** 2 for values in groups.values())
+    return between / sum((v - grand) ** 2 for v in every)
+
+
+def expected_compare(rows):
+    means = {region: statistics.fmean(values) for region, values in by(rows, "region", "sales").items()}
+    top = max(means, key=means.get)
+    return "Which region has the highest average sales?", [top, fig(means[top])], ["highest mean sales"]
+
+
+def expected_rank_differences(rows):
+    sizes = {measure: eta_squared(by(rows, "region", measure)) for measure in ("sales", "visitors", "basket")}
+    top = max(sizes, key=sizes.get)
+    assert top == "basket"  # the data was built so
+    return "Which measures differ most between the regions?", [top, fig(sizes[top])], []
+
+
+def expected_association(rows):
+    r = statistics.correlation([row["visitors"] for row in rows], [row["sales"] for row in rows])
+    return "How strongly are visitors related to sales?", [fig(r)], ["visitors and sales", "positively"]
+
+
+def expected_trend(rows):
+    years = by([{**row, "year": row["date"][:4]} for row in rows], "year", "sales")
+    first, last = statistics.fmean(years["2020"]), statistics.fmean(years["2024"])
+    went = "rose" if last > first else "fell"
+    return "How did the average sales change over the years?", [went, fig(last)], [f"{fig(first)} in 2020", "2024"]
+
+
+def expected_share(rows):
+    totals = {region: sum(values) for region, values in by(rows, "region", "sales").items()}
+    top = max(totals, key=totals.get)
+    percent = totals[top] / sum(totals.values()) * 100
+    return "What share of the total sales does each region account for?", [top, f"{fig(percent)}%"], []
+
+
+def expected_growth(rows):
+    change = {}
+    for shop, values in by(rows, "shop", "sales").items():  # rows are in time order
+        change[shop] = (values[-1] - values[0]) / values[0] * 100
+    top = max(change, key=change.get)
+    return "Which shop grew its sales the most?", [top, f"+{fig(change[top])}%"], []
+
+
+def expected_statistic(rows):
+    visitors = [row["visitors"] for row in rows]
+    p90 = statistics.quantiles(visitors, n=10, method="inclusive")[8]  # linear, as numpy and pandas
+    return "What is the 90th percentile of visitors?", [fig(p90)], ["90th percentile", f"(n = {len(visitors)})"]
+
+
+def expected_filter(rows):
+    kept = [row["sales"] for row in rows if row["region"] == "north" and row["date"].startswith("2023")]
+    question = "What were the total sales in the north region in 2023?"
+    return question, [fig(sum(kept))], ["total sales", f"{len(kept)} rows"]
+
+
+KINDS = {
+    "compare": expected_compare,
+    "rank_differences": expected_rank_differences,
+    "association": expected_association,
+    "trend": expected_trend,
+    "share": expected_share,
+    "growth": expected_growth,
+    "statistic": expected_statistic,
+    "filter": expected_filter,
+}
+
+
+@pytest.fixture(scope="module")
+def browser_and_server(chromium, django_db_setup):
+    """One server and one page for every kind of question."""
+    from tests.live import DaphneServer
+
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    page = open_page(chromium, width=1440, height=900)
+    try:
+        yield page, server
+    finally:
+        page.context.close()
+        server.stop()
+
+
+@pytest.fixture
+def nina(browser_and_server):
+    """The analyst, signed in again: each case's database is flushed after it, her with it."""
+    from agents.behaviours.registry import builtin_agents_ensure
+
+    page, server = browser_and_server
+    builtin_agents_ensure()
+    make_user("nina")
+    sign_in(page, server, "nina")
+    page.server = server
+    page.console_errors.clear()
+    return page
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
+    rows = retail_rows()
+    question, bold, said = KINDS[kind](rows)  # what the lead shows in bold, and other words it says
+    csv_path = tmp_path / "retail.csv"
+    columns = list(rows[0])
+    csv_path.write_text(",".join(columns) + "\n" + "".join(",".join(str(r[c]) for c in columns) + "\n" for r in rows))
+
+    page = nina
+    page.goto(page.server.url + "/sessions/")
+    page.get_by_role("link", name="New session").click()
+    page.get_by_label("Goal").fill(f"Analyse the attached retail CSV: {question}")
+    kinds_of_task = page.get_by_label("Kind of task")
+    if kinds_of_task.count():
+        kinds_of_task.select_option(label="Data analysis")
+    page.get_by_label("Files to attach").set_input_files(str(csv_path))
+    page.get_by_role("button", name="Start the session").click()
+    page.wait_for_url("**/sessions/*-*/")
+    page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+
+    findings = page.locator("#thread article.kind-collaborative_response").first.locator(
+        "section[data-section-id=findings]"
+    )
+    findings.wait_for(timeout=30_000)
+    lead = findings.locator(".body > p").first
+    lead_text = " ".join(lead.inner_text().split())
+    bolds = [" ".join(b.split()) for b in lead.locator("strong").all_inner_texts()]
+    for answer in bold:
+        assert answer in bolds, f"{answer!r} is not in bold in the lead: {lead_text!r}"
+    for words in said:
+        assert words in lead_text, f"{words!r} is not in the lead: {lead_text!r}"
+
+    chart = findings.get_by_test_id("chart")
+    assert chart.count() == 1 and chart.is_visible()
+    image = chart.locator("img")
+    assert image.get_attribute("alt").strip()
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=image.element_handle())  # drawn
+    findings.locator("h4").scroll_into_view_if_needed()
+    screenshot(page, f"question-{kind}")
+    assert page.console_errors == []
