@@ -31,8 +31,16 @@ BEFORE = [  # a comparison said before its number; the longer phrases first
     (r"equal to|equals?|exactly|==|=", "="),
 ]
 AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10+"
-    (r"or more|or above|or higher|or greater|or over|and above|and over|and up|\+", ">="),
-    (r"or less|or fewer|or below|or lower|or under|and below|and under", "<="),
+    (
+        r"or more|or above|or higher|or greater|or over|and above|and over|and up|or older|and older|or later"
+        r"|and later|onwards?|or after|and after|\+",
+        ">=",
+    ),
+    (
+        r"or less|or fewer|or below|or lower|or under|and below|and under|or younger|and younger|or earlier"
+        r"|or before",
+        "<=",
+    ),
 ]
 LOWER_ADJECTIVES = {"young", "short", "light", "small", "low", "few", "cheap", "narrow", "slow", "cold", "early",
                     "thin", "less", "poor", "close", "near"}  # fmt: skip
@@ -40,10 +48,10 @@ COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 EXCLUDE = re.compile(
     r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|drop\w*|remov\w*|not counting|ignor\w*|omit\w*|apart from"
-    r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*)\b",
+    r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*|outside(?: of)?)\b",
     re.I,
 )
-NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,2}$", re.I)
+NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
 UNIT_AFTER = re.compile(r"^\s*([A-Za-z%€$£]+)")
 CLAUSE_END = re.compile(
@@ -71,25 +79,35 @@ def _clause_start(text: str, position: int) -> int:
     return starts[-1] if starts else 0
 
 
+def _clause_end(text: str, position: int) -> int:
+    found = CLAUSE_END.search(text, position)
+    return found.start() if found else len(text)
+
+
 def _excluded(text: str, start: int) -> bool:
     """Whether an exclusion word or a "not" rules the condition that starts at ``start``."""
     head = text[_clause_start(text, start) : start]
     return bool(EXCLUDE.search(head) or NOT.search(head))
 
 
-def _comparisons(text: str) -> list[tuple[int, int, str, float | int, str | None]]:
-    """(start, end, op, value, adjective) of each comparison with a number, left to right."""
-    found = []
+Comparison = tuple[int, int, str, Any, str | None, bool]
+TIMELY = re.compile(r"^(?:in|during|since|after|before|until|through|on or|starting|from|between|prior|later|earlier)"
+                    r"|(?:onwards?|or later|and later|or earlier|or after|or before)$", re.I)  # fmt: skip
+
+
+def _comparisons(text: str) -> list[Comparison]:
+    """(start, end, op, value, adjective, said of time) of each comparison with a number, left to right."""
+    found: list[Comparison] = []
     taken: list[range] = []
 
-    def add(start: int, end: int, op: str, value: float | int, adjective: str | None = None) -> None:
+    def add(start: int, end: int, op: str, value: Any, adjective: str | None = None) -> None:
         if not any(start in span or end - 1 in span for span in taken):
             taken.append(range(start, end))
-            found.append((start, end, op, value, adjective))
+            found.append((start, end, op, value, adjective, bool(TIMELY.search(text[start:end]))))
 
     for match in BETWEEN.finditer(text):
         low, high = _number(match.group(1), match.group(2)), _number(match.group(3), match.group(4))
-        add(match.start(), match.end(), "between", (min(low, high), max(low, high)))  # type: ignore[arg-type]
+        add(match.start(), match.end(), "between", (min(low, high), max(low, high)))
     for match in COMPARATIVE.finditer(text):
         word = stem(match.group(1))
         if word in ("great", "more", "high", "large", "big", "low", "small", "less", "few", "oth"):
@@ -121,7 +139,7 @@ class Columns:
         if column not in self.ranges:
             return column in self.dates and _is_year(value)
         low, high = self.ranges[column]
-        margin = (high - low) / 4  # a threshold beyond every value would keep all rows or none
+        margin = (high - low) / 20  # a threshold beyond every value would keep all rows or none
         values = value if isinstance(value, tuple) else (value,)
         return all(isinstance(v, int | float) and low - margin <= v <= high + margin for v in values)
 
@@ -132,32 +150,37 @@ def _is_year(value: float | tuple[float, float]) -> bool:
 
 
 def _subject(
-    text: str, start: int, end: int, columns: Columns, adjective: str | None, value: Any
-) -> tuple[str, int] | None:
-    """The number column a comparison is about, and where it is named: by its adjective ("older than"),
-    just after its number ("6 or more cylinders", "1400 kg"), named just before it, or the one time
-    column a year can be about ("between 1947 and 1962")."""
+    text: str, start: int, end: int, columns: Columns, adjective: str | None, value: Any, timely: bool
+) -> tuple[str, int, int] | None:
+    """The number column a comparison is about and the span that says it all: by its adjective ("older
+    than"), just after its number ("6 or more cylinders", "1400 kg"), named before it, later in its
+    clause, or the one time column a year can be about ("between 1947 and 1962")."""
     numbers = columns.numbers
-    years = [t for t in columns.times if _is_year(value) and columns.plausible(t, value)]
-    if years and not adjective:
-        return years[0], start  # "between 1947 and 1962": the years of the time column
-    candidates: list[tuple[str, int]] = []
+    candidates: list[tuple[str, int, int]] = []
     if adjective:
-        candidates += [(m.column, start) for m in mentions(adjective, numbers)[:1]]
+        candidates += [(m.column, start, end) for m in mentions(adjective, numbers)[:1]]
     after = mentions(text[end : end + 40], numbers)
     if after and re.fullmatch(r"\W*(?:\w+\W+)?", text[end : end + after[0].start]):
-        candidates.append((after[0].column, start))
+        candidates.append((after[0].column, start, end + after[0].end))
     clause = _clause_start(text, start)
-    candidates += [(m.column, clause + m.start) for m in reversed(mentions(text[clause:start], numbers))]
+    candidates += [(m.column, clause + m.start, end) for m in reversed(mentions(text[clause:start], numbers))]
     unit = UNIT_AFTER.match(text[end:])
     if unit:
-        candidates += [(n, start) for n in numbers if unit.group(1).lower() in split_name(n)]
+        candidates += [(n, start, end + unit.end()) for n in numbers if unit.group(1).lower() in split_name(n)]
+    rest = text[end : _clause_end(text, end)]
+    candidates += [
+        (m.column, start, end + m.end) for m in mentions(rest, numbers)
+    ]  # "fewer than 20% of pupils are low income"
     plausible = [c for c in candidates if columns.plausible(c[0], value)]
+    times = [t for t in columns.times if columns.plausible(t, value)]
+    if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first
+        named_times = [c for c in plausible if c[0] in columns.times]
+        if named_times or times:
+            return named_times[0] if named_times else (times[0], start, end)
     if plausible:
         return plausible[0]
-    times = [t for t in columns.times if columns.plausible(t, value)]
     if times:
-        return times[0], start
+        return times[0], start, end  # "between 1947 and 1962": the years of the time column
     return candidates[0] if candidates else None
 
 
@@ -192,17 +215,42 @@ def number_filters(
     """The comparisons of number (and date) columns the text states, each turned round when it is excluded."""
     columns = Columns([*numbers, *dates], ranges or {}, list(times), list(dates))
     found = []
-    for start, end, op, value, adjective in _comparisons(text):
-        subject = _subject(text, start, end, columns, adjective, value) or ((fallback, start) if fallback else None)
+    for start, end, op, value, adjective, timely in _comparisons(text):
+        subject = _subject(text, start, end, columns, adjective, value, timely) or (
+            (fallback, start, end) if fallback else None
+        )
         if subject is None:
             continue
-        column, named_at = subject
-        excluded = _excluded(text, named_at)
+        column, begin, finish = subject
+        excluded = _excluded(text, begin)
         if column in columns.dates:
             condition = _year_condition(column, op, value, excluded=excluded)
         else:
             condition = _condition(column, op, value, excluded=excluded)
-        found.append(Found(condition, named_at, end, column))
+        found.append(Found(condition, begin, finish, column))
+    found += _counted(text, columns, [range(f.start, f.end) for f in found])
+    return found
+
+
+COUNT_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+               "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+COUNTED = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", re.I)
+
+
+def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
+    """ "Two-room flats", "zero TVNewsDays": a number said right before a number column is its value."""
+    found = []
+    for match in COUNTED.finditer(text):
+        if any(match.start() in span for span in taken):
+            continue
+        said = match.group(1).lower()
+        value = COUNT_WORDS[said] if said in COUNT_WORDS else int(said)
+        named = mentions(text[match.end() : match.end() + 30], columns.numbers)
+        if not named or named[0].start != 0 or not columns.plausible(named[0].column, value):
+            continue
+        column = named[0].column
+        condition = _condition(column, "=", value, excluded=_excluded(text, match.start()))
+        found.append(Found(condition, match.start(), match.end() + named[0].end, column))
     return found
 
 

@@ -20,8 +20,9 @@ MAX_GROUPS = 50
 CODED_MAX = 12  # a number column with this few distinct whole values may be a coded category
 
 ASSOCIATION = re.compile(
-    r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict\w*|connect\w*|covar\w*"
-    r"|go(?:es)? together|move together|depend\w*|driv(?:es?|ers?|ing)|explain\w*|influenc\w*|affect\w*"
+    r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
+    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es?|ers?|ing)|explain\w*"
+    r"|influenc\w*|affect\w*|hand in hand|go(?:es)? with|moves? (?:most )?(?:closely )?with|closely|in step with"
     r"|goes? (?:up|down) with|rises? with|falls? with|tied to|in line with|track\w*)\b",
     re.I,
 )
@@ -35,16 +36,17 @@ MANY_MEASURES = re.compile(
 )
 GROWTH = re.compile(
     r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|"
-    r"climb|fall|fell|drop|decline|declined|decrease)[ds]? (?:the )?(?:most|least|fastest|the least)|"
+    r"climb|fall|fell|drop|decline|declined|decrease|lost|lose|loses|cut|cuts|reduced?|shed)[ds]? (?:\w+ ){0,3}"
+    r"(?:the )?(?:most|least|fastest|the least)|"
     r"(?:biggest|largest|greatest|highest|smallest|most) (?:increase|rise|gain|growth|jump|decline|drop|fall|"
     r"decrease|change)|percent(?:age)? change|% change)\b",
     re.I,
 )
+# Words that ask for a course over time; "annual flow" or "per month" alone describe a measure instead.
 TIME_WORDS = re.compile(
     r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
-    r"(?:per|each|every|by|from year to year|over) (?:year|month|quarter|day|week|decade)s?|"
-    r"year[- ](?:on|over)[- ]year|"
-    r"yearly|monthly|annual\w*|quarterly|daily|weekly|since \d{4}|from \d{4}|through(?:out)? the (?:years|period)|"
+    r"(?:each|every|by|from year to year) (?:year|month|quarter|day|week|decade)s?|"
+    r"year[- ](?:on|over)[- ]year|through(?:out)? the (?:years|period)|"
     r"time series|over the course|across (?:the )?years|as time)\b",
     re.I,
 )
@@ -56,7 +58,8 @@ CHANGE_WORDS = re.compile(
     re.I,
 )
 SHARE = re.compile(
-    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b|fraction|how common|most common|least common"
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b(?! terms| change)|fraction|how common|most common"
+    r"|least common"
     r"|most frequent|commonest"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
@@ -79,6 +82,8 @@ STATISTIC_WORDS = [
     (re.compile(r"\bmedian|middle value|50th percentile\b", re.I), "median"),
     (re.compile(r"\b(?:upper|third|top) quartile\b", re.I), "p75"),
     (re.compile(r"\b(?:lower|first|bottom) quartile\b", re.I), "p25"),
+    (re.compile(r"\b(?:top|upper|highest) decile\b", re.I), "p90"),
+    (re.compile(r"\b(?:bottom|lower|lowest|first) decile\b", re.I), "p10"),
     (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
      "sd"),
     (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b", re.I), "sum"),
@@ -170,17 +175,18 @@ def _coded(column: dict[str, Any]) -> bool:
     return 2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)
 
 
-def statistic_of(text: str) -> tuple[str, float] | None:
-    """The statistic the words ask for, the one said last winning (a refinement overrides the goal)."""
+def statistic_of(text: str, *, besides: tuple[str, ...] = ()) -> tuple[str, float] | None:
+    """The statistic the words ask for, the one said last winning (a refinement overrides the goal),
+    leaving out ``besides`` ("the total number of units" asks a total, not a count)."""
     said: list[tuple[int, str, float]] = []
     text = INSTEAD.sub(" ", text)
     for match in PERCENTILE.finditer(text):
         said.append((match.start(), "percentile", float(match.group(1) or match.group(2))))
     for pattern, name in STATISTIC_WORDS:
         for match in pattern.finditer(text):
-            if name in ("p75", "p25"):
+            if re.fullmatch(r"p\d+", name):
                 said.append((match.start(), "percentile", float(name[1:])))
-            else:
+            elif name not in besides:
                 said.append((match.start(), name, 50))
     if not said:
         return None
@@ -226,6 +232,7 @@ SHARE_OF_TOTAL = re.compile(
 WHICH = re.compile(
     r"\b(?:which|who|whose|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b", re.I
 )
+COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
 MOST = re.compile(
     r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
     r"|top|rank\w*)\b",
@@ -263,10 +270,16 @@ def read_question(text: str, schema: Schema) -> Request:
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
-    request.kind = kind_of(unnamed, schema, len(numbers), len(free))
+    plain = [n for n in numbers if n not in schema.categories]
+    request.kind = kind_of(unnamed, schema, len(plain), len(free))
     statistic = statistic_of(unnamed)
-    if statistic and not (statistic[0] == "count" and _counts_a_measure(text, free, schema)):
+    if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
+        statistic = statistic_of(unnamed, besides=("count",))
+    if statistic:
         request.statistic, request.percentile = statistic
+    binary = _binary_filters(text, schema, free)
+    number_found += binary
+    free = [m for m in free if m.column not in {f.column for f in binary}]
     grouping = _group_mentions(text, schema, free)
     request.group = grouping[0].column if grouping else None
     several = [f for f in value_found if f.condition.get("op") == "in"]
@@ -297,6 +310,32 @@ def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:
     return any(m.column in schema.numbers and COUNT_OF.search(text[: m.start]) for m in free)
 
 
+POSITIVE = ("1", "yes", "true", "y")
+YES_NO = ({"0", "1"}, {"yes", "no"}, {"true", "false"}, {"y", "n"})
+NEGATED = re.compile(
+    r"(?:\bnon[- ]?|\b(?:not|no|without|don't|doesn't|didn't|do not|does not|never)\s+(?:\w+\s+){0,2})$", re.I
+)
+
+
+def _binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Found]:
+    """ "smokers", "non-smokers", "flats without a balcony": a yes/no column named as who the rows are
+    keeps the rows of that answer, unless the question compares by it."""
+    found = []
+    for mention in free:
+        column = next(c for c in schema.columns if c["name"] == mention.column)
+        values = [str(v).lower() for v in column.get("values") or []]
+        if set(values) not in YES_NO:
+            continue
+        compared = COMPARE.search(text) or _asks_which(text) or HIGH.search(text) or LOW.search(text)
+        if GROUP_BEFORE.search(text[: mention.start][-60:]) or compared:
+            continue
+        negated = bool(NEGATED.search(text[max(0, mention.start - 40) : mention.start]))
+        raw = [v for v in column.get("values") or [] if (str(v).lower() in POSITIVE) != negated]
+        condition = {"column": mention.column, "op": "=", "value": raw[0]}
+        found.append(Found(condition, mention.start, mention.end, mention.column))
+    return found
+
+
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
     """A column named only in part, by the words of the table's name ("the baskets data"), is not named."""
     said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
@@ -316,7 +355,9 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         request.group = request.group or _first_category(schema, free)
         request.measures = [m for m in request.measures if m != request.group]
     elif request.kind in ("trend", "growth"):
-        named_times = [m.column for m in free if m.column in schema.times]
+        dates = set(schema.names("date"))
+        ordered = sorted(free, key=lambda m: (-m.score, m.column not in dates))  # a date column over "Year Built"
+        named_times = [m.column for m in ordered if m.column in schema.times]
         request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
         request.measures = [m for m in request.measures if m != request.time]
         if request.kind == "growth":
@@ -325,20 +366,18 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
         request.group = request.group or (named[0] if named else _first_category(schema, free))
-        share_of = re.search(r"\b(?:of|in)\s+(?:the\s+)?(?:total|overall|all)\b", text, re.I)
-        request.weight = request.measures[0] if request.measures and (share_of or request.statistic == "sum") else None
+        # "the biggest slice of net revenue": a measure named in a share question is what is shared
+        plain = [m for m in request.measures if m not in schema.categories and m != request.group]
+        request.weight = plain[0] if plain else None
     else:
         coded = [m for m in request.measures if m in schema.categories]
         if request.group is None and coded and len(coded) < len(request.measures):
             request.group = coded[0]  # "progression for sex 1 or 2": a coded category groups the measure
             request.measures = [m for m in request.measures if m != coded[0]]
         named = [m.column for m in free if m.column in schema.categories and m.column not in request.measures]
-        if (
-            request.group is None
-            and named
-            and (_asks_which(text) or re.search(r"\b(?:compare|versus|vs)\b", text, re.I))
-        ):
-            request.group = named[0]
+        asks = _asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
+        if request.group is None and named and asks:
+            request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
         if request.group is None and _asks_which(text) and MOST.search(text):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
@@ -374,15 +413,39 @@ _NEEDS = {
 
 
 def _association(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
+    """Which columns go with which: the outcome is the column named last ("... associated with Y"); two
+    columns named are a pair; more are the candidates to rank; none, every number column is."""
     ranked = sorted(free, key=lambda m: m.score < 1)  # "HDL cholesterol" is hdl, not total_cholesterol
-    named = [m.column for m in ranked if m.column in schema.numbers or m.column in schema.categories]
-    asks_which = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
-    if len(named) >= 2 and not (asks_which and MANY_MEASURES.search(text)):
+    full = {m.column for m in ranked if m.score == 1}
+    named = [m for m in ranked if (m.column in schema.numbers or m.column in schema.categories)]
+    named = [m for m in named if m.column in full] or named
+    named = [m for m in named if not _set_aside(text, m)]
+    valued = [column for column, _, _ in value_mentions(text, schema.values())]
+    columns = list(dict.fromkeys([m.column for m in sorted(named, key=lambda m: m.start)] + valued))
+    ranking = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
+    if len(columns) == 2 and not (ranking and MANY_MEASURES.search(text)):
         request.pair = True
-        request.measures, request.outcome = [named[0]], named[1]
+        request.measures, request.outcome = [columns[0]], columns[1]
         return
-    request.outcome = named[-1] if named else _outcome_column(schema)
-    request.measures = []
+    request.outcome = columns[-1] if columns else _outcome_column(schema)
+    request.measures = columns[:-1] if len(columns) > 2 else []
+    aside = [m.column for m in free if _set_aside(text, m)]
+    if aside and not request.measures:
+        request.measures = [n for n in schema.numbers if n not in aside and n != request.outcome]
+
+
+SET_ASIDE = re.compile(
+    r"\b(?:leav\w*|set\w*|putt?\w*|apart from|aside from|other than|besides|except|excluding|ignoring|not counting)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)
+
+
+def _set_aside(text: str, mention: Mention) -> bool:
+    """ "Leaving the murder rate aside", "other than income": a column the question rules out."""
+    before, after = text[max(0, mention.start - 30) : mention.start], text[mention.end : mention.end + 8]
+    return bool(SET_ASIDE.search(before)) and (not before.lower().rstrip().endswith(("leaving", "setting", "putting"))
+                                               or after.lower().lstrip().startswith("aside"))  # fmt: skip
 
 
 def _outcome_column(schema: Schema) -> str | None:

@@ -18,10 +18,12 @@ CONCEPTS = {
     "length": {"length", "long", "len"},
     "width": {"width", "wide", "narrow", "breadth"},
     "size": {"size", "big", "small_", "large_"},
-    "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "fare"},
+    "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "pricy", "fare"},
     "income": {"income", "earn", "earning", "salary", "wage", "pay", "rich", "wealth", "wealthy"},
     "speed": {"speed", "fast", "slow", "quick", "velocity"},
-    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool"},
+    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst"},
+    "fertility": {"fertility", "birth", "fecundity"},
+    "doctor": {"doctor", "md", "physician", "gp"},
     "rain": {"rain", "rainfall", "precipitation", "wet", "dry"},
     "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
              "mpg", "litre", "liter", "l100km"},
@@ -39,9 +41,6 @@ CONCEPTS = {
     "sex": {"sex", "gender", "male", "female", "men", "women", "man", "woman"},
 }  # fmt: skip
 WORD_CONCEPTS: dict[str, set[str]] = {}
-for _concept, _words in CONCEPTS.items():
-    for _word in _words:
-        WORD_CONCEPTS.setdefault(_word.rstrip("_"), set()).add(_concept)
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
 UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "pct", "percent", "pc", "in", "ft", "s", "ms",
@@ -55,8 +54,13 @@ FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption",
 
 
 def stem(word: str) -> str:
-    """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away."""
-    word = word.lower().removesuffix("'s").removesuffix("\u2019s")
+    """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away; applied
+    until it holds, so that "smokers" and "smoker" meet."""
+    once = _stem_once(word.lower().removesuffix("'s").removesuffix("\u2019s"))
+    return _stem_once(once)
+
+
+def _stem_once(word: str) -> str:
     for suffix, replacement in (
         ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"),
         ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
@@ -73,6 +77,8 @@ def stem(word: str) -> str:
             if suffix in ("est", "er") and base + "e" in _E_WORDS:
                 base += "e"  # widest -> wide, larger -> large
             return base
+    if word.endswith("e") and len(word) > 4 and not word.endswith("ee"):
+        return word[:-1]  # "smoke" and "smoker" meet at "smok", "price" and "priced" at "pric"
     return word
 
 
@@ -84,6 +90,12 @@ def split_name(name: str) -> list[str]:
     """A column name as words: ``petalLength_cm2`` is petal, length, cm, 2."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
     return [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", spaced) if w]
+
+
+for _concept, _words in CONCEPTS.items():
+    for _word in _words:
+        WORD_CONCEPTS.setdefault(_word.rstrip("_"), set()).add(_concept)
+        WORD_CONCEPTS.setdefault(stem(_word.rstrip("_")), set()).add(_concept)
 
 
 def concepts_of(word: str) -> set[str]:
@@ -100,8 +112,9 @@ class Word:
 
 
 def words_of(text: str) -> list[Word]:
+    """The words of a text, a CamelCase name as its words ("IncomeBracket" is income, bracket)."""
     found = []
-    for match in re.finditer(r"[A-Za-z][A-Za-z0-9']*|\d+(?:\.\d+)?", text):
+    for match in re.finditer(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z][a-z0-9']*|[A-Z][A-Z0-9']*|\d+(?:\.\d+)?", text):
         raw = match.group(0)
         found.append(Word(raw.lower(), stem(raw), match.start(), match.end(), frozenset(concepts_of(raw.lower()))))
     return found

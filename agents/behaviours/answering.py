@@ -14,7 +14,8 @@ from typing import Any, Protocol
 
 from agents.analysis import prose
 from agents.analysis.question import Request, Schema, read_question
-from agents.sap import format_block
+from agents.runtime import TaskFailure
+from agents.sap import SapError, format_block
 
 CODED_VALUES = 12
 MAX_EXTRA_MEASURES = 3
@@ -187,6 +188,16 @@ def unasked(schema: Schema) -> dict[str, Any]:
     return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.5}
 
 
+def not_computed(request: Request, schema: Schema, error: SapError) -> dict[str, Any]:
+    """The operation refused what the question was read as: say so, and what was tried."""
+    body = [
+        f"I could not answer this from {schema.table}: I read it as a {request.kind.replace('_', ' ')} question"
+        f"{_parts(request)}, and {error.message}.",
+        f"- I can answer: {WHAT_I_ANSWER}. Name the columns in a refinement and I will redo it.",
+    ]
+    return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.2}
+
+
 def cannot_answer(request: Request, schema: Schema) -> dict[str, Any]:
     """Say plainly what is missing and what can be asked instead: never answer another question."""
     needs = {
@@ -218,7 +229,12 @@ def findings(
         return cannot_answer(request, schema), request.as_dict()
     operation, body = operation_for(request)
     words = f"the {request.kind.replace('_', ' ')} the question asks" + _parts(request)
-    result = analysis.query(schema.table, body, words, operation)
+    try:
+        result = analysis.query(schema.table, body, words, operation)
+    except TaskFailure as failure:
+        if failure.error.retryable or failure.error.code == "PERMISSION_DENIED":
+            raise  # a timeout or a missing permission is the task's failure, not a misread question
+        return not_computed(request, schema, failure.error), request.as_dict()
     lines = words_for(request, result, text)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
         more = analysis.query(schema.table, operation_for(request, measure)[1], words, operation)
