@@ -237,6 +237,9 @@ COUNT_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "f
 COUNTED = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", re.I)
 
 
+KINDS_OF = re.compile(r"\s+(?:codes?|levels?|groups?|categories|category|values?|kinds?|types?|classes)\b", re.I)
+
+
 def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
     """ "Two-room flats", "zero TVNewsDays": a number said right before a number column is its value."""
     found = []
@@ -248,6 +251,8 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         named = mentions(text[match.end() : match.end() + 30], columns.numbers)
         if not named or named[0].start != 0 or not columns.plausible(named[0].column, value):
             continue
+        if KINDS_OF.match(text[match.end() + named[0].end :]):
+            continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
         condition = _condition(column, "=", value, excluded=_excluded(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))

@@ -54,7 +54,7 @@ CHANGE_WORDS = re.compile(
     r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
     r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
     r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
-    r"|climb\w*|chang\w*|evolv\w*|up or down|upward|downward)\b",
+    r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward)\b",
     re.I,
 )
 SHARE = re.compile(
@@ -87,7 +87,8 @@ STATISTIC_WORDS = [
     (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
      "sd"),
     (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b", re.I), "sum"),
-    (re.compile(r"\bhow many\b|\bnumber of\b|\bcount\b", re.I), "count"),
+    (re.compile(r"\bhow many\b|\bnumber of\b|\bcount (?:of|the)\b|\bcount\b(?= (?:rows|records|observations))",
+                re.I), "count"),
     (re.compile(r"\bmaximum\b|\bmax\b|\blargest value\b|\bhighest value\b|\bpeak\b", re.I), "max"),
     (re.compile(r"\bminimum\b|\bmin\b|\bsmallest value\b|\blowest value\b", re.I), "min"),
     (re.compile(r"\baverage\b|\bmean\b|\btypical\b|\bavg\b", re.I), "mean"),
@@ -101,6 +102,7 @@ GROUP_BEFORE = re.compile(
 )
 OUTCOME_WORDS = re.compile(r"\b(?:the )?(?:outcome|target|result|response|label|dependent variable|class)\b", re.I)
 OUTCOME_NAMES = re.compile(r"^(?:outcome|target|label|class|y|result|response|survived|default|churn\w*)$", re.I)
+IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$")
 TIME_NAMES = re.compile(r"(?:^|_)(?:year|yr|date|month|quarter|period|time|day|week|decade|season)s?(?:_|$)", re.I)
 
 
@@ -141,7 +143,8 @@ class Schema:
 
     @property
     def numbers(self) -> list[str]:
-        return self.names("number")
+        """Number columns that measure something: an identifier (traveller_id, RowID) measures nothing."""
+        return [n for n in self.names("number") if not IDENTIFIER.search(n)]
 
     @property
     def categories(self) -> list[str]:
@@ -219,7 +222,7 @@ def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int) -> st
         return "share"
     if MANY_MEASURES.search(text) and MOST.search(text):
         return "rank_differences"
-    if DIFFER.search(text) and not named_numbers and re.search(r"\bmost\b|\bbest\b|\bwhat\b", text, re.I):
+    if DIFFER.search(text) and not named_numbers and (MOST.search(text) or re.search(r"\bwhat\b", text, re.I)):
         return "rank_differences"
     return "compare"
 
@@ -265,6 +268,10 @@ def read_question(text: str, schema: Schema) -> Request:
     request.direction = direction_of(text)
     if POPULATION_SD.search(text):
         request.sd = "population"
+    # "smoker = 1 / 0", "sex 1 vs 2": values of a coded category set side by side are its groups
+    compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
+    compared = compared if COMPARE.search(text) else []
+    number_found = [f for f in number_found if f not in compared]
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
     # Columns named in full come before those named in part ("the baskets data ... average items").
@@ -281,7 +288,7 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found += binary
     free = [m for m in free if m.column not in {f.column for f in binary}]
     grouping = _group_mentions(text, schema, free)
-    request.group = grouping[0].column if grouping else None
+    request.group = grouping[0].column if grouping else (compared[0].column if compared else None)
     several = [f for f in value_found if f.condition.get("op") == "in"]
     if several and request.group in (None, several[0].column):
         request.group = several[0].column  # "versicolor and virginica" compares those groups
@@ -337,9 +344,13 @@ def _binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Foun
 
 
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
-    """A column named only in part, by the words of the table's name ("the baskets data"), is not named."""
+    """ "Analyse the baskets CSV data": words that name the table, not a column (basket_value)."""
     said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
-    return mention.score < 1 and said <= {stem(w) for w in split_name(schema.table)}
+    of_the_table = said <= {stem(w) for w in split_name(schema.table)}
+    return mention.score < 1 and of_the_table and bool(TABLE_WORDS.match(text[mention.end :]))
+
+
+TABLE_WORDS = re.compile(r"\W*(?:\w+\W+)?(?:csv|data|dataset|file|table|spreadsheet|sheet)\b", re.I)
 
 
 def _filtered_measures(found: list[Found]) -> list[str]:

@@ -24,6 +24,7 @@ CONCEPTS = {
     "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst"},
     "fertility": {"fertility", "birth", "fecundity"},
     "doctor": {"doctor", "md", "physician", "gp"},
+    "walking": {"step", "walk", "pace", "stride"},
     "rain": {"rain", "rainfall", "precipitation", "wet", "dry"},
     "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
              "mpg", "litre", "liter", "l100km"},
@@ -53,10 +54,16 @@ VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknow
 FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
 
 
+LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year",
+          "annually": "year", "quarterly": "quarter", "hourly": "hour", "men": "man", "women": "woman",
+          "people": "person", "children": "child"}  # fmt: skip
+
+
 def stem(word: str) -> str:
     """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away; applied
     until it holds, so that "smokers" and "smoker" meet."""
-    once = _stem_once(word.lower().removesuffix("'s").removesuffix("\u2019s"))
+    word = word.lower().removesuffix("'s").removesuffix("\u2019s")
+    once = _stem_once(LEMMAS.get(word, word))
     return _stem_once(once)
 
 
