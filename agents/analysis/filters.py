@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agents.analysis.words import mentions, split_name, stem
+from agents.analysis.words import PERIODIC, mentions, split_name, stem
 
 NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
 BEFORE = [  # a comparison said before its number; the longer phrases first
@@ -45,6 +45,11 @@ AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10
 LOWER_ADJECTIVES = {"young", "short", "light", "small", "low", "few", "cheap", "narrow", "slow", "cold", "early",
                     "thin", "less", "poor", "close", "near"}  # fmt: skip
 COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
+YEARS = re.compile(
+    r"\b(?:over|in|during|for|across|from|between)?\s*((?:1[5-9]|20|21)\d\d)\s*(?:-|\u2013|to|through|until|and)\s*"
+    r"((?:1[5-9]|20|21)\d\d)\b",
+    re.I,
+)
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 EXCLUDE = re.compile(
     r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|drop\w*|remov\w*|not counting|ignor\w*|omit\w*|apart from"
@@ -84,7 +89,7 @@ def _clause_end(text: str, position: int) -> int:
     return found.start() if found else len(text)
 
 
-def _excluded(text: str, start: int) -> bool:
+def excluded_at(text: str, start: int) -> bool:
     """Whether an exclusion word or a "not" rules the condition that starts at ``start``."""
     head = text[_clause_start(text, start) : start]
     return bool(EXCLUDE.search(head) or NOT.search(head))
@@ -100,11 +105,13 @@ def _comparisons(text: str) -> list[Comparison]:
     found: list[Comparison] = []
     taken: list[range] = []
 
-    def add(start: int, end: int, op: str, value: Any, adjective: str | None = None) -> None:
+    def add(start: int, end: int, op: str, value: Any, adjective: str | None = None, *, timely: bool = False) -> None:
         if not any(start in span or end - 1 in span for span in taken):
             taken.append(range(start, end))
-            found.append((start, end, op, value, adjective, bool(TIMELY.search(text[start:end]))))
+            found.append((start, end, op, value, adjective, timely or bool(TIMELY.search(text[start:end]))))
 
+    for match in YEARS.finditer(text):  # "over 2012-2023", "in 1990 to 2000"
+        add(match.start(), match.end(), "between", (int(match.group(1)), int(match.group(2))), timely=True)
     for match in BETWEEN.finditer(text):
         low, high = _number(match.group(1), match.group(2)), _number(match.group(3), match.group(4))
         add(match.start(), match.end(), "between", (min(low, high), max(low, high)))
@@ -144,6 +151,11 @@ class Columns:
         return all(isinstance(v, int | float) and low - margin <= v <= high + margin for v in values)
 
 
+def _holds_years(span: tuple[float, float] | None) -> bool:
+    """A column whose values all look like years ("Year Built")."""
+    return span is not None and 1000 <= span[0] <= span[1] <= 2200
+
+
 def _is_year(value: float | tuple[float, float]) -> bool:
     values = value if isinstance(value, tuple) else (value,)
     return all(isinstance(v, int) and YEAR.match(str(v)) for v in values)
@@ -163,7 +175,12 @@ def _subject(
     if after and re.fullmatch(r"\W*(?:\w+\W+)?", text[end : end + after[0].start]):
         candidates.append((after[0].column, start, end + after[0].end))
     clause = _clause_start(text, start)
-    candidates += [(m.column, clause + m.start, end) for m in reversed(mentions(text[clause:start], numbers))]
+    before = [
+        m
+        for m in mentions(text[clause:start], numbers)
+        if not PERIODIC.fullmatch(text[clause + m.start : clause + m.end])
+    ]
+    candidates += [(m.column, clause + m.start, end) for m in reversed(before)]
     unit = UNIT_AFTER.match(text[end:])
     if unit:
         candidates += [(n, start, end + unit.end()) for n in numbers if unit.group(1).lower() in split_name(n)]
@@ -174,7 +191,7 @@ def _subject(
     plausible = [c for c in candidates if columns.plausible(c[0], value)]
     times = [t for t in columns.times if columns.plausible(t, value)]
     if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first
-        named_times = [c for c in plausible if c[0] in columns.times]
+        named_times = [c for c in plausible if c[0] in columns.times or _holds_years(columns.ranges.get(c[0]))]
         if named_times or times:
             return named_times[0] if named_times else (times[0], start, end)
     if plausible:
@@ -222,7 +239,7 @@ def number_filters(
         if subject is None:
             continue
         column, begin, finish = subject
-        excluded = _excluded(text, begin)
+        excluded = excluded_at(text, begin)
         if column in columns.dates:
             condition = _year_condition(column, op, value, excluded=excluded)
         else:
@@ -254,7 +271,7 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
-        condition = _condition(column, "=", value, excluded=_excluded(text, match.start()))
+        condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))
     return found
 
@@ -278,8 +295,8 @@ def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:
     for column, value, offset in said:
         by_column.setdefault(column, []).append((value, offset))
     for column, values in by_column.items():
-        kept = [(v, o) for v, o in values if not _excluded(text, o)]
-        dropped = [(v, o) for v, o in values if _excluded(text, o)]
+        kept = [(v, o) for v, o in values if not excluded_at(text, o)]
+        dropped = [(v, o) for v, o in values if excluded_at(text, o)]
         for value, offset in dropped:
             found.append(Found({"column": column, "op": "!=", "value": value}, offset, offset + len(value), column))
         if len(kept) == 1:

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.analysis.filters import Found, number_filters, value_filters
-from agents.analysis.words import Mention, mentions, split_name, stem, value_mentions
+from agents.analysis.filters import Found, excluded_at, number_filters, value_filters
+from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic")
 MAX_GROUPS = 50
@@ -103,7 +103,8 @@ GROUP_BEFORE = re.compile(
 OUTCOME_WORDS = re.compile(r"\b(?:the )?(?:outcome|target|result|response|label|dependent variable|class)\b", re.I)
 OUTCOME_NAMES = re.compile(r"^(?:outcome|target|label|class|y|result|response|survived|default|churn\w*)$", re.I)
 IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$")
-TIME_NAMES = re.compile(r"(?:^|_)(?:year|yr|date|month|quarter|period|time|day|week|decade|season)s?(?:_|$)", re.I)
+# A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".
+TIME_NAMES = re.compile(r"^(?:[a-z]+_)?(?:year|yr|decade|season|period)s?$|^(?:month|quarter|week|day)s?$", re.I)
 
 
 @dataclass
@@ -261,7 +262,12 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
     )
-    every = [m for m in mentions(text, [c["name"] for c in schema.columns]) if not _names_the_table(text, m, schema)]
+    every = [
+        m
+        for m in mentions(text, [c["name"] for c in schema.columns])
+        if not _names_the_table(text, m, schema)
+        and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
+    ]
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
     unnamed = _without(text, [m for m in every if m.score == 1])
@@ -284,7 +290,7 @@ def read_question(text: str, schema: Schema) -> Request:
         statistic = statistic_of(unnamed, besides=("count",))
     if statistic:
         request.statistic, request.percentile = statistic
-    binary = _binary_filters(text, schema, free)
+    binary = _binary_filters(text, schema, free) + _coded_values(text, schema, free)
     number_found += binary
     free = [m for m in free if m.column not in {f.column for f in binary}]
     grouping = _group_mentions(text, schema, free)
@@ -318,6 +324,7 @@ def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:
 
 
 POSITIVE = ("1", "yes", "true", "y")
+NONE_OF = re.compile(r"\b(?:without(?: any)?|with no|no|zero|free of)\s+$", re.I)
 YES_NO = ({"0", "1"}, {"yes", "no"}, {"true", "false"}, {"y", "n"})
 NEGATED = re.compile(
     r"(?:\bnon[- ]?|\b(?:not|no|without|don't|doesn't|didn't|do not|does not|never)\s+(?:\w+\s+){0,2})$", re.I
@@ -330,17 +337,56 @@ def _binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Foun
     found = []
     for mention in free:
         column = next(c for c in schema.columns if c["name"] == mention.column)
-        values = [str(v).lower() for v in column.get("values") or []]
+        values = [_spoken_value(v) for v in column.get("values") or []]
+        if column["type"] == "number" and column.get("min") == 0 and NONE_OF.search(text[: mention.start]):
+            found.append(Found({"column": mention.column, "op": "=", "value": 0}, mention.start, mention.end,
+                               mention.column))  # fmt: skip
+            continue  # "people without any physical limitation", "with no chronic diseases"
         if set(values) not in YES_NO:
             continue
         compared = COMPARE.search(text) or _asks_which(text) or HIGH.search(text) or LOW.search(text)
         if GROUP_BEFORE.search(text[: mention.start][-60:]) or compared:
             continue
         negated = bool(NEGATED.search(text[max(0, mention.start - 40) : mention.start]))
-        raw = [v for v in column.get("values") or [] if (str(v).lower() in POSITIVE) != negated]
+        raw = [v for v in column.get("values") or [] if (_spoken_value(v) in POSITIVE) != negated]
         condition = {"column": mention.column, "op": "=", "value": raw[0]}
         found.append(Found(condition, mention.start, mention.end, mention.column))
     return found
+
+
+def _spoken_value(value: Any) -> str:
+    """1.0, 1, True and "Yes" as a person says them: "1", "1", "true", "yes"."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).lower()
+
+
+def _coded_values(text: str, schema: Schema, free: list[Mention]) -> list[Found]:
+    """ "PartyID 0 and 6", "region = 2 or 3": codes of a coded column listed after its name."""
+    found = []
+    for mention in free:
+        column = next(c for c in schema.columns if c["name"] == mention.column)
+        if mention.column not in schema.categories or column["type"] != "number":
+            continue
+        listed = CODES.match(text[mention.end :])
+        if not listed:
+            continue
+        known = {_spoken_value(v): v for v in column.get("values") or []}
+        codes = [known[c] for c in re.findall(r"\d+", listed.group(1)) if c in known]
+        if not codes:
+            continue
+        excluded = excluded_at(text, mention.start)
+        if len(codes) == 1:
+            condition = {"column": mention.column, "op": "!=" if excluded else "=", "value": codes[0]}
+        elif excluded:
+            condition = {"and": [{"column": mention.column, "op": "!=", "value": c} for c in codes]}
+        else:
+            condition = {"column": mention.column, "op": "in", "value": codes}
+        found.append(Found(condition, mention.start, mention.end + listed.end(), mention.column))
+    return found
+
+
+CODES = re.compile(r"\s*(?:=|==|is|of|coded(?: as)?)?\s*(\d+(?:\s*(?:,|and|or|/|&)\s*\d+)*)\b(?!\s*(?:to|-)\s*\d)")
 
 
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
@@ -389,7 +435,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         asks = _asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
-        if request.group is None and _asks_which(text) and MOST.search(text):
+        if request.group is None and _asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
         _reconsider(request, text, schema)

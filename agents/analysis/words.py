@@ -31,7 +31,7 @@ CONCEPTS = {
     "population": {"population", "populous", "inhabitant", "people", "resident"},
     "revenue": {"revenue", "sale", "turnover", "takings"},
     "profit": {"profit", "profitable", "margin"},
-    "duration": {"duration", "wait", "waiting", "minute", "hour", "time_"},
+    "duration": {"duration", "wait", "waiting", "minute", "hour", "time_", "long"},
     "score": {"score", "grade", "mark", "rating", "rate_"},
     "quantity": {"quantity", "unit", "qty", "volume_"},
     "distance": {"distance", "far", "km", "mile"},
@@ -54,6 +54,8 @@ VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknow
 FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
 
 
+# "the mean annual flow", "daily steps": an adjective of a measure, never the year or day column itself
+PERIODIC = re.compile(r"daily|weekly|monthly|quarterly|yearly|annual|annually|hourly", re.I)
 LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year",
           "annually": "year", "quarterly": "quarter", "hourly": "hour", "men": "man", "women": "woman",
           "people": "person", "children": "child"}  # fmt: skip
@@ -93,10 +95,12 @@ _E_WORDS = {"wide", "large", "late", "close", "fine", "rare", "safe", "sure", "p
             "rate", "score", "size", "time", "volume", "use", "value", "type", "age", "range", "grade"}  # fmt: skip
 
 
+WORD = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+(?:\.\d+)?")
+
+
 def split_name(name: str) -> list[str]:
-    """A column name as words: ``petalLength_cm2`` is petal, length, cm, 2."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-    return [w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", spaced) if w]
+    """A column name as words: ``petalLength_cm2`` is petal, length, cm, 2; ``TVNewsDays`` tv, news, days."""
+    return [w.lower() for w in WORD.findall(name)]
 
 
 for _concept, _words in CONCEPTS.items():

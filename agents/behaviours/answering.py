@@ -51,7 +51,9 @@ def schema_of(analysis: Asker, table: str) -> Schema:
     for c in described["columns"]:
         distinct = c["distinct_estimate"] or 0
         column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
-        few = (c["type"] == "string" and distinct <= 50) or (c["type"] == "number" and distinct <= CODED_VALUES)
+        few = (c["type"] == "string" and distinct <= 50) or (
+            c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
+        )
         if few and distinct:
             answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
