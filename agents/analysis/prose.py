@@ -13,7 +13,10 @@ from agents.analysis.question import Request
 
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",
                    "max": "maximum", "sd": "standard deviation of"}  # fmt: skip
-DECLINE = re.compile(r"\b(?:shr[ai]nk\w*|shrunk|declin\w*|fell|fall\w*|drop\w*|decreas\w*|lost|loss\w*|least)\b", re.I)
+DECLINE = re.compile(
+    r"\b(?:shr[ai]nk\w*|shrunk|declin\w*|fell|fall\w*|drop\w*|decreas\w*|lost|los[es]\w*|least|cut\w*|reduc\w*|shed)\b",
+    re.I,
+)
 RARE = re.compile(r"\b(?:least common|rarest|least frequent|fewest|smallest share)\b", re.I)
 
 
@@ -278,7 +281,8 @@ def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
         return [f"No {spoken(result['entity'])} has a value of {spoken(result['measure'])} at two moments."]
     declining = bool(DECLINE.search(text))
     chosen = rows[-1] if declining else rows[0]
-    verb = "fell most" if declining else "grew most"
+    change = chosen["percent_change"]
+    verb = "fell most" if declining else "grew most" if change >= 0 else "fell least (every one fell)"
     measure = spoken(result["measure"])
     lead = (
         f"**{chosen['entity']}** {verb}: {measure} went from {figure(chosen['first'])} in {chosen['first_time']} "

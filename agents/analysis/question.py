@@ -126,6 +126,7 @@ class Request:
     sd: str = "sample"
     filters: list[dict[str, Any]] = field(default_factory=list)
     pair: bool = False
+    cycle: str | None = None  # "the warmest month of the year": groups are a date column's months
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
 
     def as_dict(self) -> dict[str, Any]:
@@ -236,6 +237,11 @@ SHARE_OF_TOTAL = re.compile(
 WHICH = re.compile(
     r"\b(?:which|who|whose|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b", re.I
 )
+CYCLE = re.compile(
+    r"\b(?:which|what)(?:'s|\u2019s| is| was)?\s+(?:\w+\s+){0,2}(month|weekday|day of the week|quarter|season)\b", re.I
+)
+CYCLES = {"month": "month_of_year", "season": "quarter_of_year", "quarter": "quarter_of_year", "weekday": "weekday",
+          "day of the week": "weekday"}  # fmt: skip
 COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
 MOST = re.compile(
     r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
@@ -435,6 +441,13 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         asks = _asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
+        cycle = CYCLE.search(text)
+        if request.group is None and cycle and not any(m.column in schema.categories for m in free):
+            word = cycle.group(1).lower().split()[0]
+            held = [c for c in schema.categories if word in split_name(c)]  # a calendar_month column
+            if held or schema.names("date"):
+                request.group = held[0] if held else schema.names("date")[0]
+                request.cycle = None if held else CYCLES[cycle.group(1).lower()]
         if request.group is None and _asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"

@@ -96,7 +96,8 @@ def operation_for(request: Request, measure: str | None = None) -> tuple[str, di
     first = measure or (request.measures[0] if request.measures else None)
     stat = {"statistic": request.statistic if request.statistic != "sd" else "sd", "percentile": request.percentile}
     if request.kind == "compare":
-        return "stats.compare", {"table": table, "measure": first, "group_by": request.group, **stat, **rows}
+        cycle = {"cycle": request.cycle} if request.cycle else {}
+        return "stats.compare", {"table": table, "measure": first, "group_by": request.group, **stat, **cycle, **rows}
     if request.kind == "rank_differences":
         named = {"measures": request.measures} if len(request.measures) >= 2 else {}
         return "stats.rank-differences", {"table": table, "group_by": request.group, **named, **rows}

@@ -90,6 +90,17 @@ def by_group(
     return sorted(rows, key=lambda r: (r["value"] is None, -(r["value"] or 0)))
 
 
+SEASONAL = {"month_of_year": "%b", "weekday": "%a", "quarter_of_year": "Q%q"}
+
+
+def seasonal(moments: pd.Series, cycle: str) -> pd.Series:
+    """The month of the year ("Mar"), the weekday ("Mon") or the quarter ("Q2") of each date."""
+    dates = pd.to_datetime(moments, errors="coerce")
+    if cycle == "quarter_of_year":
+        return ("Q" + dates.dt.quarter.astype("Int64").astype(str)).where(dates.notna())
+    return dates.dt.strftime(SEASONAL[cycle]).where(dates.notna())
+
+
 def compare(
     frame: pd.DataFrame, measure: str, group: str, statistic: str = "mean", *, percentile: float = 50
 ) -> dict[str, Any]:

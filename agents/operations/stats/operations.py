@@ -76,6 +76,8 @@ def _describe(call: Any, params: dict[str, Any]) -> dict[str, Any]:
 def _compare(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     measure, group = params["measure"], params["group_by"]
     frame = _frame(call, params, [group, measure], [measure])
+    if params.get("cycle"):
+        frame[group] = engine.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
     result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
     said = _said(params["statistic"], params["percentile"])
     bars = [{"group": str(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
@@ -268,6 +270,11 @@ OPERATIONS = (
             "group_by": COLUMN,
             "statistic": STATISTIC,
             "percentile": PERCENTILE,
+            "cycle": Param(
+                "string",
+                "group a date column by its month of the year, weekday or quarter",
+                enum=tuple(engine.SEASONAL),
+            ),
             "filters": FILTERS,
         },
         examples=(

@@ -115,3 +115,32 @@ CARS = Schema("cars", [
 def test_questions_that_name_no_statistic_or_say_their_filters_in_time_words(text, expected):
     request = read_question(text, CARS).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+SALES = Schema("sales", [
+    {"name": "date", "type": "date", "distinct": 48},
+    {"name": "region", "type": "string", "distinct": 4, "values": ["north", "south", "east", "west"]},
+    {"name": "revenue", "type": "number", "distinct": 190, "min": 900, "max": 9000},
+    {"name": "smoker", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+    {"name": "Year_Built", "type": "number", "distinct": 90, "min": 1890, "max": 2020},
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which month of the year has the highest average revenue?",
+         {"kind": "compare", "group": "date", "cycle": "month_of_year"}),
+        ("What was the mean revenue over 2021-2023?",
+         {"filters": [{"and": [{"column": "date", "op": ">=", "value": "2021-01-01"},
+                               {"column": "date", "op": "<=", "value": "2023-12-31"}]}]}),
+        ("How much revenue did places built before 1950 bring in on average?",
+         {"filters": [{"column": "Year_Built", "op": "<", "value": 1950}]}),
+        ("Mean revenue of smokers", {"filters": [{"column": "smoker", "op": "=", "value": 1}]}),
+        ("Mean revenue among non-smokers", {"filters": [{"column": "smoker", "op": "=", "value": 0}]}),
+        ("Which region lost the most revenue?", {"kind": "growth", "entity": "region"}),
+    ],
+)  # fmt: skip
+def test_cycles_year_ranges_and_yes_no_columns(text, expected):
+    request = read_question(text, SALES).as_dict()
+    assert {key: request[key] for key in expected} == expected
