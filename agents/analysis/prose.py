@@ -112,10 +112,15 @@ def compare(request: Request, result: dict[str, Any]) -> list[str]:
     if test:
         tested = "means" if request.statistic != "mean" else "the groups"
         symbol = "F" if test["effect"] == "eta_squared" else "t"
-        lines.append(
-            f"- {test['name']} on {tested}: {symbol} = {figure(test['statistic'])}, {p_value(test['p_value'])}; "
-            f"{effect_words(test['effect'], test['effect_size'])}."
-        )
+        if test["statistic"] is None:
+            lines.append(
+                "- No test: the values do not vary within the groups, so there is no spread to weigh the gap against."
+            )
+        else:
+            lines.append(
+                f"- {test['name']} on {tested}: {symbol} = {figure(test['statistic'])}, {p_value(test['p_value'])}; "
+                f"{effect_words(test['effect'], test['effect_size'])}."
+            )
     lines += [f"- {g['group']}: {figure(g['value'])} (n = {g['n']})" for g in ranked[:12]]
     return lines
 
@@ -126,9 +131,9 @@ def statistic(request: Request, result: dict[str, Any]) -> list[str]:
     value = _statistic_value(request, column)
     where = f" over the {column['n']} rows where {rows_words(request.filters)}" if request.filters else ""
     lead = f"The {statistic_words(request)} {spoken(column['column'])} is **{figure(value)}**{where}"
-    lines = [
-        lead + f" (n = {column['n']} of {result['rows']} rows kept)." if where else lead + f" (n = {column['n']})."
-    ]
+    whole = result.get("table_rows") or result["rows"]
+    kept = f"the filters keep {result['rows']} of the table's {whole} rows" if where else f"n = {column['n']}"
+    lines = [f"{lead} ({kept})."]
     lines.append(
         f"- For reference: mean {figure(column['mean'])}, median {figure(column['percentiles'].get('p50'))}, "
         f"{result['sd']} SD {figure(column['sd'])}, minimum {figure(column['min'])}, maximum {figure(column['max'])}, "

@@ -238,6 +238,7 @@ def findings(
         if failure.error.retryable or failure.error.code == "PERMISSION_DENIED":
             raise  # a timeout or a missing permission is the task's failure, not a misread question
         return not_computed(request, schema, failure.error), request.as_dict()
+    result["table_rows"] = analysis.describe(schema.table)["row_count"]
     lines = words_for(request, result, text)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
         more = analysis.query(schema.table, operation_for(request, measure)[1], words, operation)
@@ -259,6 +260,8 @@ def request_for_measure(request: Request, measure: str) -> Request:
 
 def _confidence(request: Request, result: dict[str, Any]) -> float:
     """Rows behind the answer, less when the effect could be chance."""
+    if request.kind == "statistic" and request.statistic in ("count", "sum", "min", "max"):
+        return 0.9  # a count, total or extreme of the rows kept is exact: no sample to doubt
     base = confidence(int(result.get("rows") or 0), 0, 0)
     test = result.get("test") or {}
     first = (result.get("variables") or [{}])[0]

@@ -93,7 +93,13 @@ def line_chart(
         values,
         mark={"type": "line", "point": True, "tooltip": True},
         encoding={
-            "x": {"field": "period", "type": "ordinal", "title": period, "sort": None},
+            "x": {
+                "field": "period",
+                "type": "ordinal",
+                "title": period,
+                "sort": None,
+                "axis": {"labelAngle": 0 if len(values) <= 12 else -45},
+            },
             "y": {"field": "value", "type": "quantitative", "title": measure, "scale": {"zero": False}},
         },
     )
@@ -132,13 +138,27 @@ def histogram(
                 "mark": {"type": "bar", "color": "#a9c4d9"},
                 "encoding": {
                     "x": {"field": "value", "type": "quantitative", "bin": {"maxbins": 30}, "title": label(column)},
-                    "y": {"aggregate": "count", "type": "quantitative", "title": "rows"},
+                    "y": {
+                        "aggregate": "count",
+                        "type": "quantitative",
+                        "title": "rows",
+                        "axis": {"format": "d", "tickMinStep": 1},
+                    },
                 },
             },
             {
                 "data": {"values": rules},
                 "mark": {"type": "rule", "color": "#c0392b", "strokeWidth": 2},
                 "encoding": {"x": {"field": "at", "type": "quantitative"}, "tooltip": [{"field": "label"}]},
+            },
+            {
+                "data": {"values": rules},
+                "mark": {"type": "text", "angle": 270, "align": "left", "dx": 4, "dy": -4, "color": "#c0392b"},
+                "encoding": {
+                    "x": {"field": "at", "type": "quantitative"},
+                    "y": {"value": 0},
+                    "text": {"field": "label"},
+                },
             },
         ],
     )

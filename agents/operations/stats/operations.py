@@ -134,9 +134,9 @@ def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict
             frame,
             top,
             outcome,
-            title=f"{charts.label(outcome)} against {charts.label(top)} (Pearson r = {r:.3g})",
+            title=f"{charts.label(outcome)} against {charts.label(top)} (Pearson r = {r:.4g})",
             description=f"Scatter plot of {charts.label(outcome)} against {charts.label(top)} with its "
-            f"least-squares line; Pearson r = {r:.3g}.",
+            f"least-squares line; Pearson r = {r:.4g}.",
         )
     strength = result["variables"][0]["strength"]
     return charts.box_plot(
