@@ -283,20 +283,26 @@ def read_question(text: str, schema: Schema) -> Request:
     # "smoker = 1 / 0", "sex 1 vs 2": values of a coded category set side by side are its groups
     compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
     compared = compared if COMPARE.search(text) else []
+    listed = [f for f in _coded_values(text, schema, every) if f.condition.get("op") == "in" or "and" in f.condition]
+    compared += listed if COMPARE.search(text) else []  # "individual_deductible 1 vs 0"
     number_found = [f for f in number_found if f not in compared]
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
-    plain = [n for n in numbers if n not in schema.categories]
+    # A coded category is a grouping when said as one ("by region", "sex 1 vs 2"), else a measure like any other.
+    grouped = {m.column for m in _group_mentions(text, schema, free)} | {f.column for f in compared}
+    plain = [n for n in numbers if n not in grouped]
     request.kind = kind_of(unnamed, schema, len(plain), len(free))
     statistic = statistic_of(unnamed)
     if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
         statistic = statistic_of(unnamed, besides=("count",))
     if statistic:
         request.statistic, request.percentile = statistic
-    binary = _binary_filters(text, schema, free) + _coded_values(text, schema, free)
+    binary = _binary_filters(text, schema, free) + [
+        f for f in _coded_values(text, schema, free) if f.column not in {c.column for c in compared}
+    ]
     number_found += binary
     free = [m for m in free if m.column not in {f.column for f in binary}]
     grouping = _group_mentions(text, schema, free)
@@ -368,31 +374,38 @@ def _spoken_value(value: Any) -> str:
 
 
 def _coded_values(text: str, schema: Schema, free: list[Mention]) -> list[Found]:
-    """ "PartyID 0 and 6", "region = 2 or 3": codes of a coded column listed after its name."""
+    """ "PartyID 0 and 6", "region = 2 or 3": codes of a coded column listed after its name (as the
+    question names it, or as the table spells it)."""
     found = []
-    for mention in free:
-        column = next(c for c in schema.columns if c["name"] == mention.column)
-        if mention.column not in schema.categories or column["type"] != "number":
+    for column in schema.columns:
+        name = column["name"]
+        if name not in schema.categories or column["type"] != "number":
             continue
-        listed = CODES.match(text[mention.end :])
-        if not listed:
-            continue
-        known = {_spoken_value(v): v for v in column.get("values") or []}
-        codes = [known[c] for c in re.findall(r"\d+", listed.group(1)) if c in known]
-        if not codes:
-            continue
-        excluded = excluded_at(text, mention.start)
-        if len(codes) == 1:
-            condition = {"column": mention.column, "op": "!=" if excluded else "=", "value": codes[0]}
-        elif excluded:
-            condition = {"and": [{"column": mention.column, "op": "!=", "value": c} for c in codes]}
-        else:
-            condition = {"column": mention.column, "op": "in", "value": codes}
-        found.append(Found(condition, mention.start, mention.end + listed.end(), mention.column))
+        said = [(m.start, m.end) for m in free if m.column == name]
+        said += [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)]
+        for start, end in said:
+            listed = CODES.match(text[end:])
+            known = {_spoken_value(v): v for v in column.get("values") or []}
+            codes = [known[c] for c in re.findall(r"\d+", listed.group(1)) if c in known] if listed else []
+            if listed and codes:
+                found.append(
+                    Found(_codes_condition(name, codes, excluded_at(text, start)), start, end + listed.end(), name)
+                )
+                break
     return found
 
 
-CODES = re.compile(r"\s*(?:=|==|is|of|coded(?: as)?)?\s*(\d+(?:\s*(?:,|and|or|/|&)\s*\d+)*)\b(?!\s*(?:to|-)\s*\d)")
+def _codes_condition(column: str, codes: list[Any], excluded: bool) -> dict[str, Any]:
+    if len(codes) == 1:
+        return {"column": column, "op": "!=" if excluded else "=", "value": codes[0]}
+    if excluded:
+        return {"and": [{"column": column, "op": "!=", "value": c} for c in codes]}
+    return {"column": column, "op": "in", "value": codes}
+
+
+CODES = re.compile(
+    r"\s*(?:=|==|is|of|coded(?: as)?)?\s*(\d+(?:\s*(?:,|and|or|/|&|vs\.?|versus)\s*\d+)*)\b(?!\s*(?:to|-)\s*\d)"
+)
 
 
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
