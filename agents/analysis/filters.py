@@ -14,7 +14,7 @@ from typing import Any
 
 from agents.analysis.words import PERIODIC, mentions, split_name, stem
 
-NUMBER = r"(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
+NUMBER = r"[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
 BEFORE = [  # a comparison said before its number; the longer phrases first
     (r"(?:greater|more|higher|larger) than or equal to|at or above|on or after", ">="),
     (r"(?:less|fewer|lower|smaller) than or equal to|at or below|on or before", "<="),
@@ -100,6 +100,21 @@ TIMELY = re.compile(r"^(?:in|during|since|after|before|until|through|on or|start
                     r"|(?:onwards?|or later|and later|or earlier|or after|or before)$", re.I)  # fmt: skip
 
 
+NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+                "fifty": 50, "hundred": 100}  # fmt: skip
+
+
+def _digits(text: str) -> str:
+    """Number words as digits, padded so every offset stays where it was ("five or more" -> "5    or more")."""
+    return re.sub(
+        r"\b(" + "|".join(NUMBER_WORDS) + r")\b",
+        lambda m: str(NUMBER_WORDS[m.group(1).lower()]).ljust(len(m.group(1))),
+        text,
+        flags=re.I,
+    )
+
+
 def _comparisons(text: str) -> list[Comparison]:
     """(start, end, op, value, adjective, said of time) of each comparison with a number, left to right."""
     found: list[Comparison] = []
@@ -110,6 +125,7 @@ def _comparisons(text: str) -> list[Comparison]:
             taken.append(range(start, end))
             found.append((start, end, op, value, adjective, timely or bool(TIMELY.search(text[start:end]))))
 
+    text = _digits(text)
     for match in YEARS.finditer(text):  # "over 2012-2023", "in 1990 to 2000"
         add(match.start(), match.end(), "between", (int(match.group(1)), int(match.group(2))), timely=True)
     for match in BETWEEN.finditer(text):
@@ -198,7 +214,8 @@ def _subject(
         return plausible[0]
     if times:
         return times[0], start, end  # "between 1947 and 1962": the years of the time column
-    return candidates[0] if candidates else None
+    unknown = [c for c in candidates if c[0] not in columns.ranges and c[0] not in columns.dates]
+    return unknown[0] if unknown else None  # a threshold no column's values reach filters nothing
 
 
 def _condition(column: str, op: str, value: Any, *, excluded: bool) -> dict[str, Any]:
@@ -257,12 +274,15 @@ COUNTED = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", 
 KINDS_OF = re.compile(r"\s+(?:codes?|levels?|groups?|categories|category|values?|kinds?|types?|classes)\b", re.I)
 
 
+EVERY = re.compile(r"\b(?:all|these|those|the|each of the|every one of the)\s+$", re.I)
+
+
 def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
     """ "Two-room flats", "zero TVNewsDays": a number said right before a number column is its value."""
     found = []
     for match in COUNTED.finditer(text):
-        if any(match.start() in span for span in taken):
-            continue
+        if any(match.start() in span for span in taken) or EVERY.search(text[: match.start()]):
+            continue  # "across all 301 counties" counts them, it keeps none
         said = match.group(1).lower()
         value = COUNT_WORDS[said] if said in COUNT_WORDS else int(said)
         named = mentions(text[match.end() : match.end() + 30], columns.numbers)

@@ -27,10 +27,11 @@ ASSOCIATION = re.compile(
     re.I,
 )
 DIFFER = re.compile(
-    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap|split)\b", re.I
+    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap)\b", re.I
 )
 MANY_MEASURES = re.compile(
-    r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
+    r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
+    r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
     r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?)\b",
     re.I,
 )
@@ -46,7 +47,10 @@ GROWTH = re.compile(
 TIME_WORDS = re.compile(
     r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
     r"(?:each|every|by|from year to year) (?:year|month|quarter|day|week|decade)s?|"
-    r"year[- ](?:on|over)[- ]year|through(?:out)? the (?:years|period)|"
+    r"year[- ](?:on|over)[- ]year|through(?:out)? the (?:years|period)|year by year|"
+    r"(?:average|mean|total|sum|median)s?\s+(?:\w+\s+){0,3}(?:per|each|by|every) (?:year|month|quarter|week|day)|"
+    r"(?:yearly|monthly|annual|quarterly|weekly) (?:average|mean|total|sum|median)s?|by (?:yearly|monthly|annual)|"
+    r"direction|trajectory|getting \w+er|used to|crept|creep\w*|"
     r"time series|over the course|across (?:the )?years|as time)\b",
     re.I,
 )
@@ -61,7 +65,7 @@ SHARE = re.compile(
     r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b(?! terms| change)|fraction|how common|most common"
     r"|least common"
     r"|most frequent|commonest"
-    r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for"
+    r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
     re.I,
 )
@@ -104,7 +108,14 @@ OUTCOME_WORDS = re.compile(r"\b(?:the )?(?:outcome|target|result|response|label|
 OUTCOME_NAMES = re.compile(r"^(?:outcome|target|label|class|y|result|response|survived|default|churn\w*)$", re.I)
 IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$")
 # A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".
-TIME_NAMES = re.compile(r"^(?:[a-z]+_)?(?:year|yr|decade|season|period)s?$|^(?:month|quarter|week|day)s?$", re.I)
+TIMELINE_ENDS = {"year", "years", "yr", "decade", "season", "period"}
+TIMELINE_ONLY = {"month", "months", "quarter", "quarters", "week", "weeks", "day", "days"}
+
+
+def is_timeline(name: str) -> bool:
+    """A number column that is a timeline: "year", "model_year", "FiscalYear"; not "steps_per_day" or "Year_Built"."""
+    words = split_name(name)
+    return bool(words) and (words[-1] in TIMELINE_ENDS or words in ([w] for w in TIMELINE_ONLY)) and "per" not in words
 
 
 @dataclass
@@ -161,7 +172,7 @@ class Schema:
     @property
     def times(self) -> list[str]:
         dates = self.names("date")
-        years = [c["name"] for c in self.columns if c["type"] == "number" and TIME_NAMES.search(c["name"])]
+        years = [c["name"] for c in self.columns if c["type"] == "number" and is_timeline(c["name"])]
         return dates + years
 
     def ranges(self) -> dict[str, tuple[float, float]]:
@@ -176,8 +187,19 @@ class Schema:
 
 
 def _coded(column: dict[str, Any]) -> bool:
+    """A number column that codes categories: 0/1, or a few whole values under a name that says so
+    (region, sex, EducationLevel, PartyID); a few whole values alone (qty, rooms) still measure."""
     values = column.get("values") or []
-    return 2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)
+    if not (2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)):
+        return False
+    return {float(v) for v in values} == {0.0, 1.0} or bool(CODE_NAMES.search(column["name"]))
+
+
+CODE_NAMES = re.compile(
+    r"code|level|class|type|group|region|sex|gender|status|categor|flag|tier|zone|segment|cluster|cohort|bracket"
+    r"|party|band|quintile|decile|kind|origin|species|area_id|district",
+    re.I,
+)
 
 
 def statistic_of(text: str, *, besides: tuple[str, ...] = ()) -> tuple[str, float] | None:
@@ -206,7 +228,7 @@ def direction_of(text: str) -> str:
     return "low" if low and (not high or max(low) > max(high)) else "high"
 
 
-def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int) -> str:
+def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False) -> str:
     """The kind of question, from its words (column names blanked) and what the table has to answer it with."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
@@ -214,11 +236,13 @@ def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int) -> st
         return "association"
     if SHARE.search(text) and (not named_numbers or SHARE_OF_TOTAL.search(text)):
         return "share"
-    if GROWTH.search(text) and schema.times and named_numbers and MOST.search(text):
+    moved = GROWTH.search(text) or (MOVE.search(text) and (MOST.search(text) or STEEP.search(text)))
+    if moved and schema.times and named_numbers and (MOST.search(text) or STEEP.search(text)) and ENTITY.search(text):
         return "growth"
     which_most = WHICH.search(text) and (HIGH.search(text) or LOW.search(text)) and not CHANGE_WORDS.search(text)
     changing = CHANGE_WORDS.search(text) and not DIFFER.search(text)
-    if schema.times and not which_most and (TIME_WORDS.search(text) or changing):
+    course = changing or (TIME_WORDS.search(text) and not (filtered and not changing))
+    if schema.times and not which_most and course:
         return "trend"
     if SHARE.search(text):
         return "share"
@@ -242,6 +266,13 @@ CYCLE = re.compile(
 )
 CYCLES = {"month": "month_of_year", "season": "quarter_of_year", "quarter": "quarter_of_year", "weekday": "weekday",
           "day of the week": "weekday"}  # fmt: skip
+MOVE = re.compile(
+    r"\b(?:grew|grow\w*|rose|ris\w+|climb\w*|gain\w*|increas\w*|jump\w*|improv\w*|fell|fall\w*|drop\w*|declin\w*"
+    r"|decreas\w*|lost|los[es]\w*|cut\w*|shr[aiu]nk\w*|(?:come|came|went|go|gone) (?:down|up)|chang\w*)\b",
+    re.I,
+)
+STEEP = re.compile(r"\b(?:steepest|sharpest|biggest|largest|greatest|strongest|fastest)\b", re.I)
+ENTITY = re.compile(r"\b(?:which|where|who|whose|in which|what \w+)\b", re.I)
 COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
 MOST = re.compile(
     r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
@@ -256,8 +287,22 @@ def _asks_which(text: str) -> bool:
 
 def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
     """Mentions of grouping columns that the words before them mark as a grouping ("by region")."""
-    categories = set(schema.categories)
-    return [m for m in found if m.column in categories and GROUP_BEFORE.search(text[: m.start][-60:])]
+    few = {
+        c["name"]
+        for c in schema.columns
+        if c["type"] == "number" and 2 <= (c.get("distinct") or 0) <= CODED_MAX and c["name"] not in schema.times
+    }
+    categories = set(schema.categories) | few  # "by rooms": a few whole values said as groups are groups
+    return [
+        m
+        for m in found
+        if m.column in categories
+        and GROUP_BEFORE.search(text[: m.start][-60:])
+        and not WHO.match(text[m.end :])  # "among councils where ...": the rows, not a grouping
+    ]
+
+
+WHO = re.compile(r"\s*(?:where|with|that|who|whose|which|having)\b", re.I)
 
 
 def read_question(text: str, schema: Schema) -> Request:
@@ -293,8 +338,10 @@ def read_question(text: str, schema: Schema) -> Request:
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
     # A coded category is a grouping when said as one ("by region", "sex 1 vs 2"), else a measure like any other.
     grouped = {m.column for m in _group_mentions(text, schema, free)} | {f.column for f in compared}
-    plain = [n for n in numbers if n not in grouped]
-    request.kind = kind_of(unnamed, schema, len(plain), len(free))
+    binary_columns = {c["name"] for c in schema.columns if {_spoken_value(v) for v in c.get("values") or []} in YES_NO}
+    plain = [n for n in numbers if n not in grouped and n not in binary_columns]
+    filtered = any(f.column not in schema.times for f in number_found + value_found)
+    request.kind = kind_of(unnamed, schema, len(plain), len(free), filtered)
     statistic = statistic_of(unnamed)
     if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
         statistic = statistic_of(unnamed, besides=("count",))
@@ -311,7 +358,9 @@ def read_question(text: str, schema: Schema) -> Request:
     if several and request.group in (None, several[0].column):
         request.group = several[0].column  # "versicolor and virginica" compares those groups
     request.filters = [f.condition for f in number_found + value_found]
-    request.measures = [n for n in numbers if n != request.group] or _filtered_measures(number_found)
+    request.measures = [n for n in numbers if n != request.group] or [
+        c for c in _filtered_measures(number_found) if c in schema.numbers
+    ]
     filtered = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
     _assign(request, text, schema, [m for m in free if m.column not in filtered])
     if request.kind == "statistic" and not statistic and MOST.search(unnamed):
@@ -442,6 +491,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
         request.group = request.group or (named[0] if named else _first_category(schema, free))
+        request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
         # "the biggest slice of net revenue": a measure named in a share question is what is shared
         plain = [m for m in request.measures if m not in schema.categories and m != request.group]
         request.weight = plain[0] if plain else None
@@ -500,11 +550,14 @@ def _association(request: Request, text: str, schema: Schema, free: list[Mention
     columns named are a pair; more are the candidates to rank; none, every number column is."""
     ranked = sorted(free, key=lambda m: m.score < 1)  # "HDL cholesterol" is hdl, not total_cholesterol
     full = {m.column for m in ranked if m.score == 1}
-    named = [m for m in ranked if (m.column in schema.numbers or m.column in schema.categories)]
-    named = [m for m in named if m.column in full] or named
+    two_valued = {c["name"] for c in schema.columns if (c.get("distinct") or 0) == 2}
+    named = [m for m in ranked if m.column in schema.numbers or m.column in two_valued]
+    named = [m for m in named if m.column in full or not _beside_a_full_name(m, ranked)]
     named = [m for m in named if not _set_aside(text, m)]
-    valued = [column for column, _, _ in value_mentions(text, schema.values())]
+    valued = [column for column, _, _ in value_mentions(text, schema.values()) if column in two_valued]
     columns = list(dict.fromkeys([m.column for m in sorted(named, key=lambda m: m.start)] + valued))
+    if PASSIVE.search(text) and len(columns) >= 2:
+        columns = [*columns[1:], columns[0]]  # "spending driven by age or income": the first named is the outcome
     ranking = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
     if len(columns) == 2 and not (ranking and MANY_MEASURES.search(text)):
         request.pair = True
@@ -517,6 +570,12 @@ def _association(request: Request, text: str, schema: Schema, free: list[Mention
         request.measures = [n for n in schema.numbers if n not in aside and n != request.outcome]
 
 
+def _beside_a_full_name(mention: Mention, named: list[Mention]) -> bool:
+    """ "HDL cholesterol": the word after hdl is part of its phrase, not total_cholesterol."""
+    return any(m.score == 1 and m is not mention and abs(m.end - mention.start) <= 2 for m in named)
+
+
+PASSIVE = re.compile(r"\b(?:driven|explained|predicted|influenced|affected|determined|shaped)\s+(?:\w+\s+)?by\b", re.I)
 SET_ASIDE = re.compile(
     r"\b(?:leav\w*|set\w*|putt?\w*|apart from|aside from|other than|besides|except|excluding|ignoring|not counting)"
     r"\s+(?:the\s+)?$",
@@ -540,9 +599,10 @@ def _outcome_column(schema: Schema) -> str | None:
 def _first_category(schema: Schema, free: list[Mention], *, besides: str | None = None) -> str | None:
     """The grouping a question implies but does not name: a named category, else the table's first
     text column with a handful of values."""
+    distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     named = [m.column for m in free if m.column in schema.categories and m.column != besides]
     if named:
-        return named[0]
+        return min(named, key=lambda n: distinct[n] > 2)  # "students taught with PSI": the yes/no PSI, not names
     text_columns = [
         c["name"]
         for c in schema.columns

@@ -25,7 +25,7 @@ CONCEPTS = {
     "fertility": {"fertility", "birth", "fecundity"},
     "doctor": {"doctor", "md", "physician", "gp"},
     "walking": {"step", "walk", "pace", "stride"},
-    "rain": {"rain", "rainfall", "precipitation", "wet", "dry"},
+    "rain": {"rain", "rainfall", "precipitation", "precip", "wet", "dry"},
     "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
              "mpg", "litre", "liter", "l100km"},
     "population": {"population", "populous", "inhabitant", "people", "resident"},
@@ -44,8 +44,9 @@ CONCEPTS = {
 WORD_CONCEPTS: dict[str, set[str]] = {}
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
-UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "pct", "percent", "pc", "in", "ft", "s", "ms",
-         "min", "h", "hr", "hrs", "km", "kmh", "mph", "c", "f", "k", "num", "no", "nr", "amt"}  # fmt: skip
+UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "gbp", "pct", "percent", "pc", "in", "ft", "s",
+         "ms", "min", "h", "hr", "hrs", "km", "kmh", "kph", "mph", "c", "f", "k", "num", "no", "nr", "amt", "ppm",
+         "ppb", "mg", "ml", "thousands", "thousand", "bn", "mn"}  # fmt: skip
 STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is", "are", "was", "were", "what",
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
@@ -125,7 +126,7 @@ class Word:
 def words_of(text: str) -> list[Word]:
     """The words of a text, a CamelCase name as its words ("IncomeBracket" is income, bracket)."""
     found = []
-    for match in re.finditer(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z][a-z0-9']*|[A-Z][A-Z0-9']*|\d+(?:\.\d+)?", text):
+    for match in re.finditer(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z][a-z']*|[A-Z]+|\d+(?:\.\d+)?", text):
         raw = match.group(0)
         found.append(Word(raw.lower(), stem(raw), match.start(), match.end(), frozenset(concepts_of(raw.lower()))))
     return found
