@@ -45,6 +45,7 @@ AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10
 LOWER_ADJECTIVES = {"young", "short", "light", "small", "low", "few", "cheap", "narrow", "slow", "cold", "early",
                     "thin", "less", "poor", "close", "near"}  # fmt: skip
 COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
+SIGNED = re.compile(r"\b(?:is|was|were|are|been|turned|went)\s+(negative|positive|below zero|above zero)\b", re.I)
 YEARS = re.compile(
     r"\b(?:over|in|during|for|across|from|between)?\s*((?:1[5-9]|20|21)\d\d)\s*(?:-|\u2013|to|through|until|and)\s*"
     r"((?:1[5-9]|20|21)\d\d)\b",
@@ -52,7 +53,9 @@ YEARS = re.compile(
 )
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 EXCLUDE = re.compile(
-    r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|drop\w*|remov\w*|not counting|ignor\w*|omit\w*|apart from"
+    r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|leaving(?= .{1,40}\b(?:out|aside)\b)|remov\w*|not counting"
+    r"|drop(?:ping)? (?:the |those |all )?(?:rows|records|ones|entries|cases|outliers)|drop\w* out|ignor\w*|omit\w*"
+    r"|apart from"
     r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*|outside(?: of)?)\b",
     re.I,
 )
@@ -91,8 +94,9 @@ def _clause_end(text: str, position: int) -> int:
 
 def excluded_at(text: str, start: int) -> bool:
     """Whether an exclusion word or a "not" rules the condition that starts at ``start``."""
-    head = text[_clause_start(text, start) : start]
-    return bool(EXCLUDE.search(head) or NOT.search(head))
+    clause = _clause_start(text, start)
+    ruled_out = any(m.start() < start for m in EXCLUDE.finditer(text, clause, _clause_end(text, start)))
+    return ruled_out or bool(NOT.search(text[clause:start]))  # "leaving X and Y out" rules out both
 
 
 Comparison = tuple[int, int, str, Any, str | None, bool]
@@ -139,11 +143,13 @@ def _comparisons(text: str) -> list[Comparison]:
         add(match.start(), match.end(), op, _number(match.group(2), match.group(3)), match.group(1))
     for match in re.finditer(r"\b(?:in|during)\s+((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)", text, re.I):
         add(match.start(), match.end(), "=", int(match.group(1)))
+    for match in SIGNED.finditer(text):  # "when production was negative"
+        add(match.start(), match.end(), "<" if match.group(1).lower().startswith(("neg", "below")) else ">", 0)
     for words, op in BEFORE:
         for match in re.finditer(rf"(?<![\w])(?:{words})\s*{NUMBER}", text, re.I):
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
     for words, op in AFTER:
-        for match in re.finditer(rf"{NUMBER}\s*(?:{words})", text, re.I):
+        for match in re.finditer(rf"{NUMBER}\s*(?:[A-Za-z]+\s+)?(?:{words})", text, re.I):  # "36 inches or more"
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
     return sorted(found)
 
@@ -188,7 +194,7 @@ def _subject(
     if adjective:
         candidates += [(m.column, start, end) for m in mentions(adjective, numbers)[:1]]
     after = mentions(text[end : end + 40], numbers)
-    if after and re.fullmatch(r"\W*(?:\w+\W+)?", text[end : end + after[0].start]):
+    if after and re.fullmatch(r"[ \t(]*(?:\w+[ \t-]+)?", text[end : end + after[0].start]):
         candidates.append((after[0].column, start, end + after[0].end))
     clause = _clause_start(text, start)
     before = [

@@ -259,7 +259,9 @@ SHARE_OF_TOTAL = re.compile(
     re.I,
 )
 WHICH = re.compile(
-    r"\b(?:which|who|whose|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b", re.I
+    r"\b(?:which|rank|who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold)"
+    r"|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b",
+    re.I,
 )
 CYCLE = re.compile(
     r"\b(?:which|what)(?:'s|\u2019s| is| was)?\s+(?:\w+\s+){0,2}(month|weekday|day of the week|quarter|season)\b", re.I
@@ -313,12 +315,15 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
     )
-    every = [
-        m
-        for m in mentions(text, [c["name"] for c in schema.columns])
-        if not _names_the_table(text, m, schema)
-        and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
-    ]
+    every = _named_apart_from_statistics(
+        text,
+        [
+            m
+            for m in mentions(text, [c["name"] for c in schema.columns])
+            if not _names_the_table(text, m, schema)
+            and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
+        ],
+    )
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
     unnamed = _without(text, [m for m in every if m.score == 1])
@@ -341,6 +346,8 @@ def read_question(text: str, schema: Schema) -> Request:
     binary_columns = {c["name"] for c in schema.columns if {_spoken_value(v) for v in c.get("values") or []} in YES_NO}
     plain = [n for n in numbers if n not in grouped and n not in binary_columns]
     filtered = any(f.column not in schema.times for f in number_found + value_found)
+    # The question's own words, its filters said apart: "five or more" asks no "more".
+    unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
     request.kind = kind_of(unnamed, schema, len(plain), len(free), filtered)
     statistic = statistic_of(unnamed)
     if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
@@ -372,10 +379,21 @@ POPULATION_SD = re.compile(r"\bpopulation (?:standard deviation|sd|variance)|\bd
 COUNT_OF = re.compile(r"\b(?:number of|how many|count of)\s+(?:\w+\s+){0,1}$", re.I)
 
 
-def _without(text: str, named: list[Mention]) -> str:
-    """The text with the column names blanked out."""
-    for mention in named:
-        text = text[: mention.start] + " " * (mention.end - mention.start) + text[mention.end :]
+STATISTIC_ONLY = re.compile(r"(?:total|sum|mean|average|count|median|max|min|number)s?", re.I)
+
+
+def _named_apart_from_statistics(text: str, found: list[Mention]) -> list[Mention]:
+    """ "in total" names total_eur only when nothing else is named: otherwise it is the statistic."""
+    said = [m for m in found if not STATISTIC_ONLY.fullmatch(text[m.start : m.end])]
+    numbers = {m.column for m in said if m.score == 1}
+    return [m for m in found if m in said or not numbers]
+
+
+def _without(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
+    """The text with some spans (column names, filters) blanked out, every offset kept."""
+    for span in spans:
+        start, end = (span.start, span.end) if isinstance(span, Mention) else span
+        text = text[:start] + " " * (end - start) + text[end:]
     return text
 
 
