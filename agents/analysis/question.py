@@ -23,7 +23,7 @@ ASSOCIATION = re.compile(
     r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
     r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es?|ers?|ing)|explain\w*"
     r"|influenc\w*|affect\w*|hand in hand|go(?:es)? with|moves? (?:most )?(?:closely )?with|closely|in step with"
-    r"|goes? (?:up|down) with|rises? with|falls? with|tied to|in line with|track\w*)\b",
+    r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
     re.I,
 )
 DIFFER = re.compile(
@@ -274,7 +274,11 @@ MOVE = re.compile(
     re.I,
 )
 STEEP = re.compile(r"\b(?:steepest|sharpest|biggest|largest|greatest|strongest|fastest)\b", re.I)
-ENTITY = re.compile(r"\b(?:which|where|who|whose|in which|what \w+)\b", re.I)
+ENTITY = re.compile(
+    r"\b(?:which|where|who|whose|in which|what \w+)\b"
+    r"|\b(?:fastest|slowest|most|least|best|worst)[- ](?:growing|shrinking|rising|falling|improving|declining)\b",
+    re.I,
+)
 COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
 MOST = re.compile(
     r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
@@ -505,6 +509,10 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         request.measures = [m for m in request.measures if m != request.time]
         if request.kind == "growth":
             request.entity = request.group or _first_category(schema, free, besides=request.time)
+            # "relative to where it started in 2012": the start, not a filter to one year
+            request.filters = [
+                f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
+            ]
         request.period = _period_of(text)
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
@@ -572,7 +580,8 @@ def _association(request: Request, text: str, schema: Schema, free: list[Mention
     named = [m for m in ranked if m.column in schema.numbers or m.column in two_valued]
     named = [m for m in named if m.column in full or not _beside_a_full_name(m, ranked)]
     named = [m for m in named if not _set_aside(text, m)]
-    valued = [column for column, _, _ in value_mentions(text, schema.values()) if column in two_valued]
+    # "voting for Dole rather than Clinton": a two-valued column whose values are named is a column named
+    valued = [f["column"] for f in request.filters if f.get("op") in ("in", "=") and f.get("column") in two_valued]
     columns = list(dict.fromkeys([m.column for m in sorted(named, key=lambda m: m.start)] + valued))
     if PASSIVE.search(text) and len(columns) >= 2:
         columns = [*columns[1:], columns[0]]  # "spending driven by age or income": the first named is the outcome
@@ -620,7 +629,9 @@ def _first_category(schema: Schema, free: list[Mention], *, besides: str | None 
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     named = [m.column for m in free if m.column in schema.categories and m.column != besides]
     if named:
-        return min(named, key=lambda n: distinct[n] > 2)  # "students taught with PSI": the yes/no PSI, not names
+        full = {m.column for m in free if m.score == 1}
+        # "students taught with PSI": the yes/no PSI named in full, not the students' names
+        return min(named, key=lambda n: (distinct[n] > 2, n not in full))
     text_columns = [
         c["name"]
         for c in schema.columns

@@ -229,6 +229,8 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
                 )
                 match = re.search(pattern, lowered)
+                if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
+                    match = re.search(rf"(?<![\w-])\w+{re.escape(variant)}(?:e?s)?(?![\w])", lowered)  # homeowners
                 if match:
                     found.append((column, str(value), match.start()))
                     break
