@@ -14,7 +14,8 @@ from agents.analysis.question import Request
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",
                    "max": "maximum", "sd": "standard deviation of"}  # fmt: skip
 DECLINE = re.compile(
-    r"\b(?:shr[ai]nk\w*|shrunk|declin\w*|fell|fall\w*|drop\w*|decreas\w*|lost|los[es]\w*|least|cut\w*|reduc\w*|shed)\b",
+    r"\b(?:shr[ai]nk\w*|shrunk|declin\w*|fell|fall\w*|drop\w*|decreas\w*|lost|los[es]\w*|least|cut\w*|reduc\w*|shed"
+    r"|(?:come|came|went|go|gone|going) down)\b",
     re.I,
 )
 RARE = re.compile(r"\b(?:least common|rarest|least frequent|fewest|smallest share)\b", re.I)

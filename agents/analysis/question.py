@@ -150,6 +150,7 @@ class Schema:
 
     table: str
     columns: list[dict[str, Any]]  # name, type, distinct, min, max, values (few-valued columns)
+    rows: int = 0
 
     def names(self, *kinds: str) -> list[str]:
         return [c["name"] for c in self.columns if c["type"] in kinds]
@@ -165,9 +166,13 @@ class Schema:
         return [
             c["name"]
             for c in self.columns
-            if (c["type"] in ("string", "boolean") and 1 <= (c.get("distinct") or 0) <= MAX_GROUPS)
+            if (c["type"] in ("string", "boolean") and 1 <= (c.get("distinct") or 0) <= min(MAX_GROUPS, self._unique()))
             or (c["type"] == "number" and _coded(c))
         ]
+
+    def _unique(self) -> int:
+        """A text column with a value for every row names the rows (students, states): it groups nothing."""
+        return self.rows - 1 if self.rows > 2 else MAX_GROUPS
 
     @property
     def times(self) -> list[str]:
@@ -327,6 +332,7 @@ def read_question(text: str, schema: Schema) -> Request:
             if not _names_the_table(text, m, schema)
             and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
         ],
+        schema,
     )
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
@@ -386,10 +392,10 @@ COUNT_OF = re.compile(r"\b(?:number of|how many|count of)\s+(?:\w+\s+){0,1}$", r
 STATISTIC_ONLY = re.compile(r"(?:total|sum|mean|average|count|median|max|min|number)s?", re.I)
 
 
-def _named_apart_from_statistics(text: str, found: list[Mention]) -> list[Mention]:
-    """ "in total" names total_eur only when nothing else is named: otherwise it is the statistic."""
+def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
+    """ "in total" names total_eur only when no other measure is named: otherwise it is the statistic."""
     said = [m for m in found if not STATISTIC_ONLY.fullmatch(text[m.start : m.end])]
-    numbers = {m.column for m in said if m.score == 1}
+    numbers = {m.column for m in said if m.score == 1 and m.column in schema.numbers}
     return [m for m in found if m in said or not numbers]
 
 
@@ -500,6 +506,8 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         _association(request, text, schema, free)
     elif request.kind == "rank_differences":
         request.group = request.group or _first_category(schema, free)
+        # "homeowners differ from renters": one side named, both sides compared
+        request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]
     elif request.kind in ("trend", "growth"):
         dates = set(schema.names("date"))

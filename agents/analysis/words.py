@@ -190,6 +190,17 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
     return sorted(chosen.values(), key=lambda m: m.start)
 
 
+def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
+    """The positions of the words whose initials spell a short name ("bc" for breast cancer)."""
+    size = len(abbreviation)
+    if not 2 <= size <= 4 or not abbreviation.isalpha() or index + size > len(words):
+        return []
+    said = words[index : index + size]
+    if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP for w in said):
+        return []
+    return list(range(index, index + size))
+
+
 def _near(words: list[Word], anchor: int, named: Named, window: int) -> tuple[Mention, list[int]] | None:
     """The name's words said from ``anchor`` on (within ``window`` words), if the first one is there."""
     positions, exact = [], True
@@ -197,6 +208,10 @@ def _near(words: list[Word], anchor: int, named: Named, window: int) -> tuple[Me
         for index in range(anchor, min(len(words), anchor + window + 1)):
             if index in positions:
                 continue
+            initials = _initials(words, index, stem_)
+            if initials:
+                positions += initials  # "breast cancer cases" names bc_cases
+                break
             matched, exactly = _matches(words[index], stem_, concepts)
             if matched:
                 positions.append(index)

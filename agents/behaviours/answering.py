@@ -58,7 +58,7 @@ def schema_of(analysis: Asker, table: str) -> Schema:
             answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
         columns.append(column)
-    return Schema(table, columns)
+    return Schema(table, columns, described["row_count"])
 
 
 def best_table(goal: str, schemas: list[Schema]) -> Schema:

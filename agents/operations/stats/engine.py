@@ -82,7 +82,7 @@ def by_group(
     for value, part in frame.groupby(group, sort=True, dropna=True)[measure]:
         rows.append(
             {
-                "group": clean(value),
+                "group": _period_label(value),
                 "n": int(part.dropna().size),
                 "value": statistic_of(part, statistic, percentile=percentile, sd=sd),
             }

@@ -40,6 +40,8 @@ def load_frame(session_id: Any, table: str, columns: list[str], filters: dict[st
             frame[name] = pd.to_numeric(frame[name], errors="coerce")
         elif types[name] == "date":
             frame[name] = pd.to_datetime(frame[name], errors="coerce")
+        elif types[name] == "boolean":  # stored as 1/0: said as the yes/no the file had
+            frame[name] = frame[name].map({1: "yes", 0: "no"})
     frame.attrs["types"] = types
     return frame
 
