@@ -197,7 +197,8 @@ def _coded(column: dict[str, Any]) -> bool:
     values = column.get("values") or []
     if not (2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)):
         return False
-    return {float(v) for v in values} == {0.0, 1.0} or bool(CODE_NAMES.search(column["name"]))
+    named = column.get("coded") or CODE_NAMES.search(column["name"])
+    return {float(v) for v in values} == {0.0, 1.0} or bool(named)
 
 
 CODE_NAMES = re.compile(
@@ -334,6 +335,7 @@ def read_question(text: str, schema: Schema) -> Request:
         ],
         schema,
     )
+    schema = _levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
     unnamed = _without(text, [m for m in every if m.score == 1])
@@ -390,6 +392,19 @@ COUNT_OF = re.compile(r"\b(?:number of|how many|count of)\s+(?:\w+\s+){0,1}$", r
 
 
 STATISTIC_ONLY = re.compile(r"(?:total|sum|mean|average|count|median|max|min|number)s?", re.I)
+
+
+LEVELS = re.compile(r"\b(?:levels?|ratings?|groups?|codes?|coded|categor\w*|classes|grades|tiers|bands|scale)\b", re.I)
+
+
+def _levels_said(text: str, schema: Schema, named: list[Mention]) -> Schema:
+    """ "the five marriage ratings (rate_marriage)", "levels of religious": a few whole values called
+    levels are categories, whatever the column's name."""
+    called = {m.column for m in named if LEVELS.search(text[max(0, m.start - 40) : m.end + 40])}
+    if not called:
+        return schema
+    columns = [{**c, "coded": True} if c["name"] in called else c for c in schema.columns]
+    return Schema(schema.table, columns, schema.rows)
 
 
 def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
