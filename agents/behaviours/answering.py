@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from agents.analysis import prose
-from agents.analysis.question import Request, Schema, read_question
+from agents.analysis.question import Request, read_question
+from agents.analysis.schema import Schema
 from agents.runtime import TaskFailure
 from agents.sap import SapError, format_block
 

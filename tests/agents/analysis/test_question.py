@@ -3,7 +3,8 @@ that answers it: the kind, the columns in their parts, the statistic, the direct
 
 import pytest
 
-from agents.analysis.question import Schema, read_question
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
 
 IRIS = Schema("iris", [
     {"name": "sepal_length_cm", "type": "number", "distinct": 35}, {"name": "sepal_width_cm", "type": "number", "distinct": 23},

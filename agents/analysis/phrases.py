@@ -1,0 +1,231 @@
+"""The words that tell what a question asks: its kind, its statistic, its direction, its groupings.
+
+Plain Python: regular expressions over what analysts write, and the two readers that need only them."""
+
+from __future__ import annotations
+
+import re
+
+ASSOCIATION = re.compile(
+    r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
+    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es?|ers?|ing)|explain\w*"
+    r"|influenc\w*|affect\w*|hand in hand|go(?:es)? with|moves? (?:most )?(?:closely )?with|closely|in step with"
+    r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
+    re.I,
+)
+
+
+DIFFER = re.compile(
+    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap)\b", re.I
+)
+
+
+MANY_MEASURES = re.compile(
+    r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
+    r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
+    r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?)\b",
+    re.I,
+)
+
+
+GROWTH = re.compile(
+    r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|"
+    r"climb|fall|fell|drop|decline|declined|decrease|lost|lose|loses|cut|cuts|reduced?|shed)[ds]? (?:\w+ ){0,3}"
+    r"(?:the )?(?:most|least|fastest|the least)|"
+    r"(?:biggest|largest|greatest|highest|smallest|most) (?:increase|rise|gain|growth|jump|decline|drop|fall|"
+    r"decrease|change)|percent(?:age)? change|% change)\b",
+    re.I,
+)
+
+
+# Words that ask for a course over time; "annual flow" or "per month" alone describe a measure instead.
+TIME_WORDS = re.compile(
+    r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
+    r"(?:each|every|by|from year to year) (?:year|month|quarter|day|week|decade)s?|"
+    r"year[- ](?:on|over)[- ]year|through(?:out)? the (?:years|period)|year by year|"
+    r"(?:average|mean|total|sum|median)s?\s+(?:\w+\s+){0,3}(?:per|each|by|every) (?:year|month|quarter|week|day)|"
+    r"(?:yearly|monthly|annual|quarterly|weekly) (?:average|mean|total|sum|median)s?|by (?:yearly|monthly|annual)|"
+    r"direction|trajectory|getting \w+er|used to|crept|creep\w*|"
+    r"time series|over the course|across (?:the )?years|as time)\b",
+    re.I,
+)
+
+
+CHANGE_WORDS = re.compile(
+    r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
+    r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
+    r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
+    r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward)\b",
+    re.I,
+)
+
+
+SHARE = re.compile(
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b(?! terms| change)|fraction|how common|most common"
+    r"|least common"
+    r"|most frequent|commonest"
+    r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
+    r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
+    re.I,
+)
+
+
+HIGH = re.compile(
+    r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|"
+    r"tallest|heaviest|oldest|longest|widest|fastest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
+    re.I,
+)
+
+
+LOW = re.compile(
+    r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min|less|lower|smaller|fewer|shortest|lightest|"
+    r"youngest|narrowest|slowest|poorest|coldest|driest|cheapest|least expensive)\b",
+    re.I,
+)
+
+
+PERCENTILE = re.compile(
+    r"\b(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[- ]?(?:percentile|centile|pctl?)\b|\bp(\d{1,2})\b", re.I
+)
+
+
+STATISTIC_WORDS = [
+    (re.compile(r"\bmedian|middle value|50th percentile\b", re.I), "median"),
+    (re.compile(r"\b(?:upper|third|top) quartile\b", re.I), "p75"),
+    (re.compile(r"\b(?:lower|first|bottom) quartile\b", re.I), "p25"),
+    (re.compile(r"\b(?:top|upper|highest) decile\b", re.I), "p90"),
+    (re.compile(r"\b(?:bottom|lower|lowest|first) decile\b", re.I), "p10"),
+    (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
+     "sd"),
+    (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b", re.I), "sum"),
+    (re.compile(r"\bhow many\b|\bnumber of\b|\bcount (?:of|the)\b|\bcount\b(?= (?:rows|records|observations))",
+                re.I), "count"),
+    (re.compile(r"\bmaximum\b|\bmax\b|\blargest value\b|\bhighest value\b|\bpeak\b", re.I), "max"),
+    (re.compile(r"\bminimum\b|\bmin\b|\bsmallest value\b|\blowest value\b", re.I), "min"),
+    (re.compile(r"\baverage\b|\bmean\b|\btypical\b|\bavg\b", re.I), "mean"),
+]  # fmt: skip
+
+
+INSTEAD = re.compile(r"\b(?:instead of|rather than|in place of|not)\s+(?:the\s+|a\s+|an\s+)?\w+(?:\s+deviation)?", re.I)
+
+
+GROUP_BEFORE = re.compile(
+    r"\b(?:by|per|for each|for every|across|between(?: the)?|among(?: the)?|in each|of each|within each|each|"
+    r"grouped by|split by|broken down by|break(?:down| down) by|for the different|which|what|versus|vs\.?)\s+"
+    r"(?:the\s+|different\s+|two\s+|three\s+|their\s+|its\s+)*$",
+    re.I,
+)
+
+
+OUTCOME_WORDS = re.compile(r"\b(?:the )?(?:outcome|target|result|response|label|dependent variable|class)\b", re.I)
+
+
+OUTCOME_NAMES = re.compile(r"^(?:outcome|target|label|class|y|result|response|survived|default|churn\w*)$", re.I)
+
+
+def statistic_of(text: str, *, besides: tuple[str, ...] = ()) -> tuple[str, float] | None:
+    """The statistic the words ask for, the one said last winning (a refinement overrides the goal),
+    leaving out ``besides`` ("the total number of units" asks a total, not a count)."""
+    said: list[tuple[int, str, float]] = []
+    text = INSTEAD.sub(" ", text)
+    for match in PERCENTILE.finditer(text):
+        said.append((match.start(), "percentile", float(match.group(1) or match.group(2))))
+    for pattern, name in STATISTIC_WORDS:
+        for match in pattern.finditer(text):
+            if re.fullmatch(r"p\d+", name):
+                said.append((match.start(), "percentile", float(name[1:])))
+            elif name not in besides:
+                said.append((match.start(), name, 50))
+    if not said:
+        return None
+    _, name, percentile = max(said)
+    return name, percentile
+
+
+def direction_of(text: str) -> str:
+    """Highest or lowest, the word said last winning."""
+    high = [m.start() for m in HIGH.finditer(text)]
+    low = [m.start() for m in LOW.finditer(text)]
+    return "low" if low and (not high or max(low) > max(high)) else "high"
+
+
+SHARE_OF_TOTAL = re.compile(
+    r"\b(?:share|slice|portion|proportion|percent(?:age)?|fraction|part) of (?:the )?(?:total|overall|all|combined)\b"
+    r"|\baccounts? for\b|\bmakes? up\b|\bcontribut\w*",
+    re.I,
+)
+
+
+WHICH = re.compile(
+    r"\b(?:which|rank|who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold)"
+    r"|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b",
+    re.I,
+)
+
+
+CYCLE = re.compile(
+    r"\b(?:which|what)(?:'s|\u2019s| is| was)?\s+(?:\w+\s+){0,2}(month|weekday|day of the week|quarter|season)\b", re.I
+)
+
+
+CYCLES = {"month": "month_of_year", "season": "quarter_of_year", "quarter": "quarter_of_year", "weekday": "weekday",
+          "day of the week": "weekday"}  # fmt: skip
+
+
+MOVE = re.compile(
+    r"\b(?:grew|grow\w*|rose|ris\w+|climb\w*|gain\w*|increas\w*|jump\w*|improv\w*|fell|fall\w*|drop\w*|declin\w*"
+    r"|decreas\w*|lost|los[es]\w*|cut\w*|shr[aiu]nk\w*|(?:come|came|went|go|gone) (?:down|up)|chang\w*)\b",
+    re.I,
+)
+
+
+STEEP = re.compile(r"\b(?:steepest|sharpest|biggest|largest|greatest|strongest|fastest)\b", re.I)
+
+
+ENTITY = re.compile(
+    r"\b(?:which|where|who|whose|in which|what \w+)\b"
+    r"|\b(?:fastest|slowest|most|least|best|worst)[- ](?:growing|shrinking|rising|falling|improving|declining)\b",
+    re.I,
+)
+
+
+COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
+
+
+MOST = re.compile(
+    r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
+    r"|top|rank\w*)\b",
+    re.I,
+)
+
+
+def asks_which(text: str) -> bool:
+    return bool(WHICH.search(text))
+
+
+WHO = re.compile(r"\s*(?:where|with|that|who|whose|which|having)\b", re.I)
+
+
+POPULATION_SD = re.compile(r"\bpopulation (?:standard deviation|sd|variance)|\bdivid\w* by n\b", re.I)
+
+
+COUNT_OF = re.compile(r"\b(?:number of|how many|count of)\s+(?:\w+\s+){0,1}$", re.I)
+
+
+STATISTIC_ONLY = re.compile(r"(?:total|sum|mean|average|count|median|max|min|number)s?", re.I)
+
+
+LEVELS = re.compile(r"\b(?:levels?|ratings?|groups?|codes?|coded|categor\w*|classes|grades|tiers|bands|scale)\b", re.I)
+
+
+TABLE_WORDS = re.compile(r"\W*(?:\w+\W+)?(?:csv|data|dataset|file|table|spreadsheet|sheet)\b", re.I)
+
+
+PASSIVE = re.compile(r"\b(?:driven|explained|predicted|influenced|affected|determined|shaped)\s+(?:\w+\s+)?by\b", re.I)
+
+
+SET_ASIDE = re.compile(
+    r"\b(?:leav\w*|set\w*|putt?\w*|apart from|aside from|other than|besides|except|excluding|ignoring|not counting)"
+    r"\s+(?:the\s+)?$",
+    re.I,
+)

@@ -1,0 +1,94 @@
+"""A table's columns as the question model reads them: measures, categories, timelines. Plain Python."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from agents.analysis.words import split_name
+
+MAX_GROUPS = 50
+
+
+CODED_MAX = 12  # a number column with this few distinct whole values may be a coded category
+
+
+IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$")
+
+
+# A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".
+TIMELINE_ENDS = {"year", "years", "yr", "decade", "season", "period"}
+
+
+TIMELINE_ONLY = {"month", "months", "quarter", "quarters", "week", "weeks", "day", "days"}
+
+
+def is_timeline(name: str) -> bool:
+    """A number column that is a timeline: "year", "model_year", "FiscalYear"; not "steps_per_day" or "Year_Built"."""
+    words = split_name(name)
+    return bool(words) and (words[-1] in TIMELINE_ENDS or words in ([w] for w in TIMELINE_ONLY)) and "per" not in words
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A table's columns as the question model reads them."""
+
+    table: str
+    columns: list[dict[str, Any]]  # name, type, distinct, min, max, values (few-valued columns)
+    rows: int = 0
+
+    def names(self, *kinds: str) -> list[str]:
+        return [c["name"] for c in self.columns if c["type"] in kinds]
+
+    @property
+    def numbers(self) -> list[str]:
+        """Number columns that measure something: an identifier (traveller_id, RowID) measures nothing."""
+        return [n for n in self.names("number") if not IDENTIFIER.search(n)]
+
+    @property
+    def categories(self) -> list[str]:
+        """Text and yes/no columns with few values, and number columns that code a few categories."""
+        return [
+            c["name"]
+            for c in self.columns
+            if (c["type"] in ("string", "boolean") and 1 <= (c.get("distinct") or 0) <= min(MAX_GROUPS, self._unique()))
+            or (c["type"] == "number" and coded(c))
+        ]
+
+    def _unique(self) -> int:
+        """A text column with a value for every row names the rows (students, states): it groups nothing."""
+        return self.rows - 1 if self.rows > 2 else MAX_GROUPS
+
+    @property
+    def times(self) -> list[str]:
+        dates = self.names("date")
+        years = [c["name"] for c in self.columns if c["type"] == "number" and is_timeline(c["name"])]
+        return dates + years
+
+    def ranges(self) -> dict[str, tuple[float, float]]:
+        return {
+            c["name"]: (float(c["min"]), float(c["max"]))
+            for c in self.columns
+            if c["type"] == "number" and isinstance(c.get("min"), int | float) and isinstance(c.get("max"), int | float)
+        }
+
+    def values(self) -> dict[str, list[str]]:
+        return {c["name"]: [str(v) for v in c.get("values") or []] for c in self.columns if c["type"] == "string"}
+
+
+def coded(column: dict[str, Any]) -> bool:
+    """A number column that codes categories: 0/1, or a few whole values under a name that says so
+    (region, sex, EducationLevel, PartyID); a few whole values alone (qty, rooms) still measure."""
+    values = column.get("values") or []
+    if not (2 <= (column.get("distinct") or 0) <= CODED_MAX and all(float(v).is_integer() for v in values)):
+        return False
+    named = column.get("coded") or CODE_NAMES.search(column["name"])
+    return {float(v) for v in values} == {0.0, 1.0} or bool(named)
+
+
+CODE_NAMES = re.compile(
+    r"code|level|class|type|group|region|sex|gender|status|categor|flag|tier|zone|segment|cluster|cohort|bracket"
+    r"|party|band|quintile|decile|kind|origin|species|area_id|district",
+    re.I,
+)
