@@ -181,7 +181,8 @@ def _parts(request: Request) -> str:
         if value
     ]
     statistic = prose.statistic_words(request).removesuffix(" of")
-    return (": " + "; ".join(parts) if parts else "") + f"; statistic: {statistic}"
+    said = f"; statistic: {statistic}" if request.kind in ("compare", "statistic", "trend") else ""
+    return (": " + "; ".join(parts) if parts else "") + said
 
 
 def unasked(schema: Schema) -> dict[str, Any]:

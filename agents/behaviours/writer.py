@@ -149,8 +149,8 @@ class Prose:
         divisor = "n - 1" if kind == "sample" else "n"
         lines = [
             f"The {self.handoff.by or 'analyst'} worked on {', '.join(tables) or 'the data'} through "
-            "queries anyone in the session can run again; every figure is a query's value rounded to two "
-            "decimals.",
+            "operations anyone in the session can run again (pandas and SciPy behind SAP); the tables round to "
+            "two decimals, the findings keep four significant digits.",
             f"Standard deviations are {kind} standard deviations (dividing by {divisor}). An outlier is a value "
             "more than 3 standard deviations from its column's mean.",
         ]
