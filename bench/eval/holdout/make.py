@@ -3,71 +3,56 @@
     /work/main/.venv/bin/python bench/eval/holdout/make.py
 
 Writes ``datasets/<name>.csv`` and ``questions.json`` in the same form as bench/eval/questions/ (the
-same kinds, fields and rules for ``answer`` and ``figure``; see that make.py), scored by the same code:
+same kinds, fields and rules for ``answer`` and ``figure``: bench/eval/rules.py), scored by the same code:
 ``python bench/agents_eval.py --questions-only --set holdout``.
 
 The data: public sets shipped with statsmodels (star98, fair, anes96, modechoice, statecrime, elnino,
 copper, nile, fertility, randhie) and four tables generated with a fixed seed, with headers in several
 styles (snake_case, CamelCase, ``Title With (Units)``). Answers use the column names as the workbench's
 importer makes them (every character outside [A-Za-z0-9_] becomes ``_``: "Weight (kg)" is
-``Weight__kg_``), computed with pandas/scipy from the CSV as read back from disk:
-
-- compare: the group with the highest (lowest) statistic of a measure; figure = that statistic;
-- rank_differences: the measure that differs most between the groups; figure = |Cohen's d| for two
-  groups (pooled SD from the n-1 weighted sample variances), eta squared for three or more;
-- association: the column with the largest |Pearson r| with an outcome (a two-valued text outcome
-  coded 0/1 in sorted order: the point-biserial r), figure = that r; or the direction and r of a pair;
-- trend: "rose" or "fell" (first vs last period, checked to agree with the least-squares slope);
-  figure = the last period's statistic (mean per period unless a total is asked);
-- share: the most common category; figure = its percentage of the rows (or of a measure's total);
-- growth: the entity whose measure changed most (rose most, or fell most when asked) from its first to
-  its last period, in percent;
-- statistic: a statistic other than the mean, of a column (answer = the column) or per group (answer =
-  the group);
-- filter: a statistic on the rows a condition keeps; answer = the measure's column.
+``Weight__kg_``), computed by the rules in bench/eval/rules.py from the CSV as read back from disk.
 
 The questions are written as analysts write them, not to suit any parser; none was tuned on the analyst.
-Checks keep each answer unambiguous: no "which" answer within 1.5% of its runner-up; a filter's figure
-far from the unfiltered, the turned-round and every group's figure (text groups and 0/1-style codes); no
-row at a strict threshold ("fewer than 20"); no negated filter on a column with missing values (SQL and
-pandas treat those rows differently); "typical" only where mean and median are within 1%; growth only
-where every entity has its first and last period; shares only of columns without missing values.
+The rules' strict checks keep each answer unambiguous (see rules.py), and the questions ask for two more:
+no row at a strict threshold ("fewer than 20": ``unambiguous_bounds``); "typical" only where mean and
+median are within 1% (``statistic(..., close_to=...)``).
 """
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from bench.eval import rules
+from bench.eval.rules import (
+    compare,
+    direction,
+    growth,
+    most_associated,
+    rank_differences,
+    share,
+    statistic,
+    subset,
+    trend,
+)
 
 HERE = Path(__file__).resolve().parent
 DATASETS = HERE / "datasets"
 SEED = 19960905
-MAX_BYTES = 200_000
 
 
 # ---------------------------------------------------------------------------------------------------
 # The datasets
 
 
-def _load(name: str) -> pd.DataFrame:
-    import warnings
-
-    import statsmodels.api as sm
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return getattr(sm.datasets, name).load_pandas().data
-
-
 def _school_districts() -> pd.DataFrame:
     """California school districts (star98): 9th-grade maths results against the districts' make-up."""
-    data = _load("star98")
+    data = rules.statsmodels_data("star98")
     tested = data["NABOVE"] + data["NBELOW"]
     return pd.DataFrame(
         {
@@ -92,7 +77,7 @@ def _marriage_survey(rng: np.random.Generator) -> pd.DataFrame:
     """Fair's 1974 Redbook survey of married women (statsmodels ``fair``), 3,000 of its 6,366 rows;
     ratings and occupations are numeric codes (rate_marriage 1 very poor .. 5 very good, religious
     1 not .. 4 strongly), affairs is the time spent in extramarital affairs."""
-    data = _load("fair")
+    data = rules.statsmodels_data("fair")
     data = data.iloc[np.sort(rng.choice(len(data), size=3000, replace=False))].reset_index(drop=True)
     data["affairs"] = data["affairs"].round(4)
     return data.astype({c: int for c in ("rate_marriage", "religious", "educ", "occupation", "occupation_husb")})
@@ -101,7 +86,7 @@ def _marriage_survey(rng: np.random.Generator) -> pd.DataFrame:
 def _voters_1996() -> pd.DataFrame:
     """The 1996 American National Election Study (statsmodels ``anes96``): PartyID 0 strong Democrat ..
     6 strong Republican; left-right placements 1 extremely liberal .. 7 extremely conservative."""
-    data = _load("anes96")
+    data = rules.statsmodels_data("anes96")
     frame = pd.DataFrame(
         {
             "PopDensity": data["popul"],
@@ -122,7 +107,7 @@ def _voters_1996() -> pd.DataFrame:
 def _travel_modes() -> pd.DataFrame:
     """Sydney-Melbourne trips (statsmodels ``modechoice``): one row per traveller and option, chosen = 1
     for the option taken."""
-    data = _load("modechoice")
+    data = rules.statsmodels_data("modechoice")
     return pd.DataFrame(
         {
             "traveller_id": data["individual"].astype(int),
@@ -150,7 +135,7 @@ CENSUS_REGIONS = {
 
 def _state_crime() -> pd.DataFrame:
     """US states 2009 (statsmodels ``statecrime``), with each state's Census region."""
-    data = _load("statecrime")
+    data = rules.statsmodels_data("statecrime")
     region = {s.replace("_", " "): r for r, states in CENSUS_REGIONS.items() for s in states.split()}
     states = [s.strip() for s in data.index]
     assert set(states) == set(region), set(states) ^ set(region)
@@ -174,7 +159,7 @@ MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", 
 
 def _pacific_sst() -> pd.DataFrame:
     """Monthly sea surface temperature off South America, 1950-2010 (statsmodels ``elnino``), long."""
-    data = _load("elnino")
+    data = rules.statsmodels_data("elnino")
     rows = []
     for _, year in data.iterrows():
         for number, month in enumerate(MONTHS, start=1):
@@ -190,7 +175,7 @@ def _pacific_sst() -> pd.DataFrame:
 
 def _copper_market() -> pd.DataFrame:
     """The world copper market 1951-1975 (statsmodels ``copper``)."""
-    data = _load("copper")
+    data = rules.statsmodels_data("copper")
     return pd.DataFrame(
         {
             "Year": (1950 + data["TIME"]).astype(int),
@@ -205,7 +190,7 @@ def _copper_market() -> pd.DataFrame:
 
 def _nile_flow() -> pd.DataFrame:
     """The Nile's annual flow at Aswan, 1871-1970 (statsmodels ``nile``), in 10^8 cubic metres."""
-    data = _load("nile")
+    data = rules.statsmodels_data("nile")
     return pd.DataFrame({"year": data["year"].astype(int), "Flow Volume (1e8 m3)": data["volume"].astype(int)})
 
 
@@ -227,7 +212,7 @@ FERTILITY_COUNTRIES = {
 
 def _fertility() -> pd.DataFrame:
     """Births per woman, 1960-2011, for twelve countries (statsmodels ``fertility``, World Bank), long."""
-    data = _load("fertility").set_index("Country Name")
+    data = rules.statsmodels_data("fertility").set_index("Country Name")
     years = [str(y) for y in range(1960, 2012)]
     rows = [
         {"country": name, "year": int(year), "births_per_woman": data.loc[source, year]}
@@ -240,7 +225,7 @@ def _fertility() -> pd.DataFrame:
 def _health_insurance(rng: np.random.Generator) -> pd.DataFrame:
     """The RAND health insurance experiment (statsmodels ``randhie``), 2,000 of its 20,190 person-years;
     the three health dummies as one self-rated health column."""
-    data = _load("randhie")
+    data = rules.statsmodels_data("randhie")
     data = data.iloc[np.sort(rng.choice(len(data), size=2000, replace=False))].reset_index(drop=True)
     health = np.select(
         [data["hlthp"] == 1, data["hlthf"] == 1, data["hlthg"] == 1], ["poor", "fair", "good"], "excellent"
@@ -358,8 +343,8 @@ def _shop_monthly(rng: np.random.Generator) -> pd.DataFrame:
     rows = []
     for index, month in enumerate(months):
         season = 1 + 0.25 * (month.month in (11, 12)) - 0.08 * (month.month in (1, 2))
-        for category, (base, growth, price, returns, fewer_returns) in CATEGORIES.items():
-            revenue = base * (1 + growth) ** index * season * rng.normal(1, 0.04)
+        for category, (base, monthly_growth, price, returns, fewer_returns) in CATEGORIES.items():
+            revenue = base * (1 + monthly_growth) ** index * season * rng.normal(1, 0.04)
             rows.append(
                 {
                     "OrderMonth": month.strftime("%Y-%m-%d"),
@@ -426,289 +411,13 @@ def build_datasets() -> list[str]:
         "shop_monthly": _shop_monthly(rng),
         "utility_panel": _utility_panel(rng),
     }
-    DATASETS.mkdir(parents=True, exist_ok=True)
-    for name, frame in frames.items():
-        path = DATASETS / f"{name}.csv"
-        frame.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-        assert path.stat().st_size < MAX_BYTES, f"{path} is {path.stat().st_size} bytes"
-    return list(frames)
-
-
-def imported_names(header: list[str]) -> list[str]:
-    """The column names the workbench's importer makes of a CSV header (agents/operations/datasets/
-    csv_io.py): characters outside [A-Za-z0-9_] become ``_``, a leading digit gets ``c_``, repeats ``_``."""
-    names: list[str] = []
-    for index, title in enumerate(header):
-        clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
-        clean = f"c_{clean}" if clean[0].isdigit() else clean
-        while clean in names:
-            clean += "_"
-        names.append(clean)
-    return names
-
-
-def read_back(name: str) -> pd.DataFrame:
-    frame = pd.read_csv(DATASETS / f"{name}.csv")
-    frame.columns = imported_names(list(frame.columns))
-    return frame
-
-
-# ---------------------------------------------------------------------------------------------------
-# The statistics (the same rules as bench/eval/questions/make.py, kept here so that this set's answers
-# do not move when that set's code does)
-
-Answer = tuple[str, float, dict]  # the answer, its figure, notes (runner-up, rows used, ...)
-Rule = Callable[[pd.DataFrame], Answer]
-
-STATISTICS: dict[str, Callable[[pd.Series], float]] = {
-    "mean": lambda s: s.mean(),
-    "median": lambda s: s.median(),
-    "sum": lambda s: s.sum(),
-    "count": lambda s: float(s.count()),
-    "min": lambda s: s.min(),
-    "max": lambda s: s.max(),
-    "sd": lambda s: s.std(ddof=1),  # the sample standard deviation
-    "p10": lambda s: s.quantile(0.10),  # percentiles by linear interpolation (SQL percentile_cont)
-    "p25": lambda s: s.quantile(0.25),
-    "p75": lambda s: s.quantile(0.75),
-    "p90": lambda s: s.quantile(0.90),
-}
-MARGIN = 0.015  # a "which" answer's figure is at least 1.5% from the runner-up's: no near ties
-
-
-def _numeric(frame: pd.DataFrame, but: tuple[str, ...] = ()) -> list[str]:
-    return [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and c not in but]
-
-
-def _ranked(values: dict, *, high: bool = True, key=None) -> list[tuple]:
-    ranked = sorted(values.items(), key=lambda item: (key or (lambda v: v))(item[1]), reverse=high)
-    if len(ranked) > 1:
-        first, second = (abs(float(v)) if key else float(v) for _, v in ranked[:2])
-        assert abs(first - second) > MARGIN * abs(first), f"near tie: {ranked[:2]}"
-    return ranked
-
-
-def _runner_up(ranked: list[tuple]) -> dict:
-    if len(ranked) < 2:
-        return {}
-    return {"runner_up": str(ranked[1][0]), "runner_up_figure": round(float(ranked[1][1]), 6)}
-
-
-def _label(value) -> str:
-    """A group's name as the answer: numeric codes as whole numbers ("4", never "4.0")."""
-    if isinstance(value, float | np.floating) and float(value).is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def compare(group: str, measure: str, *, stat: str = "mean", high: bool = True, where: str = "") -> Rule:
-    def rule(frame: pd.DataFrame) -> Answer:
-        rows = frame.query(where) if where else frame
-        per_group = rows.groupby(group)[measure].agg(STATISTICS[stat]).dropna().to_dict()
-        ranked = _ranked(per_group, high=high)
-        notes = {"statistic": stat, "groups": {_label(k): round(float(v), 6) for k, v in per_group.items()}}
-        notes |= _runner_up(ranked) | ({"rows": where} if where else {})
-        return _label(ranked[0][0]), float(ranked[0][1]), notes
-
-    return rule
-
-
-def cohens_d(a: pd.Series, b: pd.Series) -> float:
-    a, b = a.dropna(), b.dropna()
-    pooled = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
-    return float(abs(a.mean() - b.mean()) / pooled)
-
-
-def eta_squared(values: pd.Series, groups: pd.Series) -> float:
-    kept = values.notna() & groups.notna()
-    values, groups = values[kept], groups[kept]
-    total = ((values - values.mean()) ** 2).sum()
-    between = sum(len(v) * (v.mean() - values.mean()) ** 2 for _, v in values.groupby(groups))
-    return float(between / total)
-
-
-def rank_differences(group: str, *, only: tuple = ()) -> Rule:
-    """The measure that differs most between the groups (of ``only``, when given)."""
-
-    def rule(frame: pd.DataFrame) -> Answer:
-        rows = frame[frame[group].isin(only)] if only else frame
-        present = rows[group].dropna().unique()
-        measures = _numeric(rows, but=(group,))
-        if len(present) == 2:
-            a, b = (rows[rows[group] == value] for value in present)
-            effect = {m: cohens_d(a[m], b[m]) for m in measures}
-            how = f"|Cohen's d| between {_label(present[0])} and {_label(present[1])}"
-        else:
-            effect = {m: eta_squared(rows[m], rows[group]) for m in measures}
-            how = f"eta squared over the {len(present)} groups of {group}"
-        ranked = _ranked(effect)
-        top = {k: round(v, 4) for k, v in ranked[:5]}
-        return ranked[0][0], ranked[0][1], {"effect": how, "top_5": top} | _runner_up(ranked)
-
-    return rule
-
-
-def _coded(series: pd.Series) -> tuple[pd.Series, str]:
-    """A two-valued text column as 0/1 (the point-biserial r), a numeric column as it is."""
-    if pd.api.types.is_numeric_dtype(series):
-        return series, ""
-    values = sorted(series.dropna().unique())
-    assert len(values) == 2, values
-    return (series == values[1]).astype(float).where(series.notna()), f"{values[0]} = 0, {values[1]} = 1"
-
-
-def pearson(x: pd.Series, y: pd.Series) -> float:
-    kept = x.notna() & y.notna()
-    return float(sps.pearsonr(x[kept], y[kept]).statistic)
-
-
-def most_associated(outcome: str, *, among: tuple[str, ...] = ()) -> Rule:
-    def rule(frame: pd.DataFrame) -> Answer:
-        coded, coding = _coded(frame[outcome])
-        candidates = list(among) or _numeric(frame, but=(outcome,))
-        r = {c: pearson(frame[c], coded) for c in candidates}
-        ranked = _ranked(r, key=abs)
-        notes = {"top_5_r": {k: round(v, 4) for k, v in ranked[:5]}} | _runner_up(ranked)
-        notes |= {"among": list(among)} if among else {}
-        return ranked[0][0], ranked[0][1], notes | ({"outcome_coded": coding} if coding else {})
-
-    return rule
-
-
-def direction(x: str, y: str) -> Rule:
-    def rule(frame: pd.DataFrame) -> Answer:
-        coded, coding = _coded(frame[y])
-        r = pearson(frame[x], coded)
-        assert abs(r) > 0.1, f"{x} and {y}: r = {r} is too weak to have a direction worth asking"
-        notes = {"pair": [x, y]} | ({"outcome_coded": coding} if coding else {})
-        return ("positive" if r > 0 else "negative"), r, notes
-
-    return rule
-
-
-def _periods(frame: pd.DataFrame, time: str, per: str) -> pd.Series:
-    """The period of each row: the year or month of an ISO date column, or a year column as it is."""
-    if pd.api.types.is_numeric_dtype(frame[time]):
-        return frame[time]
-    return frame[time].str[:7] if per == "month" else frame[time].str[:4].astype(int)
-
-
-def trend(time: str, measure: str, *, per: str = "year", stat: str = "mean") -> Rule:
-    def rule(frame: pd.DataFrame) -> Answer:
-        series = frame.groupby(_periods(frame, time, per))[measure].agg(STATISTICS[stat]).sort_index()
-        slope = np.polyfit(np.arange(len(series)), series.to_numpy(dtype=float), 1)[0]
-        rose = series.iloc[-1] > series.iloc[0]
-        assert rose == (slope > 0), f"{measure}: first-to-last and the slope disagree"
-        notes = {
-            "periods": f"{per} ({stat} per {per})",
-            "first": [str(series.index[0]), round(float(series.iloc[0]), 6)],
-            "last": [str(series.index[-1]), round(float(series.iloc[-1]), 6)],
-            "slope_per_period": round(float(slope), 6),
-        }
-        return ("rose" if rose else "fell"), float(series.iloc[-1]), notes
-
-    return rule
-
-
-def share(category: str, *, of: str = "") -> Rule:
-    def rule(frame: pd.DataFrame) -> Answer:
-        assert frame[category].notna().all(), f"{category} has missing values: a share of what?"
-        if of:
-            parts = frame.groupby(category)[of].sum() / frame[of].sum() * 100
-        else:
-            parts = frame[category].value_counts() / len(frame) * 100
-        ranked = _ranked(parts.to_dict())
-        notes = {"shares": {_label(k): round(float(v), 4) for k, v in ranked}, "of": f"total {of}" if of else "rows"}
-        return _label(ranked[0][0]), float(ranked[0][1]), notes | _runner_up(ranked)
-
-    return rule
-
-
-def growth(entity: str, time: str, measure: str, *, high: bool = True) -> Rule:
-    """The entity whose measure rose most (fell most: ``high=False``) from its first to its last period."""
-
-    def rule(frame: pd.DataFrame) -> Answer:
-        change = {}
-        for name, rows in frame.dropna(subset=[measure]).sort_values(time).groupby(entity):
-            assert rows[time].iloc[0] == frame[time].min() and rows[time].iloc[-1] == frame[time].max(), name
-            first, last = rows[measure].iloc[0], rows[measure].iloc[-1]
-            change[_label(name)] = float((last - first) / abs(first) * 100)
-        ranked = _ranked(change, high=high)
-        return ranked[0][0], ranked[0][1], {"percent_change": {k: round(v, 4) for k, v in ranked}} | _runner_up(ranked)
-
-    return rule
-
-
-def statistic(measure: str, stat: str, *, group: str = "", high: bool = True, close_to: str = "") -> Rule:
-    """``close_to``: a statistic the question's word could also mean ("typical": mean or median), which
-    must then be within 1% of the one asked, so that either reading is right."""
-    if group:
-        return compare(group, measure, stat=stat, high=high)
-
-    def rule(frame: pd.DataFrame) -> Answer:
-        figure = float(STATISTICS[stat](frame[measure]))
-        notes = {"statistic": stat, "n_rows": len(frame)}
-        if close_to:
-            other = float(STATISTICS[close_to](frame[measure]))
-            assert abs(other - figure) <= 0.01 * abs(figure), f"{measure}: {stat} {figure}, {close_to} {other}"
-            notes[close_to] = round(other, 6)
-        return measure, figure, notes
-
-    return rule
-
-
-def _decoy_groups(frame: pd.DataFrame) -> list[str]:
-    """Columns a lead comparing groups could use: text with a handful of values, or a few numeric codes."""
-    return [
-        c
-        for c in frame.columns
-        if frame[c].nunique() <= 30 and (not pd.api.types.is_numeric_dtype(frame[c]) or frame[c].nunique() <= 4)
-    ]
-
-
-def subset(measure: str, where: str, *, stat: str = "mean") -> Rule:
-    """A statistic on the rows ``where`` (a pandas query) keeps; the notes say what the rest give."""
-
-    def rule(frame: pd.DataFrame) -> Answer:
-        if "!=" in where or " not in " in where:  # SQL's <> drops a NULL row that pandas' != keeps
-            named = [c for c in frame.columns if re.search(rf"\b{c}\b", where)]
-            assert all(frame[c].notna().all() for c in named), f"{where}: a negation over missing values"
-        kept = frame.query(where)
-        rest = frame.drop(kept.index)
-        figure = float(STATISTICS[stat](kept[measure]))
-        inverted = float(STATISTICS[stat](rest[measure]))
-        everything = float(STATISTICS[stat](frame[measure]))
-        # ignoring the condition, or turning it round, must not pass for the answer, nor must a group's
-        # figure (a lead that compares the groups instead) unless the condition keeps exactly that group
-        assert abs(figure - everything) > 0.03 * abs(everything), f"{where}: {figure} is close to {everything}"
-        assert abs(figure - inverted) > 0.03 * abs(figure), f"{where}: {figure} is close to the rest's {inverted}"
-        for column in _decoy_groups(frame):
-            for value, rows in frame.groupby(column):
-                decoy = float(STATISTICS[stat](rows[measure]))
-                same_rows = rows.index.equals(kept.index)
-                assert same_rows or abs(figure - decoy) > 0.015 * abs(figure), f"{where}: {column} {value} {decoy}"
-        notes = {
-            "statistic": stat,
-            "rows": where,
-            "n_rows": len(kept),
-            "figure_on_the_other_rows": round(inverted, 6),
-            "figure_on_all_rows": round(everything, 6),
-        }
-        return measure, figure, notes
-
-    return rule
-
-
-def unambiguous_bounds(frame: pd.DataFrame, column: str, *values: float) -> None:
-    """A strict threshold ("over 80", "fewer than 20") on a value no row has: < and <= keep the same rows."""
-    for value in values:
-        assert not (frame[column] == value).any(), f"{column} has rows at {value}"
+    return rules.write_datasets(frames, DATASETS)
 
 
 # ---------------------------------------------------------------------------------------------------
 # The questions: (id, dataset, kind, question, rule)
 
-QUESTIONS: list[tuple[str, str, str, str, Rule]] = [
+QUESTIONS: list[rules.Question] = [
     # compare
     ("ho-compare-states-poverty", "state_crime", "compare",
      "Which census region has the highest poverty rate, averaging over its states?",
@@ -1045,49 +754,12 @@ QUESTIONS: list[tuple[str, str, str, str, Rule]] = [
      subset("NetRevenue", "OrderMonth >= '2024-01-01' and ProductCategory != 'Electronics'", stat="sum")),
 ]  # fmt: skip
 
-PERCENT_KINDS = {"share", "growth"}
-KINDS = {"compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter"}
 
-
-def expected_answers(names: list[str]) -> list[dict]:
-    frames = {name: read_back(name) for name in names}
-    unambiguous_bounds(frames["school_districts"], "Low_Income____", 20)
-    unambiguous_bounds(frames["marriage_survey"], "yrs_married", 5)
-    unambiguous_bounds(frames["state_crime"], "Urban____", 80)
-    entries = []
-    for qid, dataset, kind, question, rule in QUESTIONS:
-        try:
-            answer, figure, notes = rule(frames[dataset])
-        except AssertionError as exc:
-            raise AssertionError(f"{qid}: {exc}") from None
-        entries.append(
-            {
-                "id": qid,
-                "dataset": dataset,
-                "kind": kind,
-                "question": question,
-                "answer": answer,
-                "figure": round(float(figure), 6),
-                "figure_is_percent": kind in PERCENT_KINDS,
-                "note": notes,
-            }
-        )
-    return entries
-
-
-def check(entries: list[dict], names: list[str]) -> None:
+def check(entries: list[dict], names: list[str], frames: dict[str, pd.DataFrame]) -> None:
     """The set's promises: ids unique, every kind at least six times, answers from the data."""
-    ids = [e["id"] for e in entries]
-    assert len(ids) == len(set(ids)), "duplicate ids"
-    kinds = pd.Series([e["kind"] for e in entries]).value_counts()
-    assert set(kinds.index) == KINDS and kinds.min() >= 6, kinds
-    assert len(entries) >= 60 and len(names) >= 8 and {e["dataset"] for e in entries} == set(names)
-    for entry in entries:  # the columns an answer names exist as the importer names them
-        if entry["kind"] in ("rank_differences", "statistic", "filter") or (
-            entry["kind"] == "association" and entry["answer"] not in ("positive", "negative")
-        ):
-            columns = read_back(entry["dataset"]).columns
-            assert entry["answer"] in columns or entry["kind"] == "statistic", entry["id"]
+    rules.check_kinds(entries, per_kind=6, at_least=60)
+    assert len(names) >= 8 and {e["dataset"] for e in entries} == set(names)
+    rules.check_answer_columns(entries, frames)
     by_id = {e["id"]: e for e in entries}
     assert by_id["ho-trend-nile"]["answer"] == "fell" and by_id["ho-trend-nile"]["figure"] == 740  # 1970
     assert by_id["ho-share-states-region"]["answer"] == "South"  # 17 of 51
@@ -1098,11 +770,13 @@ def check(entries: list[dict], names: list[str]) -> None:
 
 def main() -> None:
     names = build_datasets()
-    entries = expected_answers(names)
-    check(entries, names)
-    (HERE / "questions.json").write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
-    counts = pd.Series([e["kind"] for e in entries]).value_counts()
-    print(f"{len(entries)} questions over {len(names)} datasets: {counts.to_dict()}")
+    frames = {name: rules.read_back(DATASETS, name) for name in names}
+    rules.unambiguous_bounds(frames["school_districts"], "Low_Income____", 20)
+    rules.unambiguous_bounds(frames["marriage_survey"], "yrs_married", 5)
+    rules.unambiguous_bounds(frames["state_crime"], "Urban____", 80)
+    entries = rules.expected_answers(QUESTIONS, frames)
+    check(entries, names, frames)
+    rules.write_questions(HERE, entries, names)
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@
 
 The analyst has by now been tuned on bench/eval/questions/ and bench/eval/holdout/, so neither predicts
 how it does on questions it has never seen. This set stands in for such a hidden set: the same kinds,
-fields and rules for ``answer`` and ``figure`` as holdout/make.py (whose rule functions are imported
-from there, so the two sets are scored alike), over data neither set uses, with the questions written
+fields and rules for ``answer`` and ``figure`` as holdout/make.py (both take them from
+bench/eval/rules.py, so the sets are scored alike), over data neither set uses, with the questions written
 afresh in many voices. Scored by ``python bench/agents_eval.py --questions-only --set holdout2``.
 
 The data: public sets shipped with statsmodels (cpunish, committee, scotland, spector, stackloss,
@@ -14,52 +14,43 @@ and scikit-learn (linnerud, digits), and four tables generated with a fixed seed
 styles (snake_case, CamelCase, ``Title (unit)``, abbreviations), ISO dates and year columns, text
 categories, 0/1 and yes/no columns, coded categories and some missing values.
 
-The checks are holdout/make.py's: no "which" answer within 1.5% of its runner-up; a filter's figure
-far from the unfiltered, the turned-round and every group's figure; no row at a strict threshold; no
-negated filter over missing values; "typical" only where mean and median agree within 1%; growth only
-where every entity has its first and last period; shares only of columns without missing values.
+The checks are holdout/make.py's (the rules' strict ones, and two the questions ask for): no "which"
+answer within 1.5% of its runner-up; a filter's figure far from the unfiltered, the turned-round and
+every group's figure; no row at a strict threshold; no negated filter over missing values; "typical"
+only where mean and median agree within 1%; growth only where every entity has its first and last
+period; shares only of columns without missing values.
 """
 
 from __future__ import annotations
 
-import importlib.util
-import json
-import warnings
+import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from bench.eval import rules
+from bench.eval.rules import (
+    compare,
+    direction,
+    growth,
+    most_associated,
+    rank_differences,
+    share,
+    statistic,
+    subset,
+    trend,
+)
+
 HERE = Path(__file__).resolve().parent
 DATASETS = HERE / "datasets"
 SEED = 20240517
-MAX_BYTES = 200_000
-
-
-def _holdout_rules():
-    """holdout/make.py as a module (bench/eval/ is no package): its rules and the importer's naming."""
-    spec = importlib.util.spec_from_file_location("holdout_make", HERE.parent / "holdout" / "make.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-H = _holdout_rules()
-compare, rank_differences, most_associated, direction = H.compare, H.rank_differences, H.most_associated, H.direction
-trend, share, growth, statistic, subset = H.trend, H.share, H.growth, H.statistic, H.subset
-unambiguous_bounds, imported_names = H.unambiguous_bounds, H.imported_names
 
 
 # ---------------------------------------------------------------------------------------------------
 # The public datasets
-
-
-def _sm(name: str) -> pd.DataFrame:
-    import statsmodels.api as sm
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return getattr(sm.datasets, name).load_pandas().data
 
 
 def _sm_file(name: str, file: str) -> pd.DataFrame:
@@ -123,7 +114,7 @@ def _scottish_devolution() -> pd.DataFrame:
 def _psi_course() -> pd.DataFrame:
     """Students in an intermediate economics course, with or without a new teaching method (personalised
     system of instruction) (statsmodels ``spector``)."""
-    data = _sm("spector")
+    data = rules.statsmodels_data("spector")
     return pd.DataFrame(
         {
             "Student": [f"S{i:02d}" for i in range(1, len(data) + 1)],
@@ -137,7 +128,7 @@ def _psi_course() -> pd.DataFrame:
 
 def _ammonia_plant() -> pd.DataFrame:
     """21 days of an ammonia oxidation plant (statsmodels ``stackloss``, Brownlee 1965)."""
-    data = _sm("stackloss")
+    data = rules.statsmodels_data("stackloss")
     return pd.DataFrame(
         {
             "Day": np.arange(1, len(data) + 1),
@@ -151,13 +142,13 @@ def _ammonia_plant() -> pd.DataFrame:
 
 def _strike_durations() -> pd.DataFrame:
     """62 US manufacturing strikes, 1968-1976 (statsmodels ``strikes``, Kennan 1985)."""
-    data = _sm("strikes")
+    data = rules.statsmodels_data("strikes")
     return pd.DataFrame({"duration_days": data["duration"].astype(int), "unanticipated_iprod": data["iprod"]})
 
 
 def _household_food() -> pd.DataFrame:
     """Engel's 235 Belgian working-class households (statsmodels ``engel``): income and food spending."""
-    data = _sm("engel")
+    data = rules.statsmodels_data("engel")
     return pd.DataFrame(
         {
             "hh_id": np.arange(1, len(data) + 1),
@@ -169,7 +160,7 @@ def _household_food() -> pd.DataFrame:
 
 def _card_spending() -> pd.DataFrame:
     """Credit card holders' average monthly spending (statsmodels ``ccard``, Greene)."""
-    data = _sm("ccard")
+    data = rules.statsmodels_data("ccard")
     return pd.DataFrame(
         {
             "AvgMonthlySpend": data["AVGEXP"].round(2),
@@ -183,7 +174,7 @@ def _card_spending() -> pd.DataFrame:
 def _heart_transplants() -> pd.DataFrame:
     """Stanford heart transplant patients (statsmodels ``heart``): days survived after surgery; status
     'died' where the death was observed, 'alive at follow-up' where the record was censored."""
-    data = _sm("heart")
+    data = rules.statsmodels_data("heart")
     return pd.DataFrame(
         {
             "age_at_surgery": data["age"].round(1),
@@ -195,7 +186,7 @@ def _heart_transplants() -> pd.DataFrame:
 
 def _mauna_loa() -> pd.DataFrame:
     """Weekly atmospheric CO2 at Mauna Loa, 1958-2001 (statsmodels ``co2``), with the weeks it misses."""
-    data = _sm("co2")
+    data = rules.statsmodels_data("co2")
     return pd.DataFrame(
         {
             "week_ending": data.index.strftime("%Y-%m-%d"),
@@ -207,13 +198,13 @@ def _mauna_loa() -> pd.DataFrame:
 
 def _sunspots() -> pd.DataFrame:
     """Yearly sunspot numbers, 1700-2008 (statsmodels ``sunspots``)."""
-    data = _sm("sunspots")
+    data = rules.statsmodels_data("sunspots")
     return pd.DataFrame({"Year": data["YEAR"].astype(int), "Sunspot Number": data["SUNACTIVITY"]})
 
 
 def _german_rates() -> pd.DataFrame:
     """West German quarterly inflation and long-term interest rate, 1972-1998 (``interest_inflation``)."""
-    data = _sm("interest_inflation")
+    data = rules.statsmodels_data("interest_inflation")
     start = {1: "01", 2: "04", 3: "07", 4: "10"}
     quarters = zip(data["year"], data["quarter"], strict=True)
     return pd.DataFrame(
@@ -227,7 +218,7 @@ def _german_rates() -> pd.DataFrame:
 
 def _danish_money() -> pd.DataFrame:
     """Danish money demand, quarterly 1974-1987 (statsmodels ``danish_data``, Johansen-Juselius)."""
-    data = _sm("danish_data")
+    data = rules.statsmodels_data("danish_data")
     return pd.DataFrame(
         {
             "quarter": data.index.strftime("%Y-%m-%d"),
@@ -243,7 +234,7 @@ def _danish_money() -> pd.DataFrame:
 def _china_smoking() -> pd.DataFrame:
     """Lung cancer and smoking in eight Chinese cities (statsmodels ``china_smoking``), one row per city
     and cell of its 2x2 table."""
-    data = _sm("china_smoking")
+    data = rules.statsmodels_data("china_smoking")
     rows = []
     for city, counts in data.iterrows():
         for smoker in ("yes", "no"):
@@ -261,7 +252,7 @@ def _china_smoking() -> pd.DataFrame:
 
 def _county_cancer() -> pd.DataFrame:
     """Breast cancer cases and population of 301 US counties (statsmodels ``cancer``)."""
-    data = _sm("cancer")
+    data = rules.statsmodels_data("cancer")
     return pd.DataFrame(
         {
             "county_no": np.arange(1, len(data) + 1),
@@ -530,24 +521,13 @@ def build_datasets() -> list[str]:
         "province_stats": _province_stats(rng),
         "cafe_orders": _cafe_orders(rng),
     }
-    DATASETS.mkdir(parents=True, exist_ok=True)
-    for name, frame in frames.items():
-        path = DATASETS / f"{name}.csv"
-        frame.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-        assert path.stat().st_size < MAX_BYTES, f"{path} is {path.stat().st_size} bytes"
-    return list(frames)
-
-
-def read_back(name: str) -> pd.DataFrame:
-    frame = pd.read_csv(DATASETS / f"{name}.csv")
-    frame.columns = imported_names(list(frame.columns))
-    return frame
+    return rules.write_datasets(frames, DATASETS)
 
 
 # ---------------------------------------------------------------------------------------------------
 # The questions: (id, dataset, kind, question, rule)
 
-QUESTIONS: list[tuple[str, str, str, str, H.Rule]] = [
+QUESTIONS: list[rules.Question] = [
     # compare
     ("h2-compare-card-owners", "card_spending", "compare",
      "Do homeowners or renters spend more on their credit card in a typical month? Compare the mean "
@@ -840,54 +820,13 @@ QUESTIONS: list[tuple[str, str, str, str, H.Rule]] = [
      subset("deposit_rate", "quarter >= '1983-01-01'")),
 ]  # fmt: skip
 
-PERCENT_KINDS = {"share", "growth"}
-KINDS = {"compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter"}
 
-
-def expected_answers(names: list[str]) -> list[dict]:
-    frames = {name: read_back(name) for name in names}
-    for dataset, column, value in (  # the strict thresholds the questions use: no row sits on one
-        ("scottish_devolution", "labour_participation_pct", 75),
-        ("household_food", "hh_income", 1500),
-        ("county_cancer", "population", 50000),
-        ("staff_survey", "Annual_Salary__USD_", 150000),
-        ("strike_durations", "unanticipated_iprod", 0),
-    ):
-        unambiguous_bounds(frames[dataset], column, value)
-    entries = []
-    for qid, dataset, kind, question, rule in QUESTIONS:
-        try:
-            answer, figure, notes = rule(frames[dataset])
-        except AssertionError as exc:
-            raise AssertionError(f"{qid}: {exc}") from None
-        entries.append(
-            {
-                "id": qid,
-                "dataset": dataset,
-                "kind": kind,
-                "question": question,
-                "answer": answer,
-                "figure": round(float(figure), 6),
-                "figure_is_percent": kind in PERCENT_KINDS,
-                "note": notes,
-            }
-        )
-    return entries
-
-
-def check(entries: list[dict], names: list[str]) -> None:
+def check(entries: list[dict], names: list[str], frames: dict[str, pd.DataFrame]) -> None:
     """The set's promises: ids unique, every kind at least six times, every dataset asked about, answers
     from the data, and a few answers known from the sources."""
-    ids = [e["id"] for e in entries]
-    assert len(ids) == len(set(ids)), "duplicate ids"
-    kinds = pd.Series([e["kind"] for e in entries]).value_counts()
-    assert set(kinds.index) == KINDS and kinds.min() >= 6, kinds
-    assert len(entries) >= 60 and len(names) >= 8 and {e["dataset"] for e in entries} == set(names)
-    for entry in entries:  # the columns an answer names exist as the importer names them
-        if entry["kind"] in ("rank_differences", "filter") or (
-            entry["kind"] == "association" and entry["answer"] not in ("positive", "negative")
-        ):
-            assert entry["answer"] in read_back(entry["dataset"]).columns, entry["id"]
+    rules.check_kinds(entries, per_kind=6, at_least=60)
+    assert len(names) >= 8 and {e["dataset"] for e in entries} == set(names)
+    rules.check_answer_columns(entries, frames)
     by_id = {e["id"]: e for e in entries}
     assert by_id["h2-share-executions-state"]["answer"] == "Texas"  # 37 of the 74 executions
     assert by_id["h2-share-executions-state"]["figure"] == 50
@@ -898,11 +837,18 @@ def check(entries: list[dict], names: list[str]) -> None:
 
 def main() -> None:
     names = build_datasets()
-    entries = expected_answers(names)
-    check(entries, names)
-    (HERE / "questions.json").write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
-    counts = pd.Series([e["kind"] for e in entries]).value_counts()
-    print(f"{len(entries)} questions over {len(names)} datasets: {counts.to_dict()}")
+    frames = {name: rules.read_back(DATASETS, name) for name in names}
+    for dataset, column, value in (  # the strict thresholds the questions use: no row sits on one
+        ("scottish_devolution", "labour_participation_pct", 75),
+        ("household_food", "hh_income", 1500),
+        ("county_cancer", "population", 50000),
+        ("staff_survey", "Annual_Salary__USD_", 150000),
+        ("strike_durations", "unanticipated_iprod", 0),
+    ):
+        rules.unambiguous_bounds(frames[dataset], column, value)
+    entries = rules.expected_answers(QUESTIONS, frames)
+    check(entries, names, frames)
+    rules.write_questions(HERE, entries, names)
 
 
 if __name__ == "__main__":
