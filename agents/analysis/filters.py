@@ -308,8 +308,7 @@ def _year_condition(column: str, op: str, value: Any, *, excluded: bool) -> dict
         low, high = value
         return _condition(column, "between", (f"{low}-01-01", f"{high}-12-31"), excluded=excluded)
     if op in ("=", "!="):
-        kept = _condition(column, "between", (f"{value}-01-01", f"{value}-12-31"), excluded=(op == "!=") != excluded)
-        return kept
+        return _condition(column, "between", (f"{value}-01-01", f"{value}-12-31"), excluded=(op == "!=") != excluded)
     day = f"{value}-12-31" if op in (">", "<=") else f"{value}-01-01"
     return _condition(column, op, day, excluded=excluded)
 

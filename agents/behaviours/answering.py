@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from agents.analysis import prose
 from agents.analysis.question import Request, read_question
 from agents.analysis.schema import Schema
+from agents.analysis.words import mentions
 from agents.runtime import TaskFailure
 from agents.sap import SapError, format_block
 
@@ -64,8 +65,6 @@ def schema_of(analysis: Asker, table: str) -> Schema:
 
 def best_table(goal: str, schemas: list[Schema]) -> Schema:
     """The table whose columns the question names most (the first on a tie)."""
-    from agents.analysis.words import mentions
-
     return max(schemas, key=lambda s: len(mentions(goal, [c["name"] for c in s.columns])))
 
 
