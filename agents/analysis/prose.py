@@ -31,6 +31,11 @@ def figure(value: Any) -> str:
     return f"{value:.{digits}f}"
 
 
+def two_decimals(value: Any) -> str:
+    """A figure as the tables show it: the operation's value rounded to two decimals."""
+    return "n/a" if value is None else str(round(float(value), 2))
+
+
 def p_value(p: float | None) -> str:
     return "p n/a" if p is None else "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
 

@@ -16,17 +16,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from agents.analysis.filters import condition_words
+from agents.analysis.prose import two_decimals
 from agents.behaviours import answering
 from agents.behaviours.answering import confidence
 from agents.behaviours.instructions import (
     WHAT_I_CAN_DO,
     Column,
-    Understood,
     settings_of,
     table_name,
     understand,
 )
 from agents.behaviours.reading import proposal_behind
+from agents.behaviours.revising import asked_keys, honest_reply, reports, request_of, what_changed
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, SapError, format_block
 
@@ -53,13 +54,8 @@ OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the ta
 MATERIAL_TYPES = {"dataset.query": "dataset_query", "dataset.describe-table": "dataset_describe"}
 
 
-def number(value) -> str:
-    """Every figure the report shows: the query's value rounded to two decimals."""
-    return "n/a" if value is None else str(round(float(value), 2))
-
-
 def _listed(values: list) -> str:
-    shown = [number(v) for v in values[:MAX_LISTED_VALUES]]
+    shown = [two_decimals(v) for v in values[:MAX_LISTED_VALUES]]
     more = f" and {len(values) - MAX_LISTED_VALUES} more" if len(values) > MAX_LISTED_VALUES else ""
     return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)) + more
 
@@ -243,7 +239,7 @@ class Analysis:
         answer = self.query(table, request, f"the mean of each number column on each {name}{_rows_words(kept)}")
         lines = ["| " + " | ".join(answer["columns"]) + " |", "|" + "---|" * len(answer["columns"])]
         lines += [
-            "| " + " | ".join(str(v) if i < 2 else number(v) for i, v in enumerate(row)) + " |"
+            "| " + " | ".join(str(v) if i < 2 else two_decimals(v) for i, v in enumerate(row)) + " |"
             for row in answer["rows"]
         ]
         for row in answer["rows"]:
@@ -257,8 +253,8 @@ class Analysis:
             first, final = answer["rows"][0], answer["rows"][-1]
             for index, c in enumerate(numeric, start=2):
                 if first[index] is not None and final[index] is not None:
-                    change = number(final[index] - first[index])
-                    went = f"{number(first[index])} on {first[0]} to {number(final[index])} on {final[0]}"
+                    change = two_decimals(final[index] - first[index])
+                    went = f"{two_decimals(first[index])} on {first[0]} to {two_decimals(final[index])} on {final[0]}"
                     lines.append(f"\nMean {c['name']} went from {went} ({change}).")
         points = len(answer["rows"])
         return {
@@ -351,7 +347,7 @@ class Analysis:
                 far = f"{len(far_values['values'])} {verb}: {_listed(far_values['values'])}"
                 if decision is None:
                     undecided.append(name)
-            figures = [number(shown[key]) for key in ("mean", "sd", "min", "max", "sum")]
+            figures = [two_decimals(shown[key]) for key in ("mean", "sd", "min", "max", "sum")]
             lines.append("| " + " | ".join([name, str(shown["n"]), *figures, far]) + " |")
             for key, label in (("n", "count of"), ("mean", "mean"), ("min", "minimum"), ("max", "maximum"),
                                ("sum", "sum"), ("sd", "SD of")):  # fmt: skip
@@ -366,8 +362,9 @@ class Analysis:
         for name in left_out:
             far_values = first[name]["outliers"]
             notes.append(
-                f"Left out: the rows where {name} lies outside {number(far_values['low'])} to "
-                f"{number(far_values['high'])} ({_listed(far_values['values'])}); {values['']['rows']} rows remain."
+                f"Left out: the rows where {name} lies outside {two_decimals(far_values['low'])} to "
+                f"{two_decimals(far_values['high'])} ({_listed(far_values['values'])}); "
+                f"{values['']['rows']} rows remain."
             )
         self._ask_about_outliers(table, undecided, first)
         body = "\n".join(lines) + "\n\n" + " ".join(notes) + _rows_note(kept)
@@ -392,8 +389,8 @@ class Analysis:
                 (
                     f"{table}.{name}",
                     f"{name} in {table} has {count} value{'s' if count > 1 else ''} "
-                    f"outside {number(far['low'])} to {number(far['high'])} "
-                    f"(its mean {number(described[name]['mean'])} ± {OUTLIER_SDS} SDs): {_listed(far['values'])}",
+                    f"outside {two_decimals(far['low'])} to {two_decimals(far['high'])} "
+                    f"(its mean {two_decimals(described[name]['mean'])} ± {OUTLIER_SDS} SDs): {_listed(far['values'])}",
                 )
             )
 
@@ -428,7 +425,7 @@ class Analysis:
         header = "| " + " | ".join(answer["columns"]) + " |"
         lines = [header, "|" + "---|" * len(answer["columns"])]
         lines += [
-            "| " + " | ".join(str(v) if i < 2 else number(v) for i, v in enumerate(row)) + " |"
+            "| " + " | ".join(str(v) if i < 2 else two_decimals(v) for i, v in enumerate(row)) + " |"
             for row in answer["rows"]
         ]
         for row in answer["rows"]:
@@ -485,142 +482,6 @@ class AnalysisRefused(TaskFailure):
         super().__init__(SapError(body["code"], f"{operation}: {body['message']}", details=body.get("details") or {}))
 
 
-@dataclass(frozen=True)
-class Request:
-    """What a person said to the analyst: a correction, or an answer to one of its questions."""
-
-    text: str
-    kind: str  # "correction", "refinement" or "answer"
-    question: dict | None = None  # what the answered question was about
-    question_text: str = ""
-
-
-OPTION_WORDS = {"exclude": "yes, leave them out", "keep": "no, keep them"}
-
-
-def _asked(run: TaskRun, answer: dict, depth: int = 0) -> tuple[dict | None, str]:
-    """What an answered question of this agent was about: a report's question, or a clarification
-    that asked it again (in reply to an answer it could not read)."""
-    asked = run.message(answer.get("clarification_message_id"))
-    if asked is None or asked["sender"]["id"] != run.agent.name or depth > 4:
-        return None, ""
-    payload = asked["payload"]
-    if asked["payload_type"] == "collaborative_response":
-        index = answer.get("question_index")
-        questions = payload.get("open_questions_for_human") or []
-        records = (payload.get("provenance") or {}).get("questions") or []
-        record = next((r for r in records if r.get("index") == index), None)
-        return record, questions[index] if index is not None and index < len(questions) else ""
-    earlier = run.message(asked.get("in_reply_to"))
-    if asked["payload_type"] == "clarification" and earlier and earlier["payload_type"] == "clarification_answer":
-        record, _ = _asked(run, earlier["payload"], depth + 1)
-        return record, payload["question"]
-    return None, payload.get("question", "")
-
-
-def request_of(run: TaskRun) -> Request | None:
-    source = run.message(run.task.source_message_id)
-    if source is None:
-        return None
-    payload = source["payload"]
-    if source["payload_type"] == "human_feedback" and payload["feedback_type"] in ("correction", "refinement"):
-        said = [str(v) for v in (payload.get("specific_instructions") or {}).values()]
-        return Request(" ".join([*said, payload.get("provided_context", "")]).strip(), payload["feedback_type"])
-    if source["payload_type"] == "clarification_answer":
-        record, question = _asked(run, payload)
-        text = payload.get("free_answer") or OPTION_WORDS.get(
-            payload.get("option_id", ""), payload.get("option_id", "")
-        )
-        return Request(text, "answer", record, question)
-    return None
-
-
-def _asked_keys(record: dict) -> list[str]:
-    """What an earlier question settled: its key and each column it asked about (older reports name a
-    table and its columns, newer ones ``table.column`` targets)."""
-    columns = record.get("targets") or [f"{record.get('table')}.{c}" for c in record.get("columns") or []]
-    return [record["key"], *columns]
-
-
-def _reports(run: TaskRun) -> list[dict]:
-    """This analyst's earlier reports in the session (those that carry their figures), oldest first."""
-    return [
-        envelope
-        for envelope in run.own_messages("collaborative_response")
-        if "figures" in (envelope["payload"].get("provenance") or {})
-    ]
-
-
-def _said(request: Request) -> str:
-    if request.kind == "answer":
-        return (
-            f"You answered “{request.question_text}”: “{request.text}”."
-            if request.question_text
-            else f"You answered: “{request.text}”."
-        )
-    return f"You asked: “{request.text}”."
-
-
-def _not_done(understood: Understood) -> list[str]:
-    return [
-        f"I could not act on “{clause}”: it asks for something other than a change to the figures. "
-        f"What I can redo: {WHAT_I_CAN_DO}. For wording or layout, forward this report to a writing agent "
-        "from the scheduling view."
-        for clause in understood.not_understood
-    ]
-
-
-def what_changed(request: Request, understood: Understood, before: dict, after: dict, tables_before, tables) -> dict:
-    """The section that opens a redone report: what was asked, what was done, and each figure that moved."""
-    lines = [_said(request), ""]
-    lines += [f"- I {done}." for done in understood.done]
-    new_tables = sorted(set(tables) - set(tables_before))
-    lines += [f"- New data: table {t}." for t in new_tables]
-    lines += [f"- {line}" for line in _not_done(understood)]
-    moved = [(key, before[key][1], after[key][1]) for key in after if key in before and before[key][1] != after[key][1]]
-    gone = [key for key in before if key not in after]
-    added = [key for key in after if key not in before and not any(key.startswith(f"{t}|") for t in new_tables)]
-    if moved:
-        lines += ["", "| figure | before | now |", "|---|---|---|"]
-        lines += [f"| {after[key][0]} | {number(old)} | {number(new)} |" for key, old, new in moved]
-    if added:
-        lines += [
-            "",
-            "Now reported: " + "; ".join(f"{after[key][0]} {number(after[key][1])}" for key in added[:40]) + ".",
-        ]
-    dropped = sorted({key.split("|")[0] for key in gone} - {key.split("|")[0] for key in after})
-    lines += [f"- No longer analysed: table {t}." for t in dropped]
-    gone = [key for key in gone if key.split("|")[0] not in dropped]
-    if gone:
-        lines += ["", "No longer reported: " + "; ".join(before[key][0] for key in gone[:40]) + "."]
-    if not (moved or added or gone or new_tables or dropped):
-        lines += ["", "No figure changed."]
-    return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
-
-
-def _honest_reply(run: TaskRun, request: Request, understood: Understood, previous: dict) -> str:
-    """Nothing in what was said is something the analyst can do: it says so, and changes nothing."""
-    if request.kind == "answer" and request.question:
-        return run.post(
-            "clarification",
-            "clarification",
-            {
-                "question": f"I could not read “{request.text}” as an answer. {request.question_text}",
-                "options": [{"id": "exclude", "label": "Leave them out"}, {"id": "keep", "label": "Keep them"}],
-                "allow_free_answer": True,
-            },
-            in_reply_to=run.task.source_message_id or None,
-        )
-    lines = [_said(request), "", "I have not changed the report.", "", *_not_done(understood)]
-    payload = {
-        "task_step_id": f"task-{run.task.pk}",
-        "content": {"format": "markdown", "body": "\n".join(lines)},
-        "confidence_score": previous["payload"]["confidence_score"],
-        "provenance": {"behaviour": "analyst", "reply_to": request.kind},
-    }
-    return run.post("reply", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
-
-
 def analyst(run: TaskRun) -> str:
     analysis = Analysis(run)
     tables = analysis.tables()
@@ -633,12 +494,12 @@ def analyst(run: TaskRun) -> str:
                 "allow_free_answer": True,
             },
         )
-    earlier = _reports(run)
+    earlier = reports(run)
     previous = earlier[-1] if earlier else None
     stated = (previous["payload"].get("provenance") or {}) if previous else {}
     analysis.settings = settings_of(stated.get("settings"))
     analysis.asked_before = {
-        key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in _asked_keys(q)
+        key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in asked_keys(q)
     }
     request = request_of(run)
     proposal = proposal_behind(run, run.message(run.task.source_message_id))
@@ -651,7 +512,7 @@ def analyst(run: TaskRun) -> str:
         reread = previous is not None and analysis.reads_differently(tables, question, asked)
         new_data = previous is not None and set(tables) != set(stated.get("tables") or [])
         if previous is not None and not understood.changed and not new_data and not reread:
-            return _honest_reply(run, request, understood, previous)
+            return honest_reply(run, request, understood, previous)
         if reread:
             question = asked
             understood.done.append("answered the question again with your words taken in")
