@@ -10,6 +10,7 @@ from typing import Any
 
 from agents.analysis.filters import condition_words
 from agents.analysis.question import Request
+from agents.operations.stats.charts import label
 
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",
                    "max": "maximum", "sd": "standard deviation of"}  # fmt: skip
@@ -41,8 +42,8 @@ def p_value(p: float | None) -> str:
 
 
 def spoken(name: str | None) -> str:
-    """A column as a sentence names it: ``petal_length_cm`` is "petal length cm"."""
-    return " ".join((name or "").replace("_", " ").split())
+    """A column as a sentence names it, as its chart does: ``petal_length_cm`` is "petal length cm"."""
+    return label(name or "")
 
 
 def statistic_words(request: Request) -> str:

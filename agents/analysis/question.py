@@ -50,8 +50,6 @@ from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_s
 from agents.analysis.schema import CODED_MAX, MAX_GROUPS, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
-KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic")
-
 
 @dataclass
 class Request:
