@@ -1,23 +1,31 @@
-"""What the agents' work queue does when a human writes: the tasks that a message calls for.
+"""What the agents' work queue does when a message is accepted: the tasks that a message calls for.
 
 - a task proposal → a planning task for each agent of the session that plans;
 - an answer to an agent's clarification or question → that agent works again, with the answer;
-- a correction or refinement of an agent's message → that agent revises its work.
+- a correction, refinement or new direction of an agent's report → the agent that can act on it
+  revises its work: for a report written from another agent's analysis, the analyst (the writer
+  then writes again from the new figures); a new direction of the goal → the session's planners;
+- an agent's report that replaces its earlier one → the plan steps that built on the earlier one
+  run again from the new one (the writer writes again, the review is re-run).
 
-Only human messages cause tasks, so agents never set each other off in a loop.
+Humans set work off; an agent's report only carries a redo forward along the plan's dependencies,
+which end, so agents never set each other off in a loop.
 """
 
 from __future__ import annotations
 
-from agents.models import Agent, AgentKind
+from typing import Any
+
+from agents.models import Agent, AgentKind, Task, TaskState
 from agents.scheduling import task_create
 from sessions.access import SYSTEM
 from sessions.events import message_accepted
 from sessions.models import Message
 
 PLANNING_ROLE = "planning"
-REVISED_FEEDBACK = ("correction", "refinement")
+REVISED_FEEDBACK = ("correction", "refinement", "new_direction")
 WORKING_KINDS = (AgentKind.BUILTIN, AgentKind.LLM)
+FINISHED = (TaskState.DONE, TaskState.FAILED)
 
 
 def connect() -> None:
@@ -28,13 +36,29 @@ def _agents_of(session_id):
     return Agent.objects.filter(participations__session_id=session_id, enabled=True, kind__in=WORKING_KINDS)
 
 
+def _message(session_id, message_id: str | None) -> Message | None:
+    return Message.objects.filter(session_id=session_id, message_id=message_id).first() if message_id else None
+
+
 def _author(session_id, message_id: str) -> Agent | None:
-    sender = (
-        Message.objects.filter(session_id=session_id, message_id=message_id, sender_type="agent")
-        .values_list("sender_id", flat=True)
-        .first()
-    )
-    return _agents_of(session_id).filter(name=sender).first() if sender else None
+    message = _message(session_id, message_id)
+    if message is None or message.sender_type != "agent":
+        return None
+    return _agents_of(session_id).filter(name=message.sender_id).first()
+
+
+def _acting_agent(session_id, message_id: str) -> Agent | None:
+    """Who can act on feedback about a message: for a report written from another agent's analysis,
+    that analyst (only it can change the figures); else the message's author."""
+    message = _message(session_id, message_id)
+    if message is None or message.sender_type != "agent":
+        return None
+    written_from = (message.envelope["payload"].get("provenance") or {}).get("from_message_id")
+    return (_author(session_id, written_from) if written_from else None) or _author(session_id, message_id)
+
+
+def _planners(session_id):
+    return [agent for agent in _agents_of(session_id) if PLANNING_ROLE in (agent.roles or [])]
 
 
 def _schedule(session_id, agent: Agent, title: str, message_id: str) -> None:
@@ -44,19 +68,58 @@ def _schedule(session_id, agent: Agent, title: str, message_id: str) -> None:
 
 
 def react(*, session_id, seq, envelope, **_):
+    if envelope["sender"]["type"] == "agent":
+        if envelope["payload_type"] == "collaborative_response":
+            carry_forward(session_id, seq, envelope)
+        return
     if envelope["sender"]["type"] != "human":
         return
     payload, message_id = envelope["payload"], envelope["message_id"]
     kind = envelope["payload_type"]
     if kind == "task_proposal":
-        for agent in _agents_of(session_id):
-            if PLANNING_ROLE in (agent.roles or []):
-                _schedule(session_id, agent, f"Plan: {payload['goal']}", message_id)
+        for agent in _planners(session_id):
+            _schedule(session_id, agent, f"Plan: {payload['goal']}", message_id)
     elif kind == "clarification_answer":
         agent = _author(session_id, payload["clarification_message_id"])
         if agent is not None:
             _schedule(session_id, agent, "Work again with the answer", message_id)
     elif kind == "human_feedback" and payload["feedback_type"] in REVISED_FEEDBACK:
-        agent = _author(session_id, payload["target_message_id"])
-        if agent is not None:
-            _schedule(session_id, agent, f"Revise after the {payload['feedback_type']}", message_id)
+        _revise(session_id, payload, message_id)
+
+
+def _revise(session_id, payload: dict[str, Any], message_id: str) -> None:
+    feedback = payload["feedback_type"]
+    agent = _acting_agent(session_id, payload["target_message_id"])
+    if agent is not None:
+        _schedule(session_id, agent, f"Revise after the {feedback.replace('_', ' ')}", message_id)
+        return
+    target = _message(session_id, payload["target_message_id"])
+    if feedback == "new_direction" and target is not None and target.payload_type == "task_proposal":
+        for planner in _planners(session_id):
+            _schedule(session_id, planner, "Plan again for the new direction", message_id)
+
+
+def carry_forward(session_id, seq: int, envelope: dict[str, Any]) -> None:
+    """An agent's new report replaces its earlier one: the plan steps that ended in the earlier one now
+    end in the new one, and the finished steps that built on them run again from it."""
+    if (envelope["payload"].get("provenance") or {}).get("refused"):
+        return
+    replaced = _replaced(session_id, seq, envelope["sender"]["id"])
+    if replaced is None:
+        return
+    new_id = envelope["message_id"]
+    for step in Task.objects.filter(session_id=session_id, result_message_id=replaced, plan_step__isnull=False):
+        Task.objects.filter(pk=step.pk).update(result_message_id=new_id)
+        for later in step.dependents.filter(state__in=FINISHED, agent__isnull=False).select_related("agent"):
+            _schedule(session_id, later.agent, f"{later.title} (again, from the new version)", new_id)
+
+
+def _replaced(session_id, seq: int, sender: str) -> str | None:
+    """The sender's report before this one that stood (a refusal replaces nothing)."""
+    earlier = Message.objects.filter(
+        session_id=session_id, sender_type="agent", sender_id=sender, payload_type="collaborative_response", seq__lt=seq
+    ).order_by("-seq")
+    for message in earlier[:20]:
+        if not (message.envelope["payload"].get("provenance") or {}).get("refused"):
+            return str(message.message_id)
+    return None

@@ -291,8 +291,8 @@ def _download(body: str, *, content_type: str, filename: str) -> HttpResponse:
 class DeliverableView(APIView):
     @extend_schema(responses={(200, "text/markdown"): OpenApiTypes.STR, **ERRORS})
     def get(self, request, session_id):
-        """The final deliverable as Markdown with its sources: the latest approved report, else the
-        latest that was not overturned."""
+        """The final deliverable as Markdown with its review and sources: the latest written report
+        that no later one replaced, else the latest standing report."""
         session = _access(request, session_id).session
         found = selectors.final_report(session=session)
         if found is None:
@@ -302,9 +302,8 @@ class DeliverableView(APIView):
                 details={"resource_type": "DELIVERABLE"},
                 suggestion=["wait for an agent's collaborative_response, or post one"],
             )
-        envelope, status = found
         return _download(
-            deliverable_markdown(envelope, title=session.title, status=status),
+            deliverable_markdown(found, title=session.title),
             content_type="text/markdown; charset=utf-8",
             filename=f"deliverable-{session.pk}.md",
         )

@@ -10,7 +10,7 @@ from typing import Any
 from sessions import selectors
 from sessions.access import Access, Caller, SessionId, require_access
 from sessions.chap import retrospective
-from sessions.chap.deliverable import STATUS_WORDS
+from sessions.chap.deliverable import Delivered
 from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
 from workbench.protocol.errors import SapError
 
@@ -134,16 +134,17 @@ def _criterion(index: int, text: str, check: CriterionCheck | None) -> dict[str,
     }
 
 
-def _delivered(final: tuple[dict[str, Any], str] | None) -> dict[str, Any] | None:
-    """The final deliverable and its status on the map (``selectors.final_report``), as the report shows them."""
+def _delivered(final: Delivered | None) -> dict[str, Any] | None:
+    """The final deliverable, its status and review (``selectors.final_report``), as the report shows them."""
     if final is None:
         return None
-    envelope, status = final
+    envelope = final.envelope
     payload = envelope["payload"]
     return {
         "message_id": envelope["message_id"],
         "sender": f"{envelope['sender']['type']}:{envelope['sender']['id']}",
-        "status": STATUS_WORDS.get(status, status),
+        "title": final.title,
+        "status": final.standing,
         "confidence": payload["confidence_score"],
         "sections": [
             {"title": s.get("title") or s["id"], "confidence": s["confidence"]}

@@ -12,7 +12,7 @@ from django.utils.dateparse import parse_datetime
 from sessions.access import ROLE_RANK
 from sessions.chap import labels
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
-from sessions.chap.deliverable import final_deliverable
+from sessions.chap.deliverable import Delivered, final_deliverable
 from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
@@ -240,13 +240,12 @@ def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
 
 def final_report(
     *, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None
-) -> tuple[dict[str, Any], str] | None:
-    """The session's final deliverable (``final_deliverable``) and its status on the map, or None."""
+) -> Delivered | None:
+    """The session's final deliverable (``final_deliverable``) with its status and review, or None."""
     messages = session_messages(session=session) if messages is None else messages
     entry = graph_cache.entry(session)
     with entry.lock:
-        chosen = final_deliverable(entry.graph, messages)
-        return (chosen, entry.graph.graph.nodes[chosen["message_id"]]["status"]) if chosen else None
+        return final_deliverable(entry.graph, messages)
 
 
 def checkpoints(*, session: WorkSession) -> list[dict[str, Any]]:

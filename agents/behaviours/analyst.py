@@ -508,11 +508,11 @@ def analyst(run: TaskRun) -> str:
     understood = None
     if request is not None:
         understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
-        asked = f"{question} {request.text}" if request.kind != "answer" else question
+        asked = {"answer": question, "new_direction": request.text}.get(request.kind, f"{question} {request.text}")
         reread = previous is not None and analysis.reads_differently(tables, question, asked)
         new_data = previous is not None and set(tables) != set(stated.get("tables") or [])
         if previous is not None and not understood.changed and not new_data and not reread:
-            return honest_reply(run, request, understood, previous)
+            return honest_reply(run, request, understood)
         if reread:
             question = asked
             understood.done.append("answered the question again with your words taken in")

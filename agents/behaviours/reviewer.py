@@ -102,18 +102,25 @@ def review(payload: dict, sections: list[dict], criteria: list[str]) -> list[dic
     return findings
 
 
+def _report_words(message) -> str:
+    written = (message.envelope["payload"].get("provenance") or {}).get("deliverable")
+    return f"{'the written report' if written else 'the report'} by {message.sender_id}"
+
+
 def reviewer(run: TaskRun) -> str:
     from agents.models import Task, TaskTemplate
     from sessions.models import Message
 
     session_messages = Message.objects.filter(session_id=run.task.session_id)
-    inputs = (
-        Task.objects.filter(dependents=run.task)
+    inputs = [
+        run.task.source_message_id,
+        *Task.objects.filter(dependents=run.task)
         .exclude(result_message_id="")
-        .values_list("result_message_id", flat=True)
-    )
+        .values_list("result_message_id", flat=True),
+    ]
     deliverable = (
-        session_messages.filter(message_id__in=list(inputs), payload_type="collaborative_response")
+        session_messages.filter(message_id__in=inputs, payload_type="collaborative_response")
+        .exclude(sender_id=run.agent.name)
         .order_by("-seq")
         .first()
         or session_messages.filter(payload_type="collaborative_response")
@@ -128,7 +135,8 @@ def reviewer(run: TaskRun) -> str:
             {"question": "Which deliverable should I review? None is in the session yet."},
         )
     plan = session_messages.filter(message_id=run.task.source_message_id).first()
-    slug = (plan.envelope["payload"].get("template") if plan else None) or ""
+    written = deliverable.envelope["payload"].get("provenance") or {}
+    slug = (plan.envelope["payload"].get("template") if plan else None) or written.get("template") or ""
     template = TaskTemplate.objects.filter(slug=slug).first()
     proposal = session_messages.filter(payload_type="task_proposal").order_by("-seq").first()
     criteria = proposal.envelope["payload"].get("success_criteria") or [] if proposal else []
@@ -143,11 +151,16 @@ def reviewer(run: TaskRun) -> str:
         "task_step_id": f"task-{run.task.pk}",
         "content": {
             "format": "markdown",
-            "body": f"# Review of {deliverable.message_id} against {spec}\n\n{body}",
+            "body": f"# Review of {_report_words(deliverable)} against {spec}\n\n{body}",
             "sections": sections,
         },
         "supporting_materials": [
-            {"type": "session_message", "citation": deliverable.message_id, "confidence_in_source": "high"}
+            {
+                "type": "session_message",
+                "citation": _report_words(deliverable),
+                "relevance": f"message {deliverable.message_id}",
+                "confidence_in_source": "high",
+            }
         ],
         "assumptions_made": ["a section is present when a heading or section title names it"],
         "confidence_score": round(min((f["confidence"] for f in findings), default=0.8), 2),
@@ -155,6 +168,6 @@ def reviewer(run: TaskRun) -> str:
         "open_questions_for_human": ["Should the missing sections be added before approval?"]
         if any(f["kind"] == "missing_section" for f in findings)
         else [],
-        "provenance": {"behaviour": "reviewer"},
+        "provenance": {"behaviour": "reviewer", "review_of": deliverable.message_id},
     }
     return run.post("review", "collaborative_response", payload, in_reply_to=deliverable.message_id)

@@ -1,8 +1,9 @@
 """What a person said to the analyst about an earlier report, and the analyst's answer to it.
 
-A correction, a refinement or an answer to one of its questions is read back from the thread
-(``request_of``); after the redo, ``what_changed`` opens the new report figure by figure, and when
-nothing said can be acted on, ``honest_reply`` says so and changes nothing.
+A correction, a refinement, a new direction or an answer to one of its questions is read back from
+the thread (``request_of``); after the redo, ``what_changed`` opens the new report figure by figure,
+and when nothing said can be acted on, ``honest_reply`` declines it: low confidence, no status
+changed, and what could be done instead.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ class Request:
     """What a person said to the analyst: a correction, or an answer to one of its questions."""
 
     text: str
-    kind: str  # "correction", "refinement" or "answer"
+    kind: str  # "correction", "refinement", "new_direction" or "answer"
     question: dict | None = None  # what the answered question was about
     question_text: str = ""
 
 
+REVISABLE = ("correction", "refinement", "new_direction")
+DECLINED_CONFIDENCE = 0.2
 OPTION_WORDS = {"exclude": "yes, leave them out", "keep": "no, keep them"}
 
 
@@ -52,7 +55,7 @@ def request_of(run: TaskRun) -> Request | None:
     if source is None:
         return None
     payload = source["payload"]
-    if source["payload_type"] == "human_feedback" and payload["feedback_type"] in ("correction", "refinement"):
+    if source["payload_type"] == "human_feedback" and payload["feedback_type"] in REVISABLE:
         said = [str(v) for v in (payload.get("specific_instructions") or {}).values()]
         return Request(" ".join([*said, payload.get("provided_context", "")]).strip(), payload["feedback_type"])
     if source["payload_type"] == "clarification_answer":
@@ -92,11 +95,18 @@ def _said(request: Request) -> str:
 
 def _not_done(understood: Understood) -> list[str]:
     return [
-        f"I could not act on “{clause}”: it asks for something other than a change to the figures. "
-        f"What I can redo: {WHAT_I_CAN_DO}. For wording or layout, forward this report to a writing agent "
-        "from the scheduling view."
+        f"I could not act on “{clause}”: I do not know how to do that with this data."
         for clause in understood.not_understood
     ]
+
+
+WHAT_COULD = [
+    f"Say it as one of the things I can redo: {WHAT_I_CAN_DO}.",
+    "Ask it as a question about the data (which column is most associated with another, how groups differ, "
+    "a trend, a share, a growth, a median of some rows).",
+    "For wording or layout, forward the report to a writing agent from the scheduling view; for anything else, "
+    "invite an agent that does it.",
+]
 
 
 def what_changed(request: Request, understood: Understood, before: dict, after: dict, tables_before, tables) -> dict:
@@ -127,7 +137,7 @@ def what_changed(request: Request, understood: Understood, before: dict, after: 
     return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
 
 
-def honest_reply(run: TaskRun, request: Request, understood: Understood, previous: dict) -> str:
+def honest_reply(run: TaskRun, request: Request, understood: Understood) -> str:
     """Nothing in what was said is something the analyst can do: it says so, and changes nothing."""
     if request.kind == "answer" and request.question:
         return run.post(
@@ -140,11 +150,22 @@ def honest_reply(run: TaskRun, request: Request, understood: Understood, previou
             },
             in_reply_to=run.task.source_message_id or None,
         )
-    lines = [_said(request), "", "I have not changed the report.", "", *_not_done(understood)]
+    lines = [
+        _said(request),
+        "",
+        "No agent here can do this yet, so I have not changed the report; it stands as it was.",
+        "",
+        *(_not_done(understood) or ["I found nothing in it that changes the figures or the question."]),
+        "",
+        "What would work instead:",
+        "",
+        *(f"- {way}" for way in WHAT_COULD),
+    ]
     payload = {
         "task_step_id": f"task-{run.task.pk}",
         "content": {"format": "markdown", "body": "\n".join(lines)},
-        "confidence_score": previous["payload"]["confidence_score"],
-        "provenance": {"behaviour": "analyst", "reply_to": request.kind},
+        "confidence_score": DECLINED_CONFIDENCE,
+        "uncertainties": [{"aspect": "the request was not carried out", "reason": "no agent here can do it"}],
+        "provenance": {"behaviour": "analyst", "reply_to": request.kind, "refused": True},
     }
     return run.post("reply", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)

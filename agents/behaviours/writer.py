@@ -227,7 +227,7 @@ def _spec_of(run: TaskRun, source: dict | None, earlier: dict | None) -> tuple[s
     """The template's name and its deliverable sections, from the plan the task came from."""
     from agents.models import TaskTemplate
 
-    slug = (((earlier or {}).get("payload") or {}).get("provenance") or {}).get("template", "")
+    slug = _provenance(earlier).get("template", "")
     if not slug and source and source["payload_type"] == "agent_capability_declaration":
         slug = source["payload"].get("template", "")
     template = TaskTemplate.objects.filter(slug=slug).values("slug", "deliverable_sections").first() if slug else None
@@ -279,12 +279,56 @@ def _rewritten(run: TaskRun, goal: str, sections: list[dict]) -> tuple[list[dict
     return out, kept_back
 
 
+def _earlier_of(run: TaskRun, source: dict) -> dict | None:
+    """This writer's report that the task writes again: the one a person corrected, or, when the analysis
+    it followed was redone, its latest deliverable."""
+    if feedback_text(source):
+        earlier = run.message(source["payload"].get("target_message_id"))
+        return earlier if earlier and earlier["sender"]["id"] == run.agent.name else None
+    if _redone_analysis(run, source):
+        written = [m for m in run.own_messages("collaborative_response") if _provenance(m).get("deliverable")]
+        return written[-1] if written else None
+    return None
+
+
+def _redone_analysis(run: TaskRun, source: dict) -> bool:
+    return source["payload_type"] == "collaborative_response" and source["sender"]["id"] != run.agent.name
+
+
+def _provenance(envelope: dict | None) -> dict:
+    return ((envelope or {}).get("payload") or {}).get("provenance") or {}
+
+
+def _what_changed(run: TaskRun, source: dict, earlier: dict | None, analysis: dict | None, by: str) -> dict | None:
+    """The section that opens a report written again: after whose correction, and whether the figures moved."""
+    correction = feedback_text(source)
+    if _redone_analysis(run, source):
+        correction = feedback_text(run.message(source.get("in_reply_to")))
+        said = f" after the correction “{correction}”" if correction else ""
+        return {
+            "id": "what-changed",
+            "title": "What changed",
+            "body": f"Written again from the analysis {by} redid{said}: every figure below is from the new analysis.",
+        }
+    if not correction:
+        return None
+    before = _provenance(earlier).get("from_message_id")
+    newer = analysis is not None and before and analysis["message_id"] != before
+    lines = [f"Written again after the correction: {correction}", ""]
+    lines.append(
+        "- The figures come from the analysis as it was redone since."
+        if newer
+        else f"- I write up the analysis; I do not change its figures. If the correction asks for other "
+        f"figures, give it to {by or 'the analyst'} on its report, and I will write from the new one."
+    )
+    return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
+
+
 def writer(run: TaskRun) -> str:
     """The deliverable of the task's template, from the analysis it follows, each section with its confidence."""
     source = run.message(run.task.source_message_id)
-    earlier = run.message(source["payload"].get("target_message_id")) if feedback_text(source) else None
-    earlier = earlier if earlier and earlier["sender"]["id"] == run.agent.name else None
-    analysis = _analysis_of(run, earlier)
+    earlier = _earlier_of(run, source) if source else None
+    analysis = source if source and _redone_analysis(run, source) else _analysis_of(run, earlier)
     handoff = Handoff(analysis)
     proposal = proposal_behind(run, analysis or source)
     goal = proposal["payload"]["goal"] if proposal else ""
@@ -302,18 +346,9 @@ def writer(run: TaskRun) -> str:
             uncertainties.append(
                 {"aspect": "written without the model", "reason": failure.error.message, "suggestion": "try again"}
             )
-    correction = feedback_text(source)
-    if correction:
-        before = (((earlier or {}).get("payload") or {}).get("provenance") or {}).get("from_message_id")
-        newer = analysis is not None and before and analysis["message_id"] != before
-        lines = [f"Written again after the correction: {correction}", ""]
-        lines.append(
-            "- The figures come from the analysis as it was redone since."
-            if newer
-            else f"- I write up the analysis; I do not change its figures. If the correction asks for other "
-            f"figures, give it to {handoff.by or 'the analyst'} on its report, and I will write from the new one."
-        )
-        sections.insert(0, {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)})
+    changed = _what_changed(run, source, earlier, analysis, handoff.by) if source else None
+    if changed is not None:
+        sections.insert(0, changed)
     title = f"# {goal.strip() or run.task.title}"
     body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
     path = f"reports/task-{run.task.pk}.md"
@@ -350,9 +385,19 @@ def writer(run: TaskRun) -> str:
         "provenance": {
             "behaviour": "writer",
             "template": template,
+            "deliverable": True,
             "from_message_id": (analysis or {}).get("message_id", ""),
             **({"model": run.agent.llm_model} if run.agent.llm_base_url and run.agent.llm_model else {}),
         },
     }
-    answered = source if correction else analysis or source
-    return run.post("report", "collaborative_response", payload, in_reply_to=(answered or {}).get("message_id"))
+    return run.post("report", "collaborative_response", payload, in_reply_to=_replying_to(run, source, analysis))
+
+
+def _replying_to(run: TaskRun, source: dict | None, analysis: dict | None) -> str | None:
+    """The person's correction when the report is written again because of one, else the analysis."""
+    if source and feedback_text(source):
+        return str(source["message_id"])
+    if source and _redone_analysis(run, source):
+        behind = run.message(source.get("in_reply_to"))
+        return str((behind if feedback_text(behind) else source)["message_id"])
+    return (analysis or source or {}).get("message_id")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sessions.chap.graph import ContextGraph
@@ -9,17 +10,50 @@ from sessions.chap.graph import ContextGraph
 WITHDRAWN = frozenset({"overturned"})
 
 
-def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> dict[str, Any] | None:
-    """The latest approved collaborative_response; without one, the latest that was not overturned."""
+@dataclass(frozen=True)
+class Delivered:
+    """The session's deliverable as it stands: the report, its status on the map, and its latest review."""
+
+    envelope: dict[str, Any]
+    status: str
+    review: dict[str, Any] | None
+
+    @property
+    def title(self) -> str:
+        """What it is and who wrote it, as a person says it: "the written report by scribe"."""
+        written = (self.envelope["payload"].get("provenance") or {}).get("deliverable")
+        return f"{'the written report' if written else 'the report'} by {self.envelope['sender']['id']}"
+
+    @property
+    def standing(self) -> str:
+        """Its status in words, with the review that covers it: "approved, reviewed by reviewer"."""
+        words = STATUS_WORDS.get(self.status, self.status)
+        if self.review is None:
+            return f"{words}, not reviewed yet"
+        return f"{words}, reviewed by {self.review['sender']['id']}"
+
+
+def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> Delivered | None:
+    """The template's deliverable: the latest report written as the deliverable that no later report
+    replaced; without one, the latest standing report that is neither a review nor a refusal."""
     nodes = context.graph.nodes
-    responses: list[dict[str, Any]] = [
+    reports = [
         envelope
         for _, envelope in reversed(messages)
         if envelope["payload_type"] == "collaborative_response" and envelope["message_id"] in nodes
     ]
-    approved = [e for e in responses if nodes[e["message_id"]]["status"] == "done"]
-    standing = [e for e in responses if nodes[e["message_id"]]["status"] not in WITHDRAWN]
-    return next(iter(approved or standing), None)
+    current = [e for e in reports if _current(nodes[e["message_id"]])]
+    chosen = next((e for e in current if nodes[e["message_id"]].get("deliverable")), None) or next(
+        (e for e in current if nodes[e["message_id"]]["status"] not in WITHDRAWN), None
+    )
+    if chosen is None:
+        return None
+    review = next((e for e in reports if nodes[e["message_id"]].get("review_of") == chosen["message_id"]), None)
+    return Delivered(chosen, nodes[chosen["message_id"]]["status"], review)
+
+
+def _current(node: dict[str, Any]) -> bool:
+    return not (node.get("superseded_by") or node.get("review_of") or node.get("refused"))
 
 
 STATUS_WORDS = {
@@ -30,21 +64,26 @@ STATUS_WORDS = {
 }
 
 
-def deliverable_markdown(envelope: dict[str, Any], *, title: str, status: str) -> str:
-    """The report's own Markdown, then what a reader needs to trust it: confidence by section,
-    sources, assumptions, uncertainties and provenance."""
+def deliverable_markdown(delivered: Delivered, *, title: str) -> str:
+    """The report's own Markdown, then what a reader needs to trust it: its review, confidence by
+    section, sources, assumptions, uncertainties and provenance."""
+    envelope = delivered.envelope
     payload = envelope["payload"]
     sender = envelope["sender"]
     lines = [
         f"<!-- {title}: message {envelope['message_id']} by {sender['type']}:{sender['id']} "
-        f"at {envelope['timestamp']}; {STATUS_WORDS.get(status, status)} -->",
+        f"at {envelope['timestamp']}; {delivered.standing} -->",
         "",
         payload["content"]["body"].strip(),
         "",
         "---",
         "",
-        f"**Status:** {STATUS_WORDS.get(status, status)} · **overall confidence:** {payload['confidence_score']}",
+        f"**Status:** {delivered.standing} · **overall confidence:** {payload['confidence_score']}",
     ]
+    if delivered.review is not None:
+        findings = delivered.review["payload"]["content"].get("sections") or []
+        lines += ["", f"## Review by {delivered.review['sender']['id']}", ""]
+        lines += [f"- {f.get('title') or f['id']}: {f['body']}" for f in findings] or ["- No problems found."]
     sections = [s for s in payload["content"].get("sections") or [] if s.get("confidence") is not None]
     if sections:
         lines += ["", "## Confidence by section", "", "| section | confidence |", "| --- | --- |"]

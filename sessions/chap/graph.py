@@ -70,6 +70,7 @@ class ContextGraph:
         self.open_asks: set[str] = set()  # clarifications and report questions still open
         self.plans: set[str] = set()  # the declarations that propose a plan
         self.proposed_plans: set[str] = set()  # of those, the ones still only proposed
+        self.latest_report: dict[str, str] = {}  # sender -> its report that stands (later ones supersede it)
 
     # -- building -----------------------------------------------------------------------------
 
@@ -105,6 +106,8 @@ class ContextGraph:
         builder = getattr(self, f"_apply_{kind}", None)
         if builder is not None:
             builder(message_id, seq, payload)
+        if kind == "collaborative_response":
+            self._stand(message_id, reply, payload.get("provenance") or {})
 
     def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs: Any) -> str:
         base = _BASE_STATUS.get(kind, "done")
@@ -268,6 +271,40 @@ class ContextGraph:
         result = payload.get("result_message_id")
         if result and result in self.graph:
             self._edge(message_id, result, "cites")
+
+    def _stand(self, message_id: str, reply: str | None, provenance: dict[str, Any]) -> None:
+        """Which report is current: a sender's new report supersedes its earlier one, a review names
+        what it reviewed, and a refusal takes back the correction it declines."""
+        attrs = self.graph.nodes[message_id]
+        sender = attrs["sender"]
+        if provenance.get("review_of") in self.graph:
+            attrs["review_of"] = provenance["review_of"]
+        if provenance.get("deliverable"):
+            attrs["deliverable"] = True
+        if provenance.get("refused"):
+            attrs["refused"] = True
+            self._decline(reply, sender)
+            return
+        earlier = self.latest_report.get(sender)
+        if earlier is not None:
+            self.graph.nodes[earlier]["superseded_by"] = message_id
+        self.latest_report[sender] = message_id
+
+    def _decline(self, correction: str | None, sender: str) -> None:
+        """The author of a corrected report says it cannot act on a person's correction, refinement or
+        new direction: what that feedback overturned and flagged stands again, so nothing looks redone
+        that was not."""
+        nodes = self.graph.nodes
+        if correction is None or correction not in self.graph:
+            return
+        if nodes[correction].get("feedback_type") in (None, "approval") or nodes[correction].get("suggestion"):
+            return
+        target = nodes[correction].get("target")
+        if target is None or nodes[nodes[target]["message"]]["sender"] != sender:
+            return
+        nodes[correction]["declined_by"] = sender
+        if correction in self.caused:
+            self._withdraw(correction)
 
     # -- statuses and invalidation ------------------------------------------------------------
 

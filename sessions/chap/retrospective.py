@@ -102,7 +102,7 @@ def markdown(report: dict[str, Any]) -> str:
     lines += ["", "## Delivered", ""]
     if deliverable:
         lines.append(
-            f"Message {deliverable['message_id']} by {deliverable['sender']}, {deliverable['status']}, "
+            f"{deliverable['title'][0].upper()}{deliverable['title'][1:]}, {deliverable['status']}, "
             f"overall confidence {deliverable['confidence']}."
         )
         lines += [f"- {s['title']}: confidence {s['confidence']}" for s in deliverable["sections"]]

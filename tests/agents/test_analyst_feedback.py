@@ -154,8 +154,8 @@ def test_no_to_the_outlier_question_keeps_them_and_says_no_figure_changed(team, 
     assert revised["payload"]["open_questions_for_human"] == []
 
 
-def test_an_instruction_it_cannot_act_on_gets_an_honest_reply_and_no_new_report(team, first_report):
-    team["says"](
+def test_an_instruction_it_cannot_act_on_is_declined_at_low_confidence_and_the_report_stands(team, first_report):
+    correction = team["says"](
         "human_feedback",
         {
             "target_message_id": first_report["message_id"],
@@ -166,9 +166,13 @@ def test_an_instruction_it_cannot_act_on_gets_an_honest_reply_and_no_new_report(
     work_until_idle()
     reply = reports(team["session"])[-1]
     body = reply["payload"]["content"]["body"]
-    assert "I have not changed the report." in body
-    assert "I could not act on “Make the tables prettier for the board”" in body and "What I can redo:" in body
+    assert "I have not changed the report" in body and "invite an agent that does it" in body
+    assert "I could not act on “Make the tables prettier for the board”" in body and "What would work instead" in body
     assert "sections" not in reply["payload"]["content"] and not reply["payload"].get("open_questions_for_human")
+    assert reply["payload"]["confidence_score"] <= 0.3 and reply["in_reply_to"] == correction
+    nodes = graph_cache.entry(WorkSession.objects.get(pk=team["session"].pk)).graph.graph.nodes
+    assert nodes[first_report["message_id"]]["status"] == "proposed"  # the correction it declined overturns nothing
+    assert nodes[correction]["declined_by"] == "agent:analyst"
 
 
 def test_an_answer_it_cannot_read_is_asked_again_with_buttons_and_those_answer_it(team, first_report):
@@ -294,3 +298,21 @@ def test_outliers_in_several_tables_are_one_question_and_one_yes_leaves_them_all
 def test_what_it_cannot_read_is_kept_as_said():
     understood = understand("Use the sample SD. Also make it sound friendlier", COLUMNS, empty_settings())
     assert understood.settings["sd"] == "sample" and understood.not_understood == ["Also make it sound friendlier"]
+
+
+def test_a_new_direction_gets_the_new_question_answered_in_reply(team, first_report):
+    turn = team["says"](
+        "human_feedback",
+        {
+            "target_message_id": first_report["message_id"],
+            "feedback_type": "new_direction",
+            "specific_instructions": {"request": "What is the median price in the north region?"},
+        },
+    )
+    work_until_idle()
+    reply = reports(team["session"])[-1]
+    assert reply["in_reply_to"] == turn and reply["message_id"] != first_report["message_id"]
+    findings = next(s for s in reply["payload"]["content"]["sections"] if s["id"] == "findings")
+    north = sorted(p for p, r in zip(PRICES, REGIONS, strict=True) if r == "north")
+    assert "median" in findings["body"].split("\n", 1)[0].lower()
+    assert f"{statistics.median(north):g}" in findings["body"].split("\n", 1)[0]

@@ -8,6 +8,7 @@ import statistics
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from django.test import TestCase
 
 from agents.behaviours.planning import constraints_from, plan_for, rank_templates, vague_because
 from agents.behaviours.registry import builtin_agents_ensure
@@ -56,8 +57,12 @@ def team(django_capture_on_commit_callbacks):
 
 
 def work_until_idle():
-    while Worker("w", lease_s=30).run_once():
-        pass
+    """Run ready tasks, and what their messages set off once committed, until nothing is left."""
+    while True:
+        with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
+            ran = Worker("w", lease_s=30).run_once()
+        if not ran and not callbacks:
+            return
 
 
 def last(session, payload_type, sender=None):

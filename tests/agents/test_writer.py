@@ -109,42 +109,58 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     assert "RELATED EARLIER MESSAGES" not in sent and "east" in sent
 
 
-def test_a_correction_to_the_written_report_is_answered_honestly_and_a_redone_analysis_is_used(team):
+def correct(team, message_id, text, kind="correction"):
+    return team["says"](
+        "human_feedback",
+        {"target_message_id": message_id, "feedback_type": kind, "specific_instructions": {"request": text}},
+    )
+
+
+def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then_written_and_reviewed_again(team):
+    from agents.models import Task
+    from agents.scheduling import task_approve
+    from sessions.access import caller_for_user
+    from sessions.graphs import graph_cache
+    from sessions.models import WorkSession
+    from sessions.selectors import final_report
+
     attach_baskets(team["session"])
     analysis = plan_and_run(team)
+    review_step = Task.objects.get(session=team["session"], plan_step=3)
+    task_approve(session_id=team["session"].pk, task_id=review_step.pk, caller=caller_for_user(team["owner"]))
+    work_until_idle()
     report = written(team)
-    team["says"](
-        "human_feedback",
-        {
-            "target_message_id": report["message_id"],
-            "feedback_type": "correction",
-            "specific_instructions": {"request": "Use the sample standard deviation"},
-        },
-    )
+    first_review = last(team["session"], "collaborative_response", sender="reviewer")
+    assert first_review["payload"]["provenance"]["review_of"] == report["message_id"]
+
+    correction = correct(team, report["message_id"], "Use the sample standard deviation")
     work_until_idle()
-    again = written(team)["payload"]
-    [changed] = [s for s in again["content"]["sections"] if s["id"] == "what-changed"]
-    assert "I do not change its figures" in changed["body"] and "give it to analyst on its report" in changed["body"]
-    team["says"](
-        "human_feedback",
-        {
-            "target_message_id": analysis["message_id"],
-            "feedback_type": "correction",
-            "specific_instructions": {"request": "Use the sample standard deviation"},
-        },
-    )
-    work_until_idle()
-    team["says"](
-        "human_feedback",
-        {
-            "target_message_id": written(team)["message_id"],
-            "feedback_type": "refinement",
-            "specific_instructions": {"request": "Write it from the redone analysis"},
-        },
-    )
-    work_until_idle()
-    third = written(team)["payload"]
-    [changed] = [s for s in third["content"]["sections"] if s["id"] == "what-changed"]
-    assert "The figures come from the analysis as it was redone since." in changed["body"]
-    method = next(s["body"] for s in third["content"]["sections"] if s["title"] == "Data and method")
+    redone = last(team["session"], "collaborative_response", sender="analyst")
+    assert redone["message_id"] != analysis["message_id"] and redone["in_reply_to"] == correction
+    again = written(team)
+    assert again["message_id"] != report["message_id"] and again["in_reply_to"] == correction
+    [changed] = [s for s in again["payload"]["content"]["sections"] if s["id"] == "what-changed"]
+    assert "Written again from the analysis analyst redid after the correction" in changed["body"]
+    method = next(s["body"] for s in again["payload"]["content"]["sections"] if s["title"] == "Data and method")
     assert "sample standard deviations (dividing by n - 1)" in method
+    second_review = last(team["session"], "collaborative_response", sender="reviewer")
+    assert second_review["payload"]["provenance"]["review_of"] == again["message_id"]
+    assert "Review of the written report by scribe" in second_review["payload"]["content"]["body"]
+
+    session = WorkSession.objects.get(pk=team["session"].pk)
+    nodes = graph_cache.entry(session).graph.graph.nodes
+    assert nodes[report["message_id"]]["superseded_by"] == again["message_id"]
+    assert nodes[analysis["message_id"]]["superseded_by"] == redone["message_id"]
+    assert nodes[first_review["message_id"]]["superseded_by"] == second_review["message_id"]
+    assert "superseded_by" not in nodes[again["message_id"]]
+    delivered = final_report(session=session)
+    assert delivered.envelope["message_id"] == again["message_id"]
+    assert delivered.title == "the written report by scribe" and delivered.standing.endswith("reviewed by reviewer")
+    # Each step's result is the current one, so nothing is redone twice.
+    assert Task.objects.get(session=team["session"], plan_step=2).result_message_id == again["message_id"]
+    assert (
+        Message.objects.filter(
+            session=team["session"], sender_id="scribe", payload_type="collaborative_response"
+        ).count()
+        == 2
+    )

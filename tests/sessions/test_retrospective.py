@@ -142,7 +142,10 @@ def test_the_report_sets_what_was_delivered_and_the_process_against_the_goal(tea
     finish(team)
     report = retrospective_report(session_id=team["session"].pk, caller=caller_for_user(team["owner"]))
     assert report["goal"] == "Compare battery suppliers" and report["session"]["state"] == "done"
-    assert report["deliverable"]["message_id"] == "r1" and report["deliverable"]["status"] == "approved"
+    assert (
+        report["deliverable"]["message_id"] == "r1" and report["deliverable"]["status"] == "approved, not reviewed yet"
+    )
+    assert report["deliverable"]["title"] == "the report by analyst"
     assert report["deliverable"]["sections"] == [
         {"title": "Intro", "confidence": 0.9},
         {"title": "Market", "confidence": 0.4},

@@ -436,7 +436,7 @@ def deliverable(request, session_id):
     """The final deliverable as a page: the Markdown the download has, rendered."""
     session = _member_access(request, session_id).session
     found = selectors.final_report(session=session)
-    text = deliverable_markdown(found[0], title=session.title, status=found[1]) if found else ""
+    text = deliverable_markdown(found, title=session.title) if found else ""
     return render(request, "sessions/deliverable.html", {"session": session, "text": text})
 
 
