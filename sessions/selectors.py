@@ -13,6 +13,7 @@ from sessions.access import ROLE_RANK
 from sessions.chap import labels
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import Delivered, final_deliverable
+from sessions.chap.graph import CURRENT_ANSWER
 from sessions.chap.history import difference, statuses
 from sessions.chap.layout import MapLayout, draw_map, heat, map_update, node_details
 from sessions.chap.metrics import process_metrics
@@ -206,7 +207,30 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
         "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
         "when": parse_datetime(envelope["timestamp"].replace("Z", "+00:00")),
+        **_standing(graph, message_id),
     }
+
+
+def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
+    """Where a report stands: the session's current answer, replaced by a newer version (and which,
+    by its place in the thread), or declined feedback; nothing for the rest."""
+    node = graph.nodes.get(message_id) or {}
+    newer = node.get("superseded_by")
+    return {
+        "current": graph.graph.get(CURRENT_ANSWER) == message_id,
+        "replaced_by": graph.nodes[newer]["seq"] if newer else None,
+        "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
+    }
+
+
+def earlier_standing(*, session: WorkSession, message_id: str) -> list[dict[str, Any]]:
+    """The messages whose standing a new report changed (the version it replaced, the answer it
+    displaced, the correction it declined), as the thread shows them now."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        node = entry.graph.graph.nodes.get(message_id) or {}
+        changed = sorted(str(node[key]) for key in ("supersedes", "was_current", "declines") if node.get(key))
+    return [shown for earlier in changed if (shown := thread_message_by_id(session=session, message_id=earlier))]
 
 
 def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
@@ -238,9 +262,7 @@ def agent_statuses(*, session: WorkSession) -> list[dict[str, Any]]:
     return sorted(board, key=lambda agent: agent["name"])
 
 
-def final_report(
-    *, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None
-) -> Delivered | None:
+def final_report(*, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None) -> Delivered | None:
     """The session's final deliverable (``final_deliverable``) with its status and review, or None."""
     messages = session_messages(session=session) if messages is None else messages
     entry = graph_cache.entry(session)

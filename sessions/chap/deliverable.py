@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sessions.chap.graph import ContextGraph
-
-WITHDRAWN = frozenset({"overturned"})
+from sessions.chap.graph import CURRENT_ANSWER, ContextGraph
 
 
 @dataclass(frozen=True)
@@ -34,26 +32,20 @@ class Delivered:
 
 
 def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> Delivered | None:
-    """The template's deliverable: the latest report written as the deliverable that no later report
-    replaced; without one, the latest standing report that is neither a review nor a refusal."""
+    """The session's current answer (the graph's ``CURRENT_ANSWER``: its latest written deliverable,
+    else its latest report), with the latest review of it."""
     nodes = context.graph.nodes
-    reports = [
-        envelope
-        for _, envelope in reversed(messages)
-        if envelope["payload_type"] == "collaborative_response" and envelope["message_id"] in nodes
-    ]
-    current = [e for e in reports if _current(nodes[e["message_id"]])]
-    chosen = next((e for e in current if nodes[e["message_id"]].get("deliverable")), None) or next(
-        (e for e in current if nodes[e["message_id"]]["status"] not in WITHDRAWN), None
-    )
-    if chosen is None:
+    current = context.graph.graph.get(CURRENT_ANSWER)
+    if current is None:
         return None
-    review = next((e for e in reports if nodes[e["message_id"]].get("review_of") == chosen["message_id"]), None)
-    return Delivered(chosen, nodes[chosen["message_id"]]["status"], review)
-
-
-def _current(node: dict[str, Any]) -> bool:
-    return not (node.get("superseded_by") or node.get("review_of") or node.get("refused"))
+    chosen = review = None
+    for _, envelope in reversed(messages):
+        if envelope["message_id"] == current:
+            chosen = envelope
+            break
+        if review is None and nodes.get(envelope["message_id"], {}).get("review_of") == current:
+            review = envelope
+    return Delivered(chosen, nodes[current]["status"], review) if chosen is not None else None
 
 
 STATUS_WORDS = {

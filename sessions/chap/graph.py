@@ -45,6 +45,7 @@ _BASE_STATUS = {
     "question": "open",
     "assumption": "proposed",
 }
+CURRENT_ANSWER = "current_answer"  # the graph-level attribute naming the report that is the session's answer now
 ASKS = frozenset({"clarification", "question"})  # the kinds of node that wait for a person's answer while open
 
 
@@ -274,37 +275,52 @@ class ContextGraph:
 
     def _stand(self, message_id: str, reply: str | None, provenance: dict[str, Any]) -> None:
         """Which report is current: a sender's new report supersedes its earlier one, a review names
-        what it reviewed, and a refusal takes back the correction it declines."""
+        what it reviewed, and a refusal takes back the correction it declines. The session's current
+        answer (``graph.graph[CURRENT_ANSWER]``) is its latest written deliverable, and before there is
+        one, its latest report that is not a review."""
         attrs = self.graph.nodes[message_id]
         sender = attrs["sender"]
         if provenance.get("review_of") in self.graph:
             attrs["review_of"] = provenance["review_of"]
         if provenance.get("deliverable"):
             attrs["deliverable"] = True
+        if provenance.get("from_message_id") in self.graph:
+            attrs["written_from"] = provenance["from_message_id"]
         if provenance.get("refused"):
             attrs["refused"] = True
-            self._decline(reply, sender)
+            if self._decline(reply, sender):
+                attrs["declines"] = reply
             return
         earlier = self.latest_report.get(sender)
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id
+            attrs["supersedes"] = earlier
         self.latest_report[sender] = message_id
+        current = self.graph.graph.get(CURRENT_ANSWER)
+        written = current is not None and self.graph.nodes[current].get("deliverable") and current != earlier
+        if "review_of" not in attrs and (attrs.get("deliverable") or not written):
+            self.graph.graph[CURRENT_ANSWER] = message_id
+            if current not in (None, earlier):
+                attrs["was_current"] = current
 
-    def _decline(self, correction: str | None, sender: str) -> None:
-        """The author of a corrected report says it cannot act on a person's correction, refinement or
-        new direction: what that feedback overturned and flagged stands again, so nothing looks redone
-        that was not."""
+    def _decline(self, correction: str | None, sender: str) -> bool:
+        """The author of a corrected report (or of the analysis it was written from) says it cannot act
+        on a person's correction, refinement or new direction: what that feedback overturned and
+        flagged stands again, so nothing looks redone that was not."""
         nodes = self.graph.nodes
         if correction is None or correction not in self.graph:
-            return
+            return False
         if nodes[correction].get("feedback_type") in (None, "approval") or nodes[correction].get("suggestion"):
-            return
+            return False
         target = nodes[correction].get("target")
-        if target is None or nodes[nodes[target]["message"]]["sender"] != sender:
-            return
+        report = nodes[nodes[target]["message"]] if target is not None else {}
+        analysis = nodes.get(str(report.get("written_from")), {})
+        if sender not in (report.get("sender"), analysis.get("sender")):
+            return False
         nodes[correction]["declined_by"] = sender
         if correction in self.caused:
             self._withdraw(correction)
+        return True
 
     # -- statuses and invalidation ------------------------------------------------------------
 

@@ -116,7 +116,9 @@ def correct(team, message_id, text, kind="correction"):
     )
 
 
-def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then_written_and_reviewed_again(team):
+def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then_written_and_reviewed_again(
+    team, client
+):
     from agents.models import Task
     from agents.scheduling import task_approve
     from sessions.access import caller_for_user
@@ -164,3 +166,9 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
         ).count()
         == 2
     )
+    # The thread marks the one current answer and each version a newer one replaced.
+    client.force_login(team["owner"])
+    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    assert page.count('data-testid="current-answer"') == 1 and page.count('data-testid="superseded"') == 3
+    current = re.search(r'<article[^>]*class="[^"]*\bcurrent\b[^"]*"[^>]*data-message-id="([^"]+)"', page)
+    assert current and current.group(1) == again["message_id"]

@@ -79,6 +79,8 @@ def live_update(
             plans = [m for m in selectors.thread(session=session) if m["steps"]]
             context["redrawn"] = mark_uncovered_steps(session, plans)
         context.update(side_panels(session, role), refresh_side=True)
+    if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
+        context["redrawn"] = selectors.earlier_standing(session=session, message_id=envelope["message_id"])
     if envelope["payload_type"] == "clarification_answer":  # the question shows as answered, with its answer
         asked = selectors.thread_message_by_id(
             session=session, message_id=envelope["payload"]["clarification_message_id"]
