@@ -4,7 +4,7 @@
 - an answer to an agent's clarification or question → that agent works again, with the answer;
 - a correction, refinement or new direction of an agent's report → the agent that can act on it
   revises its work: for a report written from another agent's analysis, the analyst (the writer
-  then writes again from the new figures); a new direction of the goal → the session's planners;
+  then writes again from the new figures); feedback on the task proposal → the session's planners;
 - an agent's report that replaces its earlier one → the plan steps that built on the earlier one
   run again from the new one (the writer writes again, the review is re-run).
 
@@ -94,9 +94,9 @@ def _revise(session_id, payload: dict[str, Any], message_id: str) -> None:
         _schedule(session_id, agent, f"Revise after the {feedback.replace('_', ' ')}", message_id)
         return
     target = _message(session_id, payload["target_message_id"])
-    if feedback == "new_direction" and target is not None and target.payload_type == "task_proposal":
+    if target is not None and target.payload_type == "task_proposal":
         for planner in _planners(session_id):
-            _schedule(session_id, planner, "Plan again for the new direction", message_id)
+            _schedule(session_id, planner, f"Plan again after the {feedback.replace('_', ' ')}", message_id)
 
 
 def carry_forward(session_id, seq: int, envelope: dict[str, Any]) -> None:

@@ -36,11 +36,11 @@ def planner(run: TaskRun) -> str:
     goal = proposal["payload"]["goal"]
     answered = (answer or {}).get("free_answer", "") or feedback_text(source)
     templates = _template_dicts()
-    ranked = planning.rank_templates(
-        f"{planning.proposal_text(proposal['payload'])} {answered}", list(templates.values())
-    )
+    redirected = source is not None and source["payload"].get("feedback_type") == "new_direction"
+    asked = answered if redirected else f"{planning.proposal_text(proposal['payload'])} {answered}"
+    ranked = planning.rank_templates(asked, list(templates.values()))
     chosen = (answer or {}).get("option_id") if (answer or {}).get("option_id") in templates else None
-    chosen = chosen or planning.stated_template(proposal["payload"], templates)
+    chosen = chosen or (None if redirected else planning.stated_template(proposal["payload"], templates))
     why = None if chosen else planning.vague_because(f"{goal} {answered}", ranked)
     if why and source is proposal:  # ask once, before any plan; answers and corrections get a plan
         question = {
@@ -54,7 +54,8 @@ def planner(run: TaskRun) -> str:
     now = datetime.fromisoformat((source or proposal)["timestamp"])
     constraints = {**(proposal["payload"].get("constraints") or {}), **planning.constraints_from(said, now=now)}
     if feedback_text(source):
-        constraints["other"] = [*constraints.get("other", []), f"planned again after the correction: {answered}"]
+        after = "new direction" if redirected else "correction"
+        constraints["other"] = [*constraints.get("other", []), f"planned again after the {after}: {answered}"]
     declaration = {
         "can_do": run.agent.can_do or CAN_DO,
         "cannot_do": run.agent.cannot_do or CANNOT_DO,

@@ -171,6 +171,22 @@ def test_a_corrected_plan_is_planned_again_with_the_correction(team):
     ]
 
 
+def test_a_new_direction_on_the_proposal_is_answered_with_a_new_plan(team):
+    proposal = team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
+    work_until_idle()
+    turn = team["says"](
+        "human_feedback",
+        {
+            "target_message_id": proposal,
+            "feedback_type": "new_direction",
+            "specific_instructions": {"request": "Analyse our sales data CSV instead: totals and averages by region"},
+        },
+    )
+    work_until_idle()
+    again = last(team["session"], "agent_capability_declaration")
+    assert again["in_reply_to"] == turn and again["payload"]["template"] == "data-analysis"
+
+
 # -- the analyst ------------------------------------------------------------------------------
 
 

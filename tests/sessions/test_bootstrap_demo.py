@@ -6,7 +6,7 @@ from django.core.management import call_command
 
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
-from sessions.selectors import decision_map
+from sessions.selectors import decision_map, final_report
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
 
@@ -43,8 +43,12 @@ def test_bootstrap_creates_a_demo_user_and_a_session_of_real_work_once(capsys, s
     first_report = reports[0].envelope["payload"]["content"]["body"]
     assert "virginica" in first_report and "5.55" in first_report  # virginica's mean petal length
 
+    # The correction carried forward: the report was written again from the redone analysis and reviewed.
+    assert authors.count("scribe") == 2 and authors.count("reviewer") == 2
+    delivered = final_report(session=WorkSession.objects.get(pk=session.pk))
+    assert delivered.envelope["message_id"] == [m for m in reports if m.sender_id == "scribe"][-1].message_id
+    assert delivered.title == "the written report by scribe" and delivered.standing.endswith("reviewed by reviewer")
+
     drawn = decision_map(session=WorkSession.objects.get(pk=session.pk))
-    assert (
-        len(drawn["nodes"]) <= 45 < len(graph_cache.entry(session).graph.graph)
-    )  # the redo adds a rewrite and its review
+    assert len(drawn["nodes"]) <= 45 < len(graph_cache.entry(session).graph.graph)  # with the rewrite and review
     assert any(n["badge"] for n in drawn["nodes"]) and any(n["heat"] for n in drawn["nodes"])
