@@ -92,6 +92,8 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             return
         self.watchdog.cancel()
         self.renewer.cancel()
+        for sequence in self.sequences.values():
+            sequence.close()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
         await self.channel_layer.group_discard(principal_of(self.caller), self.channel_name)
         for session_id in self.sequences:
@@ -162,6 +164,9 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             if not await db(task_renew)(claim, lease_s=LEASE_S):
                 self.claims.pop(task_id, None)
         heads = await db(_sessions_of)(self.agent)
+        for session_id, sequence in self.sequences.items():  # nothing the log holds stays missing
+            if session_id in heads:
+                await sequence.catch_up(heads[session_id]["head_seq"])
         await self.send_json(
             {"type": "pong", "ref": frame.get("ref"), "sessions": heads, "tasks_held": sorted(self.claims)}
         )
@@ -170,7 +175,6 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         sequence = self.sequences[self._session_of(frame)]
         head_seq = await sequence.replay(whole_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
-        await sequence.release_early()
 
     async def _sap(self, frame: dict) -> None:
         session_id = self._session_of(frame)
@@ -256,5 +260,5 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         still = await db(_sessions_of)(self.agent)
         for session_id in [session_id for session_id in self.sequences if session_id not in still]:
             await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
-            del self.sequences[session_id]
+            self.sequences.pop(session_id).close()
             await self.send_json({"type": "session.left", "session_id": session_id})

@@ -226,6 +226,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         if not hasattr(self, "group"):
             return
         self.watchdog.cancel()
+        self.sequence.close()
         await self.channel_layer.group_discard(self.group, self.channel_name)
         await self.channel_layer.group_discard(self.principal, self.channel_name)
         await db(presence.leave)(self.session_id, self.channel_name)
@@ -272,7 +273,9 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         await self.send_json(ack.as_frame())
 
     async def _pong(self) -> None:
+        """The heartbeat's answer, after whatever the log holds up to the head: nothing stays missing."""
         head_seq, checksum = await read_head(self.session_id)
+        await self.sequence.catch_up(head_seq)
         self.online = await db(presence.seen)(self.session_id, self.channel_name, self.online)
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
@@ -283,7 +286,6 @@ class SessionConsumer(SequencedSocket, ChapSocket):
             await self.send_json(error_frame(error))
             return
         await self.send_json({"type": "resumed", "head_seq": head_seq})
-        await self.sequence.release_early()
 
     # -- group events ------------------------------------------------------------------------
 

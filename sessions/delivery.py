@@ -9,8 +9,9 @@ Each ``Sequence`` remembers the last sequence number it delivered. Broadcasts of
 arrive out of order (several processes commit and send), twice (a replay overlaps the live stream) or
 never (a broadcast lost with a crashed process, a full channel): the next one goes out at once; one
 beyond it waits in the early buffer for those before it and, if they do not come in time, the gap is
-read from the log; one already delivered is dropped. The socket handles one event at a time, so a
-replay is never interleaved with live messages.
+read from the log; one already delivered is dropped; and when the stream goes quiet the head is read
+once, so a lost tail is read from the log too. Overload delays delivery, never stops it. A
+sequence's lock keeps a replay from interleaving with live messages.
 
 Database calls run outside Channels' single shared thread (``db``): each is self-contained, and one
 slow call must not hold up every other connection of the process.
@@ -19,22 +20,24 @@ slow call must not hold up every other connection of the process.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
-from sessions.events import CHAP_GAP_CHECK, message_frame
+from sessions.events import message_frame
 from sessions.models import Message, WorkSession
 from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
-    from channels.layers import BaseChannelLayer
-
     from sessions.access import SessionId
+
+logger = logging.getLogger(__name__)
 
 REPLAY_PAGE = 500
 GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
+TAIL_QUIET_S = 1.0  # how long the stream is quiet before the head is read once, for a dropped tail
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 
 
@@ -83,59 +86,102 @@ def past_head(since: int, head_seq: int, key: str = "since_seq") -> SapError:
 class Sequence:
     """One session's messages to one connection, each once, in sequence order.
 
-    ``deliver`` sends one entry to the client. ``remind`` is called when an early message starts
-    waiting: the socket calls ``gap_check`` a little later, in turn with its other events.
+    ``deliver`` sends one entry to the client. Two timers keep delivery going when the layer drops
+    broadcasts (a full channel): an early message that waits ``GAP_WAIT_S`` has its gap read from the
+    log, and once the stream has been quiet for ``TAIL_QUIET_S`` the head is read once, so a dropped
+    *tail*, which no later message would expose, is delivered too. The timers run beside the socket's
+    events; ``lock`` keeps every delivery of the sequence in turn.
     """
 
-    def __init__(
-        self,
-        session_id: SessionId,
-        last_seq: int,
-        deliver: Callable[[Entry], Awaitable[None]],
-        remind: Callable[[], None],
-    ) -> None:
+    def __init__(self, session_id: SessionId, last_seq: int, deliver: Callable[[Entry], Awaitable[None]]) -> None:
         self.session_id, self.last_seq = session_id, last_seq
-        self.deliver, self.remind = deliver, remind
+        self.deliver = deliver
         self.early: dict[int, Entry] = {}
-        self.reminded = False
+        self.lock = asyncio.Lock()
+        self.loop = asyncio.get_running_loop()
+        self.heard_at = self.loop.time()
+        self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.checks: set[asyncio.Task[None]] = set()
 
     async def offer(self, entry: Entry) -> None:
         """A message as it arrived from the group: delivered now, kept until its turn, or dropped."""
-        if entry.seq == self.last_seq + 1:  # the usual case, kept short: it runs once per message per connection
-            await self._deliver(entry)
-            if self.early:
-                await self.release_early()
-        elif entry.seq > self.last_seq:
-            self.early[entry.seq] = entry
-            if len(self.early) > MAX_EARLY:
-                await self.fill_gap()
-            elif not self.reminded:
-                self.reminded = True
-                self.remind()
+        async with self.lock:
+            self.heard_at = self.loop.time()
+            if entry.seq == self.last_seq + 1:  # the usual case, kept short: it runs per message per connection
+                await self._deliver(entry)
+                if self.early:
+                    await self._release_early()
+            elif entry.seq > self.last_seq:
+                self.early[entry.seq] = entry
+                if len(self.early) > MAX_EARLY:
+                    await self._fill_gap()
+                else:
+                    self._arm("gap", GAP_WAIT_S, self.gap_check)
+        self._arm("tail", TAIL_QUIET_S, self._tail_due)
 
     async def gap_check(self) -> None:
         """The early messages waited long enough: what is still missing before them is read from the log."""
-        self.reminded = False
-        if self.early:
-            await self.fill_gap()
+        async with self.lock:
+            if self.early:
+                await self._fill_gap()
 
-    async def fill_gap(self) -> None:
-        """Deliver everything up to the highest early message, reading what is missing from the log."""
-        await self._replay_to(max(self.early))
-        await self.release_early()
+    async def catch_up(self, head_seq: int | None = None) -> None:
+        """Deliver what the log holds past the last delivered message, up to the head (read when not given)."""
+        async with self.lock:
+            head = head_seq if head_seq is not None else (await read_head(self.session_id))[0]
+            if head > self.last_seq:
+                await self._replay_to(head)
+                await self._release_early()
 
     async def replay(self, since: int, name: str = "since_seq") -> int:
-        """Deliver every message after ``since`` up to the head from the log, and go on from there
-        (again, if the client asks for messages it was sent). Returns the head; past it, SapError
-        naming the client's field ``name``, and delivery goes on where it was."""
-        head_seq, _ = await read_head(self.session_id)
-        if since > head_seq:
-            raise past_head(since, head_seq, name)
-        self.last_seq = since
-        await self._replay_to(head_seq)
-        return self.last_seq
+        """Deliver every message after ``since`` up to the head from the log, then the early messages next
+        in line, and go on from there (again, if the client asks for messages it was sent). Returns the
+        head; past it, SapError naming the client's field ``name``, and delivery goes on where it was."""
+        async with self.lock:
+            head_seq, _ = await read_head(self.session_id)
+            if since > head_seq:
+                raise past_head(since, head_seq, name)
+            self.last_seq = since
+            await self._replay_to(head_seq)
+            head_seq = self.last_seq
+            await self._release_early()
+            return head_seq
 
-    async def release_early(self) -> None:
+    def close(self) -> None:
+        """The connection is gone: no timer or check of it runs any more."""
+        for timer in self.timers.values():
+            timer.cancel()
+        for check in self.checks:
+            check.cancel()
+
+    def _arm(self, name: str, delay: float, check: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        if name not in self.timers:
+            self.timers[name] = self.loop.call_later(delay, self._run, name, check)
+
+    def _run(self, name: str, check: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        del self.timers[name]
+        task = self.loop.create_task(check())
+        self.checks.add(task)
+        task.add_done_callback(self._checked)
+
+    def _checked(self, task: asyncio.Task[None]) -> None:
+        self.checks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            logger.warning("a delivery check of session %s failed", self.session_id, exc_info=task.exception())
+
+    async def _tail_due(self) -> None:
+        quiet = self.loop.time() - self.heard_at
+        if quiet < TAIL_QUIET_S:  # messages still come: look again once they stop
+            self._arm("tail", TAIL_QUIET_S - quiet, self._tail_due)
+            return
+        await self.catch_up()
+
+    async def _fill_gap(self) -> None:
+        """Deliver everything up to the highest early message, reading what is missing from the log."""
+        await self._replay_to(max(self.early))
+        await self._release_early()
+
+    async def _release_early(self) -> None:
         """Deliver the early messages that are next in line now; forget those already delivered."""
         while self.last_seq + 1 in self.early:
             await self._deliver(self.early.pop(self.last_seq + 1))
@@ -156,24 +202,14 @@ class Sequence:
 
 class SequencedSocket:
     """A consumer's part in sequenced delivery: the group's ``chap.message`` events go to the
-    connection's sequence of that session, and gap checks come back through the connection's own
-    channel, so they run in turn with its other events, never beside them.
+    connection's sequence of that session.
 
-    The consumer names the sequence an event belongs to (``sequence_of``) and sends what is delivered
-    (``deliver``)."""
-
-    # Set by the Channels consumer this is mixed into.
-    channel_layer: BaseChannelLayer
-    channel_name: str
+    The consumer names the sequence an event belongs to (``sequence_of``), sends what is delivered
+    (``deliver``) and closes its sequences when it disconnects."""
 
     def sequence_for(self, session_id: SessionId, last_seq: int) -> Sequence:
         """A new sequence of ``session_id`` that goes on after ``last_seq``."""
-        return Sequence(
-            session_id,
-            last_seq,
-            deliver=lambda entry: self.deliver(session_id, entry),
-            remind=lambda: self._remind(session_id),
-        )
+        return Sequence(session_id, last_seq, deliver=lambda entry: self.deliver(session_id, entry))
 
     def sequence_of(self, event: dict[str, Any]) -> Sequence | None:
         raise NotImplementedError
@@ -185,15 +221,3 @@ class SequencedSocket:
         sequence = self.sequence_of(event)
         if sequence is not None:
             await sequence.offer(Entry(event["seq"], event["frame"], event.get("payload_type", "")))
-
-    async def chap_gap_check(self, event: dict[str, Any]) -> None:
-        sequence = self.sequence_of(event)
-        if sequence is not None:
-            await sequence.gap_check()
-
-    def _remind(self, session_id: SessionId) -> None:
-        event = {"type": CHAP_GAP_CHECK, "session_id": str(session_id)}
-        asyncio.get_running_loop().call_later(GAP_WAIT_S, self._send_reminder, event)
-
-    def _send_reminder(self, event: dict[str, Any]) -> None:
-        self.reminder = asyncio.ensure_future(self.channel_layer.send(self.channel_name, event))

@@ -24,10 +24,9 @@ logger = logging.getLogger(__name__)
 # tests/sessions/test_group_events.py sends every one to every consumer.
 CHAP_MESSAGE = "chap.message"  # an accepted message: session_id, seq, payload_type, frame
 CHAP_PRESENCE = "chap.presence"  # who is online in the session now: online
-CHAP_GAP_CHECK = "chap.gap_check"  # a session socket's own reminder to fill a gap in its sequence
 AGENT_JOINED = "agent.joined"  # the agent was added to a session: session_id
 ACCESS_CHANGED = "access.changed"  # the principal's access changed: session_id, or None for all
-EVENT_TYPES = frozenset({CHAP_MESSAGE, CHAP_PRESENCE, CHAP_GAP_CHECK, AGENT_JOINED, ACCESS_CHANGED})
+EVENT_TYPES = frozenset({CHAP_MESSAGE, CHAP_PRESENCE, AGENT_JOINED, ACCESS_CHANGED})
 # Whose connections an access change reaches: a person's (by user id) or an agent's (by agent id).
 PrincipalKind = Literal["user", "agent"]
 

@@ -1,6 +1,7 @@
 """Exactly once, in order (sessions.delivery): the sequence on its own, then each of the three sockets
 that deliver through it — the CHAP socket, the agent socket and the browser workspace socket."""
 
+import asyncio
 import html
 import json
 import re
@@ -63,7 +64,7 @@ def broadcast(world, seq: int) -> dict:
 
 def test_out_of_order_repeated_and_missing_messages_are_delivered_once_in_order(world, monkeypatch):
     first, *_, last = post_unannounced(world, 5, monkeypatch)
-    delivered, reminders = [], []
+    delivered, gap_timers = [], []
 
     async def deliver(entry):
         delivered.append((entry.seq, entry.frame))
@@ -72,21 +73,46 @@ def test_out_of_order_repeated_and_missing_messages_are_delivered_once_in_order(
         return Entry(seq, f"live {seq}", "task_proposal")
 
     async def scenario():
-        sequence = Sequence(world["session"].pk, first - 1, deliver, remind=lambda: reminders.append(len(delivered)))
+        sequence = Sequence(world["session"].pk, first - 1, deliver)
         for seq in (first + 1, first + 1, first):
             await sequence.offer(live(seq))
-        await sequence.gap_check()  # the reminder of the first gap: nothing is missing any more
+            gap_timers.append("gap" in sequence.timers)
+        await sequence.gap_check()  # the first gap's timer: nothing is missing any more
         for seq in (first + 4, first + 3, first + 3):
             await sequence.offer(live(seq))
         await sequence.gap_check()  # first + 2 never came: it is read from the log, and what follows it
         await sequence.offer(live(first + 2))
+        sequence.close()
 
     async_to_sync(scenario)()
     log = dict(Message.objects.filter(session=world["session"]).values_list("seq", "envelope"))
     assert [seq for seq, _ in delivered] == list(range(first, last + 1))
     assert delivered[:2] == [(first, f"live {first}"), (first + 1, f"live {first + 1}")]
     assert delivered[2:] == [(seq, message_frame(seq, log[seq])) for seq in range(first + 2, last + 1)]
-    assert reminders == [0, 2]  # once for each gap, before anything of it was delivered
+    assert gap_timers == [True, True, True]  # armed by the first early message, once for its gap
+
+
+def test_a_lost_tail_is_read_from_the_log_once_the_stream_goes_quiet(world, monkeypatch):
+    """The last broadcasts of a burst never come (a full channel): no later message exposes the gap,
+    so the sequence reads the head once the stream is quiet and delivers the rest."""
+    monkeypatch.setattr("sessions.delivery.TAIL_QUIET_S", 0.05)
+    first, *_, last = post_unannounced(world, 4, monkeypatch)
+    delivered = []
+
+    async def deliver(entry):
+        delivered.append(entry.seq)
+
+    async def scenario():
+        sequence = Sequence(world["session"].pk, first - 1, deliver)
+        await sequence.offer(Entry(first, "live", "task_proposal"))  # the rest of the burst is lost
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if delivered[-1] == last:
+                break
+        sequence.close()
+
+    async_to_sync(scenario)()
+    assert delivered == list(range(first, last + 1))
 
 
 def test_a_replay_delivers_the_log_after_a_given_seq_and_live_ones_go_on_after_it(world, monkeypatch):
@@ -97,7 +123,7 @@ def test_a_replay_delivers_the_log_after_a_given_seq_and_live_ones_go_on_after_i
         delivered.append(entry.seq)
 
     async def scenario():
-        sequence = Sequence(world["session"].pk, last, deliver, remind=lambda: None)
+        sequence = Sequence(world["session"].pk, last, deliver)
         await sequence.offer(Entry(last + 2, "early", "task_proposal"))
         head = await sequence.replay(first)
         with pytest.raises(SapError) as past:

@@ -17,7 +17,6 @@ from sessions.consumers import SessionConsumer
 from sessions.events import (
     ACCESS_CHANGED,
     AGENT_JOINED,
-    CHAP_GAP_CHECK,
     CHAP_MESSAGE,
     CHAP_PRESENCE,
     EVENT_TYPES,
@@ -49,7 +48,6 @@ def example_events(session) -> dict[str, dict]:
             "frame": message_frame(seq, envelope),
         },
         CHAP_PRESENCE: {"type": CHAP_PRESENCE, "online": ["human:olga", "agent:clerk"]},
-        CHAP_GAP_CHECK: {"type": CHAP_GAP_CHECK},
         AGENT_JOINED: {"type": AGENT_JOINED, "session_id": str(session.pk)},
         ACCESS_CHANGED: {"type": ACCESS_CHANGED, "session_id": str(session.pk)},
     }

@@ -69,6 +69,8 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
 
     async def disconnect(self, code):
         if hasattr(self, "group"):
+            if hasattr(self, "sequence"):  # it left before it read the head
+                self.sequence.close()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.principal, self.channel_name)
 

@@ -1,0 +1,75 @@
+"""Overload may delay live delivery, never stop it: a real Daphne, real sockets, on whichever
+configuration the suite runs (SQLite + in-memory layer, or PostgreSQL + Redis).
+
+Twenty agents each post 150 messages with up to 16 unacknowledged: far more than a channel holds, so
+the layer drops broadcasts. Every socket must still receive every message, once and in order, with no
+help from the client (no ping, no resume): the server finds the gaps and the missing tail itself."""
+
+import asyncio
+import os
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connections as db_connections
+
+from agents.client import ChapClient
+from sessions.models import Message
+from tests.e2e.test_servers import agents_in, note, ws_url
+from tests.factories import make_session
+from tests.live import DaphneServer
+
+pytestmark = [pytest.mark.processes, pytest.mark.timeout(600)]
+
+WRITERS = int(os.environ.get("CHAP_FLOOD_WRITERS", 20))
+EACH = int(os.environ.get("CHAP_FLOOD_MESSAGES", 150))
+IN_FLIGHT = 16
+QUIET_S = 60  # how long every socket may take to catch up once the writers are done
+
+
+def test_a_flood_of_writers_reaches_every_socket_complete_and_in_order(transactional_db):
+    session = make_session()
+    clients = agents_in(session, WRITERS)
+    total = WRITERS * EACH
+    server = DaphneServer().start()
+
+    async def scenario():
+        connections = [ChapClient([ws_url(server)], str(session.pk), token=token) for _, token in clients]
+        for connection in connections:
+            await connection.__aenter__()
+        received: list[list[int]] = [[] for _ in connections]
+
+        async def collect(index, connection):
+            async for seq, _ in connection.messages():
+                received[index].append(seq)
+
+        async def write(connection, name):
+            gate = asyncio.Semaphore(IN_FLIGHT)
+
+            async def one(i):
+                async with gate:
+                    await connection.post(note(session, name, f"{name}-{i}"), timeout=120)
+
+            await asyncio.gather(*(one(i) for i in range(EACH)))
+
+        collectors = [asyncio.create_task(collect(i, c)) for i, c in enumerate(connections)]
+        await asyncio.gather(*(write(c, name) for c, (name, _) in zip(connections, clients, strict=True)))
+        deadline = time.monotonic() + QUIET_S
+        while min(len(seen) for seen in received) < total and time.monotonic() < deadline:
+            await asyncio.sleep(0.5)
+        for task in collectors:
+            task.cancel()
+        for connection in connections:
+            await connection.close()
+        await sync_to_async(db_connections.close_all)()
+        return received
+
+    try:
+        received = asyncio.run(scenario())
+    finally:
+        server.stop()
+    assert Message.objects.filter(session=session).count() == total
+    short = {index: len(seen) for index, seen in enumerate(received) if len(seen) < total}
+    assert short == {}, f"sockets short of {total} messages after {QUIET_S} quiet seconds: {short}"
+    for seen in received:
+        assert seen == list(range(1, total + 1))
