@@ -18,6 +18,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sessions.chap.graph import ContextGraph
@@ -49,6 +50,8 @@ ROWS_TALL = {GOAL: 4, PLAN: 2, STEP: 2, RESULT: 2, PART: 2, DECISION: 2}
 ACTIVITY = frozenset(FOLDED_WORDS)
 # Small parts of a message, folded into the message's node.
 PARTS_FOLDED = frozenset({"goal", "constraint", "criterion", "document", "option", "source", "uncertainty"})
+# Folded parts whose plural is not their kind plus "s".
+IRREGULAR_WORDS = {"uncertainty": ("uncertainty", "uncertainties"), "criterion": ("criterion", "success criteria")}
 # Edges drawn besides the one to a node's parent: what feedback, answers and replies point at.
 CROSS_EDGES = ("overturns", "approves", "targets", "answers", "responds_to")
 PARENT_EDGES = ("fulfils", "overturns", "approves", "targets", "answers")
@@ -343,6 +346,14 @@ def report_title(text: str) -> str:
     return ""
 
 
+def _when(timestamp: str) -> datetime | None:
+    """A message's ISO timestamp as a time the page can say in the viewer's words."""
+    try:
+        return datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
 def describe(context: ContextGraph, layout: MapLayout, key: str) -> tuple[str, str]:
     """A node's kind and label in plain language."""
     nodes = context.graph.nodes
@@ -548,7 +559,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
     for item in layout.folded.get(key, ()):
         item_attrs = nodes[item]
         kind = item_attrs["kind"]
-        words = FOLDED_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))[1]
+        words = (FOLDED_WORDS.get(kind) or IRREGULAR_WORDS.get(kind) or ("", kind.replace("_", " ") + "s"))[1]
         groups.setdefault(words, []).append(
             {
                 "label": item_attrs.get("label", ""),
@@ -574,6 +585,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "seq": attrs["seq"],
         "sender": message.get("sender", ""),
         "timestamp": message.get("timestamp", ""),
+        "when": _when(message.get("timestamp", "")),
         "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
         "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
         "history": [

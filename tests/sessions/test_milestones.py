@@ -59,3 +59,9 @@ def test_what_changed_offers_the_milestones_and_compares_before_and_after_a_corr
     redo = client.get(f"{url}?from={after}&to={redone}")
     assert "Report: Intro (by analyst)" in redo.content.decode()
     assert "msg_" not in html and "agent:" not in html
+
+
+def test_the_thread_leaves_the_milestones_to_history(walk, client):
+    client.force_login(walk["owner"])
+    page = client.get(reverse("sessions:detail", args=[walk["session"].pk])).content.decode()
+    assert "Use 2022 onwards" in page and "Report delivered by analyst" not in page
