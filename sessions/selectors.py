@@ -160,12 +160,17 @@ def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, 
     return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
 
 
+def _milestone_mark(envelope: dict[str, Any]) -> bool:
+    """A checkpoint the workbench marked at a milestone: a point for History, not a turn in the thread."""
+    return envelope["payload_type"] == "checkpoint" and str(envelope["sender"]["type"]) == "system"
+
+
 def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
     """One message as the thread shows it (None for those it leaves to the status bar), with the
     ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
     it answers or gives feedback on, in words; each question of a report says whether it is still
     open, and what its answers said. ``graph`` is the context graph's networkx graph."""
-    if envelope["payload_type"] in THREAD_HIDDEN:
+    if envelope["payload_type"] in THREAD_HIDDEN or _milestone_mark(envelope):
         return None
     nodes, message_id = graph.nodes, envelope["message_id"]
     payload = envelope["payload"]

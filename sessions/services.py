@@ -16,6 +16,7 @@ from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, r
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.graph import ContextGraph
 from sessions.chap.history import replay
+from sessions.chap.milestones import milestone
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
 from sessions.chap.text import searchable_text
@@ -204,14 +205,13 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
         _message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)
         graph = entry.graph
-        open_steps = {node for node in graph.steps.values() if graph.graph.nodes[node]["status"] != "done"}
         graph.apply(seq, checked)
         session.head_seq, session.head_checksum = seq, checksum
         session.last_activity_at = timezone.now()
         _keep_waiting(session, graph)
         session.save(update_fields=["head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS])
         entry.checksum = checksum
-        completed_steps = [node for node in open_steps if graph.graph.nodes[node]["status"] == "done"]
+        marks = milestone(graph, checked["message_id"])
     send_on_commit(
         session.pk,
         {
@@ -223,8 +223,8 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
         },
     )
     announce_on_commit(session.pk, seq, checked)
-    if completed_steps:
-        _checkpoint(session, label=f"Step done: {', '.join(sorted(completed_steps))}", caller=SYSTEM)
+    if marks is not None:  # a checkpoint marks no milestone, so this never recurses
+        _checkpoint(session, label=marks, caller=SYSTEM)
     return Ack(checked["message_id"], seq, checksum)
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sessions.chap.graph import ContextGraph
@@ -26,10 +27,10 @@ from sessions.chap.traits import FOLDED_WORDS, TRAITS, node_kind
 
 COLUMN_WIDTH = 184
 BOX_WIDTH = 168
-ROW_HEIGHT = 26
+ROW_HEIGHT = 20
 MARGIN = 16
 CHARS_PER_LINE = 24
-LINE_HEIGHT = 15
+LINE_HEIGHT = 14
 
 GOAL, PLAN, STEP, RESULT, PART, DECISION = range(6)
 COLUMNS = ("goal", "plan", "step", "result", "part", "decision")
@@ -43,11 +44,14 @@ COLUMN_OF = {
     "assumption": PART,
     "question": PART,
 }
-ROWS_TALL = {GOAL: 3, PLAN: 2, STEP: 2, RESULT: 2, PART: 1, DECISION: 2}
+# Every node is tall enough for two lines of its label (the goal for four); the whole label is its tooltip.
+ROWS_TALL = {GOAL: 4, PLAN: 2, STEP: 2, RESULT: 2, PART: 2, DECISION: 2}
 # The log's machinery: folded into the step or message that caused it, counted on that node's badge.
 ACTIVITY = frozenset(FOLDED_WORDS)
 # Small parts of a message, folded into the message's node.
 PARTS_FOLDED = frozenset({"goal", "constraint", "criterion", "document", "option", "source", "uncertainty"})
+# Folded parts whose plural is not their kind plus "s".
+IRREGULAR_WORDS = {"uncertainty": ("uncertainty", "uncertainties"), "criterion": ("criterion", "success criteria")}
 # Edges drawn besides the one to a node's parent: what feedback, answers and replies point at.
 CROSS_EDGES = ("overturns", "approves", "targets", "answers", "responds_to")
 PARENT_EDGES = ("fulfils", "overturns", "approves", "targets", "answers")
@@ -57,10 +61,11 @@ TASK_STATUS = {
     "running": "in_progress",
     "waiting_approval": "open",
     "done": "done",
-    "failed": "needs_review",
+    "failed": "failed",
     "cancelled": "overturned",
 }
 DECISIVE = frozenset({"needs_review", "overturned"})
+FAILED = "failed"
 # A group of assumptions shows the status that most needs attention.
 ATTENTION_ORDER = ("needs_review", "overturned", "open", "in_progress", "proposed", "done")
 # The map's colours: done green, open question yellow, overturned grey, needs review orange, in progress blue.
@@ -71,7 +76,11 @@ STATUS_LEGEND = (
     ("needs_review", "needs review"),
     ("in_progress", "in progress"),
     ("proposed", "proposed"),
+    ("failed", "failed"),
 )
+# Results a later report by the same agent replaced, and the session's current answer (graph attributes
+# ``superseded_by`` and ``deliverable`` on report nodes).
+ANSWER_LEGEND = (("superseded", "dimmed: superseded by a later report"), ("current", "the current answer"))
 EDGE_WORDS = {
     "responds_to": "replies to",
     "part_of": "part of",
@@ -139,6 +148,7 @@ class MapLayout:
     task_anchor: dict[str, str] = field(default_factory=dict)  # task id -> the step or message it serves
     task_state: dict[str, str] = field(default_factory=dict)  # step -> the state of its latest task
     agent_task: dict[str, str] = field(default_factory=dict)  # "agent:name" -> the task it works on
+    results: dict[str, list[str]] = field(default_factory=dict)  # sender -> its reports, oldest first
     free: list[int] = field(default_factory=lambda: [0] * len(COLUMNS))  # next free row of each column
     pending: list[str] = field(default_factory=list)  # machinery with nowhere to go yet: the next node takes it
     goal: str | None = None  # the first task proposal: where the session's own machinery folds
@@ -171,6 +181,11 @@ class MapLayout:
         if kind in ACTIVITY:
             self._fold(key, self._activity_host(context, key, attrs), message, activity=True)
             return None
+        if kind == "checkpoint" and attrs.get("sender", "").startswith("system:"):
+            # A milestone the workbench marked: a point for the history, not a node that hides the map.
+            if self.goal is not None:
+                self._fold(key, self.goal, message)
+            return None
         if kind in PARTS_FOLDED and key != message:
             self._fold(key, self.rep.get(message), message)
             return None
@@ -200,8 +215,11 @@ class MapLayout:
             anchor = self._anchor(context, key, attrs)
             if anchor:
                 self.task_anchor[task] = anchor
-                if nodes[anchor]["kind"] == "step":
-                    self.task_state[anchor] = attrs.get("task_state", "")
+                # A redo after feedback serves the step of what the feedback was about.
+                step = anchor if nodes[anchor]["kind"] == "step" else self.step_of.get(self.rep.get(anchor, ""), "")
+                if step:
+                    self.task_state[step] = attrs.get("task_state", "")
+                    self.touched.setdefault(attrs["message"], set()).add(step)
         elif kind == "agent_status":
             task = attrs.get("task_id", "")
             if task:
@@ -250,6 +268,8 @@ class MapLayout:
             self.step_of[key] = key
         self.cross[key] = self._cross_edges(context, key, parent)
         self.by_message.setdefault(attrs["message"], []).append(key)
+        if kind == "collaborative_response":
+            self.results.setdefault(attrs.get("sender", ""), []).append(key)
         if self.pending:
             waiting, self.pending = self.pending, []
             for item in waiting:
@@ -303,8 +323,10 @@ class MapLayout:
             group = [k for k in self.folded.get(key, ()) if nodes[k]["kind"] == "assumption"]
             pressing: str = min([status, *(nodes[k]["status"] for k in group)], key=ATTENTION_ORDER.index)
             return pressing
-        if nodes[key]["kind"] == "step" and status not in DECISIVE and key in self.task_state:
-            return TASK_STATUS.get(self.task_state[key], status)
+        if nodes[key]["kind"] == "step" and key in self.task_state:
+            task_status = TASK_STATUS.get(self.task_state[key], status)
+            if status not in DECISIVE or (task_status == FAILED and status != "overturned"):
+                return task_status  # a failure shows even on a step in review
         return status
 
     def node(self, index: int) -> str | None:
@@ -315,13 +337,21 @@ def _lines(text: str, rows: int) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), CHARS_PER_LINE, max_lines=rows, placeholder="…") or [""]
 
 
-def _title(text: str) -> str:
+def report_title(text: str) -> str:
     """A report's first heading (or first line) as its name on the map."""
     for line in (text or "").splitlines():
         line = line.strip().lstrip("#").strip()
         if line:
             return line
     return ""
+
+
+def _when(timestamp: str) -> datetime | None:
+    """A message's ISO timestamp as a time the page can say in the viewer's words."""
+    try:
+        return datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
 
 
 def describe(context: ContextGraph, layout: MapLayout, key: str) -> tuple[str, str]:
@@ -340,7 +370,7 @@ def describe(context: ContextGraph, layout: MapLayout, key: str) -> tuple[str, s
     if kind == "step":
         return "Step", f"{key.rpartition(':')[2]}. {label}"
     if kind == "collaborative_response":
-        return "Result", f"{_title(attrs.get('text', '')) or label} · {sender}"
+        return "Result", f"{report_title(attrs.get('text', '')) or label} · {sender}"
     if kind == "section":
         return "Section", label
     if kind == "assumption":
@@ -376,6 +406,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
     kind_word, label = describe(context, layout, spot.key)
     status = layout.status(context, spot.key)
     confidence = attrs.get("confidence")
+    superseded = bool(attrs.get("superseded_by"))
     return {
         "index": spot.index,
         "x": spot.x,
@@ -386,9 +417,11 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
         "shape": COLUMNS[spot.column],
         "status": status,
         "status_words": status_label(status),
+        "superseded": superseded,
+        "current": bool(attrs.get("deliverable")) and not superseded,
         "label": label,
         "lines": [
-            {"text": line, "y": 14 + i * LINE_HEIGHT}
+            {"text": line, "y": 13 + i * LINE_HEIGHT}
             for i, line in enumerate(_lines(label, max(1, (spot.height - 4) // LINE_HEIGHT)))
         ],
         "heat": heat(confidence) if confidence is not None else "",
@@ -464,11 +497,21 @@ def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False
         "hidden": len(layout.order) - len(shown),
         "checkpoint": nodes[stand_in]["label"] if stand_in else None,
         "legend": STATUS_LEGEND,
+        "answer_legend": ANSWER_LEGEND,
     }
 
 
 def _index_in(layout: MapLayout) -> Callable[[str], int]:
     return lambda key: layout.placed[key].index
+
+
+def _superseded_by(context: ContextGraph, layout: MapLayout, message_id: str) -> set[str]:
+    """The earlier reports of this report's sender that it replaced: they dim when it arrives."""
+    nodes = context.graph.nodes
+    if message_id not in nodes or nodes[message_id]["kind"] != "collaborative_response":
+        return set()
+    earlier = layout.results.get(nodes[message_id].get("sender", ""), ())
+    return {key for key in earlier if nodes[key].get("superseded_by") == message_id}
 
 
 def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dict[str, Any]:
@@ -479,6 +522,7 @@ def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dic
     own = set(added)
     changed = set(layout.touched.get(message_id, ()))
     changed |= {layout.rep[key] for key in context.caused.get(message_id, ()) if layout.rep.get(key)}
+    changed |= _superseded_by(context, layout, message_id)
     changed -= own
     return {
         "added": [map_node(context, layout, layout.placed[key]) for key in added],
@@ -497,6 +541,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
     attrs = nodes[key]
     message = nodes.get(attrs["message"], {})
     kind_word, label = describe(context, layout, key)
+    later = layout.rep.get(attrs.get("superseded_by") or "")
 
     def ends(pairs: Iterable[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = []
@@ -514,7 +559,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
     for item in layout.folded.get(key, ()):
         item_attrs = nodes[item]
         kind = item_attrs["kind"]
-        words = FOLDED_WORDS.get(kind, (kind.replace("_", " "), kind.replace("_", " ") + "s"))[1]
+        words = (FOLDED_WORDS.get(kind) or IRREGULAR_WORDS.get(kind) or ("", kind.replace("_", " ") + "s"))[1]
         groups.setdefault(words, []).append(
             {
                 "label": item_attrs.get("label", ""),
@@ -531,12 +576,16 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "kind_word": kind_word,
         "status": layout.status(context, key),
         "label": label,
+        "superseded": bool(attrs.get("superseded_by")),
+        "superseded_by": describe(context, layout, later)[1] if later else "",
+        "current": bool(attrs.get("deliverable")) and not attrs.get("superseded_by"),
         "text": attrs.get("text", ""),
         "confidence": attrs.get("confidence"),
         "message_id": attrs["message"],
         "seq": attrs["seq"],
         "sender": message.get("sender", ""),
         "timestamp": message.get("timestamp", ""),
+        "when": _when(message.get("timestamp", "")),
         "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
         "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
         "history": [

@@ -32,17 +32,22 @@
         ["x", "y", "width", "height"].forEach((name, i) => port.setAttribute(name, box[i]));
       }
     };
-    // Fit: the whole map when its labels stay readable; otherwise the smallest readable zoom, at the
-    // newest part of the map (bottom right), with the minimap for the rest.
+    // Fit: the whole map when its labels stay readable. Otherwise every column, as wide as the frame,
+    // and the newest rows (the bottom) when the labels stay readable at that width; only on a frame too
+    // narrow even for that, the smallest readable zoom at the newest part (bottom right). The minimap
+    // shows the rest.
     const fit = () => {
-      const scale = scaleOf(full);
-      if (scale * LABEL_PX >= READABLE_PX) {
+      const rect = svg.getBoundingClientRect();
+      const acrossScale = rect.width / full[2];
+      if (scaleOf(full) * LABEL_PX >= READABLE_PX) {
         box = full.slice();
+      } else if (acrossScale * LABEL_PX >= READABLE_PX) {
+        const h = Math.min(full[3], rect.height / acrossScale);
+        box = [full[0], full[1] + full[3] - h, full[2], h];
       } else {
-        const rect = svg.getBoundingClientRect();
         const readable = READABLE_PX / LABEL_PX;
         const w = Math.min(full[2], rect.width / readable), h = Math.min(full[3], rect.height / readable);
-        box = [full[0], full[1] + full[3] - h, w, h];
+        box = [full[0] + full[2] - w, full[1] + full[3] - h, w, h];
       }
       apply();
     };
@@ -197,6 +202,13 @@
     if (into === target && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
     into.focus();
     into.scrollIntoView({ block: "nearest" });
+  });
+  // Node details open beside the map; where the page is one column they sit below it: bring them into view.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    const details = event.detail.target;
+    if (!details || details.id !== "node-details") return;
+    const rect = details.getBoundingClientRect();
+    if (rect.top < 0 || rect.top > window.innerHeight - 80) details.scrollIntoView({ block: "start", behavior: "instant" });
   });
   const scan = () => document.querySelectorAll("#map-svg").forEach(setup);
   document.addEventListener("htmx:oobAfterSwap", applyPatch);

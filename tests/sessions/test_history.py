@@ -42,14 +42,15 @@ def node_count(html):
 
 def test_the_history_page_has_the_timeline_checkpoints_slider_and_map_at_the_head(story):
     html = get(story, "sessions:history").content.decode()
-    assert html.count('<li class="kind-') == 4 and 'class="kind-checkpoint checkpoint"' in html
+    assert html.count('<li class="kind-') == 5 and 'class="kind-checkpoint checkpoint"' in html
     assertInHTML(
-        '<input type="range" id="history-seq" name="seq" min="0" max="4" value="4" list="checkpoint-marks"'
+        '<input type="range" id="history-seq" name="seq" min="0" max="5" value="5" list="checkpoint-marks"'
         ' data-testid="history-slider">',
         html,
     )
     assert "First draft in (#3)" in html  # a checkpoint to pick
-    assert 'data-seq="4"' in html and node_count(html) > 0
+    assert "Correction by olga of “Recent means since 2021” (#5)" in html  # and the one the correction marked
+    assert 'data-seq="5"' in html and node_count(html) > 0
 
 
 def test_the_map_grows_as_the_slider_moves_and_keeps_its_node_numbers(story):
@@ -66,7 +67,7 @@ def test_the_map_grows_as_the_slider_moves_and_keeps_its_node_numbers(story):
 @pytest.mark.parametrize("seq", ["99", "-1", "abc", ""])
 def test_a_point_outside_the_log_shows_the_nearest_sensible_map(story, seq):
     response = get(story, "sessions:history-map", f"?seq={seq}")
-    assert response.status_code == 200 and 'data-seq="4"' in response.content.decode()
+    assert response.status_code == 200 and 'data-seq="5"' in response.content.decode()
 
 
 def test_the_difference_between_two_checkpoints_lists_what_was_added_decided_and_overturned(story):
@@ -142,9 +143,9 @@ def test_viewers_review_history_and_outsiders_get_404(client, story):
 def test_a_long_timeline_lists_the_newest_entries_and_every_landmark(story, monkeypatch):
     monkeypatch.setattr("workbench.workspace.views.TIMELINE_SHOWN", 2)
     short = get(story, "sessions:history").content.decode()
-    assert short.count('<li class="kind-') == 3 and "1 older message not listed" in short  # proposal kept
+    assert short.count('<li class="kind-') == 4 and "1 older message not listed" in short  # landmarks kept
     assert 'id="at-1"' in short and 'id="at-2"' not in short and 'id="at-3"' in short
-    assert get(story, "sessions:history", "?all=1").content.decode().count('<li class="kind-') == 4
+    assert get(story, "sessions:history", "?all=1").content.decode().count('<li class="kind-') == 5
 
 
 def test_the_slider_stepping_forward_reads_only_the_messages_in_between(story, django_assert_num_queries):

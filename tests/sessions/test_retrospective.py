@@ -151,10 +151,12 @@ def test_the_report_sets_what_was_delivered_and_the_process_against_the_goal(tea
         {"title": "Market", "confidence": 0.4},
     ]
     metrics = report["metrics"]
-    assert metrics["llm_tokens"] == 1234 and metrics["sap_operations"] == 0 and metrics["messages"] == 5
+    assert (
+        metrics["llm_tokens"] == 1234 and metrics["sap_operations"] == 0 and metrics["messages"] == 6
+    )  # with the approval's checkpoint
     assert metrics["agent_questions_per_response"] == 1.0 and metrics["approval_wait_s"] == 0.0
     assert metrics["risky_step_wait_s"] == 90.0
-    assert report["series"][-1] == {"seq": 5, "responses": 1, "questions": 1, "corrections": 0, "approvals": 1}
+    assert report["series"][-1] == {"seq": 6, "responses": 1, "questions": 1, "corrections": 0, "approvals": 1}
 
 
 def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):

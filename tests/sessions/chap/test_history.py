@@ -44,7 +44,7 @@ def test_no_difference_between_a_point_and_itself():
     before = statuses(replay("s", story(), until=5))
     assert before == statuses(context)
     assert difference(before, context) == {
-        k: [] for k in ("added", "decisions", "settled", "overturned", "needs_review")
+        k: [] for k in ("added", "machinery", "decisions", "settled", "overturned", "needs_review")
     }
 
 

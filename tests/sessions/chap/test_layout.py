@@ -166,3 +166,56 @@ def test_the_map_fits_its_nodes_and_names_its_columns():
         "Goal", "Plan", "Steps", "Results", "Sections and questions",
     ]  # fmt: skip
     assert all(len(line["text"]) <= 25 for n in drawn["nodes"] for line in n["lines"])
+
+
+def test_every_label_gets_two_lines_and_the_goal_four():
+    the_map = Map(analysis())
+    long = "A correction on the market section: use the 2022 figures from the regional survey instead"
+    correction = envelopes.feedback("r1", part={"kind": "section", "id": "market"}, message_id="c1")
+    correction["payload"]["specific_instructions"] = {"request": long}
+    the_map.add(correction)
+    for node in the_map.drawn()["nodes"]:
+        assert len(node["lines"]) >= 2 or len(node["label"]) <= 24
+    section = the_map.node("r1#section:market")
+    assert section["height"] - 4 >= 2 * 14  # room for two lines, though "Market" needs one
+    assert len(the_map.node("c1")["lines"]) == 2 and the_map.node("c1")["lines"][1]["text"].endswith("…")
+
+
+def test_a_failed_task_shows_its_step_failed_even_after_a_redo_of_a_correction_fails():
+    the_map = Map(analysis())
+    the_map.add(task_event(3, "failed", "failed", step=2))
+    assert the_map.node("d#step:2")["status"] == "failed"
+    assert the_map.drawn()["legend"][-1] == ("failed", "failed")
+    # A redo after a correction serves the step of what was corrected: its failure shows there too,
+    # though the correction put the step's result in review.
+    the_map.add(envelopes.feedback("r1", part={"kind": "section", "id": "market"}, message_id="c1"))
+    update = the_map.add(task_event(5, "failed", "failed", plan="c1"))
+    assert the_map.node("d#step:1")["status"] == "failed"
+    assert the_map.spot("d#step:1").index in {n["index"] for n in update["changed"]}
+
+
+def test_the_current_answer_is_marked_and_superseded_results_dimmed():
+    the_map = Map(analysis())
+    the_map.graph.graph.nodes["r1"]["deliverable"] = True  # the lead's graph sets these attributes
+    assert the_map.node("r1")["current"] and not the_map.node("r1")["superseded"]
+    revised = envelopes.response(message_id="r2", in_reply_to="r1")
+    the_map.graph.apply(the_map.graph.seq + 1, validate_envelope(revised))
+    the_map.graph.graph.nodes["r1"]["superseded_by"] = "r2"
+    the_map.graph.graph.nodes["r2"]["deliverable"] = True
+    update = map_update(the_map.graph, the_map.layout, "r2")
+    dimmed = {n["index"]: n for n in update["changed"]}[the_map.spot("r1").index]
+    assert dimmed["superseded"] and not dimmed["current"]  # the live patch redraws the old report
+    assert the_map.node("r2")["current"]
+    details = node_details(the_map.graph, the_map.layout, the_map.spot("r1").index)
+    assert details["superseded"] and details["superseded_by"].endswith("· analyst")
+
+
+def test_a_milestone_the_workbench_marked_folds_into_the_goal_and_collapses_nothing():
+    the_map = Map(analysis())
+    marked = envelopes.envelope("checkpoint", {"label": "Report delivered by analyst: Intro"}, sender=SYSTEM)
+    the_map.add(marked)
+    drawn = the_map.drawn(expanded=False)
+    assert drawn["hidden"] == 0 and marked["message_id"] not in the_map.layout.placed
+    assert dict(node_details(the_map.graph, the_map.layout, 0)["folded"])["checkpoints"][0]["label"] == (
+        "Report delivered by analyst: Intro"
+    )
