@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sessions.chap.graph import ContextGraph
+from sessions.chap.graph import CURRENT_ANSWER, ContextGraph
 from sessions.chap.labels import message_label, status_label
 from sessions.chap.traits import FOLDED_WORDS, TRAITS, node_kind
 
@@ -78,8 +78,8 @@ STATUS_LEGEND = (
     ("proposed", "proposed"),
     ("failed", "failed"),
 )
-# Results a later report by the same agent replaced, and the session's current answer (graph attributes
-# ``superseded_by`` and ``deliverable`` on report nodes).
+# Results a later report by the same agent replaced (``superseded_by`` on report nodes), and the
+# session's current answer (the graph's ``CURRENT_ANSWER``).
 ANSWER_LEGEND = (("superseded", "dimmed: superseded by a later report"), ("current", "the current answer"))
 EDGE_WORDS = {
     "responds_to": "replies to",
@@ -148,7 +148,6 @@ class MapLayout:
     task_anchor: dict[str, str] = field(default_factory=dict)  # task id -> the step or message it serves
     task_state: dict[str, str] = field(default_factory=dict)  # step -> the state of its latest task
     agent_task: dict[str, str] = field(default_factory=dict)  # "agent:name" -> the task it works on
-    results: dict[str, list[str]] = field(default_factory=dict)  # sender -> its reports, oldest first
     free: list[int] = field(default_factory=lambda: [0] * len(COLUMNS))  # next free row of each column
     pending: list[str] = field(default_factory=list)  # machinery with nowhere to go yet: the next node takes it
     goal: str | None = None  # the first task proposal: where the session's own machinery folds
@@ -268,8 +267,6 @@ class MapLayout:
             self.step_of[key] = key
         self.cross[key] = self._cross_edges(context, key, parent)
         self.by_message.setdefault(attrs["message"], []).append(key)
-        if kind == "collaborative_response":
-            self.results.setdefault(attrs.get("sender", ""), []).append(key)
         if self.pending:
             waiting, self.pending = self.pending, []
             for item in waiting:
@@ -418,7 +415,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
         "status": status,
         "status_words": status_label(status),
         "superseded": superseded,
-        "current": bool(attrs.get("deliverable")) and not superseded,
+        "current": context.graph.graph.get(CURRENT_ANSWER) == spot.key,
         "label": label,
         "lines": [
             {"text": line, "y": 13 + i * LINE_HEIGHT}
@@ -505,13 +502,12 @@ def _index_in(layout: MapLayout) -> Callable[[str], int]:
     return lambda key: layout.placed[key].index
 
 
-def _superseded_by(context: ContextGraph, layout: MapLayout, message_id: str) -> set[str]:
-    """The earlier reports of this report's sender that it replaced: they dim when it arrives."""
-    nodes = context.graph.nodes
-    if message_id not in nodes or nodes[message_id]["kind"] != "collaborative_response":
-        return set()
-    earlier = layout.results.get(nodes[message_id].get("sender", ""), ())
-    return {key for key in earlier if nodes[key].get("superseded_by") == message_id}
+def _standing_changed(context: ContextGraph, layout: MapLayout, message_id: str) -> set[str]:
+    """The reports whose standing a new report changed: the version it replaced (dimmed now) and the
+    answer it displaced as the current one."""
+    attrs = context.graph.nodes.get(message_id) or {}
+    earlier = (attrs.get(key) for key in ("supersedes", "was_current"))
+    return {layout.rep[key] for key in earlier if key and layout.rep.get(key)}
 
 
 def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dict[str, Any]:
@@ -522,7 +518,7 @@ def map_update(context: ContextGraph, layout: MapLayout, message_id: str) -> dic
     own = set(added)
     changed = set(layout.touched.get(message_id, ()))
     changed |= {layout.rep[key] for key in context.caused.get(message_id, ()) if layout.rep.get(key)}
-    changed |= _superseded_by(context, layout, message_id)
+    changed |= _standing_changed(context, layout, message_id)
     changed -= own
     return {
         "added": [map_node(context, layout, layout.placed[key]) for key in added],
@@ -578,7 +574,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "label": label,
         "superseded": bool(attrs.get("superseded_by")),
         "superseded_by": describe(context, layout, later)[1] if later else "",
-        "current": bool(attrs.get("deliverable")) and not attrs.get("superseded_by"),
+        "current": context.graph.graph.get(CURRENT_ANSWER) == key,
         "text": attrs.get("text", ""),
         "confidence": attrs.get("confidence"),
         "message_id": attrs["message"],

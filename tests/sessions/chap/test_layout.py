@@ -196,12 +196,9 @@ def test_a_failed_task_shows_its_step_failed_even_after_a_redo_of_a_correction_f
 
 def test_the_current_answer_is_marked_and_superseded_results_dimmed():
     the_map = Map(analysis())
-    the_map.graph.graph.nodes["r1"]["deliverable"] = True  # the lead's graph sets these attributes
     assert the_map.node("r1")["current"] and not the_map.node("r1")["superseded"]
     revised = envelopes.response(message_id="r2", in_reply_to="r1")
-    the_map.graph.apply(the_map.graph.seq + 1, validate_envelope(revised))
-    the_map.graph.graph.nodes["r1"]["superseded_by"] = "r2"
-    the_map.graph.graph.nodes["r2"]["deliverable"] = True
+    the_map.graph.apply(the_map.graph.seq + 1, validate_envelope(revised))  # the same analyst's new report
     update = map_update(the_map.graph, the_map.layout, "r2")
     dimmed = {n["index"]: n for n in update["changed"]}[the_map.spot("r1").index]
     assert dimmed["superseded"] and not dimmed["current"]  # the live patch redraws the old report
