@@ -349,7 +349,8 @@ class ContextGraph:
             derived |= {whole} | self.derived_from(whole)
         for node in derived:
             attrs = nodes[node]
-            if node != cause and attrs["status"] != "overturned":
+            # A question still open keeps waiting for its answer: the doubt is about what was said.
+            if node != cause and attrs["status"] not in ("overturned", "open"):
                 attrs["events"].append((cause, "needs_review"))
                 self._status(node, attrs, "needs_review")
                 flagged.add(node)

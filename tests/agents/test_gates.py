@@ -282,9 +282,11 @@ def test_the_sessions_list_counts_what_waits_as_questions_are_asked_answered_and
         envelope = factory(session_id=session.pk, context_checksum=head, sender=("human", "olga"), **kwargs)
         message_post(session_id=session.pk, caller=owner, envelope=envelope)
 
-    say(lambda **k: envelopes.feedback("r1", **k), message_id="c1")  # the report's open question is in doubt now
-    assert waiting_listed(client) == "nothing"
-    say(lambda **k: envelopes.feedback("c1", **k), message_id="c2")  # the correction is withdrawn: it is open again
+    # A correction of the report puts what it said in doubt, not what it asks: the question still waits
+    # (the redo will not ask it again), also once the correction itself is withdrawn.
+    say(lambda **k: envelopes.feedback("r1", **k), message_id="c1")
+    assert waiting_listed(client) == "1"
+    say(lambda **k: envelopes.feedback("c1", **k), message_id="c2")
     assert waiting_listed(client) == "1"
     assert [gate.key for gate in waiting_for_people(session)] == ["question:r1:1"]
 

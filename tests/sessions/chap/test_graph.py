@@ -56,12 +56,13 @@ def test_messages_and_their_units_become_typed_nodes_and_edges():
 def test_correcting_an_assumption_overturns_it_and_flags_what_derives_from_it():
     graph = build(*standard_session(), feedback("r1", part={"kind": "assumption", "index": 0}, message_id="c1"))
     assert status(graph, "r1#assumption:0") == "overturned"
-    flagged = {"r1", "r1#section:intro", "r1#section:market", "r1#question:0", "r1#uncertainty:0", "r2"}
+    flagged = {"r1", "r1#section:intro", "r1#section:market", "r1#uncertainty:0", "r2"}
     for node in flagged:
         assert status(graph, node) == "needs_review", node
+    assert status(graph, "r1#question:0") == "open"  # what it asks still waits for an answer
     assert status(graph, "t#goal:0") == "in_progress"
     assert status(graph, "d#step:1") == "in_progress"
-    r2_units = {n for n in graph.graph if n.startswith("r2#") and "#source:" not in n}
+    r2_units = {n for n in graph.graph if n.startswith("r2#") and "#source:" not in n and "#question:" not in n}
     assert graph.affected_by("c1") == flagged | {"r1#assumption:0"} | r2_units
     assert status(graph, "r2#source:0") == "done"  # a source r2 cites does not derive from r2
 
@@ -191,9 +192,9 @@ def test_summary_is_read_off_the_graph():
     assert [d["type"] for d in summary["decisions"]] == ["approval", "correction"]
     assert {f["node"] for f in summary["facts_agreed"]} >= {"r1"}
     assert [a["node"] for a in summary["assumptions_in_force"]] == ["r1#assumption:0"]
-    # Correcting a section of r2 puts all of r2 in doubt: its question is to be reviewed, not open.
-    assert {q["node"] for q in summary["open_questions"]} == {"r1#question:0"}
-    assert status(graph, "r2#question:0") == "needs_review" and status(graph, "r2") == "needs_review"
+    # Correcting a section of r2 puts what r2 says in doubt; what it asks still waits for an answer.
+    assert {q["node"] for q in summary["open_questions"]} == {"r1#question:0", "r2#question:0"}
+    assert status(graph, "r2#question:0") == "open" and status(graph, "r2") == "needs_review"
     assert [(p["step"], p["status"]) for p in summary["plan"]] == [(1, "done"), (2, "in_progress"), (3, "proposed")]
     assert summary["plan"][2]["requires_approval"] is True
 
