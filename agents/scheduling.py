@@ -223,11 +223,9 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
 
 def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
     """A person approves an agent's proposed plan: the approval goes in the log, then its steps
-    become tasks (``plan_accept``). Approving it again returns the same tasks and logs nothing."""
+    become tasks (``plan_accept``). A plan a person approved or rejected already is not decided
+    again: ``message_post`` refuses the second decision with ALREADY_DECIDED."""
     access = _require_planner(session_id, caller)
-    made = list(Task.objects.filter(session_id=access.session_id, source_message_id=message_id).order_by("plan_step"))
-    if made:
-        return made
     with transaction.atomic():
         message_post_at_head(
             session_id=access.session_id,
