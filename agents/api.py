@@ -189,6 +189,9 @@ class TaskActionSerializer(serializers.Serializer):
     )
     reason = serializers.CharField(max_length=5000, required=False, allow_blank=True, help_text="cancel: why")
     note = serializers.CharField(max_length=5000, required=False, allow_blank=True, help_text="forward: for the agent")
+    confirm = serializers.BooleanField(
+        required=False, help_text="reassign: to an agent that does not take the task's role (else ROLE_MISMATCH)"
+    )
 
     def validate(self, data):
         needs = {"reprioritise": "priority", "forward": "agent"}.get(data["action"])

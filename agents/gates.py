@@ -22,6 +22,7 @@ from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
 from sessions.access import DECIDERS, Caller, SessionId, require_access
+from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
@@ -281,6 +282,9 @@ def gate_decide(
         )
     gate = next((g for g in waiting_for_people(access.session) if g.key == key), None)
     if gate is None:
+        settled = _decided(access.session, key)
+        if settled is not None:
+            raise already_decided(settled, refused=decision)
         raise SapError(
             "ALREADY_DECIDED",
             "nothing waits under this name any more: someone decided it, or it never waited",
@@ -315,6 +319,17 @@ def gate_decide(
     else:
         _answer(session_id, caller, gate, reason, option_id)
     return gate
+
+
+def _decided(session: WorkSession, key: str) -> Decision | None:
+    """How the plan or question ``key`` names was decided, if it was one and a person decided it."""
+    kind, _, name = key.partition(":")
+    message_id, _, index = name.partition(":")
+    if kind not in ("plan", "question"):
+        return None
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        return decision(entry.graph.graph, f"{message_id}#question:{index}" if index else message_id)
 
 
 def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option_id: str) -> None:

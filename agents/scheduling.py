@@ -25,8 +25,9 @@ from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from agents.failures import Failure, problem_report, retry_refusal
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
-from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager
+from sessions.access import SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access, require_manager
 from sessions.chap.graph import ContextGraph
 from sessions.models import Message, SessionAgent
 from sessions.services import message_post_at_head
@@ -223,11 +224,9 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
 
 def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
     """A person approves an agent's proposed plan: the approval goes in the log, then its steps
-    become tasks (``plan_accept``). Approving it again returns the same tasks and logs nothing."""
+    become tasks (``plan_accept``). A plan a person approved or rejected already is not decided
+    again: ``message_post`` refuses the second decision with ALREADY_DECIDED."""
     access = _require_planner(session_id, caller)
-    made = list(Task.objects.filter(session_id=access.session_id, source_message_id=message_id).order_by("plan_step"))
-    if made:
-        return made
     with transaction.atomic():
         message_post_at_head(
             session_id=access.session_id,
@@ -282,9 +281,19 @@ def _change(
 
 
 def task_reassign(
-    *, session_id: SessionId, task_id: int | str, caller: Caller, agent: str | None = None, role: str = ""
+    *,
+    session_id: SessionId,
+    task_id: int | str,
+    caller: Caller,
+    agent: str | None = None,
+    role: str = "",
+    confirm: bool = False,
 ) -> Task:
-    """To the named agent, or back to the queue of a role (the best match takes it)."""
+    """To the named agent, or back to the queue of a role (the best match takes it). An agent that
+    does not take the task's role gets it only when the person ``confirm``s (ROLE_MISMATCH until
+    then). A failed task given to another agent is queued again: the new agent tries it afresh."""
+    access = _require_planner(session_id, caller)
+    note = _role_mismatch(access.session_id, _task_of(access.session_id, task_id), agent, confirm=confirm)
 
     def apply(task: Task) -> None:
         here = task.session_id
@@ -293,8 +302,35 @@ def task_reassign(
         task.paused = _paused_here(here, task.agent)
         if task.state == TaskState.RUNNING:  # the old agent's worker loses its lease on its next renewal
             task.state, task.lease_owner, task.lease_expires_at = TaskState.QUEUED, "", None
+        if task.state == TaskState.FAILED:
+            _queue_again(task)
 
-    return _change(session_id, task_id, caller, "reassigned", apply, allowed_from=OPEN_STATES)
+    return _change(
+        session_id, task_id, caller, "reassigned", apply, allowed_from=(*OPEN_STATES, TaskState.FAILED), note=note
+    )
+
+
+def _role_mismatch(session_id: uuid.UUID, task: Task, name: str | None, *, confirm: bool) -> str:
+    """ROLE_MISMATCH when agent ``name`` does not take ``task``'s role and the person did not
+    confirm; the note the reassignment carries when they did ("" when the roles fit)."""
+    needed = task.required_role
+    here = list(SessionAgent.objects.filter(session_id=session_id).select_related("agent"))
+    chosen = next((p for p in here if p.agent.name == name), None)
+    if not needed or chosen is None or _takes(chosen, needed):
+        return ""
+    if confirm:
+        return f"given to {name}, which does not do {needed}, on purpose"
+    able = [p.agent.name for p in here if _takes(p, needed)]
+    does = ", ".join(chosen.agent.roles or []) or "no role"
+    raise SapError(
+        "ROLE_MISMATCH",
+        f"{name} does not do {needed}, which “{task.title}” needs ({name} does {does})",
+        details={"agent": name, "required_role": needed, "agent_roles": does, "agents_with_role": able},
+        suggestion=[
+            *([f"give it to {' or '.join(able)} instead"] if able else []),
+            f"to give it to {name} anyway, send the reassignment again with confirm: true",
+        ],
+    )
 
 
 def task_unassign(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
@@ -334,17 +370,30 @@ def task_resume(*, session_id: SessionId, task_id: int | str, caller: Caller) ->
 
 
 def task_cancel(*, session_id: SessionId, task_id: int | str, caller: Caller, reason: str = "") -> Task:
+    """Stop a task, or set a failed one aside (the session no longer shows it as failed)."""
+
     def apply(task: Task) -> None:
         task.state, task.lease_owner, task.lease_expires_at = TaskState.CANCELLED, "", None
         task.finished_at = timezone.now()
 
-    return _change(session_id, task_id, caller, "cancelled", apply, allowed_from=OPEN_STATES, note=reason)
+    allowed = (*OPEN_STATES, TaskState.FAILED)
+    return _change(session_id, task_id, caller, "cancelled", apply, allowed_from=allowed, note=reason)
+
+
+def _queue_again(task: Task) -> None:
+    task.state, task.last_error, task.finished_at = TaskState.QUEUED, "", None
+    task.max_attempts = max(task.max_attempts, task.attempts + 1)
 
 
 def task_retry(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
+    """Queue a failed or cancelled task again; refused (INVALID_STATE, saying why) when it would
+    fail the same way (``agents.failures.retry_refusal``)."""
+
     def apply(task: Task) -> None:
-        task.state, task.last_error, task.finished_at = TaskState.QUEUED, "", None
-        task.max_attempts = max(task.max_attempts, task.attempts + 1)
+        refusal = retry_refusal(task) if task.state == TaskState.FAILED else None
+        if refusal is not None:
+            raise refusal
+        _queue_again(task)
 
     return _change(session_id, task_id, caller, "retried", apply, allowed_from=(TaskState.FAILED, TaskState.CANCELLED))
 
@@ -367,7 +416,7 @@ def task_approve(*, session_id: SessionId, task_id: int | str, caller: Caller) -
 # The acts on one task: each service, and which fields of a request it takes. The REST API and the
 # scheduling view both act through ``task_act``.
 TASK_ACTIONS: dict[str, tuple[Callable[..., Task], tuple[str, ...]]] = {
-    "reassign": (task_reassign, ("agent", "role")),
+    "reassign": (task_reassign, ("agent", "role", "confirm")),
     "unassign": (task_unassign, ()),
     "reprioritise": (task_reprioritise, ("priority",)),
     "pause": (task_pause, ()),
@@ -464,10 +513,29 @@ def task_claim(
 
 
 def _give_up(task: Task, why: str) -> None:
-    task.state, task.last_error, task.finished_at = TaskState.FAILED, why, timezone.now()
+    failure = Failure("INTERNAL_ERROR", why, retryable=True)
+    task.state, task.last_error, task.finished_at = TaskState.FAILED, failure.as_error(), timezone.now()
     task.lease_owner, task.lease_expires_at = "", None
     task.save()
     _record(task, "failed", SYSTEM, why)
+    _report_failure(task, failure, final=True)
+
+
+def _report_failure(task: Task, failure: Failure, *, final: bool) -> None:
+    """Tell the session an attempt failed (``agents.failures.problem_report``); when it was the last
+    one, the agent's status says so too, in place of the "working" its worker can no longer change."""
+    message_post_at_head(
+        session_id=task.session_id,
+        caller=SYSTEM,
+        payload_type="error",
+        payload=problem_report(task, failure, final=final),
+    )
+    agent = task.agent
+    if final and agent and SessionAgent.objects.filter(session_id=task.session_id, agent=agent).exists():
+        status = {"activity": f"“{task.title}”: {failure.why}"[:2000], "state": "failed", "task_id": str(task.pk)}
+        message_post_at_head(
+            session_id=task.session_id, caller=caller_for_agent(agent), payload_type="agent_status", payload=status
+        )
 
 
 def _held(claim: Claim) -> QuerySet[Task]:
@@ -494,21 +562,33 @@ def task_finish(claim: Claim, *, result_message_id: str = "", resources: dict[st
     return True
 
 
-def task_fail(claim: Claim, *, error: str, resources: dict[str, Any] | None = None, retry: bool = True) -> bool:
-    """A failed attempt: back to the queue while attempts remain (and ``retry``), else failed."""
+def task_fail(
+    claim: Claim,
+    *,
+    error: str,
+    resources: dict[str, Any] | None = None,
+    retry: bool = True,
+    failure: Failure | None = None,
+) -> bool:
+    """A failed attempt: back to the queue while attempts remain (and ``retry``), else failed. Either
+    way the session gets a problem report saying why and what to do (``failure``, or read from
+    ``error`` as an external agent gives it)."""
+    failure = failure or Failure.from_text(error, retryable=retry)
     with transaction.atomic():
         task = _held(claim).select_for_update(of=("self",)).select_related("agent").first()
         if task is None:
             return False
         task.last_error, task.resources = error[:5000], resources or task.resources
         task.lease_owner, task.lease_expires_at = "", None
-        if retry and task.attempts < task.max_attempts:
-            task.state = TaskState.QUEUED
-            task.save()
-        else:
+        final = not (retry and task.attempts < task.max_attempts)
+        if final:
             task.state, task.finished_at = TaskState.FAILED, timezone.now()
-            task.save()
-            _record(task, "failed", SYSTEM, error[:5000])
+        else:
+            task.state = TaskState.QUEUED
+        task.save()
+        if final:
+            _record(task, "failed", SYSTEM, failure.why[:5000])
+        _report_failure(task, failure, final=final)
     return True
 
 

@@ -14,12 +14,27 @@ import threading
 from django.db import DatabaseError, close_old_connections, connections
 
 from agents.behaviours.registry import behaviour_for
+from agents.failures import UNEXPECTED, Failure
 from agents.models import AgentKind, Task
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
 from agents.sap import SapError
 from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
 
 logger = logging.getLogger(__name__)
+
+
+def failure_of(error: Exception) -> Failure:
+    """Why an attempt failed, from what its behaviour raised: a structured error says it in words and
+    whether trying again may help; a database or storage error may pass; anything else is a fault
+    in the agent's code, which would fail again the same way."""
+    if isinstance(error, TaskFailure):
+        error = error.error
+    if isinstance(error, SapError):
+        return Failure(error.code, error.message, str(error), bool(error.retryable))
+    technical = f"{type(error).__name__}: {error}"
+    if isinstance(error, DatabaseError | OSError):
+        return Failure("INTERNAL_ERROR", "the workbench could not reach its database or files", technical, True)
+    return Failure("INTERNAL_ERROR", UNEXPECTED, technical, retryable=False, fault_of_agent=True)
 
 
 def default_worker_name() -> str:
@@ -55,11 +70,10 @@ class Worker:
         try:
             behaviour = behaviour_for(task.agent)
             if behaviour is None:
-                task_fail(
-                    claim,
-                    error=f"no built-in behaviour called {task.agent.behaviour or task.agent.name!r}",
-                    retry=False,
-                )
+                name = task.agent.behaviour or task.agent.name
+                why = f"the workbench has no built-in behaviour called {name!r}"
+                failure = Failure("RESOURCE_NOT_FOUND", why, fault_of_agent=True, needs_another_agent=True)
+                task_fail(claim, error=failure.as_error(), retry=False, failure=failure)
                 return
             run.status(f"working on: {task.title}", done=0, total=1)
             result = behaviour(run)
@@ -70,16 +84,13 @@ class Worker:
                 )
         except LeaseLost:
             logger.warning("worker %s lost task %s (attempt %s)", self.name, task.pk, claim.attempt)
-        except TaskFailure as failure:
-            error = failure.error
-            report = {"code": error.code, "message": error.message, "details": error.details}
-            run.post(f"a{claim.attempt}-error", "error", report)
-            task_fail(claim, error=str(failure), resources=run.resources(), retry=bool(error.retryable))
-        except SapError as error:
-            task_fail(claim, error=f"{error.code}: {error.message}", resources=run.resources())
         except Exception as error:
-            logger.exception("task %s failed in worker %s", task.pk, self.name)
-            task_fail(claim, error=f"{type(error).__name__}: {error}", resources=run.resources())
+            failure = failure_of(error)
+            if failure.fault_of_agent:
+                logger.exception("task %s failed in worker %s", task.pk, self.name)
+            task_fail(
+                claim, error=failure.as_error(), resources=run.resources(), retry=failure.retryable, failure=failure
+            )
         finally:
             stop.set()
             renewer.join()

@@ -12,6 +12,7 @@ from django.utils.dateparse import parse_datetime
 from sessions.access import ROLE_RANK
 from sessions.chap import labels
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
+from sessions.chap.decisions import decision
 from sessions.chap.deliverable import Delivered, final_deliverable
 from sessions.chap.graph import CURRENT_ANSWER
 from sessions.chap.history import difference, statuses
@@ -154,6 +155,10 @@ def _answer_shown(payload: dict[str, Any], nodes: NodeView[str]) -> dict[str, An
     return {"question": question, "answer": payload.get("free_answer") or option}
 
 
+# What the thread shows closed once a person decided it, with who decided and when.
+DECIDED_IN_THREAD = frozenset({"clarification", "agent_capability_declaration"})
+
+
 def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, Any] | None:
     """An earlier message as the thread shows it now (an answer closed one of its questions)."""
     row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
@@ -182,7 +187,9 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
             node = f"{message_id}#question:{index}"
             answers = _answers(graph, node) if node in graph else []
             open_now = nodes[node]["status"] == "open" if node in graph else True
-            questions.append({"index": index, "text": text, "open": open_now, "answers": answers})
+            questions.append(
+                {"index": index, "text": text, "open": open_now, "answers": answers, "decision": decision(graph, node)}
+            )
         sources = [
             {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
             if m.get("type") == "session_message" and m.get("citation") in nodes
@@ -211,6 +218,7 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         "template_name": (payload.get("template") or "").replace("-", " "),
         **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
         "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
+        "decision": decision(graph, message_id) if envelope["payload_type"] in DECIDED_IN_THREAD else None,
         "when": parse_datetime(envelope["timestamp"].replace("Z", "+00:00")),
         **_standing(graph, message_id),
     }

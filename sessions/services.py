@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
+from sessions.chap.decisions import refuse_second_decision
 from sessions.chap.graph import ContextGraph
 from sessions.chap.history import replay
 from sessions.chap.milestones import milestone
@@ -155,7 +156,8 @@ def message_post(*, session_id: SessionId, caller: Caller, envelope: object) -> 
     """Validate, authorise and append one CHAP message; the one way any channel adds to the log.
 
     Raises SapError (INVALID_MESSAGE, RESOURCE_NOT_FOUND, PERMISSION_DENIED, DUPLICATE_MESSAGE_ID,
-    CONTEXT_UNKNOWN, CONTEXT_CONFLICT). The broadcast goes out after commit.
+    CONTEXT_UNKNOWN, CONTEXT_CONFLICT; ALREADY_DECIDED for a second answer or plan decision). The
+    broadcast goes out after commit.
     """
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
@@ -201,6 +203,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
     entry = graph_cache.entry(session)
     with entry.lock:
         _check_version(session, entry.graph, checked)
+        refuse_second_decision(entry.graph.graph, checked)
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
         _message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)

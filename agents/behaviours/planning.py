@@ -59,7 +59,13 @@ def content_words(text: str) -> list[str]:
 
 
 DATA_FILE = re.compile(r"\.(?:csv|tsv)\b", re.I)
-QUESTION = re.compile(r"\?\s*$|^\s*(?:which|what|how|is|are|does|do|did|has|have|compare|rank|show)\b", re.I)
+# An analytical question: asked outright, or named by what analysing data does ("whether … differs").
+QUESTION = re.compile(
+    r"\?\s*$|^\s*(?:which|what|how|is|are|does|do|did|has|have|compare|rank|show)\b"
+    r"|\b(?:whether|which|differ\w*|compar\w*|rank\w*|correlat\w*|relationship|trends?|averages?|mean|median"
+    r"|distributions?|predict\w*|estimat\w*|summari[sz]e\w*|analy[sz]\w*)\b",
+    re.I,
+)
 DATA_TEMPLATE = "data-analysis"
 
 

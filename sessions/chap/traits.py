@@ -82,7 +82,7 @@ TRAITS: dict[str, PayloadTraits] = {
         label="checkpoint", senders=HUMAN | SYSTEM, map_shape="goal", renderer="line", timeline_landmark=True
     ),
     "summary": PayloadTraits(label="summary", senders=AGENT | SYSTEM, map_shape="result", renderer="line"),
-    "error": PayloadTraits(label="problem report", senders=AGENT | SYSTEM, map_shape="result", renderer="line"),
+    "error": PayloadTraits(label="problem report", senders=AGENT | SYSTEM, map_shape="result", renderer="error"),
     "task_event": PayloadTraits(
         label="scheduling change",
         senders=SYSTEM,

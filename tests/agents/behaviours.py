@@ -17,3 +17,16 @@ def slow(run):
 def quick(run):
     time.sleep(0.1)
     return run.post("result", "summary", {"text": f"task {run.task.pk} done"})
+
+
+def broken(run):
+    """A behaviour with a bug: it reads a column the data does not have."""
+    return {"radius": 1.0}["mean_area"]
+
+
+def timing_out(run):
+    """A behaviour whose model never answers in time (a failure a retry may pass)."""
+    from agents.runtime import TaskFailure
+    from agents.sap import SapError
+
+    raise TaskFailure(SapError("TIMEOUT", "the model did not answer within 180 seconds"))

@@ -150,6 +150,22 @@ def test_a_vague_proposal_gets_a_question_and_the_answer_a_plan_with_constraints
     assert payload["constraints"]["deadline"] == (datetime.now(UTC).date() + timedelta(days=1)).isoformat()
 
 
+@pytest.mark.parametrize(
+    "proposal",
+    [
+        {"goal": "Look into the numbers for us", "template": "data-analysis"},
+        {"goal": "Find out whether mean radius differs between malignant and benign tumours",
+         "background_context": ["attached file attachments/cancer.csv"]},
+        {"goal": "Is the mean area higher in malignant tumours?", "background_context": ["attached file a/b.csv"]},
+    ],
+)  # fmt: skip
+def test_a_stated_kind_of_task_or_a_question_of_attached_data_is_planned_without_asking(team, proposal):
+    team["says"]("task_proposal", proposal)
+    work_until_idle()
+    assert not Message.objects.filter(session=team["session"], payload_type="clarification").exists()
+    assert last(team["session"], "agent_capability_declaration")["payload"]["template"] == "data-analysis"
+
+
 def test_a_corrected_plan_is_planned_again_with_the_correction(team):
     team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
     work_until_idle()

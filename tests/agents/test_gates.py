@@ -340,3 +340,75 @@ def test_listing_sessions_replays_no_log_and_its_queries_do_not_grow_with_sessio
     assert html.count("2 waiting for you") == 9
     assert len(many) == len(few)
     assert not [sql for sql in many if "chap_sessions_message" in sql]
+
+
+def ask(team, message_id="q1"):
+    asked = {
+        "question": "Which regions?",
+        "options": [{"id": "all", "label": "All of them"}],
+        "allow_free_answer": True,
+    }
+    post(team["session"], team["planner"], lambda **k: envelopes.envelope("clarification", asked, **k),
+         message_id=message_id)  # fmt: skip
+
+
+def test_a_second_answer_is_refused_by_every_channel_saying_who_answered(team, client):
+    session = team["session"]
+    ask(team)
+    gate_decide(session_id=session.pk, caller=team["owner"], key="question:q1", decision="answer", option_id="all")
+    editor = team["users"][1]
+    with pytest.raises(SapError) as by_gate:
+        gate_decide(session_id=session.pk, caller=team["editor"], key="question:q1", decision="answer", reason="North")
+    assert (
+        by_gate.value.code == "ALREADY_DECIDED" and by_gate.value.message == "olga answered this already: “All of them”"
+    )
+    assert by_gate.value.details["decided_by"] == "olga"
+
+    client.force_login(editor)
+    form = client.post(reverse("sessions:answer", args=[session.pk]),
+                       {"clarification_message_id": "q1", "free_answer": "North"}).content.decode()  # fmt: skip
+    assert 'class="error"' in form and "olga answered this already" in form
+    head = WorkSession.objects.get(pk=session.pk).head_checksum
+    again = envelopes.envelope("clarification_answer", {"clarification_message_id": "q1", "free_answer": "North"},
+                               sender=("human", "ed"), session_id=session.pk, context_checksum=head)  # fmt: skip
+    rest = client.post(f"/api/sessions/{session.pk}/messages/", again, content_type="application/json")
+    assert rest.status_code == 409 and rest.json()["error"]["code"] == "ALREADY_DECIDED"
+    assert Message.objects.filter(session=session, payload_type="clarification_answer").count() == 1
+
+
+def test_a_decided_plan_is_not_decided_again(team, client):
+    session = team["session"]
+    post(session, team["planner"], envelopes.declaration, message_id="d1", steps=2)
+    gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d1", decision="approve")
+    for decision in ("approve", "reject"):
+        with pytest.raises(SapError) as refused:
+            gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d1", decision=decision)
+        assert refused.value.code == "ALREADY_DECIDED" and refused.value.message == "olga approved this already"
+    client.force_login(team["users"][1])
+    rest = client.post(f"/api/sessions/{session.pk}/plans/d1/accept/")
+    assert rest.status_code == 409 and "olga approved this already" in rest.json()["error"]["message"]
+    assert Task.objects.filter(session=session, source_message_id="d1").count() == 2
+
+    post(session, team["planner"], envelopes.declaration, message_id="d2", steps=1)
+    gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d2", decision="reject", reason="too short")
+    with pytest.raises(SapError) as refused:
+        gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d2", decision="approve")
+    assert refused.value.message == "ed rejected this already: “too short”"
+    assert not Task.objects.filter(session=session, source_message_id="d2").exists()
+
+
+def test_the_thread_shows_a_decided_question_and_plan_closed_with_who_decided(team, client):
+    session = team["session"]
+    ask(team)
+    post(session, team["planner"], envelopes.declaration, message_id="d1", steps=2)
+    client.force_login(team["users"][0])
+    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    assert 'name="option_id"' in page and "Approve the plan" in page
+    gate_decide(session_id=session.pk, caller=team["owner"], key="question:q1", decision="answer", option_id="all")
+    gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d1", decision="approve")
+    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    decided = re.findall(r'<p class="decided[^"]*"[^>]*>\s*(.*?)\s*</p>', page, re.S)
+    words = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", d)) for d in decided]
+    when = r" (just now|\S+ \S+ ago)"  # the time in words, as long ago as the test took
+    assert [re.sub(when, "", w).strip() for w in words] == ["Answered by olga: All of them", "Approved by ed"]
+    assert 'name="option_id"' not in page and "Approve the plan" not in page and 'name="free_answer"' not in page

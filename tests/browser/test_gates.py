@@ -117,3 +117,84 @@ def test_a_gate_is_approved_live_and_a_shared_team_reads_the_history(chromium, t
         for context in contexts:
             context.close()
         server.stop()
+
+
+def start_failing_session(owner):
+    from agents.models import Agent
+    from agents.staffing import session_start
+
+    Agent.objects.create(name="crasher", kind="builtin", roles=["analysis"], behaviour="broken")
+    agents = Agent.objects.filter(name__in=["planner", "crasher", "scribe", "reviewer"])
+    return session_start(
+        owner=owner, title="Numbers", proposal={"goal": "Make our numbers better"}, agents=list(agents)
+    )
+
+
+def test_decided_gates_close_a_failed_step_shows_everywhere_and_reassigning_asks(chromium, transactional_db):
+    from agents.behaviours.registry import builtin_agents_ensure
+    from tests.live import DaphneServer
+
+    builtin_agents_ensure()
+    owner = make_user("olga")
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1", CHAP_BEHAVIOURS="broken=tests.agents.behaviours.broken").start()
+    page = open_page(chromium)
+    try:
+        session = off_the_browser_thread(start_failing_session, owner=owner)
+        sign_in(page, server, "olga")
+        page.goto(f"{server.url}/sessions/{session.pk}/")
+        asked = page.locator("#thread article.kind-clarification")
+        asked.locator("button.option").first.wait_for(timeout=WAIT)
+        asked.locator("button.option", has_text="data analysis").click()
+        asked.get_by_test_id("decided").wait_for(timeout=WAIT)
+        assert asked.get_by_test_id("decided").inner_text().startswith("Answered by olga")
+        assert asked.locator("form, button.option, input").count() == 0
+        token = next(c["value"] for c in page.context.cookies() if c["name"] == "csrftoken")
+        headers = {"X-CSRFToken": token, "Referer": server.url + "/"}
+        message_id = asked.get_attribute("data-message-id")
+        again = page.request.post(f"{server.url}/api/sessions/{session.pk}/waiting/decide/", headers=headers,
+                                  data={"key": f"question:{message_id}", "decision": "answer", "reason": "no"})  # fmt: skip
+        assert again.status == 409 and again.json()["error"]["message"].startswith("olga answered this already")
+
+        plan = page.locator("#thread article.kind-agent_capability_declaration")
+        plan.get_by_role("button", name="Approve the plan").click()
+        plan.get_by_test_id("decided").wait_for(timeout=WAIT)
+        assert plan.get_by_test_id("decided").inner_text().startswith("Approved by olga")
+        assert plan.get_by_role("button", name="Approve the plan").count() == 0
+        asked.scroll_into_view_if_needed()
+        screenshot(page, "gates-9-answered-question-and-approved-plan-closed")
+
+        page.get_by_test_id("agent-failed").wait_for(timeout=WAIT)
+        assert page.get_by_test_id("agent-failed").inner_text().startswith("failed: “Import the data")
+        assert page.get_by_test_id("state-label").inner_text() == "A step failed"
+        report = page.get_by_test_id("problem-report")
+        assert "crasher could not finish step 1 of the plan" in report.inner_text()
+        assert "KeyError" not in report.inner_text() and "Traceback" not in page.content()
+        page.get_by_test_id("session-state").scroll_into_view_if_needed()
+        screenshot(page, "gates-10-failed-step-on-status-bar-state-card-and-thread")
+
+        page.goto(f"{server.url}/sessions/{session.pk}/schedule/")
+        failed = page.locator(".lane[data-lane=crasher] .task.state-failed")
+        assert failed.get_by_test_id("task-failure").inner_text().startswith("Failed: it stopped on an unexpected")
+        failed.get_by_role("button", name="Retry").click()
+        page.locator("#schedule-board .error").wait_for(timeout=WAIT)
+        assert "would fail the same way" in page.locator("#schedule-board .error").inner_text()
+        screenshot(page, "gates-11-failed-card-and-a-refused-retry")
+
+        page.set_viewport_size({"width": 1366, "height": 1800})  # both lanes in view: a drag does not scroll
+        review = page.locator(".lane[data-lane=reviewer] .task", has_text="Review the report")
+        review.locator("p strong").first.drag_to(page.locator(".lane[data-lane=scribe] h3").first)
+        confirm = page.get_by_test_id("confirm-reassign")
+        confirm.wait_for(timeout=WAIT)
+        assert "scribe does not do review" in confirm.inner_text()
+        assert page.locator(".lane[data-lane=reviewer] .task", has_text="Review the report").count() == 1
+        screenshot(page, "gates-12-reassigning-a-review-to-the-writer-asks-first")
+        confirm.get_by_role("button", name="Give it to scribe anyway").click()
+        page.locator(".lane[data-lane=scribe] .task", has_text="Review the report").wait_for(timeout=WAIT)
+
+        page.goto(f"{server.url}/sessions/")
+        assert "A step failed" in page.locator("tr", has_text="Numbers").inner_text()
+        screenshot(page, "gates-13-sessions-list-says-a-step-failed")
+        assert page.console_errors == []
+    finally:
+        page.context.close()
+        server.stop()

@@ -66,8 +66,13 @@ CATALOGUE: dict[str, CodeInfo] = {
     # conflict
     "CONTEXT_CONFLICT": CodeInfo(Category.CONFLICT, False, "The message was written against a superseded context."),
     "CONTEXT_UNKNOWN": CodeInfo(Category.CONFLICT, False, "The context checksum names no version of this session."),
-    "ALREADY_DECIDED": CodeInfo(Category.CONFLICT, False, "The approval was decided already."),
+    "ALREADY_DECIDED": CodeInfo(
+        Category.CONFLICT, False, "The approval, the answer or the plan's decision was given already."
+    ),
     "INVALID_STATE": CodeInfo(Category.CONFLICT, False, "The task or session is in a state that does not allow this."),
+    "ROLE_MISMATCH": CodeInfo(
+        Category.CONFLICT, False, "The agent does not take the role the task needs; confirm to assign it anyway."
+    ),
     "DUPLICATE_MESSAGE_ID": CodeInfo(Category.CONFLICT, False, "The message_id was used for different content."),
     # limit
     "LIMIT_EXCEEDED": CodeInfo(Category.LIMIT, False, "A size, row or quota limit was reached."),

@@ -51,6 +51,18 @@ def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) ->
     return entries
 
 
+def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] | None:
+    """The earlier message ``envelope`` decides, as the thread shows it now: the question an answer
+    answers, or the plan an approval or a rejection decides; None for any other message."""
+    payload = envelope["payload"]
+    if envelope["payload_type"] == "clarification_answer":
+        return selectors.thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
+    if envelope["payload_type"] == "human_feedback":
+        shown = selectors.thread_message_by_id(session=session, message_id=payload["target_message_id"])
+        return shown if shown and shown["payload_type"] == "agent_capability_declaration" else None
+    return None
+
+
 def live_update(
     *, session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, role: str, caller: Caller | None = None
 ) -> str:
@@ -81,11 +93,9 @@ def live_update(
         context.update(side_panels(session, role), refresh_side=True)
     if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
         context["redrawn"] = selectors.earlier_standing(session=session, message_id=envelope["message_id"])
-    if envelope["payload_type"] == "clarification_answer":  # the question shows as answered, with its answer
-        asked = selectors.thread_message_by_id(
-            session=session, message_id=envelope["payload"]["clarification_message_id"]
-        )
-        context["redrawn"] = [asked] if asked else []
+    decided = _decided(session, envelope)
+    if decided:  # the question or the plan shows closed, with who decided it and when
+        context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]
     return render_to_string("sessions/partials/live_update.html", context)
 
 

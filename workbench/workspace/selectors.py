@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Count, Exists, OuterRef, Q
 from django.urls import reverse
 
+from agents.failures import reason_of
 from agents.gates import Gate, may_decide, waiting_counts, waiting_for_people
 from agents.models import OPEN_STATES, Approval, Task, TaskState
 from agents.scheduling import roles_missing, roles_uncovered, task_artefact
@@ -42,6 +43,11 @@ class TaskCard:
     task: Task
     inputs: tuple[Handoff, ...]
     gate: Gate | None
+
+    @property
+    def failure(self) -> str:
+        """Why the task failed, in words ("" unless it failed)."""
+        return reason_of(self.task.last_error) if self.task.state == TaskState.FAILED else ""
 
 
 def schedule_board(*, session: WorkSession) -> dict[str, Any]:
@@ -77,7 +83,8 @@ def schedule_board(*, session: WorkSession) -> dict[str, Any]:
                 "roles": status["roles"],
                 "current": [c for c in mine if c.task.state == TaskState.RUNNING],
                 "queue": [c for c in mine if c.task.state in OPEN_STATES and c.task.state != TaskState.RUNNING],
-                "finished": [c for c in mine if c.task.state not in OPEN_STATES],
+                "failed": [c for c in mine if c.task.state == TaskState.FAILED],
+                "finished": [c for c in mine if c.task.state not in (*OPEN_STATES, TaskState.FAILED)],
                 "approvals": [a for a in waiting if a.agent and a.agent.name == name],
                 "paused": status["paused"],
             }
@@ -110,6 +117,7 @@ def waiting_now(session: WorkSession) -> list[dict[str, Any]]:
 
 CLOSED = (SessionState.DONE, SessionState.ARCHIVED)
 REVIEW_DETAIL = "every task is done: read the report, then mark the session done"
+FAILED_DETAIL = "retry it, give it to another agent or set it aside on the scheduling board"
 
 
 def _ready() -> Q:
@@ -118,11 +126,16 @@ def _ready() -> Q:
     return Q(~Exists(blocked), state=TaskState.QUEUED, paused=False, agent__isnull=False)
 
 
-def _standing(session: WorkSession, *, working: bool, waiting: bool, finished: bool) -> tuple[str, str]:
-    """The state card's ``key`` and ``label`` (the sessions list shows the same): agents at work
-    first, then what waits for a person, then a session whose every task is finished."""
+def _standing(
+    session: WorkSession, *, working: bool, waiting: bool, finished: bool, failed: bool = False
+) -> tuple[str, str]:
+    """The state card's ``key`` and ``label`` (the sessions list shows the same): a step that failed
+    first (nothing after it runs until a person acts), then agents at work, then what waits for a
+    person, then a session whose every task is finished."""
     if session.state in CLOSED:
         return session.state, session.get_state_display()
+    if failed:
+        return "failed", "A step failed"
     if working:
         return "working", "Working"
     if waiting:
@@ -139,17 +152,32 @@ def work_state(session: WorkSession) -> dict[str, Any]:
     questions = sum(item["kind"] == "question" for item in waiting)
     tasks = Task.objects.filter(session=session)
     running = list(tasks.filter(state=TaskState.RUNNING).select_related("agent")[:3])
+    schedule = reverse("sessions:schedule", args=[session.pk])
+    failed = [
+        {"what": f"“{task.title}” failed: {reason_of(task.last_error)}", "href": f"{schedule}#task-{task.pk}"}
+        for task in tasks.filter(state=TaskState.FAILED).order_by("finished_at")[:5]
+    ]
     key, label = _standing(
         session,
         working=bool(running) or tasks.filter(_ready()).exists(),
         waiting=bool(waiting),
         finished=tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists(),
+        failed=bool(failed),
     )
-    if key == "working":
+    if key == "failed":
+        detail = FAILED_DETAIL
+    elif key == "working":
         detail = "; ".join(f"{t.agent.name}: {t.title}" for t in running if t.agent) or "agents are about to start"
     else:
         detail = REVIEW_DETAIL if key == "review" else ""
-    return {"waiting": waiting, "open_questions": questions, "key": key, "label": label, "detail": detail}
+    return {
+        "waiting": waiting,
+        "failed": failed,
+        "open_questions": questions,
+        "key": key,
+        "label": label,
+        "detail": detail,
+    }
 
 
 @dataclass(frozen=True)
@@ -184,13 +212,20 @@ def session_rows(*, user: User) -> list[SessionRow]:
             tasks=Count("pk"),
             working=Count("pk", filter=Q(state=TaskState.RUNNING) | _ready()),
             unfinished=Count("pk", filter=~Q(state__in=[TaskState.DONE, TaskState.CANCELLED])),
+            failed=Count("pk", filter=Q(state=TaskState.FAILED)),
         )
     }
     rows = []
     for session in sessions:
-        tasks = figures.get(session.pk, {"tasks": 0, "working": 0, "unfinished": 0})
+        tasks = figures.get(session.pk, {"tasks": 0, "working": 0, "unfinished": 0, "failed": 0})
         waiting = gated[session.pk] + len(missing.get(session.pk, ()))
         finished = bool(tasks["tasks"]) and not tasks["unfinished"]
-        key, label = _standing(session, working=bool(tasks["working"]), waiting=bool(waiting), finished=finished)
+        key, label = _standing(
+            session,
+            working=bool(tasks["working"]),
+            waiting=bool(waiting),
+            finished=finished,
+            failed=bool(tasks["failed"]),
+        )
         rows.append(SessionRow(session, key, label, waiting if may_decide(roles.get(session.pk)) else 0))
     return rows

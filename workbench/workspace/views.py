@@ -225,7 +225,7 @@ def schedule(request, session_id):
 def schedule_act(request, session_id):
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = _member_access(request, session_id)
-    error = None
+    error, confirm = None, None
     fields = _filled(request.POST)
     if fields.get("action") == "reassign" and request.POST.get("agent") == "":  # the Agent menu's "Unassigned"
         fields["action"] = "unassign"
@@ -240,9 +240,10 @@ def schedule_act(request, session_id):
             )
         except SapError as refused:
             error = refused.message
-    return render(
-        request, "sessions/partials/schedule_board.html", {**board_context(access.session, access.role), "error": error}
-    )
+            if refused.code == "ROLE_MISMATCH":  # the board asks the person to confirm, with the reason
+                confirm = {"task_id": task_id, "agent": fields["agent"], "suggestion": refused.suggestion[0]}
+    context = {**board_context(access.session, access.role), "error": error, "confirm": confirm}
+    return render(request, "sessions/partials/schedule_board.html", context)
 
 
 @login_required
