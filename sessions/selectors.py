@@ -172,13 +172,13 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
         content = {**payload["content"], "sections": sections}
         questions = []
-        asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
         for index, text in enumerate(payload.get("open_questions_for_human") or []):
             node = f"{message_id}#question:{index}"
             answers = _answers(graph, node) if node in graph else []
             open_now = nodes[node]["status"] == "open" if node in graph else True
-            details = (asked.get(index) or {}).get("details", "")
-            questions.append({"index": index, "text": text, "open": open_now, "answers": answers, "details": details})
+            questions.append({"index": index, "text": text, "open": open_now, "answers": answers})
+        asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
+        questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
         sources = [
             {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
             if m.get("type") == "session_message" and m.get("citation") in nodes

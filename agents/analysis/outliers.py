@@ -39,6 +39,15 @@ def listed(values: list[Any]) -> str:
     return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)) + more
 
 
+def targets_words(targets: list[str]) -> str:
+    """``table.column`` targets as a sentence names them: "mean area and mean radius", with the
+    table only when they span several ("price in orders and amount in refunds")."""
+    pairs = sorted(target.partition(".")[::2] for target in targets)
+    several = len({table for table, _ in pairs}) > 1
+    said = [spoken(column) + (f" in {table}" if several else "") for table, column in pairs]
+    return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+
+
 def bounds_words(low: float | None, high: float | None) -> str:
     """ "outside 2.5 to 30.1", or "above 30.1" when the column cannot go below its lower bound."""
     if low is None:

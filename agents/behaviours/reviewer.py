@@ -143,7 +143,7 @@ def reviewer(run: TaskRun) -> str:
         "task_step_id": f"task-{run.task.pk}",
         "content": {
             "format": "markdown",
-            "body": f"# Review of {deliverable.message_id} against {spec}\n\n{body}",
+            "body": f"# Review of the {deliverable.sender_id}'s report against {spec}\n\n{body}",
             "sections": sections,
         },
         "supporting_materials": [

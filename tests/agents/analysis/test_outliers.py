@@ -55,3 +55,8 @@ def test_the_question_is_one_short_sentence_and_the_bounds_are_its_details():
     many = [outliers.Pending("t", f"col_{i}", far, None) for i in range(6)]
     text, _ = outliers.question(many)
     assert len(text) < 240 and "3 more in 3 other columns" in text
+
+
+def test_columns_are_said_as_words_never_table_dot_column():
+    assert outliers.targets_words(["cancer.mean_area", "cancer.mean_radius"]) == "mean area and mean radius"
+    assert outliers.targets_words(["orders.price", "refunds.amount"]) == "price in orders and amount in refunds"
