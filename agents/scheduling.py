@@ -29,6 +29,7 @@ from agents.failures import Failure, problem_report, retry_refusal
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
 from sessions.access import SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access, require_manager
 from sessions.chap.graph import ContextGraph
+from sessions.chap.labels import message_label
 from sessions.models import Message, SessionAgent
 from sessions.services import message_post_at_head
 from workbench.protocol.errors import SapError
@@ -661,7 +662,9 @@ TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))
 
 def task_artefact(context: ContextGraph, task: Task) -> str:
     """What a task hands on: its plan step's stated output (or its title), and the message that
-    carries it once the task is done."""
+    carries it once the task is done, named as a person names it ("the report from analyst")."""
     step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
     named = step.get("output") or f"the output of “{task.title}”"
-    return f"{named}: message {task.result_message_id}" if task.result_message_id else f"{named}, when ready"
+    if not task.result_message_id:
+        return f"{named}, when ready"
+    return f"{named}: {message_label(context.graph.nodes.get(task.result_message_id))}"

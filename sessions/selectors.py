@@ -190,6 +190,8 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
             questions.append(
                 {"index": index, "text": text, "open": open_now, "answers": answers, "decision": decision(graph, node)}
             )
+        asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
+        questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
         sources = [
             {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
             if m.get("type") == "session_message" and m.get("citation") in nodes

@@ -46,6 +46,13 @@ def spoken(name: str | None) -> str:
     return label(name or "")
 
 
+def measure_words(said: str, column: str) -> str:
+    """The statistic of a column in words: "median mean radius", but the mean of ``mean_radius`` is
+    "mean radius", never "mean mean radius"."""
+    name = spoken(column)
+    return name if name.split(" ", 1)[0] == said else f"{said} {name}"
+
+
 def statistic_words(request: Request) -> str:
     if request.statistic == "percentile":
         return f"{request.percentile:g}th percentile of"
@@ -91,7 +98,7 @@ def effect_words(effect: str, size: float | None) -> str:
 
 def compare(request: Request, result: dict[str, Any]) -> list[str]:
     """Which group is highest (or lowest), its figure, by how much, and whether the gap is more than noise."""
-    said, measure, group = statistic_words(request), spoken(request.measures[0]), spoken(request.group)
+    measure, group = spoken(request.measures[0]), spoken(request.group)
     ranked = [g for g in result["groups"] if g["value"] is not None]
     if request.direction == "low":
         ranked.reverse()
@@ -99,7 +106,8 @@ def compare(request: Request, result: dict[str, Any]) -> list[str]:
         return [f"No {group} has a value of {measure}."]
     first = ranked[0]
     word = "highest" if request.direction == "high" else "lowest"
-    lead = f"**{first['group']}** has the {word} {said} {measure}: **{figure(first['value'])}** (n = {first['n']})"
+    said = measure_words(statistic_words(request), request.measures[0])
+    lead = f"**{first['group']}** has the {word} {said}: **{figure(first['value'])}** (n = {first['n']})"
     if len(ranked) == 1:
         return [lead + f", the only {group} with a value."]
     second, last = ranked[1], ranked[-1]
@@ -137,7 +145,7 @@ def statistic(request: Request, result: dict[str, Any]) -> list[str]:
     column = result["columns"][0]
     value = _statistic_value(request, column)
     where = f" over the {column['n']} rows where {rows_words(request.filters)}" if request.filters else ""
-    lead = f"The {statistic_words(request)} {spoken(column['column'])} is **{figure(value)}**{where}"
+    lead = f"The {measure_words(statistic_words(request), column['column'])} is **{figure(value)}**{where}"
     whole = result.get("table_rows") or result["rows"]
     kept = f"the filters keep {result['rows']} of the table's {whole} rows" if where else f"n = {column['n']}"
     lines = [f"{lead} ({kept})."]
@@ -235,14 +243,14 @@ def rank_differences(request: Request, result: dict[str, Any]) -> list[str]:
 def trend(request: Request, result: dict[str, Any]) -> list[str]:
     """Where the measure started and ended, in words, and the slope of its straight-line trend."""
     points = result["points"]
-    said, measure = statistic_words(request), spoken(result["measure"])
+    said, measure = measure_words(statistic_words(request), result["measure"]), spoken(result["measure"])
     if len(points) < 2:
         return [f"There is only {len(points)} period with a value of {measure}: no trend to read."]
     first, last = points[0], points[-1]
     change, percent = result["change"], result.get("percent_change")
     went = "rose" if change > 0 else "fell" if change < 0 else "stayed the same"
     lead = (
-        f"The {said} {measure} **{went}** from {figure(first['value'])} in {first['period']} to "
+        f"The {said} **{went}** from {figure(first['value'])} in {first['period']} to "
         f"**{figure(last['value'])}** in {last['period']} ({'+' if change >= 0 else ''}{figure(change)}"
         + (f", {'+' if percent >= 0 else ''}{figure(percent)}%" if percent is not None else "")
         + ")."

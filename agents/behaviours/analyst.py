@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agents.analysis import outliers
 from agents.analysis.filters import condition_words
 from agents.analysis.prose import two_decimals
 from agents.behaviours import answering
@@ -34,8 +35,7 @@ from agents.sap import Block, SapError, format_block
 MAX_GROUPS = 12
 MAX_CHOSEN_GROUPS = 50  # a person may ask to compare by a column with more groups
 MAX_TREND_POINTS = 36
-MAX_LISTED_VALUES = 5
-OUTLIER_SDS = 3
+COMPARING = ("compare", "rank_differences")  # questions whose groups outliers are measured within
 CAN_DO = [
     {
         "action": "profile, describe and compare the groups of the session's tables",
@@ -54,21 +54,8 @@ OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the ta
 MATERIAL_TYPES = {"dataset.query": "dataset_query", "dataset.describe-table": "dataset_describe"}
 
 
-def _listed(values: list) -> str:
-    shown = [two_decimals(v) for v in values[:MAX_LISTED_VALUES]]
-    more = f" and {len(values) - MAX_LISTED_VALUES} more" if len(values) > MAX_LISTED_VALUES else ""
-    return (", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1 else "".join(shown)) + more
-
-
 def _filters(conditions: list[dict]) -> dict:
     return {"filters": {"and": conditions}} if conditions else {}
-
-
-def _within(column: str, outliers: dict) -> dict:
-    """The rows whose value of ``column`` lies inside its outlier bounds (or is missing)."""
-    inside = {"and": [{"column": column, "op": ">=", "value": outliers["low"]},
-                      {"column": column, "op": "<=", "value": outliers["high"]}]}  # fmt: skip
-    return {"or": [inside, {"column": column, "op": "is_null", "value": True}], "outliers_of": column}
 
 
 @dataclass
@@ -99,7 +86,8 @@ class Analysis:
         self.questions: list[str] = []
         self.asked: list[dict] = []  # what each question is about, in the order of ``questions``
         self.asked_before: set[str] = set()  # the keys of questions asked before, and the columns they were about
-        self.pending_outliers: list[tuple[str, str]] = []  # (table.column, its outliers in words)
+        self.pending_outliers: list[outliers.Pending] = []
+        self.compared: dict[str, str] = {}  # table -> the text column whose groups the question compares
         self.figures: dict[str, list] = {}  # key -> [label, value]: what "What changed" compares
         self.described: dict[str, dict] = {}
         self.schemas: dict[str, answering.Schema] = {}
@@ -171,7 +159,12 @@ class Analysis:
         """The section that answers the question, from the table it names most."""
         schema = answering.best_table(question, [self.schema(t) for t in tables])
         rows = self.settings["rows"].get(schema.table, [])
-        return answering.findings(self, question, schema, self.source(schema.table), rows)
+        section, request = answering.findings(self, question, schema, self.source(schema.table), rows)
+        group = request.get("group")
+        types = {c["name"]: c["type"] for c in self.describe(schema.table)["columns"]}
+        if request["kind"] in COMPARING and group and not request.get("cycle") and types.get(group) == "string":
+            self.compared[schema.table] = group
+        return section, request
 
     def reads_differently(self, tables: list[str], before: str, after: str) -> bool:
         """Whether a person's words change the question the findings answer (a median, a ranking...)."""
@@ -300,15 +293,19 @@ class Analysis:
         }
 
     def _described(self, table: str, numeric: list[dict], conditions: list[dict]) -> dict[str, dict]:
-        """stats.describe of the number columns over the rows kept, column by column."""
+        """stats.describe of the number columns over the rows kept, column by column; outliers within
+        the groups the question compares, if it compares any."""
+        within = self.compared.get(table)
         words = (
             f"the count, mean, {self.settings['sd']} SD, minimum, maximum and sum of each number column"
+            + (f", outliers within each {within}" if within else "")
             + _rows_words(conditions)
         )
         request = {
             "table": table,
             "columns": [c["name"] for c in numeric],
             "sd": self.settings["sd"],
+            **({"outliers_within": within} if within else {}),
             **_filters(conditions),
         }
         answer = self.query(table, request, words, "stats.describe")
@@ -323,7 +320,7 @@ class Analysis:
             if first[c["name"]]["outliers"]["values"]
             and self.settings["outliers"].get(f"{table}.{c['name']}") == "exclude"
         ]
-        final = kept + [_within(name, first[name]["outliers"]) for name in left_out]
+        final = kept + [outliers.kept_rows(name, first[name]["outliers"]) for name in left_out]
         if left_out:
             values = self._described(table, numeric, final)
         kind = self.settings["sd"]
@@ -344,7 +341,7 @@ class Analysis:
                 far = "none"
             else:
                 verb = "left out" if decision == "exclude" else "kept"
-                far = f"{len(far_values['values'])} {verb}: {_listed(far_values['values'])}"
+                far = f"{len(far_values['values'])} {verb}: {outliers.listed(far_values['values'])}"
                 if decision is None:
                     undecided.append(name)
             figures = [two_decimals(shown[key]) for key in ("mean", "sd", "min", "max", "sum")]
@@ -356,16 +353,9 @@ class Analysis:
         notes = [
             f"SD is the {kind} standard deviation (the square root of the mean squared distance from the mean, "
             f"dividing by {divisor}).",
-            f"An outlier is a value more than {OUTLIER_SDS} SDs from its column's mean, among the rows kept "
-            "(checked from 8 values on).",
+            f"An outlier is {outliers.rule_words(self.compared.get(table))}.",
         ]
-        for name in left_out:
-            far_values = first[name]["outliers"]
-            notes.append(
-                f"Left out: the rows where {name} lies outside {two_decimals(far_values['low'])} to "
-                f"{two_decimals(far_values['high'])} ({_listed(far_values['values'])}); "
-                f"{values['']['rows']} rows remain."
-            )
+        notes += [outliers.left_out_words(name, first[name]["outliers"], values[""]["rows"]) for name in left_out]
         self._ask_about_outliers(table, undecided, first)
         body = "\n".join(lines) + "\n\n" + " ".join(notes) + _rows_note(kept)
         kept_outliers = outliers_total - sum(len(first[n]["outliers"]["values"]) for n in left_out)
@@ -380,38 +370,23 @@ class Analysis:
     def _ask_about_outliers(self, table: str, undecided: list[str], described: dict[str, dict]) -> None:
         """Note the table's undecided outliers that no earlier round asked about; ``ask_pending`` asks
         about all of them at once."""
-        for name in undecided:
-            if f"{table}.{name}" in self.asked_before:
-                continue
-            far = described[name]["outliers"]
-            count = len(far["values"])
-            self.pending_outliers.append(
-                (
-                    f"{table}.{name}",
-                    f"{name} in {table} has {count} value{'s' if count > 1 else ''} "
-                    f"outside {two_decimals(far['low'])} to {two_decimals(far['high'])} "
-                    f"(its mean {two_decimals(described[name]['mean'])} ± {OUTLIER_SDS} SDs): {_listed(far['values'])}",
-                )
-            )
+        self.pending_outliers += [
+            outliers.Pending(table, name, described[name]["outliers"], described[name]["mean"])
+            for name in undecided
+            if f"{table}.{name}" not in self.asked_before
+        ]
 
     def ask_pending(self) -> None:
-        """One question for every outlying value found, however many columns and tables have them."""
+        """One short question for every outlying value found, however many columns and tables have
+        them, with the bounds and how to answer column by column folded into its details."""
         if not self.pending_outliers:
             return
-        targets = [target for target, _ in self.pending_outliers]
-        parts = [words for _, words in self.pending_outliers]
-        several = len(targets) > 1
-        options = (
-            "Yes leaves them all out; no keeps them all; or say it column by column, "
-            f"e.g. “leave out {targets[0].split('.')[1]}, keep the others”."
-            if several
-            else "(Yes leaves them out; no keeps them.)"
+        targets = [p.target for p in self.pending_outliers]
+        text, details = outliers.question(self.pending_outliers)
+        self.questions.append(text)
+        self.asked.append(
+            {"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets), "details": details}
         )
-        self.questions.append(
-            f"Some values lie far from the rest: {'; '.join(parts)}. Should these outlying values be left out "
-            f"of the figures? {options}"
-        )
-        self.asked.append({"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets)})
 
     def _comparison(self, table: str, group: dict, numeric: list[dict], kept: list[dict]) -> dict:
         name = group["name"]

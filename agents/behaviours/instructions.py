@@ -20,6 +20,7 @@ import calendar
 import re
 from dataclasses import dataclass, field
 
+from agents.analysis import outliers
 from agents.analysis.filters import condition_words, number_filters, value_filters
 from agents.analysis.words import value_mentions
 
@@ -194,8 +195,11 @@ class Reader:
         targets = self._outlier_targets(clause)
         for target in targets:
             self.settings["outliers"][target] = decision
+        self._did_outliers(decision, targets)
+
+    def _did_outliers(self, decision: str, targets: list[str]) -> None:
         verb = "left out" if decision == "exclude" else "kept"
-        self._did(f"{verb} the outlying values of {', '.join(sorted(targets))}")
+        self._did(f"{verb} the outlying values of {outliers.targets_words(targets)}")
 
     def _outliers(self, clause: str) -> bool:
         if not re.search(r"\b(?:outliers?|outlying|extreme values?|unusual values?)\b", clause, re.I):
@@ -243,8 +247,7 @@ class Reader:
             for target in chosen:
                 self.settings["outliers"][target] = decision
             if chosen:
-                verb = "left out" if decision == "exclude" else "kept"
-                self._did(f"{verb} the outlying values of {', '.join(chosen)}")
+                self._did_outliers(decision, chosen)
         return bool(decided)
 
     def _tables(self, clause: str) -> bool:

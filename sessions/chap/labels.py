@@ -1,10 +1,11 @@
 """The words a person reads for the protocol's names: what each kind of message is for, what each
-status means, and who wrote a message. Plain Python, so the thread, the map's details, the history,
-the scheduling board and the live fragments all say the same thing; ids stay in node details and
-exports."""
+status means, who wrote a message and when. Plain Python, so the thread, the map's details, the
+history, the scheduling board and the live fragments all say the same thing; ids stay in the folded
+technical details and in exports."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
 from sessions.chap.traits import TRAITS
@@ -80,8 +81,21 @@ def sender_label(sender: object) -> str:
     return "the workbench" if kind == "system" else name or kind
 
 
+def time_words(moment: datetime, now: datetime) -> str:
+    """A moment as a person says it, next to ``now`` (both in the reader's zone): "today 14:05",
+    "yesterday 09:10", "Dec 4, 14:05", "Dec 4, 2025, 14:05"; never an ISO string."""
+    clock = moment.strftime("%H:%M")
+    if moment.date() == now.date():
+        return f"today {clock}"
+    if moment.date() == (now - timedelta(days=1)).date():
+        return f"yesterday {clock}"
+    day = f"{moment.strftime('%b')} {moment.day}"
+    return f"{day}, {clock}" if moment.year == now.year else f"{day}, {moment.year}, {clock}"
+
+
 def message_label(node: dict[str, Any] | None) -> str:
-    """A message (or unit) of the context graph as a person names it: "the report #12 from analyst"."""
+    """A message (or unit) of the context graph as a person names it: "the report from analyst"
+    (its number and id are technical details)."""
     if not node:
         return "an earlier message"
     kind = node.get("kind", "")
@@ -90,4 +104,4 @@ def message_label(node: dict[str, Any] | None) -> str:
     else:
         what = payload_label(kind)
     sender = sender_label(node.get("sender", ""))
-    return f"the {what} #{node.get('seq')}" + (f" from {sender}" if sender else "")
+    return f"the {what}" + (f" from {sender}" if sender else "")

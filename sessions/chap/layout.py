@@ -18,7 +18,6 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sessions.chap.graph import CURRENT_ANSWER, ContextGraph
@@ -343,14 +342,6 @@ def report_title(text: str) -> str:
     return ""
 
 
-def _when(timestamp: str) -> datetime | None:
-    """A message's ISO timestamp as a time the page can say in the viewer's words."""
-    try:
-        return datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-
-
 def describe(context: ContextGraph, layout: MapLayout, key: str) -> tuple[str, str]:
     """A node's kind and label in plain language."""
     nodes = context.graph.nodes
@@ -581,7 +572,6 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "seq": attrs["seq"],
         "sender": message.get("sender", ""),
         "timestamp": message.get("timestamp", ""),
-        "when": _when(message.get("timestamp", "")),
         "builds_on": ends((t, d) for _, t, d in context.graph.out_edges(key, data=True)),
         "built_on_by": ends((s, d) for s, _, d in context.graph.in_edges(key, data=True)),
         "history": [

@@ -60,8 +60,13 @@ def test_the_report_says_which_sd_it_is_and_asks_about_the_outliers_naming_their
     assert cells(row)[7] == "2 kept: 400.0 and 450.0"
     assert "more than 3 SDs from its column's mean" in body
     [question] = first_report["payload"]["open_questions_for_human"]
-    assert "400.0 and 450.0" in question and "left out" in question
-    assert first_report["payload"]["provenance"]["questions"][0]["about"] == "outliers"
+    assert question == "Far from the rest: 2 values of price (450.0 and 400.0). Leave them out of the figures?"
+    [asked] = first_report["payload"]["provenance"]["questions"]
+    assert asked["about"] == "outliers"
+    # The bounds are the question's folded details; no price is negative, so there is no bound below zero.
+    high = statistics.mean(PRICES) + 3 * statistics.pstdev(PRICES)
+    assert f"price in orders: 2 values above {round(high, 2)}" in asked["details"]
+    assert "outside" not in asked["details"] and "Yes leaves them out; no keeps them." in asked["details"]
     # The sources say in words what each query computes; the SQL stays in the query, for re-running.
     assert all("%s" not in m["citation"] for m in first_report["payload"]["supporting_materials"])
 
@@ -114,9 +119,9 @@ def test_yes_to_the_outlier_question_leaves_them_out_and_closes_the_question_for
         str(round(statistics.pstdev(kept), 2)),
     ]
     assert cells(row)[7] == "2 left out: 400.0 and 450.0"
-    assert "Left out: the rows where price lies outside" in body
+    assert "Left out: the rows where price lies above" in body
     [changed] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "what-changed"]
-    assert "- I left out the outlying values of orders.price." in changed["body"]
+    assert "- I left out the outlying values of price." in changed["body"]
     assert (
         f"| orders: mean price | {round(statistics.fmean(PRICES), 2)} | {round(statistics.fmean(kept), 2)} |"
         in (changed["body"])
@@ -148,9 +153,7 @@ def test_no_to_the_outlier_question_keeps_them_and_says_no_figure_changed(team, 
     row, _ = statistics_row(revised)
     assert cells(row)[7] == "2 kept: 400.0 and 450.0"
     [changed] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "what-changed"]
-    assert (
-        "- I kept the outlying values of orders.price." in changed["body"] and "No figure changed." in changed["body"]
-    )
+    assert "- I kept the outlying values of price." in changed["body"] and "No figure changed." in changed["body"]
     assert revised["payload"]["open_questions_for_human"] == []
 
 
@@ -269,8 +272,8 @@ def test_an_answer_about_several_columns_may_decide_column_by_column():
         "visits.minutes": "keep",
     }
     assert understood.done == [
-        "left out the outlying values of sales.amount",
-        "kept the outlying values of sales.units, visits.minutes",
+        "left out the outlying values of amount",
+        "kept the outlying values of units in sales and minutes in visits",
     ]
     everything = understand("Yes", columns, empty_settings(), question=question).settings["outliers"]
     assert everything == dict.fromkeys(question["targets"], "exclude")
@@ -284,8 +287,9 @@ def test_outliers_in_several_tables_are_one_question_and_one_yes_leaves_them_all
     work_until_idle()
     [report] = reports(team["session"])
     [question] = report["payload"]["open_questions_for_human"]
-    assert "price in orders has 2 values" in question and "amount in refunds has 1 value" in question
-    assert "Yes leaves them all out; no keeps them all" in question
+    assert "2 values of price in orders (450.0 and 400.0)" in question and "1 value of amount in refunds" in question
+    details = report["payload"]["provenance"]["questions"][0]["details"]
+    assert "Yes leaves them all out; no keeps them all" in details
     answer(team, report, "yes")
     work_until_idle()
     revised = reports(team["session"])[-1]

@@ -167,3 +167,30 @@ def test_an_analysis_without_a_question_still_answers_what_it_can(team):
     work_until_idle()
     found = findings_of(last(team["session"], "collaborative_response", sender="analyst"))
     assert found["body"].startswith("No question was asked, so the sections below profile and describe baskets")
+
+
+def test_a_question_comparing_groups_finds_outliers_within_each_group_not_the_difference(team):
+    # 200 small things around 10 and one odd one at 20; 8 big things around 100. Against the pooled
+    # mean every big thing would be an outlier; within its own kind only the 20 is.
+    things = [("small", 10.0 + (i % 5 - 2)) for i in range(200)] + [("small", 20.0)]
+    things += [("big", 100.0 + i % 3) for i in range(8)]
+    with (workspace_root(team["session"].pk) / "things.csv").open("w", newline="") as out:
+        csv.writer(out).writerows([("kind", "size"), *things])
+    report = plan_and_run(team, goal="Analyse the things CSV data: which kind has the highest mean size?",
+                          attached="things.csv")  # fmt: skip
+    [question] = report["payload"]["open_questions_for_human"]
+    assert question == (
+        "Far from the rest of their kind group: 1 value of size (20.0 in small). Leave them out of the figures?"
+    )
+    [statistics_section] = [s for s in report["payload"]["content"]["sections"] if s["id"] == "things-statistics"]
+    assert "| 1 kept: 20.0 |" in statistics_section["body"]
+    assert "more than 3 SDs from the mean of its kind group" in statistics_section["body"]
+    team["says"](
+        "clarification_answer",
+        {"clarification_message_id": report["message_id"], "question_index": 0, "free_answer": "Yes, leave them out"},
+    )
+    work_until_idle()
+    revised = last(team["session"], "collaborative_response", sender="analyst")
+    [statistics_section] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "things-statistics"]
+    assert "| 1 left out: 20.0 |" in statistics_section["body"]
+    assert "| size | 208 |" in statistics_section["body"]  # only the odd small thing left out, every big one kept

@@ -15,6 +15,7 @@ from tests.agents import test_builtin_agents
 from tests.agents.llm_server import ScriptedModel
 from tests.agents.test_analyst_findings import GOAL, attach_baskets, plan_and_run
 from tests.agents.test_builtin_agents import last, work_until_idle
+from tests.pages import leaked_ids, visible_text
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 team = test_builtin_agents.team
@@ -68,10 +69,11 @@ def test_no_report_in_the_thread_carries_ids_encoded_files_or_internal_table_nam
         for other in Message.objects.filter(session=team["session"]).values_list("message_id", flat=True):
             assert other not in shown
     articles = re.findall(r"<article.*?</article>", page, re.S)
-    text = re.sub(r"<[^>]*>", " ", "".join(articles))  # what a person reads, without the markup's ids
+    text = visible_text("".join(articles))  # what a person reads: ids stay in the folded technical details
     assert articles and "Findings" in text
     assert "RELATED EARLIER MESSAGES" not in text, text[text.find("RELATED") - 300 :][:600]
     assert not BASE64_OF_A_FILE.search(text) and not re.search(r"\bs_[0-9a-f]{6,}__|msg_[0-9a-f]{6,}", text)
+    assert not leaked_ids(page), leaked_ids(page)
 
 
 def test_without_an_analysis_the_writer_says_so_honestly(team):

@@ -140,9 +140,9 @@ def test_statuses_read_as_words(status, words):
 
 def test_a_message_is_named_by_what_it_is_for_and_who_sent_it():
     node = {"kind": "human_feedback", "feedback_type": "correction", "sender": "human:olga", "seq": 12}
-    assert labels.message_label(node) == "the correction #12 from olga"
+    assert labels.message_label(node) == "the correction from olga"
     assert labels.message_label({"kind": "agent_capability_declaration", "sender": "agent:planner", "seq": 3}) == (
-        "the plan #3 from planner"
+        "the plan from planner"
     )
 
 

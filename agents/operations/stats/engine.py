@@ -17,6 +17,10 @@ from scipy import stats as scipy_stats
 STATISTICS = ("mean", "median", "sum", "count", "min", "max", "sd", "percentile")
 PERIODS = ("year", "quarter", "month", "week", "day")
 MIN_TEST_N = 2
+OUTLIER_SDS = 3
+MIN_OUTLIER_N = 8
+OUTLIERS_LISTED = 100
+FARTHEST = 3
 
 
 def clean(value: Any) -> Any:
@@ -50,10 +54,15 @@ def statistic_of(values: pd.Series, statistic: str, *, percentile: float = 50, s
 
 
 def describe(
-    frame: pd.DataFrame, columns: list[str], *, percentiles: tuple[float, ...] = (25, 50, 75), sd: str = "sample"
+    frame: pd.DataFrame,
+    columns: list[str],
+    *,
+    percentiles: tuple[float, ...] = (25, 50, 75),
+    sd: str = "sample",
+    within: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Per numeric column: n, missing, mean, SD, min, percentiles, max, sum, and the values more than
-    three SDs from the mean (checked from 8 values on)."""
+    """Per numeric column: n, missing, mean, SD, min, percentiles, max, sum, and its outliers
+    (``far_values``, within each group of ``within`` when given)."""
     described = []
     for name in columns:
         values = frame[name].dropna().astype(float)
@@ -61,17 +70,55 @@ def describe(
         for statistic in ("mean", "sd", "min", "max", "sum"):
             row[statistic] = statistic_of(values, statistic, sd=sd)
         row["percentiles"] = {f"p{p:g}": statistic_of(values, "percentile", percentile=p) for p in percentiles}
-        row["outliers"] = _outliers(values, row["mean"], row["sd"])
+        row["outliers"] = far_values(frame, name, sd=sd, within=within)
         described.append(row)
     return described
 
 
-def _outliers(values: pd.Series, mean: float | None, sd: float | None) -> dict[str, Any]:
-    if mean is None or not sd or values.size < 8:
-        return {"checked": False, "low": None, "high": None, "values": []}
-    low, high = mean - 3 * sd, mean + 3 * sd
-    far = values[(values < low) | (values > high)].sort_values()
-    return {"checked": True, "low": clean(low), "high": clean(high), "values": [clean(v) for v in far.head(100)]}
+def far_values(frame: pd.DataFrame, column: str, *, sd: str = "sample", within: str | None = None) -> dict[str, Any]:
+    """The values more than three SDs from the mean (checked from 8 values on), all of them in
+    ascending order and the ``farthest`` few. With ``within`` (the column whose groups a question
+    compares) each value is measured against its own group's mean and SD: against the pooled mean,
+    the gap between the groups, which is the finding, would look like outliers. A bound the column
+    cannot reach (below zero when no value is negative) is None: "above 12" says it all."""
+    values = frame[column].astype(float)
+    floor = 0.0 if values.min() >= 0 else None
+    if within is None:
+        parts: list[tuple[Any, pd.Series]] = [(None, values.dropna())]
+    else:
+        parts = [(_period_label(key), part.dropna()) for key, part in values.groupby(frame[within], sort=True)]
+    groups, found = [], []
+    for key, part in parts:
+        group = _far_in(part, sd, floor)
+        far = group.pop("far")
+        found += [{**f, "group": key} for f in far]
+        groups.append({"group": key, **group, "outliers": len(far)})
+    found.sort(key=lambda far: -far["sds"])
+    result: dict[str, Any] = {
+        "checked": any(g["checked"] for g in groups),
+        "within": within,
+        "values": sorted(far["value"] for far in found[:OUTLIERS_LISTED]),
+        "farthest": [{"value": far["value"], "group": far["group"]} for far in found[:FARTHEST]],
+    }
+    if within is None:
+        return {**result, "low": groups[0]["low"], "high": groups[0]["high"]}
+    return {**result, "low": None, "high": None, "groups": groups}
+
+
+def _far_in(values: pd.Series, sd: str, floor: float | None) -> dict[str, Any]:
+    """One group's outlier bounds and the values beyond them, each with its distance in SDs."""
+    mean, spread = statistic_of(values, "mean"), statistic_of(values, "sd", sd=sd)
+    if mean is None or not spread or values.size < MIN_OUTLIER_N:
+        return {"checked": False, "n": int(values.size), "low": None, "high": None, "far": []}
+    low, high = mean - OUTLIER_SDS * spread, mean + OUTLIER_SDS * spread
+    far = values[(values < low) | (values > high)]
+    return {
+        "checked": True,
+        "n": int(values.size),
+        "low": None if floor is not None and low < floor else clean(low),
+        "high": clean(high),
+        "far": [{"value": clean(v), "sds": abs(v - mean) / spread} for v in far],
+    }
 
 
 def by_group(

@@ -53,11 +53,18 @@ def _said(statistic: str, percentile: float) -> str:
 
 
 def _describe(call: Any, params: dict[str, Any]) -> dict[str, Any]:
-    frame = _frame(call, params, params.get("columns") or [], [])
-    columns = params.get("columns") or _numbers(frame)
+    within = params.get("outliers_within")
+    named = params.get("columns") or []
+    frame = _frame(call, params, [*named, within] if named and within and within not in named else named, [])
+    columns = named or _numbers(frame, besides=(within,) if within else ())
     for where, name in enumerate(columns):
         require_number(frame, params["table"], name, f"columns[{where}]")
-    described = engine.describe(frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"])
+    if within is not None and within not in frame.columns:
+        raise SapError("VALIDATION_FAILED", f"{params['table']} has no column {within}",
+                       details={"invalid": {"outliers_within": within}})  # fmt: skip
+    described = engine.describe(
+        frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"], within=within
+    )
     result = {"table": params["table"], "rows": len(frame), "sd": params["sd"], "columns": described}
     if len(columns) == 1:
         only = described[0]
@@ -217,7 +224,8 @@ OPERATIONS = (
         "stats.describe",
         "query",
         "Summary statistics of number columns (pandas): n, missing, mean, SD (sample or population), min, "
-        "percentiles, max, sum, and the values more than 3 SDs from the mean.",
+        "percentiles, max, sum, and the values more than 3 SDs from the mean (from their own group's mean with "
+        "outliers_within; a bound below zero is left out for a column with no negative value).",
         _describe,
         {
             "table": TABLE,
@@ -228,6 +236,12 @@ OPERATIONS = (
             ),
             "percentiles": Param(
                 "array", "percentiles to report", default=[25, 50, 75], items=Param("number"), max_items=20
+            ),
+            "outliers_within": Param(
+                "string",
+                "find outliers within each group of this column (groups a question compares)",
+                min_length=1,
+                max_length=64,
             ),
         },
         examples=(
@@ -249,7 +263,14 @@ OPERATIONS = (
                             "max": 120.5,
                             "sum": 120.5,
                             "percentiles": {"p25": 120.5, "p50": 120.5, "p75": 120.5},
-                            "outliers": {"checked": False, "low": None, "high": None, "values": []},
+                            "outliers": {
+                                "checked": False,
+                                "within": None,
+                                "values": [],
+                                "farthest": [],
+                                "low": None,
+                                "high": None,
+                            },
                         }
                     ],
                 },

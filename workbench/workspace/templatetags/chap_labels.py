@@ -1,11 +1,13 @@
 """``{{ status|status_label }}``, ``{{ kind|payload_label }}``, ``{{ sender|sender_label }}``: the
-protocol's names in plain words (sessions/chap/labels.py); ``{{ moment|ago }}``: a time in words."""
+protocol's names in plain words (sessions/chap/labels.py); ``{{ moment|when }}``: a time as a person
+says it, exact to the second in its title."""
 
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.timesince import timesince
+from django.utils.dateparse import parse_datetime
+from django.utils.html import format_html
 
 from sessions.chap import labels
 
@@ -17,9 +19,17 @@ register.filter("sender_label", labels.sender_label)
 
 
 @register.filter
-def ago(moment: datetime) -> str:
-    """How long ago ``moment`` was, in words that hold in every viewer's time zone ("just now",
-    "5 minutes ago")."""
-    if timezone.now() - moment < timedelta(minutes=1):
-        return "just now"
-    return f"{timesince(moment)} ago"
+def when(moment: datetime | str | None) -> str:
+    """A ``<time>`` saying "today 14:05" with the exact moment in ``datetime`` and ``title``, from a
+    datetime or the protocol's ISO timestamp (static/js/local_times.js says it in the reader's zone)."""
+    if isinstance(moment, str):
+        moment = parse_datetime(moment.replace("Z", "+00:00"))
+    if moment is None:
+        return ""
+    local = timezone.localtime(moment) if timezone.is_aware(moment) else moment
+    return format_html(
+        '<time class="when" datetime="{}" title="{}">{}</time>',
+        moment.isoformat(),
+        local.strftime("%A %d %B %Y, %H:%M:%S %Z").strip(),
+        labels.time_words(local, timezone.localtime()),
+    )
