@@ -47,7 +47,7 @@ def test_counts_and_boilerplate_an_analyst_does_not_need_are_gone_or_folded(demo
     assert "operations on the data" in text
     assert "Can do" not in text and "Cannot do" not in text  # folded under "What the planner can and cannot do"
     assert "What the planner can and cannot do" in demo_page
-    assert "Review of the reviewer" not in text and "Review of the scribe's report" in text
+    assert "Review of the reviewer" not in text and "Review of the written report by scribe" in text
 
 
 def test_time_words_say_today_yesterday_or_the_date():
