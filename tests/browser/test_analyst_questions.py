@@ -187,6 +187,9 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
         "section[data-section-id=findings]"
     )
     findings.wait_for(timeout=30_000)
+    # The written report follows, and the analysis is redrawn as no longer the current answer: wait for it.
+    written = page.locator("#thread article.kind-collaborative_response.current header strong", has_text="scribe")
+    written.wait_for(timeout=30_000)
     lead = findings.locator(".body > p").first
     lead_text = " ".join(lead.inner_text().split())
     bolds = [" ".join(b.split()) for b in lead.locator("strong").all_inner_texts()]
