@@ -28,9 +28,10 @@ def require_chromium() -> None:
     pytest.skip(f"no Chromium at {CHROMIUM}: apt-get install chromium to run browser tests")
 
 
-def screenshot(page, name: str) -> None:
+def screenshot(page, name: str, *, whole: bool = True) -> None:
+    """The page saved in test-artifacts/: all of it, or (``whole=False``) what the window shows."""
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=whole)
 
 
 def open_page(browser, *, width: int = 1366, height: int = 900):

@@ -484,7 +484,9 @@ def analyst(run: TaskRun) -> str:
     if request is not None:
         understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
         asked = {"answer": question, "new_direction": request.text}.get(request.kind, f"{question} {request.text}")
-        reread = previous is not None and analysis.reads_differently(tables, question, asked)
+        # Words the settings took in whole ("use the sample SD") change how, not what, is asked.
+        fully_a_setting = understood.changed and not understood.not_understood and request.kind != "new_direction"
+        reread = previous is not None and not fully_a_setting and analysis.reads_differently(tables, question, asked)
         new_data = previous is not None and set(tables) != set(stated.get("tables") or [])
         if previous is not None and not understood.changed and not new_data and not reread:
             return honest_reply(run, request, understood)

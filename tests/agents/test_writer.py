@@ -141,6 +141,8 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
     work_until_idle()
     redone = last(team["session"], "collaborative_response", sender="analyst")
     assert redone["message_id"] != analysis["message_id"] and redone["in_reply_to"] == correction
+    findings = next(s for s in redone["payload"]["content"]["sections"] if s["id"] == "findings")
+    assert "has the highest mean basket value" in findings["body"]  # the SD changed, not the question
     again = written(team)
     assert again["message_id"] != report["message_id"] and again["in_reply_to"] == correction
     [changed] = [s for s in again["payload"]["content"]["sections"] if s["id"] == "what-changed"]

@@ -122,15 +122,21 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         changed = rewritten.locator('section[data-section-id="what-changed"]').inner_text()
         assert "Written again from the analysis analyst redid" in changed
         assert "Use the sample standard deviation" in changed
-        sample_sd = f"{statistics.stdev(HEIGHTS['nitrate']):.2f}"
-        assert sample_sd in rewritten.inner_text()
+        assert "SD (sample)" in rewritten.inner_text()
+        findings = reports_by(nina, "analyst").nth(1).locator('section[data-section-id="findings"]')
+        assert "nitrate has the highest mean height" in " ".join(findings.inner_text().split())
         review = reports_by(nina, "reviewer").nth(1)
         assert "Review of the written report by scribe" in review.inner_text()
         # The thread marks the current answer and dims the versions it replaced.
         assert rewritten.get_by_test_id("current-answer").count() == 1
         assert written.get_by_test_id("superseded").count() == 1
         assert reports_by(nina, "analyst").first.get_by_test_id("superseded").count() == 1
-        screenshot(nina, "walk-2-rewritten-and-reviewed-again-1440")
+        # So does the map: one current answer, the replaced results dimmed.
+        current = nina.locator("#map-nodes .node.current")
+        assert current.count() == 1 and "the current answer" in current.get_attribute("aria-label")
+        assert nina.locator("#map-nodes .node.superseded").count() >= 2
+        rewritten.scroll_into_view_if_needed()
+        screenshot(nina, "walk-2-rewritten-and-reviewed-again-1440", whole=False)
 
         # A new direction gets its answer, in reply.
         analysis = reports_by(nina, "analyst").nth(1)
@@ -145,7 +151,8 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         problem = nina.locator("#thread article.kind-error").last
         problem.wait_for(timeout=LIVE)
         assert "Draw the growth chart" in problem.inner_text() or "ghost" in problem.inner_text()
-        screenshot(nina, "walk-3-new-direction-and-a-failed-step-1440")
+        problem.scroll_into_view_if_needed()
+        screenshot(nina, "walk-3-new-direction-and-a-failed-step-1440", whole=False)
 
         # The deliverable is the written report as it stands now, with its review.
         nina.goto(f"{server.url}/sessions/{session.pk}/deliverable/")
@@ -159,7 +166,8 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         nina.goto(f"{server.url}/sessions/{session.pk}/")
         nina.locator("#thread").wait_for()
         assert SHOWN_IDS.findall(text_outside_technical_details(nina)) == []
-        screenshot(nina, "walk-4-workspace-1024")
+        nina.get_by_role("button", name="Fit").click()
+        screenshot(nina, "walk-4-workspace-map-1024", whole=False)
 
         # Done: the retrospective names the written report and its review.
         nina.on("dialog", lambda dialog: dialog.accept())
