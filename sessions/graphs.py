@@ -49,10 +49,12 @@ class GraphCache:
             else:
                 self._entries.move_to_end(key)
         with entry.lock:
-            self._catch_up(entry, session)
+            self.catch_up(entry, session)
         return entry
 
-    def _catch_up(self, entry: _Entry, session: WorkSession) -> None:
+    def catch_up(self, entry: _Entry, session: WorkSession) -> None:
+        """Bring ``entry`` to the head recorded on ``session``, rebuilding it when it is ahead (a rolled
+        back write, or a reader with an older head got there first). Hold ``entry.lock``."""
         graph = entry.graph
         if graph.seq > session.head_seq or (graph.seq == session.head_seq and entry.checksum != session.head_checksum):
             entry.graph = graph = ContextGraph(str(session.pk))

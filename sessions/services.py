@@ -202,6 +202,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
         )
     entry = graph_cache.entry(session)
     with entry.lock:
+        graph_cache.catch_up(entry, session)  # again under the lock: a reader may have moved it meanwhile
         _check_version(session, entry.graph, checked)
         refuse_second_decision(entry.graph.graph, checked)
         seq = session.head_seq + 1

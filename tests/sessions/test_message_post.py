@@ -180,6 +180,27 @@ def test_graph_cache_catches_up_with_writes_from_elsewhere(session, owner):
     assert entry.graph.seq == session.head_seq == 3 and entry.graph.graph.nodes["t"]["status"] == "overturned"
 
 
+def test_an_append_goes_on_when_a_reader_with_an_older_head_rolled_the_graph_back(session, owner, monkeypatch):
+    """A page renders from the head it read while a writer holds the row: it rebuilds the shared graph
+    to its older head between the writer's look-up and its lock. The writer catches up again."""
+    me = caller_for_user(owner)
+    post(session, me, envelopes.proposal)
+    older = type(session).objects.get(pk=session.pk)
+    post(session, me, envelopes.proposal)
+    looked_up = graph_cache.entry
+
+    def look_up_then_an_older_reader(current):
+        entry = looked_up(current)
+        with entry.lock:
+            graph_cache.catch_up(entry, older)
+        return entry
+
+    monkeypatch.setattr(graph_cache, "entry", look_up_then_an_older_reader)
+    ack = post(session, me, envelopes.proposal)
+    assert ack.seq == older.head_seq + 2
+    assert looked_up(type(session).objects.get(pk=session.pk)).graph.seq == ack.seq
+
+
 def test_verify_session_names_the_tampered_message(session, owner):
     me = caller_for_user(owner)
     for _ in range(3):
