@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
-from sessions.chap.decisions import refuse_second_decision
+from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
 from sessions.chap.graph import ContextGraph
 from sessions.chap.history import replay
 from sessions.chap.milestones import milestone
@@ -203,6 +203,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
     entry = graph_cache.entry(session)
     with entry.lock:
         _check_version(session, entry.graph, checked)
+        refuse_unknown_question(entry.graph.graph, checked)
         refuse_second_decision(entry.graph.graph, checked)
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
