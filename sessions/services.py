@@ -426,21 +426,6 @@ def share_announce(*, session_id: SessionId, caller: Caller, group: Group, role:
         access_changed_on_commit("user", user_id, session_id)
 
 
-def team_changed(*, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_: Any) -> None:
-    """``m2m_changed`` of users' groups: the users whose teams changed check their access again in
-    the sessions shared with those teams (``instance`` is a user, or a group when ``reverse``)."""
-    if action not in ("post_add", "post_remove", "pre_clear"):
-        return
-    if reverse:
-        groups, users = [instance.pk], list(pk_set or instance.user_set.values_list("pk", flat=True))
-    else:
-        groups, users = list(pk_set or instance.groups.values_list("pk", flat=True)), [instance.pk]
-    sessions = set(GroupShare.objects.filter(group_id__in=groups).values_list("session_id", flat=True))
-    for user_id in users:
-        for session_id in sessions:
-            access_changed_on_commit("user", user_id, session_id)
-
-
 def session_share(*, session_id: SessionId, caller: Caller, group: str, role: str) -> GroupShare:
     """The owner shares the session with a team (a Django group), or gives the team another role;
     logged as a session event. The group's members' open sockets take the new role at once."""
