@@ -1,6 +1,6 @@
 """Agent credentials: bearer tokens (issued once, stored as a hash, checked in constant time by lookup
-of the hash) and whether the agent may act at all. Revoking a token or disabling an agent ends its open
-connections at once, on every server process (sessions.events.access_changed_on_commit)."""
+of the hash) and whether the agent may act at all. Revoking or deleting a token, or disabling or deleting
+an agent, ends its open connections at once, on every server process (sessions.events.access_changed_on_commit)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,11 @@ def token_revoke(*, token: AgentToken) -> None:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
         access_changed_on_commit("agent", token.agent_id)
+
+
+def token_deleted(*, instance: AgentToken, **_: object) -> None:
+    """``post_delete`` of a token (deleted in the admin, or with its agent): ends as a revoked one does."""
+    access_changed_on_commit("agent", instance.agent_id)
 
 
 def agent_set_enabled(*, agent: Agent, enabled: bool) -> None:

@@ -10,11 +10,19 @@ class ChapSessionsConfig(AppConfig):
 
     def ready(self) -> None:
         from django.contrib.auth import get_user_model
-        from django.db.models.signals import m2m_changed
+        from django.contrib.auth.models import Group
+        from django.contrib.auth.signals import user_logged_out
+        from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
 
-        from sessions import checks  # noqa: F401  (registers the system checks)
-        from sessions.services import team_changed
+        from sessions import checks, revocation  # noqa: F401  (checks registers the system checks)
+        from sessions.models import WorkSession
 
-        # Adding someone to a group, or taking them out, in the admin changes what they may open in
-        # the sessions shared with it: their open sockets check again, as with a membership.
-        m2m_changed.connect(team_changed, sender=get_user_model().groups.through, dispatch_uid="chap.team_changed")
+        # Access that ends outside the session's services (the admin, an account, a sign-out) ends on
+        # the open sockets too: sessions/revocation.py.
+        user = get_user_model()
+        m2m_changed.connect(revocation.team_changed, sender=user.groups.through, dispatch_uid="chap.team_changed")
+        pre_delete.connect(revocation.team_deleted, sender=Group, dispatch_uid="chap.team_deleted")
+        post_save.connect(revocation.account_saved, sender=user, dispatch_uid="chap.account_saved")
+        post_delete.connect(revocation.account_deleted, sender=user, dispatch_uid="chap.account_deleted")
+        user_logged_out.connect(revocation.signed_out, dispatch_uid="chap.signed_out")
+        post_delete.connect(revocation.session_deleted, sender=WorkSession, dispatch_uid="chap.session_deleted")

@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
+from functools import partial
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -21,6 +22,7 @@ from sessions import presence
 from sessions.access import caller_for_agent, caller_for_principal, session_access
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, principal_group, session_group
+from sessions.revocation import still_signed_in
 from sessions.services import message_post
 from workbench.protocol import strict_json
 from workbench.protocol.errors import SapError, internal_error
@@ -39,11 +41,19 @@ def principal_of(caller) -> str:
     return principal_group("user", caller.user.pk)
 
 
-def access_now(session_id, caller, credential_live: Callable[[], bool] | None):
-    """A connection's access as it is now: the caller's role in the session, and for a connection
-    opened with a credential that can be revoked (an agent token: ``scope["credential_live"]``),
-    that credential still live. None when it is gone."""
-    if credential_live is not None and not credential_live():
+def credential_of(scope, caller) -> Callable[[], bool]:
+    """Whether what a connection was opened with still stands: an agent's token (``scope["credential_live"]``,
+    agents.auth), or a person's browser session (sessions.revocation.still_signed_in)."""
+    if caller.kind == "agent":
+        return scope["credential_live"]
+    session = scope.get("session")
+    return partial(still_signed_in, session.session_key if session is not None else None, caller.user.pk)
+
+
+def access_now(session_id, caller, credential_live: Callable[[], bool]):
+    """A connection's access as it is now: the caller's role in the session, while what it was opened
+    with still stands (``credential_of``). None when either is gone."""
+    if not credential_live():
         return None
     return session_access(session_id, caller)
 
@@ -200,7 +210,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
             return
         self.group = session_group(self.session_id)
         self.principal = principal_of(self.caller)
-        self.role, self.credential_live = access.role, self.scope.get("credential_live")
+        self.role, self.credential_live = access.role, credential_of(self.scope, self.caller)
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.posting: set[asyncio.Task] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
@@ -300,7 +310,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         await self.send_json({"type": "presence", "online": event["online"]})
 
     async def access_changed(self, event):
-        """Removed, revoked or disabled: closed at once. Another role: told, and posts follow it."""
+        """Removed, revoked, disabled or signed out: closed at once. Another role: told, and posts follow it."""
         if not concerns(event, self.session_id):
             return
         access = await db(access_now)(self.session_id, self.caller, self.credential_live)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
-from sessions.chap.decisions import refuse_second_decision
+from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
 from sessions.chap.graph import ContextGraph
 from sessions.chap.history import replay
 from sessions.chap.milestones import milestone
@@ -204,6 +204,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
     with entry.lock:
         graph_cache.catch_up(entry, session)  # again under the lock: a reader may have moved it meanwhile
         _check_version(session, entry.graph, checked)
+        refuse_unknown_question(entry.graph.graph, checked)
         refuse_second_decision(entry.graph.graph, checked)
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
@@ -424,21 +425,6 @@ def share_announce(*, session_id: SessionId, caller: Caller, group: Group, role:
     message_post_at_head(session_id=session_id, caller=SYSTEM, payload_type="session_event", payload=payload)
     for user_id in group.user_set.values_list("pk", flat=True):
         access_changed_on_commit("user", user_id, session_id)
-
-
-def team_changed(*, instance: Any, action: str, reverse: bool, pk_set: set[int] | None, **_: Any) -> None:
-    """``m2m_changed`` of users' groups: the users whose teams changed check their access again in
-    the sessions shared with those teams (``instance`` is a user, or a group when ``reverse``)."""
-    if action not in ("post_add", "post_remove", "pre_clear"):
-        return
-    if reverse:
-        groups, users = [instance.pk], list(pk_set or instance.user_set.values_list("pk", flat=True))
-    else:
-        groups, users = list(pk_set or instance.groups.values_list("pk", flat=True)), [instance.pk]
-    sessions = set(GroupShare.objects.filter(group_id__in=groups).values_list("session_id", flat=True))
-    for user_id in users:
-        for session_id in sessions:
-            access_changed_on_commit("user", user_id, session_id)
 
 
 def session_share(*, session_id: SessionId, caller: Caller, group: str, role: str) -> GroupShare:

@@ -1,7 +1,8 @@
 """Who decided what waited for a person, read from the context graph: the answer to a question or a
 clarification, the approval or rejection of a plan. The thread shows a decided item closed, with who
-decided and when; ``message_post`` refuses a second decision of it with ALREADY_DECIDED, whatever
-channel it came by (a form, REST, a socket). Plain Python: no Django."""
+decided and when; ``message_post`` refuses a second decision of it with ALREADY_DECIDED, and an answer
+to a question the session does not hold with RESOURCE_NOT_FOUND, whatever channel it came by (a form,
+REST, a socket). Plain Python: no Django."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import networkx as nx
 
+from sessions.chap.graph import ASKS
 from sessions.chap.labels import sender_label
 from workbench.protocol.errors import SapError
 
@@ -72,6 +74,21 @@ def asked_node(payload: dict[str, Any]) -> str:
     """The node a clarification_answer answers: a clarification, or one question of a report."""
     asked = str(payload["clarification_message_id"])
     return f"{asked}#question:{payload['question_index']}" if payload.get("question_index") is not None else asked
+
+
+def refuse_unknown_question(graph: nx.DiGraph[str], envelope: dict[str, Any]) -> None:
+    """RESOURCE_NOT_FOUND for an answer to no question of this session: an id of another session (which
+    the sender may not even see), of no message, or of a message that asks nothing; precondition: valid."""
+    if envelope["payload_type"] != "clarification_answer":
+        return
+    node = asked_node(envelope["payload"])
+    if graph.nodes.get(node, {}).get("kind") not in ASKS:
+        raise SapError(
+            "RESOURCE_NOT_FOUND",
+            "this session has no such question to answer",
+            details={"resource_type": "QUESTION", "resource_name": node},
+            suggestion=["answer a clarification or a report's open question of this session, by its message id"],
+        )
 
 
 def refuse_second_decision(graph: nx.DiGraph[str], envelope: dict[str, Any]) -> None:

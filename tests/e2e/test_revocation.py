@@ -5,13 +5,16 @@ import asyncio
 import json
 import secrets
 import urllib.request
+from urllib.parse import urlencode
 
 import pytest
 import websockets
+from django.contrib.auth.models import Group
 from django.test import Client
 
 from agents.tokens import token_issue
-from sessions.services import agent_join
+from sessions.access import caller_for_user
+from sessions.services import agent_join, session_share
 from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
 
@@ -122,3 +125,44 @@ def test_disabling_an_agent_on_one_server_closes_its_chap_socket_on_the_other(tw
         return status, await closed_with(socket)
 
     assert asyncio.run(scenario()) == (200, 4403)
+
+
+def test_deactivating_an_account_or_deleting_its_group_on_one_server_closes_its_sockets_on_the_other(two_servers):
+    """Neither goes through a session's services: the admin saves the account, or deletes the group."""
+    server_a, server_b = two_servers
+    owner, editor, reader = make_user("olga"), make_user("ed"), make_user("fin")
+    session = make_session(owner=owner, members={editor: "editor"})
+    finance = Group.objects.create(name="finance")
+    finance.user_set.add(reader)
+    session_share(session_id=session.pk, caller=caller_for_user(owner), group="finance", role="viewer")
+    operator = signed_in(make_user("root", superuser=True))
+    joined = editor.date_joined
+    deactivated = urlencode(
+        {
+            "username": "ed",
+            "email": editor.email,
+            "date_joined_0": joined.strftime("%Y-%m-%d"),
+            "date_joined_1": joined.strftime("%H:%M:%S"),
+        }
+    ).encode()  # Active unticked: not sent
+    form = "application/x-www-form-urlencoded"
+    cookies = [signed_in(editor), signed_in(reader)]
+
+    async def scenario():
+        sockets = []
+        for cookie in cookies:
+            browser = {"Cookie": cookie, "Origin": server_b.url}
+            sockets.append(await open_socket(server_b, f"/ws/sessions/{session.pk}/chap/", **browser))
+            sockets.append(await open_socket(server_b, f"/ws/sessions/{session.pk}/ui/", **browser))
+            assert json.loads(await sockets[-2].recv())["type"] == "hello"
+        ends = [
+            (f"/admin/auth/user/{editor.pk}/change/", deactivated),
+            (f"/admin/auth/group/{finance.pk}/delete/", b"post=yes"),
+        ]
+        statuses = [
+            await asyncio.to_thread(post_as, server_a, operator, path, data=data, content_type=form)
+            for path, data in ends
+        ]
+        return statuses, [await closed_with(socket) for socket in sockets]
+
+    assert asyncio.run(scenario()) == ([200, 200], [4403] * 4)

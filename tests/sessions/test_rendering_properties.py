@@ -33,7 +33,9 @@ def world():
     people = {"owner": owner, "editor": editor, "viewer": viewer}
     agent = agent_in(session, f"agent-{uuid.uuid4().hex[:8]}")
     proposal = post_message(session, caller_for_user(owner), envelopes.proposal)
-    return session, people, agent, proposal.message_id
+    question = {"question": "Which suppliers?", "options": [{"id": "eu", "label": "European ones"}]}
+    clarification = post_message(session, agent, envelopes.envelope, "clarification", question)
+    return session, people, agent, (proposal.message_id, clarification.message_id)
 
 
 def caller_of(kind: str, people: dict, agent):
@@ -94,10 +96,11 @@ def render_retrospective(session: WorkSession, owner) -> None:
 )
 @given(data=st.data())
 def test_every_valid_message_renders_on_every_page(payload_type, data):
-    session, people, agent, proposal_id = world()
+    session, people, agent, (proposal_id, clarification_id) = world()
     kind = data.draw(st.sampled_from(sorted(SENDERS[payload_type])), label="sender")
     caller = caller_of(kind, people, agent)
-    payload = data.draw(payloads(payload_type, [proposal_id]), label="payload")
+    references = [clarification_id] if payload_type == "clarification_answer" else [proposal_id]
+    payload = data.draw(payloads(payload_type, references), label="payload")
     envelope = envelope_for(
         session_id=session.pk,
         caller=caller,
@@ -116,7 +119,7 @@ def test_every_valid_message_renders_on_every_page(payload_type, data):
 
 def test_feedback_whose_instructions_hold_items_renders_everywhere():
     """The shape that broke the session page for everyone (#15.4), as a fixed example."""
-    session, people, _, proposal_id = world()
+    session, people, _, (proposal_id, _) = world()
     instructions = {"items": "xyz", "keys": [1, {"values": None}]}
 
     def feedback(**kwargs):

@@ -57,6 +57,10 @@ def test_every_payload_type_from_every_kind_of_sender(session, payload_type, sen
     caller = caller_of(sender_type, session)
     factory = envelopes.envelope
     if sender_type in SENDERS[payload_type]:
+        if payload_type == "clarification_answer":  # an answer answers a question the session holds
+            asked = envelopes.minimal_payload(payload_type)["clarification_message_id"]
+            clarification = envelopes.minimal_payload("clarification")
+            post_message(session, agent_in(session), factory, "clarification", clarification, message_id=asked)
         ack = post_message(session, caller, factory, payload_type, envelopes.minimal_payload(payload_type))
         assert Message.objects.get(session=session, seq=ack.seq).sender_type == sender_type
         return

@@ -14,7 +14,16 @@ from urllib.parse import parse_qs
 
 from sessions.access import caller_for_principal, session_access
 from sessions.chap.traits import SCHEDULE_CHANGES
-from sessions.consumers import CLOSE_FORBIDDEN, GuardedSocket, concerns, error_frame, principal_of, whole_number
+from sessions.consumers import (
+    CLOSE_FORBIDDEN,
+    GuardedSocket,
+    access_now,
+    concerns,
+    credential_of,
+    error_frame,
+    principal_of,
+    whole_number,
+)
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
 from sessions.models import Message, WorkSession
@@ -51,7 +60,7 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.role, self.caller = access.role, caller
+        self.role, self.caller, self.credential_live = access.role, caller, credential_of(self.scope, caller)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         self.view = "schedule" if query.get("view") == ["schedule"] else "workspace"
         self.group, self.principal = session_group(self.session_id), principal_of(caller)
@@ -90,10 +99,11 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
             await self.send(text_data=html)
 
     async def access_changed(self, event):
-        """Removed from the session: closed at once. Another role: what follows is rendered for it."""
+        """Removed from the session or signed out: closed at once. Another role: what follows is
+        rendered for it."""
         if not concerns(event, self.session_id):
             return
-        access = await db(session_access)(self.session_id, self.caller)
+        access = await db(access_now)(self.session_id, self.caller, self.credential_live)
         if access is None:
             await self.close(code=CLOSE_FORBIDDEN)
         else:
