@@ -110,7 +110,11 @@ class NewSessionForm(forms.Form):
         return payload
 
     def title_or_goal(self) -> str:
-        return self.cleaned_data["title"] or self.cleaned_data["goal"].strip()[:80]
+        """The title given, else the goal: whole up to 120 characters, else cut at a word with "…"."""
+        goal = " ".join(self.cleaned_data["goal"].split())
+        if self.cleaned_data["title"] or len(goal) <= 120:
+            return self.cleaned_data["title"] or goal
+        return goal[:119].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 class ReviewFilterForm(forms.Form):

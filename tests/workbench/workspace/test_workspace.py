@@ -236,6 +236,17 @@ def test_a_new_session_without_a_goal_is_refused_with_the_field_named(client):
     assert not WorkSession.objects.exists()
 
 
+def test_a_long_goal_titles_the_session_whole_or_cut_at_a_word(client):
+    client.force_login(make_user())
+    question = "Do patients with a higher body mass index show faster disease progression (target)?"
+    long_goal = "Compare " + " ".join(f"measure{n}" for n in range(30))
+    for goal in (question, long_goal):
+        client.post(reverse("sessions:new"), {"goal": goal})
+    assert WorkSession.objects.filter(title=question).exists()  # 85 characters: whole, never "(targe"
+    cut = WorkSession.objects.exclude(title=question).get().title
+    assert cut.endswith("…") and len(cut) <= 120 and long_goal.startswith(cut[:-1]) and cut[-2].isdigit()
+
+
 def test_the_sessions_list_counts_what_waits_for_you(world):
     html = world["client"].get(reverse("sessions:list")).content.decode()
     assert "1 waiting for you" in html and reverse("sessions:new") in html
