@@ -333,7 +333,15 @@ def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:
     return found
 
 
-OP_WORDS = {"=": "is", "!=": "is not", ">": "above", ">=": "at least", "<": "below", "<=": "at most", "in": "is"}
+OP_WORDS = {
+    "=": "is",
+    "!=": "is not",
+    ">": "is above",
+    ">=": "is at least",
+    "<": "is below",
+    "<=": "is at most",
+    "in": "is",
+}
 
 
 def _calendar_words(parts: list[dict[str, Any]]) -> str:
@@ -348,7 +356,7 @@ def _calendar_words(parts: list[dict[str, Any]]) -> str:
 
 
 def condition_words(condition: dict[str, Any]) -> str:
-    """A row filter as a person says it: "region is north or south", "amount above 10"."""
+    """A row filter as a person says it after "where": "region is north or south", "amount is above 10"."""
     if "and" in condition:
         return _calendar_words(condition["and"]) or " and ".join(condition_words(c) for c in condition["and"])
     if "or" in condition:

@@ -202,7 +202,7 @@ def test_a_period_keeps_only_its_rows(team, first_report):
     row, body = statistics_row(reports(team["session"])[-1])
     february = [p for p, d in zip(PRICES, DAYS, strict=True) if d.startswith("2026-02")]
     assert cells(row)[1:3] == [str(len(february)), str(round(statistics.fmean(february), 2))]
-    assert "Only the rows where day at least 2026-02-01 and day at most 2026-02-28." in body
+    assert "Only the rows where day is at least 2026-02-01 and day is at most 2026-02-28." in body
 
 
 COLUMNS = [
