@@ -183,3 +183,7 @@ WORKBENCH_VERSION = workbench.__version__
 CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)
 CHAP_LLM_MAX_SECONDS = env_int("CHAP_LLM_MAX_SECONDS", 180, minimum=1)
 CHAP_LLM_MAX_TOKENS = env_int("CHAP_LLM_MAX_TOKENS", 50_000, minimum=100)
+# Budget of one SAP request (one HTTP request, CHAP request or agent turn): operations run (workflow
+# steps included) and wall time; the blocks past it are refused together (agents/sap/dispatcher.py).
+CHAP_SAP_MAX_OPERATIONS = env_int("CHAP_SAP_MAX_OPERATIONS", 50, minimum=1)
+CHAP_SAP_MAX_SECONDS = env_int("CHAP_SAP_MAX_SECONDS", 60, minimum=1)

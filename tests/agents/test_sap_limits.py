@@ -1,0 +1,69 @@
+"""What one SAP request through POST /api/sessions/<id>/sap/ may spend, and how its answer reaches the client."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from agents.sap import format_block, parse
+from sessions.models import Message
+from tests.factories import make_session, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def viewer_world():
+    owner, viewer = make_user("olga"), make_user("vic")
+    return {"session": make_session(owner=owner, members={viewer: "viewer"}), "owner": owner, "viewer": viewer}
+
+
+def ping(block_id):
+    return f'@@query:system.ping#{block_id}\n{{"echo": "{block_id}"}}\n@@end\n'
+
+
+def run_as(user, session, text):
+    client = APIClient()
+    client.force_login(user)
+    response = client.post(f"/api/sessions/{session.pk}/sap/", text, content_type="text/plain")
+    assert response.status_code == 200
+    return parse(b"".join(response.streaming_content).decode())
+
+
+def records_of(session):
+    return list(Message.objects.filter(session=session, payload_type="operation_record").order_by("seq"))
+
+
+def test_a_request_runs_its_operation_budget_and_refuses_the_rest_in_one_block(viewer_world, settings):
+    settings.CHAP_SAP_MAX_OPERATIONS = 5
+    session = viewer_world["session"]
+    responses = run_as(viewer_world["viewer"], session, "".join(ping(n) for n in range(300)))
+    assert [r.type for r in responses] == ["result"] * 5 + ["error"]
+    refusal = responses[-1].body
+    assert refusal["code"] == "LIMIT_EXCEEDED" and refusal["details"]["budget"] == "operations"
+    assert refusal["details"]["limit"] == 5 and refusal["details"]["refused"] == 295
+    assert refusal["details"]["first_refused"] == {"name": "system.ping", "id": "5"}
+    assert "295" in refusal["message"] and refusal["suggestion"]
+    records = records_of(session)
+    assert len(records) == 6, "five pings and one record of the refusal, not one per refused block"
+    assert records[-1].envelope["payload"]["outcome"] == "error"
+    assert records[-1].envelope["payload"]["response"]["code"] == "LIMIT_EXCEEDED"
+
+
+def test_a_request_past_its_time_budget_refuses_the_blocks_not_started(viewer_world, settings):
+    settings.CHAP_SAP_MAX_SECONDS = 0  # spent as soon as anything ran: the first block still runs
+    session = viewer_world["session"]
+    first, refusal = run_as(viewer_world["viewer"], session, ping("a") + ping("b") + ping("c"))
+    assert first.type == "result" and first.body["echo"] == "a"
+    assert refusal.body["code"] == "LIMIT_EXCEEDED" and refusal.body["details"]["budget"] == "time"
+    assert refusal.body["details"]["refused"] == 2
+    assert len(records_of(session)) == 2
+
+
+def test_workflow_steps_spend_the_same_budget(viewer_world, settings):
+    settings.CHAP_SAP_MAX_OPERATIONS = 3
+    steps = [{"id": f"s{n}", "operation": "system.ping"} for n in range(5)]
+    workflow = format_block("action", "workflow.execute", {"steps": steps}, "w")
+    session = viewer_world["session"]
+    *_progress, stopped, refusal = run_as(viewer_world["owner"], session, workflow + ping("after"))
+    assert stopped.type == "error" and stopped.body["code"] == "LIMIT_EXCEEDED"
+    assert stopped.body["details"]["completed"] == ["s0", "s1"], "the workflow and two steps spent the three"
+    assert refusal.body["details"]["budget"] == "operations" and refusal.body["details"]["refused"] == 1
