@@ -67,3 +67,31 @@ def test_workflow_steps_spend_the_same_budget(viewer_world, settings):
     assert stopped.type == "error" and stopped.body["code"] == "LIMIT_EXCEEDED"
     assert stopped.body["details"]["completed"] == ["s0", "s1"], "the workflow and two steps spent the three"
     assert refusal.body["details"]["budget"] == "operations" and refusal.body["details"]["refused"] == 1
+
+
+@pytest.fixture
+def csv_world(viewer_world):
+    session = viewer_world["session"]
+
+    def upload_and_import(content):
+        text = format_block("action", "file.write", {"path": "wide.csv", "content": content}, "w")
+        text += format_block("action", "dataset.import-csv", {"path": "wide.csv", "table": "wide"}, "i")
+        written, imported = run_as(viewer_world["owner"], session, text)
+        assert written.type == "result", written.body
+        return imported
+
+    return upload_and_import
+
+
+@pytest.mark.django_db(databases=["default", "datasets"])
+def test_a_csv_field_over_the_limit_is_refused_with_its_line(csv_world):
+    refused = csv_world("id,note\n1,short\n2," + "x" * 140_000 + "\n")
+    assert refused.type == "error" and refused.body["code"] == "LIMIT_EXCEEDED", refused.body
+    assert refused.body["details"] == {"line": 3, "limit_chars": 131_072}
+    assert "longer than 131,072 characters" in refused.body["message"] and refused.body["suggestion"]
+
+
+@pytest.mark.django_db(databases=["default", "datasets"])
+def test_a_csv_field_at_the_limit_loads(csv_world):
+    loaded = csv_world("id,note\n1," + "x" * 131_072 + "\n")
+    assert loaded.type == "result" and loaded.body["rows_loaded"] == 1, loaded.body
