@@ -1,6 +1,5 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
-from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import parsers, serializers
@@ -14,6 +13,7 @@ from agents.sap_service import approval_decide, approvals_of, sap_run, workspace
 from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
 from sessions.access import caller_for_principal, require_access
 from sessions.api import ERRORS, validated_body
+from workbench.streaming import PieceByPieceResponse
 
 
 class PlainTextParser(parsers.BaseParser):
@@ -51,7 +51,7 @@ class SapView(APIView):
             text=text,
             request_message_id=request.headers.get("X-CHAP-Message-Id") or None,
         )
-        return StreamingHttpResponse(blocks, content_type="text/plain; charset=utf-8")
+        return PieceByPieceResponse(blocks, content_type="text/plain; charset=utf-8")
 
 
 class ApprovalSerializer(serializers.Serializer):

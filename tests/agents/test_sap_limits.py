@@ -1,11 +1,20 @@
 """What one SAP request through POST /api/sessions/<id>/sap/ may spend, and how its answer reaches the client."""
 
+import asyncio
+import re
+
 import pytest
+from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
-from agents.sap import format_block, parse
+from agents import sap_service
+from agents.operations import workbench_registry
+from agents.sap import Operation, Registry, format_block, parse
+from agents.tokens import token_issue
 from sessions.models import Message
-from tests.factories import make_session, make_user
+from sessions.services import agent_join
+from tests.factories import make_agent, make_session, make_user
+from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +104,80 @@ def test_a_csv_field_over_the_limit_is_refused_with_its_line(csv_world):
 def test_a_csv_field_at_the_limit_loads(csv_world):
     loaded = csv_world("id,note\n1," + "x" * 131_072 + "\n")
     assert loaded.type == "result" and loaded.body["rows_loaded"] == 1, loaded.body
+
+
+class Exchange:
+    """One HTTP request through the workbench's ASGI application, as Daphne hands it over; ``log``
+    holds, in order, what the test's operation computed and which blocks the client was sent."""
+
+    def __init__(self):
+        self.log = []
+        self.status = None
+        self.finished = asyncio.Event()
+
+    def run(self, path, body, headers):
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "POST",
+            "scheme": "http",
+            "path": path,
+            "raw_path": path.encode(),
+            "query_string": b"",
+            "headers": [
+                (name.encode(), value.encode())
+                for name, value in {**headers, "content-length": str(len(body.encode()))}.items()
+            ],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        async_to_sync(application)(scope, self.receive(body), self.send)
+
+    def receive(self, body):
+        messages = [{"type": "http.request", "body": body.encode(), "more_body": False}]
+
+        async def next_message():
+            if messages:
+                return messages.pop()
+            await self.finished.wait()
+            return {"type": "http.disconnect"}
+
+        return next_message
+
+    async def send(self, message):
+        if message["type"] == "http.response.start":
+            self.status = message["status"]
+        elif message["type"] == "http.response.body":
+            text = message.get("body", b"").decode()
+            self.log += [f"sent {block_id}" for block_id in re.findall(r"^@@\w+:[\w.-]+#(\w+)", text, re.M)]
+            if not message.get("more_body"):
+                self.finished.set()
+
+
+@pytest.fixture
+def computing(monkeypatch):
+    """An operation, test.compute, that notes in the exchange's log when it runs."""
+    exchange = Exchange()
+
+    def compute(call, params):
+        exchange.log.append(f"computed {call.block.id}")
+        return {"status": "done"}
+
+    operation = Operation("test.compute", "query", "Notes that it ran.", compute)
+    monkeypatch.setattr(sap_service, "workbench_registry", lambda: Registry([*workbench_registry(), operation]))
+    return exchange
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_block_reaches_the_client_before_the_next_is_computed(computing, viewer_world):
+    agent = make_agent("worker", allowed_operations=["test.*"])
+    agent_join(session=viewer_world["session"], agent=agent)
+    blocks = ping("p") + "".join(format_block("query", "test.compute", {}, name) for name in ("q1", "q2", "q3"))
+    computing.run(
+        f"/api/sessions/{viewer_world['session'].pk}/sap/",
+        blocks,
+        {"authorization": f"Bearer {token_issue(agent=agent)}", "content-type": "text/plain"},
+    )
+    assert computing.status == 200
+    assert computing.log == ["sent p", "computed q1", "sent q1", "computed q2", "sent q2", "computed q3", "sent q3"]
