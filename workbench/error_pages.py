@@ -7,7 +7,11 @@ A REST view's own errors never come here: workbench.api_errors answers them.
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 
+from csp.constants import HEADER
+from csp.middleware import CSPMiddleware
+from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
@@ -120,3 +124,13 @@ class NotFoundPage:
 
     def process_exception(self, request, exception):
         return page_not_found(request, exception) if isinstance(exception, Http404) else None
+
+
+class ContentSecurityPolicy(CSPMiddleware):
+    """django-csp's middleware, except that a 404 keeps the policy with DEBUG on: django-csp leaves it
+    off for Django's technical 404 page, which NotFoundPage never lets through."""
+
+    def process_response(self, request, response):
+        if response.status_code == 404 and settings.DEBUG and HEADER not in response:
+            response[HEADER] = build_policy(**asdict(self.get_policy_parts(request=request, response=response)))
+        return super().process_response(request, response)

@@ -21,7 +21,7 @@ def test_a_missing_page_is_the_workbench_page_and_names_no_url_pattern(signed_in
     response = signed_in.get(path)
     page = response.content.decode()
     assert response.status_code == 404 and 'data-testid="error-page"' in page, page[:300]
-    assert "There is nothing here" in page
+    assert "There is nothing here" in page and "script-src 'self'" in response["Content-Security-Policy"]
     assert "URLconf" not in page and "admin/" not in page and "api/schema" not in page
 
 
