@@ -1,5 +1,9 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
+from collections.abc import AsyncIterator, Iterator
+
+from asgiref.sync import sync_to_async
+from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import parsers, serializers
@@ -13,7 +17,6 @@ from agents.sap_service import approval_decide, approvals_of, sap_run, workspace
 from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
 from sessions.access import caller_for_principal, require_access
 from sessions.api import ERRORS, validated_body
-from workbench.streaming import PieceByPieceResponse
 
 
 class PlainTextParser(parsers.BaseParser):
@@ -24,6 +27,30 @@ class PlainTextParser(parsers.BaseParser):
             return stream.read().decode("utf-8")
         except UnicodeDecodeError:
             raise SapError("INVALID_REQUEST", "the SAP stream must be UTF-8 text") from None
+
+
+def _next_piece(pieces: Iterator[bytes]) -> bytes | None:
+    return next(pieces, None)
+
+
+class PieceByPieceResponse(StreamingHttpResponse):
+    """A StreamingHttpResponse over a synchronous iterator that Daphne sends as it is produced.
+
+    Served through ASGI, Django reads a synchronous iterator to its end before it sends a byte. This
+    takes one piece at a time instead, each in the thread Django runs synchronous code in (where the
+    ORM's connection lives), and so sends each piece as soon as it exists. Synchronous callers (the
+    test client) iterate as usual.
+    """
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        pieces = self.streaming_content
+        if not isinstance(pieces, Iterator):  # asynchronous already: Django sends it piece by piece
+            async for piece in super().__aiter__():
+                yield piece
+            return
+        take = sync_to_async(_next_piece, thread_sensitive=True)
+        while (taken := await take(pieces)) is not None:
+            yield taken
 
 
 class SapView(APIView):
