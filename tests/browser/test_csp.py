@@ -54,13 +54,13 @@ def test_the_pages_send_a_policy_and_break_none_of_it(member):
     page, url = member["page"], member["url"]
 
     visit(page, url + "/")
-    page.locator("body[data-socket-open=yes]").wait_for()  # no wait_for_function: Playwright evaluates its text
+    page.locator("body[data-socket-open=yes]").wait_for()
     page.locator("#map-node-0").click()
     heading = page.get_by_test_id("node-details").locator("h2").first
     heading.wait_for()
     page.locator("#map-node-1").focus()
     page.keyboard.press("Enter")  # opens the node without an htmx trigger filter (those need eval)
-    expect(heading).not_to_have_text(heading.inner_text())
+    expect(heading).not_to_have_text(heading.inner_text(), timeout=30_000)
     report = page.locator("#thread article").last
     report.locator("header button", has_text="Give feedback").click()
     panel = page.get_by_test_id("feedback-panel")
@@ -77,7 +77,7 @@ def test_the_pages_send_a_policy_and_break_none_of_it(member):
     screenshot(page, "csp-2-history")
 
     visit(page, url + "/schedule/")
-    page.locator("body[data-socket-open=yes]").wait_for()  # no wait_for_function: Playwright evaluates its text
+    page.locator("body[data-socket-open=yes]").wait_for()
     screenshot(page, "csp-3-schedule")
 
     visit(page, url.rsplit("/", 1)[0] + "/new/")
