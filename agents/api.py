@@ -1,5 +1,8 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
+from collections.abc import AsyncIterator, Iterator
+
+from asgiref.sync import sync_to_async
 from django.http import StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -24,6 +27,30 @@ class PlainTextParser(parsers.BaseParser):
             return stream.read().decode("utf-8")
         except UnicodeDecodeError:
             raise SapError("INVALID_REQUEST", "the SAP stream must be UTF-8 text") from None
+
+
+def _next_piece(pieces: Iterator[bytes]) -> bytes | None:
+    return next(pieces, None)
+
+
+class PieceByPieceResponse(StreamingHttpResponse):
+    """A StreamingHttpResponse over a synchronous iterator that Daphne sends as it is produced.
+
+    Served through ASGI, Django reads a synchronous iterator to its end before it sends a byte. This
+    takes one piece at a time instead, each in the thread Django runs synchronous code in (where the
+    ORM's connection lives), and so sends each piece as soon as it exists. Synchronous callers (the
+    test client) iterate as usual.
+    """
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        pieces = self.streaming_content
+        if not isinstance(pieces, Iterator):  # asynchronous already: Django sends it piece by piece
+            async for piece in super().__aiter__():
+                yield piece
+            return
+        take = sync_to_async(_next_piece, thread_sensitive=True)
+        while (taken := await take(pieces)) is not None:
+            yield taken
 
 
 class SapView(APIView):
@@ -51,7 +78,7 @@ class SapView(APIView):
             text=text,
             request_message_id=request.headers.get("X-CHAP-Message-Id") or None,
         )
-        return StreamingHttpResponse(blocks, content_type="text/plain; charset=utf-8")
+        return PieceByPieceResponse(blocks, content_type="text/plain; charset=utf-8")
 
 
 class ApprovalSerializer(serializers.Serializer):

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from statistics import mean
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -32,7 +33,7 @@ from agents.models import Agent, Approval, ApprovalStatus
 from agents.operations import workbench_registry
 from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Operation, Outcome, SapError, StreamParser, format_block
-from agents.sap.dispatcher import error_block
+from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
 from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
@@ -136,8 +137,8 @@ def _storable(value: object) -> Any:
     return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(json_safe(value), default=str)))
 
 
-def dispatcher() -> Dispatcher:
-    return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome)
+def dispatcher(budget: Budget | None = None) -> Dispatcher:
+    return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome, budget=budget)
 
 
 def sap_run(
@@ -146,6 +147,8 @@ def sap_run(
     """Run every request block of ``text`` in order; yields the response blocks as SAP text.
 
     ``request_message_id`` names the CHAP message that asked for them: the records link to it.
+    The request may run CHAP_SAP_MAX_OPERATIONS operations for CHAP_SAP_MAX_SECONDS; the blocks
+    past either get one LIMIT_EXCEEDED block (and one record).
     Raises SapError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
     """
     access = require_access(session_id, caller)
@@ -159,7 +162,8 @@ def sap_run(
     context = SapContext(caller, access, request_message_id)
     parser = StreamParser()
     items = [*parser.feed(text), *parser.close()]
-    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher().run(items, context))
+    budget = Budget(settings.CHAP_SAP_MAX_OPERATIONS, settings.CHAP_SAP_MAX_SECONDS)
+    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher(budget).run(items, context))
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:

@@ -7,11 +7,16 @@ A REST view's own errors never come here: workbench.api_errors answers them.
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict
 
+from csp.constants import HEADER
+from csp.middleware import CSPMiddleware
+from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
+from django.urls import Resolver404, resolve
 
 from workbench.protocol.errors import SapError, new_request_id
 
@@ -100,3 +105,32 @@ class ApiErrorsAsJson:
         if response.status_code >= 400 and is_api(request) and response.get("Content-Type", "").startswith("text/html"):
             return error_answer(request, response.status_code)
         return response
+
+
+class NotFoundPage:
+    """Every 404 is ``page_not_found``'s, with DEBUG on too: Django's technical 404 page lists the URL
+    patterns, and DEBUG=1, the default a newcomer runs, should not publish the site's map. Placed
+    after CommonMiddleware, which still turns a 404 for an address without its slash into a redirect."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            resolve(request.path_info, getattr(request, "urlconf", None))
+        except Resolver404:
+            return page_not_found(request)
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        return page_not_found(request, exception) if isinstance(exception, Http404) else None
+
+
+class ContentSecurityPolicy(CSPMiddleware):
+    """django-csp's middleware, except that a 404 keeps the policy with DEBUG on: django-csp leaves it
+    off for Django's technical 404 page, which NotFoundPage never lets through."""
+
+    def process_response(self, request, response):
+        if response.status_code == 404 and settings.DEBUG and HEADER not in response:
+            response[HEADER] = build_policy(**asdict(self.get_policy_parts(request=request, response=response)))
+        return super().process_response(request, response)

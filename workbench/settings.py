@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+from csp.constants import NONE, SELF
+
 import workbench
 from workbench.env import (
     channel_layer_from_url,
@@ -34,6 +36,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "csp",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -47,6 +50,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "workbench.error_pages.ApiErrorsAsJson",
     "django.middleware.security.SecurityMiddleware",
+    "workbench.error_pages.ContentSecurityPolicy",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -55,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "workbench.error_pages.NotFoundPage",
 ]
 
 ROOT_URLCONF = "workbench.urls"
@@ -152,6 +157,21 @@ SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 3600)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_TLS_PROXY", False) else None
 SILENCED_SYSTEM_CHECKS = env_list("SILENCED_SYSTEM_CHECKS", [])
+# Content-Security-Policy on every answer (django-csp): scripts, styles and sockets from this origin
+# only, and no inline script, style, event handler or eval anywhere (tests/browser/test_csp.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 
 LOGGING = {
     "version": 1,
@@ -183,3 +203,7 @@ WORKBENCH_VERSION = workbench.__version__
 CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)
 CHAP_LLM_MAX_SECONDS = env_int("CHAP_LLM_MAX_SECONDS", 180, minimum=1)
 CHAP_LLM_MAX_TOKENS = env_int("CHAP_LLM_MAX_TOKENS", 50_000, minimum=100)
+# Budget of one SAP request (one HTTP request, CHAP request or agent turn): operations run (workflow
+# steps included) and wall time; the blocks past it are refused together (agents/sap/dispatcher.py).
+CHAP_SAP_MAX_OPERATIONS = env_int("CHAP_SAP_MAX_OPERATIONS", 50, minimum=1)
+CHAP_SAP_MAX_SECONDS = env_int("CHAP_SAP_MAX_SECONDS", 60, minimum=1)

@@ -17,6 +17,35 @@ from workbench.protocol.errors import SapError, new_request_id
 logger = logging.getLogger(__name__)
 
 PARSE_ERROR_NAME = "protocol.parse"
+BUDGET_NAME = "protocol.budget"
+
+
+@dataclass
+class Budget:
+    """What one request (one stream) may spend: operations run, workflow steps included, and wall
+    time. Checked before an operation starts, so a running one finishes; the first always starts."""
+
+    max_operations: int
+    max_seconds: float
+    started: float = field(default_factory=time.perf_counter)
+    used: int = 0
+
+    def spend(self) -> None:
+        """Count one operation, or raise SapError(LIMIT_EXCEEDED) naming the budget it would exceed."""
+        elapsed = time.perf_counter() - self.started
+        if self.used >= self.max_operations:
+            raise SapError(
+                "LIMIT_EXCEEDED",
+                f"a request runs at most {self.max_operations} operations",
+                details={"budget": "operations", "limit": self.max_operations},
+            )
+        if self.used and elapsed >= self.max_seconds:
+            raise SapError(
+                "LIMIT_EXCEEDED",
+                f"a request runs for at most {self.max_seconds:g} seconds",
+                details={"budget": "time", "limit": self.max_seconds, "elapsed_s": round(elapsed, 3)},
+            )
+        self.used += 1
 
 
 @dataclass
@@ -63,7 +92,7 @@ def parse_error_block(error: ParseError) -> Block:
 class Dispatcher:
     """``authorize(operation, block, params, context)`` raises SapError to refuse, or returns a Block
     to answer in the operation's place (an approval request, say); ``on_outcome`` sees every
-    finished request."""
+    finished request. With a ``budget``, a stream's requests past it get one error block together."""
 
     def __init__(
         self,
@@ -71,32 +100,62 @@ class Dispatcher:
         *,
         authorize: Callable[[Operation, Block, dict[str, Any], Any], Block | None] | None = None,
         on_outcome: Callable[[Outcome, Any], None] | None = None,
+        budget: Budget | None = None,
     ):
         self.registry = registry
         self.authorize = authorize
         self.on_outcome = on_outcome
+        self.budget = budget
 
     def run(self, items: Iterable[Item], context: Any = None) -> Iterator[Block]:
         """Responses for every request of a stream; later requests may use earlier results by id."""
         results: dict[str, dict[str, Any]] = {}
+        items = iter(items)
         for item in items:
             if isinstance(item, Text):
                 continue
             if isinstance(item, ParseError):
                 yield parse_error_block(item)
                 continue
-            for response in self.execute(item, context, results=results):
+            if self.budget is not None:
+                try:
+                    self.budget.spend()
+                except SapError as spent:
+                    yield self._refuse_rest(item, items, spent, context)
+                    return
+            for response in self.execute(item, context, results=results, counted=True):
                 if response.type == "result" and response.id:
                     results[response.id] = response.body
                 yield response
 
+    def _refuse_rest(self, first: Block, rest: Iterator[Item], spent: SapError, context: Any) -> Block:
+        """One error block, and one outcome, for every request the budget leaves unrun."""
+        count = 1 + sum(isinstance(item, Block) for item in rest)
+        spent.message += f": {count} request block{'s were' if count > 1 else ' was'} not run"
+        spent.details |= {"refused": count, "first_refused": {"name": first.name, "id": first.id}}
+        spent.suggestion = [f"send the blocks from {first.name} #{first.id} on in a new request"]
+        spent.request_id = new_request_id()
+        refusal = error_block(BUDGET_NAME, None, spent)
+        request = Block(first.type, BUDGET_NAME, None, {"refused": count, "first_refused": first.name})
+        if self.on_outcome is not None:
+            self.on_outcome(Outcome(request, None, refusal, 0.0), context)
+        return refusal
+
     def execute(
-        self, block: Block, context: Any = None, *, results: dict[str, dict[str, Any]] | None = None
+        self,
+        block: Block,
+        context: Any = None,
+        *,
+        results: dict[str, dict[str, Any]] | None = None,
+        counted: bool = False,
     ) -> Iterator[Block]:
+        """Run one request: its events, then its result or error. ``counted``: the budget was spent already."""
         started = time.perf_counter()
         operation: Operation | None = None
         request_id = new_request_id()
         try:
+            if self.budget is not None and not counted:
+                self.budget.spend()
             operation, response = yield from self._execute(block, context, request_id, results)
         except SapError as error:
             error.request_id = error.request_id or request_id

@@ -14,6 +14,10 @@
     const hint = frame && frame.querySelector(".map-hint");
     let full = parse(svg.dataset.view);
     let box = full.slice();
+    // The frame keeps the whole map's proportions while the view box zooms (set here, not in a style
+    // attribute, which the Content-Security-Policy refuses).
+    const keepProportions = () => { svg.style.aspectRatio = `${full[2]} / ${full[3]}`; };
+    keepProportions();
     // Screen pixels per map unit for a view box (the SVG keeps its aspect ratio: the smaller ratio wins).
     const scaleOf = (view) => {
       const rect = svg.getBoundingClientRect();
@@ -59,7 +63,7 @@
       if (right === full[0] + full[2] && bottom === full[1] + full[3]) return;
       const showedAll = box.join() === full.join();
       full = [full[0], full[1], right - full[0], bottom - full[1]];
-      svg.style.aspectRatio = `${full[2]} / ${full[3]}`;
+      keepProportions();
       if (showedAll) fit(); else apply();
     };
     const zoom = (factor, cx, cy) => {
@@ -152,7 +156,12 @@
       if (columnX) next = nearest(side.filter((n) => at(n)[0] === at(columnX)[0]), (n) => Math.abs(at(n)[1] - y));
     } else if (event.key === "Home") next = nodes[0];
     else if (event.key === "End") next = nodes[nodes.length - 1];
-    else if (event.key === " ") { event.preventDefault(); from.click(); return; }
+    else if (event.key === " " || event.key === "Enter") {
+      // htmx opens the node on click (a trigger filter for Enter would need eval, which the CSP refuses).
+      event.preventDefault();
+      from.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      return;
+    }
     else return;
     event.preventDefault();
     if (!next) return;

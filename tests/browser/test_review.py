@@ -54,7 +54,8 @@ def test_a_task_is_reassigned_by_drag_and_by_keyboard_and_moves_in_the_other_mem
         page.goto(f"{two_members['server'].url}/sessions/{session.pk}/schedule/")
         lane(page, "finder").locator(f"#task-{task.pk}").wait_for()
     assert olga.locator("#handoff-lines path.handoff-line").count() == 1  # the hand-off, drawn
-    page_ready = "document.querySelector('[ws-connect]') && htmx"  # the socket extension is loaded
+    # the socket extension is loaded (a function: Playwright evals a bare expression, which the CSP refuses)
+    page_ready = "() => document.querySelector('[ws-connect]') && htmx"
     ed.wait_for_function(page_ready)
     ed.wait_for_timeout(300)  # the socket has joined the session's group
     screenshot(olga, "schedule-1-before")

@@ -115,11 +115,11 @@ def test_a_reconnecting_workspace_goes_on_after_the_last_message_it_shows(daphne
         sign_in(page, daphne_server, owner.username)
         page.add_init_script(CATCH_THE_SOCKET)
         page.goto(f"{daphne_server.url}/sessions/{session.pk}/")
-        page.wait_for_function("window.socketUrls && window.socketUrls.length === 1")
+        page.wait_for_function("() => window.socketUrls && window.socketUrls.length === 1")
         first = post_through_the_server(daphne_server, session, token)
         page.locator(f"#thread #msg-{first}").wait_for()
         page.evaluate("window.liveSocket.reconnect()")  # as after a server restart
-        page.wait_for_function("window.socketUrls.length === 2")
+        page.wait_for_function("() => window.socketUrls.length === 2")
         second = post_through_the_server(daphne_server, session, token)
         page.locator(f"#thread #msg-{second}").wait_for()
         urls = page.evaluate("window.socketUrls")

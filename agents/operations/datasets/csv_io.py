@@ -47,6 +47,29 @@ def convert_text(kind: str, text: str):
     return text
 
 
+def read_records(text: str, delimiter: str) -> list[list[str]]:
+    """The rows of ``text``, or SapError naming the line the csv module could not read. A field may
+    hold Python's default 131,072 characters (the limit is process-wide, so it stays as it is): a
+    longer text belongs in a workspace file, not a cell."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        return list(reader)
+    except csv.Error as exc:
+        if "field larger than field limit" in str(exc):
+            limit = csv.field_size_limit()
+            raise SapError(
+                "LIMIT_EXCEEDED",
+                f"a field on line {reader.line_num} is longer than {limit:,} characters",
+                details={"line": reader.line_num, "limit_chars": limit},
+                suggestion=["keep long texts in workspace files and put their paths in the table"],
+            ) from None
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"line {reader.line_num} is not CSV: {exc}",
+            details={"line": reader.line_num, "invalid": {"path": str(exc)}},
+        ) from None
+
+
 def import_csv(call, params):
     session_id = call.context.session_id
     storage, name = existing_file(session_id, params["path"])
@@ -60,7 +83,7 @@ def import_csv(call, params):
             f"the file is not {params['encoding']}: {exc}",
             details={"invalid": {"encoding": params["encoding"]}},
         ) from None
-    records = list(csv.reader(io.StringIO(text.lstrip("\ufeff")), delimiter=params["delimiter"]))
+    records = read_records(text.lstrip("\ufeff"), params["delimiter"])
     if not records:
         raise SapError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
     header = records[0] if params["header"] else [f"column_{i + 1}" for i in range(len(records[0]))]

@@ -1,0 +1,98 @@
+"""Every page sends a Content-Security-Policy, and Chromium reports no violation of it while a member
+works: the workspace (map, thread, live socket, feedback), history, schedule and a new session."""
+
+import pytest
+from playwright.sync_api import expect
+
+from sessions.access import caller_for_user
+from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
+from tests.factories import agent_in, make_session, make_user, post_message
+from tests.sessions import envelopes
+
+pytestmark = [pytest.mark.browser, pytest.mark.processes]
+
+# Each violation the browser reports, as a console error the test can read.
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI} at ${event.sourceFile}:${event.lineNumber}`);
+});
+document.addEventListener("htmx:wsOpen", () => { document.body.dataset.socketOpen = "yes"; });
+"""
+
+
+def violations(page):
+    return [text for text in page.console_errors if "CSP violation" in text or "Content Security Policy" in text]
+
+
+@pytest.fixture
+def member(daphne_server, chromium):
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Battery suppliers")
+    analyst = off_the_browser_thread(agent_in, session=session)
+    for factory, message_id, reply, caller in (
+        (envelopes.proposal, "t", None, caller_for_user(owner)),
+        (envelopes.response, "r1", "t", analyst),
+    ):
+        off_the_browser_thread(
+            post_message, session=session, caller=caller, factory=factory, message_id=message_id, in_reply_to=reply
+        )
+    page = open_page(chromium)
+    page.add_init_script(REPORT_VIOLATIONS)
+    sign_in(page, daphne_server, owner.username)
+    yield {"page": page, "url": f"{daphne_server.url}/sessions/{session.pk}"}
+    page.context.close()
+
+
+def visit(page, url):
+    response = page.goto(url)
+    policy = response.headers.get("content-security-policy", "")
+    assert "script-src 'self'" in policy and "style-src 'self'" in policy, policy
+    assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
+
+
+def test_the_pages_send_a_policy_and_break_none_of_it(member):
+    page, url = member["page"], member["url"]
+
+    visit(page, url + "/")
+    page.locator("body[data-socket-open=yes]").wait_for()
+    page.locator("#map-node-0").click()
+    heading = page.get_by_test_id("node-details").locator("h2").first
+    heading.wait_for()
+    page.locator("#map-node-1").focus()
+    page.keyboard.press("Enter")  # opens the node without an htmx trigger filter (those need eval)
+    expect(heading).not_to_have_text(heading.inner_text(), timeout=30_000)
+    report = page.locator("#thread article").last
+    report.locator("header button", has_text="Give feedback").click()
+    panel = page.get_by_test_id("feedback-panel")
+    panel.get_by_label("Correct").check()
+    panel.get_by_label("What should change").fill("Name the suppliers' countries")
+    panel.get_by_role("button", name="Send feedback").click()
+    panel.get_by_test_id("feedback-sent").wait_for()
+    page.locator("#thread article", has_text="Name the suppliers' countries").wait_for()
+    screenshot(page, "csp-1-workspace")
+
+    visit(page, url + "/history/")
+    page.locator("#history-seq").fill("1")
+    expect(page.locator("#history-seq-value")).to_have_text("#1")
+    screenshot(page, "csp-2-history")
+
+    visit(page, url + "/schedule/")
+    page.locator("body[data-socket-open=yes]").wait_for()
+    screenshot(page, "csp-3-schedule")
+
+    visit(page, url.rsplit("/", 1)[0] + "/new/")
+    screenshot(page, "csp-4-new-session")
+
+    assert violations(page) == [], violations(page)
+
+
+def test_the_sign_in_page_a_missing_page_and_the_api_docs_keep_the_policy_too(member):
+    page, url = member["page"], member["url"]
+    site = url.rsplit("/", 2)[0]
+    visit(page, site + "/accounts/login/")
+    page.get_by_label("Username").wait_for()
+    visit(page, site + "/sessions/not-a-uuid/")
+    page.get_by_test_id("error-page").wait_for()
+    visit(page, site + "/api/docs/")  # Swagger UI: its init script from a URL, its page without inline style
+    page.locator(".swagger-ui .opblock").first.wait_for()
+    assert violations(page) == [], violations(page)
