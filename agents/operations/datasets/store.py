@@ -30,6 +30,9 @@ ALIAS = "datasets"
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
 DECLARED = {"text": "string", "double precision": "number", "real": "number", "boolean": "boolean", "date": "date"}
 COLUMN_NAME = r"^[a-zA-Z_][a-zA-Z0-9_]*$"
+# How the databases' own catalogues are named; no session table takes such a name, and dataset SQL
+# may name none (PostgreSQL reads an unqualified pg_class as its catalogue's, whatever the path says).
+CATALOGUE_PREFIXES = ("pg_", "information_schema", "sqlite_")
 # The functions a raw query may call, by the database's own names; everything else is refused
 # (by the SQLite authorizer itself, and on both databases by the friendly check first).
 ALLOWED_FUNCTIONS = frozenset(
@@ -381,6 +384,13 @@ def require_table(store, table: str) -> list[dict]:
 
 
 def create_table(store, table: str, columns: list[dict]) -> None:
+    if table.lower().startswith(CATALOGUE_PREFIXES):
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"table names starting with {', '.join(CATALOGUE_PREFIXES)} are the database's own",
+            details={"violations": {"table": table}},
+            suggestion=[f"such as 'my_{table}'"],
+        )
     store.prepare_schema()
     spec = ", ".join(
         f"{quote_identifier(c['name'])} {TYPES[c.get('type') or 'string']}"
