@@ -159,6 +159,12 @@ class SqliteStore:
                 connection.close()
         self._writer = self._reader = None
 
+    def drop(self) -> None:
+        """The session's database file, gone (a session deleted)."""
+        self.__exit__()
+        for suffix in ("", "-wal", "-shm"):
+            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+
     @property
     def writer(self) -> sqlite3.Connection:
         if self._writer is None:
@@ -309,7 +315,8 @@ class PostgresStore:
             self.execute(self._compose(pg_sql.SQL(statement).format(schema=schema, role=role)))
 
     def drop(self) -> None:
-        """The session's schema and reader role, gone (a session deleted, a test database dropped)."""
+        """The session's schema and reader role, gone (a session deleted, the database about to be).
+        The role belongs to the cluster, not the database: dropping the database would leave it."""
         with self.atomic():
             if self.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [self.role], fetch=True):
                 self.execute(self._compose(pg_sql.SQL("DROP OWNED BY {}").format(pg_sql.Identifier(self.role))))
