@@ -149,8 +149,11 @@ class UploadView(APIView):
         parameters=[
             OpenApiParameter("path", str, required=True, description="where in the workspace, e.g. data/sales.csv")
         ],
-        responses={201: OpenApiTypes.OBJECT, **ERRORS},
-        description="Upload a file into the session's workspace (owners and editors); agents read it with file.read.",
+        responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **ERRORS},
+        description=(
+            "Upload a file into the session's workspace: owners and editors, and agents allowed file.write "
+            "(202 with approval.requested when the agent's writes wait for a person); agents read it with file.read."
+        ),
     )
     def post(self, request, session_id):
         path = request.query_params.get("path") or ""
@@ -160,7 +163,7 @@ class UploadView(APIView):
         response = workspace_upload(
             session_id=session_id, caller=caller_for_principal(request.user), path=path, data=data
         )
-        return Response(response.body, status=201)
+        return Response(response.body, status=202 if response.type == "event" else 201)
 
 
 class TaskSerializer(serializers.Serializer):

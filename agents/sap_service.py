@@ -248,7 +248,8 @@ def _run_approved(block: Block, context: SapContext) -> Block:
 
 
 def workspace_upload(*, session_id: SessionId, caller: Caller, path: str, data: bytes) -> Block:
-    """A member's upload into the workspace: the same file.write as an agent's, checked and recorded alike."""
+    """An upload into the workspace: the caller's own file.write, checked, approved and recorded as one
+    (a person who may write; an agent within its allowed and approval operations)."""
     access = require_access(session_id, caller, write=True)
     context = SapContext(caller, access)
     body = {"path": path, "content": base64.b64encode(data).decode(), "encoding": "base64"}

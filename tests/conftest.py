@@ -69,17 +69,13 @@ def close_dataset_connections(django_db_setup, django_db_blocker):
     yield
     from django.db import connections
 
-    from agents.operations.datasets.store import PostgresStore
+    from agents.operations.datasets.lifecycle import every_dataset_drop
 
     datasets = connections["datasets"]
     if datasets.vendor == "postgresql":
-        # Reader roles belong to the cluster, not the test database: drop them with their schemas.
+        # Reader roles belong to the cluster, not the test database: the documented path drops them.
         with django_db_blocker.unblock():
-            with datasets.cursor() as cursor:
-                cursor.execute("SELECT substr(nspname, 9) FROM pg_namespace WHERE nspname LIKE 'session\\_%'")
-                hexes = [row[0] for row in cursor.fetchall()]
-            for session_hex in hexes:
-                PostgresStore(session_hex).drop()
+            every_dataset_drop()
     datasets.close()
 
 

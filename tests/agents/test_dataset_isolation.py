@@ -51,6 +51,52 @@ def test_shadowing_cte_does_not_reach_another_sessions_table(world, other):  # n
     assert answer.type == "error" and "swordfish" not in json.dumps(answer.body)
 
 
+def test_a_with_query_names_a_table_only_in_its_own_scope(world, other):  # noqa: F811
+    load_sales(world)
+    attack = (
+        "SELECT (WITH pg_namespace AS (SELECT 1) SELECT 1) AS a, "
+        "(SELECT string_agg(nspname, ' ') FROM pg_namespace) AS b"
+    )
+    answer = one(world, "query", "dataset.query", {"sql": attack})
+    assert answer.body["code"] == "PERMISSION_DENIED" and answer.body["details"]["catalogue"] == "pg_namespace"
+    assert "session_" not in json.dumps(answer.body)
+    leaked = one(world, "query", "dataset.query", {"sql": attack.replace("pg_namespace", "secrets")})
+    assert leaked.body["code"] == "PERMISSION_DENIED" and leaked.body["details"]["table"] == "secrets"
+    inner = "WITH t AS (SELECT region FROM sales) SELECT (SELECT COUNT(*) FROM t) AS n, region FROM t LIMIT 1"
+    assert one(world, "query", "dataset.query", {"sql": inner}).body["rows"] == [[4, "EU"]]
+    nested = "SELECT a FROM (WITH t AS (SELECT COUNT(*) AS a FROM sales) SELECT a FROM t) AS q"
+    assert one(world, "query", "dataset.query", {"sql": nested}).body["rows"] == [[4]]
+
+
+@pytest.mark.parametrize(
+    "catalogue",
+    [
+        "SELECT relname FROM pg_class",
+        "SELECT * FROM pg_catalog.pg_roles",
+        "SELECT table_name FROM information_schema.tables",
+        "SELECT * FROM INFORMATION_SCHEMA.columns",
+        "SELECT name FROM sqlite_master",
+        "WITH t AS (SELECT 1 AS a) SELECT relname FROM pg_class AS t",
+        "SELECT region FROM sales WHERE region IN (SELECT nspname FROM PG_NAMESPACE)",
+        "SELECT 2200::regnamespace::text AS schema_name FROM sales",
+        "SELECT CAST(10 AS regrole) AS role_name FROM sales",
+        "SELECT 'sales'::pg_catalog.regclass AS t FROM sales",
+    ],
+)
+def test_dataset_sql_may_not_read_the_catalogue(world, catalogue):  # noqa: F811
+    load_sales(world)
+    answer = one(world, "query", "dataset.query", {"sql": catalogue})
+    assert answer.type == "error" and answer.body["code"] == "PERMISSION_DENIED", answer.body
+    assert "catalogue" in answer.body["details"] and answer.body["suggestion"]
+
+
+@pytest.mark.parametrize("name", ["pg_class", "PG_Roles", "sqlite_stat1", "information_schema_x"])
+def test_no_table_takes_a_catalogue_name(world, name):  # noqa: F811
+    answer = one(world, "action", "dataset.create-table", {"table": name, "columns": [{"name": "a"}]})
+    assert answer.body["code"] == "VALIDATION_FAILED" and answer.body["details"]["violations"] == {"table": name}
+    assert one(world, "query", "dataset.table-exists", {"table": name}).body["exists"] is False
+
+
 @pytest.mark.parametrize(
     "attack",
     [

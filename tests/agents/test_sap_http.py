@@ -381,3 +381,27 @@ def test_members_upload_files_that_agents_then_read(world):
     viewer.force_login(world["viewer"])
     assert upload(viewer, "v.txt", b"x").status_code == 403
     assert Message.objects.filter(session=world["session"], payload_type="operation_record").count() >= 3
+
+
+def test_an_agent_uploads_as_it_writes_files_with_its_own_rights(world):
+    """The upload is the agent's file.write: its allow-list, its approvals, recorded as its own."""
+    url = f"/api/sessions/{world['session'].pk}/files/?path="
+
+    def upload(agent, path):
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(agent=agent)}")
+        return client.post(url + path, b"a,b\n1,2\n", content_type="application/octet-stream")
+
+    written = upload(world["agent"], "out/chart.csv")
+    assert written.status_code == 201 and (workspace_root(world["session"].pk) / "out/chart.csv").exists()
+    record = Message.objects.filter(session=world["session"], payload_type="operation_record").last()
+    assert record.envelope["payload"]["request"]["caller"] == {"type": "agent", "id": "worker"}
+    reader = make_agent("reader", allowed_operations=["file.read"])
+    agent_join(session=world["session"], agent=reader)
+    refused = upload(reader, "reader.csv")
+    assert refused.status_code == 403 and refused.json()["error"]["details"]["permission"] == "file.write"
+    careful = make_agent("careful", allowed_operations=["file.*"], approval_operations=["file.write"])
+    agent_join(session=world["session"], agent=careful)
+    asked = upload(careful, "careful.csv")
+    assert asked.status_code == 202 and asked.json()["event"] == "approval.requested"
+    assert not (workspace_root(world["session"].pk) / "careful.csv").exists()

@@ -11,8 +11,10 @@ import re
 
 import sqlglot
 from sqlglot import expressions as exp
+from sqlglot.errors import OptimizeError
+from sqlglot.optimizer.scope import Scope, traverse_scope
 
-from agents.operations.datasets.store import ALLOWED_FUNCTIONS, COLUMN_NAME, quote_identifier
+from agents.operations.datasets.store import ALLOWED_FUNCTIONS, CATALOGUE_PREFIXES, COLUMN_NAME, quote_identifier
 from agents.sap import SapError
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
@@ -190,14 +192,66 @@ def checked_sql(store, text: str) -> str:
             details={"permission": "dataset.query", "refused": unknown or "a write"},
             suggestion=[f"allowed functions: {', '.join(sorted(ALLOWED_FUNCTIONS))}"],
         )
-    mine = set(store.tables())
-    ctes = {cte.alias for cte in tree.find_all(exp.CTE)}
-    for node in tree.find_all(exp.Table):
-        if node.db or node.catalog or (node.name not in mine and node.name not in ctes):
+    _check_names(tree, set(store.tables()))
+    return text
+
+
+def _check_names(tree: exp.Expression, mine: set[str]) -> None:
+    """Every table is one of ``mine`` or a WITH query in scope, and no name or type is the catalogue's."""
+    for cast in tree.find_all(exp.DataType):
+        if _is_catalogue(cast):
+            raise SapError(
+                "PERMISSION_DENIED",
+                f"sql may not cast to the catalogue's types ({cast.sql(dialect='postgres')!r})",
+                details={"permission": "dataset.query", "catalogue": cast.sql(dialect="postgres")},
+                suggestion=["cast to text, numeric, boolean or date"],
+            )
+    for node in _relations(tree):
+        if _is_catalogue(node):
+            raise SapError(
+                "PERMISSION_DENIED",
+                f"sql may not read the database's catalogue ({node.sql()!r})",
+                details={"permission": "dataset.query", "catalogue": node.sql(), "tables": sorted(mine)},
+                suggestion=[
+                    "list the tables with dataset.list-tables",
+                    "read a table's columns with dataset.describe-table",
+                ],
+            )
+        if node.db or node.catalog or node.name not in mine:
             raise SapError(
                 "PERMISSION_DENIED",
                 f"sql may read only this session's tables, not {node.sql()!r}",
                 details={"permission": "dataset.query", "table": node.sql(), "tables": sorted(mine)},
                 suggestion=["list them with dataset.list-tables"],
             )
-    return text
+
+
+def _relations(tree: exp.Expression) -> list[exp.Table]:
+    """Every table the statement names, except those that name a WITH query in their own scope: a
+    WITH query is seen only inside the statement that defines it (and its subqueries), so one name
+    defined in one subquery says nothing about the same name elsewhere."""
+    try:
+        scopes = traverse_scope(tree)
+    except OptimizeError as exc:
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"sql could not be read: {str(exc).splitlines()[0]}",
+            details={"invalid": {"sql": "unresolvable"}},
+        ) from None
+    with_queries = {
+        id(table)
+        for scope in scopes
+        for table in scope.tables
+        if not table.db and isinstance(source := scope.sources.get(table.alias_or_name), Scope) and source.is_cte
+    }
+    return [node for node in tree.find_all(exp.Table) if id(node) not in with_queries]
+
+
+def _is_catalogue(node: exp.Table | exp.DataType) -> bool:
+    """A relation or a type of the database's own catalogue (``pg_class``, ``information_schema.tables``,
+    ``sqlite_master``), or a cast that names catalogue objects (``5::regnamespace``): each would list
+    what other sessions hold. The database lets every role read its catalogue, so the check refuses it."""
+    if isinstance(node, exp.DataType):
+        spelled = node.sql(dialect="postgres").lower().replace('"', "")
+        return "." in spelled or spelled.startswith("reg")
+    return any(part.lower().startswith(CATALOGUE_PREFIXES) for part in (node.catalog, node.db, node.name))

@@ -263,7 +263,7 @@ OPERATIONS = (
         "query",
         "Query a table: select columns and aggregates (count, sum, avg, min, max), filters, group_by, order_by, "
         "limit/offset; or a read-only sql SELECT over this session's tables. Rows come as lists in the order "
-        f"of columns. At most {MAX_ROWS} rows and "
+        f"of columns. At most {MAX_ROWS} rows, 10 MiB a value and a page, and "
         "the time limit; a cut result says truncated and total_rows.",
         _query,
         {
@@ -306,6 +306,7 @@ OPERATIONS = (
         errors=(
             NOT_FOUND,
             ErrorDoc("TIMEOUT", "The query ran too long.", "Filter or aggregate more."),
+            ErrorDoc("LIMIT_EXCEEDED", "A value or the page of rows is over 10 MiB.", "Select less, or fewer rows."),
             ErrorDoc(
                 "PERMISSION_DENIED",
                 "The sql is not one read-only SELECT of this session's tables.",

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.db import DatabaseError, connections, transaction
 from psycopg import sql as pg_sql
 
+from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
 from agents.sap import SapError
 from agents.sap.values import json_safe
 
@@ -29,7 +30,9 @@ ALIAS = "datasets"
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
 DECLARED = {"text": "string", "double precision": "number", "real": "number", "boolean": "boolean", "date": "date"}
 COLUMN_NAME = r"^[a-zA-Z_][a-zA-Z0-9_]*$"
-MAX_VALUE_BYTES = 10 * 1024 * 1024
+# How the databases' own catalogues are named; no session table takes such a name, and dataset SQL
+# may name none (PostgreSQL reads an unqualified pg_class as its catalogue's, whatever the path says).
+CATALOGUE_PREFIXES = ("pg_", "information_schema", "sqlite_")
 # The functions a raw query may call, by the database's own names; everything else is refused
 # (by the SQLite authorizer itself, and on both databases by the friendly check first).
 ALLOWED_FUNCTIONS = frozenset(
@@ -156,6 +159,12 @@ class SqliteStore:
                 connection.close()
         self._writer = self._reader = None
 
+    def drop(self) -> None:
+        """The session's database file, gone (a session deleted)."""
+        self.__exit__()
+        for suffix in ("", "-wal", "-shm"):
+            self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+
     @property
     def writer(self) -> sqlite3.Connection:
         if self._writer is None:
@@ -218,15 +227,15 @@ class SqliteStore:
         page_count = self.execute("PRAGMA page_count", fetch=True)[0][0]
         return page_count * self.execute("PRAGMA page_size", fetch=True)[0][0]
 
-    def read(self, sql: str, values: list, *, limit: int, offset: int) -> tuple[list[str], list, int | None]:
+    def read(self, sql: str, values: list, *, limit: int, offset: int) -> Page:
         deadline = time.monotonic() + settings.DATASET_QUERY_TIMEOUT_S
         reader = self.reader
         reader.set_authorizer(_sqlite_authorizer)
         reader.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
         try:
-            return _paged(reader.cursor(), sql, values, self.mark, limit=limit, offset=offset)
+            return sqlite_page(reader.cursor(), sql, values, limit=limit, offset=offset)
         except sqlite3.Error as exc:
-            raise _read_error(str(exc)) from None
+            raise read_error(str(exc)) from None
         finally:
             reader.set_authorizer(None)
             reader.set_progress_handler(None, 0)
@@ -306,7 +315,8 @@ class PostgresStore:
             self.execute(self._compose(pg_sql.SQL(statement).format(schema=schema, role=role)))
 
     def drop(self) -> None:
-        """The session's schema and reader role, gone (a session deleted, a test database dropped)."""
+        """The session's schema and reader role, gone (a session deleted, the database about to be).
+        The role belongs to the cluster, not the database: dropping the database would leave it."""
         with self.atomic():
             if self.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [self.role], fetch=True):
                 self.execute(self._compose(pg_sql.SQL("DROP OWNED BY {}").format(pg_sql.Identifier(self.role))))
@@ -324,7 +334,7 @@ class PostgresStore:
         )
         return int(rows[0][0])
 
-    def read(self, sql: str, values: list, *, limit: int, offset: int) -> tuple[list[str], list, int | None]:
+    def read(self, sql: str, values: list, *, limit: int, offset: int) -> Page:
         timeout_ms = max(1, int(settings.DATASET_QUERY_TIMEOUT_S * 1000))
         settings_sql = pg_sql.SQL(
             "SET LOCAL ROLE {role}; SET LOCAL search_path = {schema}; SET LOCAL statement_timeout = {timeout}; "
@@ -337,10 +347,10 @@ class PostgresStore:
             # path and read-only end with it, and a failed statement poisons nothing.
             with transaction.atomic(using=ALIAS), self.connection.cursor() as cursor:
                 cursor.execute(self._compose(settings_sql))
-                result = _paged(cursor, sql, values, self.mark, limit=limit, offset=offset)
+                result = postgres_page(cursor, sql, values, limit=limit, offset=offset)
                 transaction.set_rollback(True, using=ALIAS)
         except (DatabaseError, psycopg.Error) as exc:
-            raise _read_error(str(exc)) from None
+            raise read_error(str(exc)) from None
         return result
 
 
@@ -359,38 +369,6 @@ def _sqlite_authorizer(action, first, second, database, _trigger):
     if action == sqlite3.SQLITE_FUNCTION and second.lower() in ALLOWED_FUNCTIONS:
         return sqlite3.SQLITE_OK
     return sqlite3.SQLITE_DENY
-
-
-def _paged(cursor, sql: str, values: list, mark: str, *, limit: int, offset: int) -> tuple[list[str], list, int | None]:
-    """Rows of ``sql`` (one more than ``limit``, to know there are more) and the total when cut."""
-    cursor.execute(f"SELECT * FROM ({sql}) AS limited LIMIT {mark} OFFSET {mark}", [*values, limit + 1, offset])
-    names = [d[0] for d in cursor.description]
-    rows = cursor.fetchall()
-    total = None
-    if len(rows) > limit:
-        cursor.execute(f"SELECT COUNT(*) FROM ({sql}) AS counted", values)
-        total = cursor.fetchone()[0]
-    return names, [[json_safe(v) for v in row] for row in rows[:limit]], total
-
-
-def _read_error(text: str) -> SapError:
-    if any(word in text for word in ("interrupt", "timeout", "cancel")):
-        return SapError(
-            "TIMEOUT",
-            f"the query ran past {settings.DATASET_QUERY_TIMEOUT_S} s",
-            details={"limit_s": settings.DATASET_QUERY_TIMEOUT_S},
-            suggestion=["add filters, or aggregate"],
-        )
-    if any(word in text for word in ("not authorized", "permission denied", "read-only")):
-        return SapError(
-            "PERMISSION_DENIED",
-            "the query reaches beyond this session's tables or calls a function that is not allowed",
-            details={"permission": "dataset.query", "database": text.splitlines()[0]},
-            suggestion=["read only this session's tables (dataset.list-tables)", "use the structured query fields"],
-        )
-    return SapError(
-        "VALIDATION_FAILED", f"the query failed: {text.splitlines()[0]}", details={"invalid": {"sql": text}}
-    )
 
 
 def table_columns(store, table: str) -> list[dict]:
@@ -413,6 +391,13 @@ def require_table(store, table: str) -> list[dict]:
 
 
 def create_table(store, table: str, columns: list[dict]) -> None:
+    if table.lower().startswith(CATALOGUE_PREFIXES):
+        raise SapError(
+            "VALIDATION_FAILED",
+            f"table names starting with {', '.join(CATALOGUE_PREFIXES)} are the database's own",
+            details={"violations": {"table": table}},
+            suggestion=[f"such as 'my_{table}'"],
+        )
     store.prepare_schema()
     spec = ", ".join(
         f"{quote_identifier(c['name'])} {TYPES[c.get('type') or 'string']}"
