@@ -79,7 +79,14 @@ class ChildProcess:
                 self.process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+        self._report_errors()
         self._drop_log()
+
+    def _report_errors(self) -> None:
+        """The child's errors on the test's stderr: pytest shows them beside a failure, and only then."""
+        text = self.log_text()
+        if "Traceback" in text or " ERROR " in text:
+            sys.stderr.write(f"--- the last of {self.name}'s log ---\n{text}\n")
 
     def _drop_log(self) -> None:
         if self.log is not None:

@@ -169,7 +169,7 @@ def test_decided_gates_close_a_failed_step_shows_everywhere_and_reassigning_asks
         report = page.get_by_test_id("problem-report")
         assert "crasher could not finish step 1 of the plan" in report.inner_text()
         assert "KeyError" not in report.inner_text() and "Traceback" not in page.content()
-        page.get_by_test_id("session-state").scroll_into_view_if_needed()
+        page.evaluate("() => document.getElementById('session-state').scrollIntoView()")  # redrawn live: no handle
         screenshot(page, "gates-10-failed-step-on-status-bar-state-card-and-thread")
 
         page.goto(f"{server.url}/sessions/{session.pk}/schedule/")
