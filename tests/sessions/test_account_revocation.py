@@ -26,7 +26,7 @@ from tests.sessions.test_revocation import (
 )
 from tests.sessions.test_revocation import world as world
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)  # deleting drops datasets
 
 
 def browser_of(user) -> Client:
