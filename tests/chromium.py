@@ -60,3 +60,22 @@ def off_the_browser_thread(function, /, **kwargs):
 
     with ThreadPoolExecutor(1) as pool:
         return pool.submit(function, **kwargs).result()
+
+
+def session_with_a_report(owner, **fields):
+    """A session of ``owner`` with a task proposal and the analyst's report on it, posted off the
+    browser's thread (``fields`` go to make_session: a title, members)."""
+    from sessions.access import caller_for_user
+    from tests.factories import agent_in, make_session, post_message
+    from tests.sessions import envelopes
+
+    session = make_session(owner=owner, **fields)
+    analyst = off_the_browser_thread(agent_in, session=session)
+    for factory, message_id, reply, caller in (
+        (envelopes.proposal, "t", None, caller_for_user(owner)),
+        (envelopes.response, "r1", "t", analyst),
+    ):
+        off_the_browser_thread(
+            post_message, session=session, caller=caller, factory=factory, message_id=message_id, in_reply_to=reply
+        )
+    return session

@@ -4,10 +4,8 @@ works: the workspace (map, thread, live socket, feedback), history, schedule and
 import pytest
 from playwright.sync_api import expect
 
-from sessions.access import caller_for_user
-from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
-from tests.factories import agent_in, make_session, make_user, post_message
-from tests.sessions import envelopes
+from tests.chromium import open_page, screenshot, session_with_a_report, sign_in
+from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -27,15 +25,7 @@ def violations(page):
 @pytest.fixture
 def member(daphne_server, chromium):
     owner = make_user("olga")
-    session = make_session(owner=owner, title="Battery suppliers")
-    analyst = off_the_browser_thread(agent_in, session=session)
-    for factory, message_id, reply, caller in (
-        (envelopes.proposal, "t", None, caller_for_user(owner)),
-        (envelopes.response, "r1", "t", analyst),
-    ):
-        off_the_browser_thread(
-            post_message, session=session, caller=caller, factory=factory, message_id=message_id, in_reply_to=reply
-        )
+    session = session_with_a_report(owner, title="Battery suppliers")
     page = open_page(chromium)
     page.add_init_script(REPORT_VIOLATIONS)
     sign_in(page, daphne_server, owner.username)

@@ -7,11 +7,10 @@ import urllib.request
 import pytest
 
 from agents.tokens import token_issue
-from sessions.access import caller_for_user
 from sessions.models import WorkSession
 from sessions.services import agent_join
-from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
-from tests.factories import agent_in, make_agent, make_session, make_user, post_message
+from tests.chromium import off_the_browser_thread, open_page, screenshot, session_with_a_report, sign_in
+from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -20,15 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.processes]
 @pytest.fixture
 def shared(daphne_server, chromium):
     owner, editor = make_user("olga"), make_user("ed")
-    session = make_session(owner=owner, title="Battery suppliers", members={editor: "editor"})
-    analyst = off_the_browser_thread(agent_in, session=session)
-    for factory, message_id, reply, caller in (
-        (envelopes.proposal, "t", None, caller_for_user(owner)),
-        (envelopes.response, "r1", "t", analyst),
-    ):
-        off_the_browser_thread(
-            post_message, session=session, caller=caller, factory=factory, message_id=message_id, in_reply_to=reply
-        )
+    session = session_with_a_report(owner, title="Battery suppliers", members={editor: "editor"})
     pages = []
     for user in (owner, editor):
         page = open_page(chromium)
