@@ -12,7 +12,7 @@ from agents.operations.files import workspace_root
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 from tests.agents import test_builtin_agents
-from tests.agents.test_builtin_agents import work_until_idle
+from tests.agents.test_builtin_agents import feedback_on, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 team = test_builtin_agents.team
@@ -158,14 +158,7 @@ def test_no_to_the_outlier_question_keeps_them_and_says_no_figure_changed(team, 
 
 
 def test_an_instruction_it_cannot_act_on_is_declined_at_low_confidence_and_the_report_stands(team, first_report):
-    correction = team["says"](
-        "human_feedback",
-        {
-            "target_message_id": first_report["message_id"],
-            "feedback_type": "correction",
-            "specific_instructions": {"request": "Make the tables prettier for the board"},
-        },
-    )
+    correction = feedback_on(team, first_report["message_id"], "Make the tables prettier for the board")
     work_until_idle()
     reply = reports(team["session"])[-1]
     body = reply["payload"]["content"]["body"]
@@ -305,13 +298,8 @@ def test_what_it_cannot_read_is_kept_as_said():
 
 
 def test_a_new_direction_gets_the_new_question_answered_in_reply(team, first_report):
-    turn = team["says"](
-        "human_feedback",
-        {
-            "target_message_id": first_report["message_id"],
-            "feedback_type": "new_direction",
-            "specific_instructions": {"request": "What is the median price in the north region?"},
-        },
+    turn = feedback_on(
+        team, first_report["message_id"], "What is the median price in the north region?", "new_direction"
     )
     work_until_idle()
     reply = reports(team["session"])[-1]

@@ -65,6 +65,14 @@ def work_until_idle():
             return
 
 
+def feedback_on(team, message_id, text, kind="correction"):
+    """A member's feedback of ``kind`` on a message, in words; its message id."""
+    return team["says"](
+        "human_feedback",
+        {"target_message_id": message_id, "feedback_type": kind, "specific_instructions": {"request": text}},
+    )
+
+
 def last(session, payload_type, sender=None):
     rows = Message.objects.filter(session=session, payload_type=payload_type).order_by("-seq")
     rows = rows.filter(sender_id=sender) if sender else rows
@@ -170,14 +178,7 @@ def test_a_corrected_plan_is_planned_again_with_the_correction(team):
     team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
     work_until_idle()
     first = last(team["session"], "agent_capability_declaration")
-    correction = team["says"](
-        "human_feedback",
-        {
-            "target_message_id": first["message_id"],
-            "feedback_type": "correction",
-            "specific_instructions": {"request": "It is for the sales team, due next Friday"},
-        },
-    )
+    correction = feedback_on(team, first["message_id"], "It is for the sales team, due next Friday")
     work_until_idle()
     again = last(team["session"], "agent_capability_declaration")
     assert again["in_reply_to"] == correction and again["message_id"] != first["message_id"]
@@ -190,13 +191,8 @@ def test_a_corrected_plan_is_planned_again_with_the_correction(team):
 def test_a_new_direction_on_the_proposal_is_answered_with_a_new_plan(team):
     proposal = team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
     work_until_idle()
-    turn = team["says"](
-        "human_feedback",
-        {
-            "target_message_id": proposal,
-            "feedback_type": "new_direction",
-            "specific_instructions": {"request": "Analyse our sales data CSV instead: totals and averages by region"},
-        },
+    turn = feedback_on(
+        team, proposal, "Analyse our sales data CSV instead: totals and averages by region", "new_direction"
     )
     work_until_idle()
     again = last(team["session"], "agent_capability_declaration")

@@ -14,7 +14,7 @@ from sessions.models import Message
 from tests.agents import test_builtin_agents
 from tests.agents.llm_server import ScriptedModel
 from tests.agents.test_analyst_findings import GOAL, attach_baskets, plan_and_run
-from tests.agents.test_builtin_agents import last, work_until_idle
+from tests.agents.test_builtin_agents import feedback_on, last, work_until_idle
 from tests.pages import leaked_ids, visible_text
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -111,13 +111,6 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     assert "RELATED EARLIER MESSAGES" not in sent and "east" in sent
 
 
-def correct(team, message_id, text, kind="correction"):
-    return team["says"](
-        "human_feedback",
-        {"target_message_id": message_id, "feedback_type": kind, "specific_instructions": {"request": text}},
-    )
-
-
 def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then_written_and_reviewed_again(
     team, client
 ):
@@ -137,7 +130,7 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
     first_review = last(team["session"], "collaborative_response", sender="reviewer")
     assert first_review["payload"]["provenance"]["review_of"] == report["message_id"]
 
-    correction = correct(team, report["message_id"], "Use the sample standard deviation")
+    correction = feedback_on(team, report["message_id"], "Use the sample standard deviation")
     work_until_idle()
     redone = last(team["session"], "collaborative_response", sender="analyst")
     assert redone["message_id"] != analysis["message_id"] and redone["in_reply_to"] == correction
