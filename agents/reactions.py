@@ -20,7 +20,8 @@ from agents.models import Agent, AgentKind, Task, TaskState
 from agents.scheduling import task_create
 from sessions.access import SYSTEM
 from sessions.events import message_accepted
-from sessions.models import Message
+from sessions.graphs import graph_cache
+from sessions.models import Message, WorkSession
 
 PLANNING_ROLE = "planning"
 REVISED_FEEDBACK = ("correction", "refinement", "new_direction")
@@ -40,21 +41,23 @@ def _message(session_id, message_id: str | None) -> Message | None:
     return Message.objects.filter(session_id=session_id, message_id=message_id).first() if message_id else None
 
 
-def _author(session_id, message_id: str) -> Agent | None:
-    message = _message(session_id, message_id)
+def _author_of(session_id, message: Message | None) -> Agent | None:
     if message is None or message.sender_type != "agent":
         return None
     return _agents_of(session_id).filter(name=message.sender_id).first()
 
 
-def _acting_agent(session_id, message_id: str) -> Agent | None:
+def _author(session_id, message_id: str) -> Agent | None:
+    return _author_of(session_id, _message(session_id, message_id))
+
+
+def _acting_agent(session_id, message: Message | None) -> Agent | None:
     """Who can act on feedback about a message: for a report written from another agent's analysis,
     that analyst (only it can change the figures); else the message's author."""
-    message = _message(session_id, message_id)
     if message is None or message.sender_type != "agent":
         return None
     written_from = (message.envelope["payload"].get("provenance") or {}).get("from_message_id")
-    return (_author(session_id, written_from) if written_from else None) or _author(session_id, message_id)
+    return (_author(session_id, written_from) if written_from else None) or _author_of(session_id, message)
 
 
 def _planners(session_id):
@@ -70,7 +73,7 @@ def _schedule(session_id, agent: Agent, title: str, message_id: str) -> None:
 def react(*, session_id, seq, envelope, **_):
     if envelope["sender"]["type"] == "agent":
         if envelope["payload_type"] == "collaborative_response":
-            carry_forward(session_id, seq, envelope)
+            carry_forward(session_id, envelope)
         return
     if envelope["sender"]["type"] != "human":
         return
@@ -89,37 +92,26 @@ def react(*, session_id, seq, envelope, **_):
 
 def _revise(session_id, payload: dict[str, Any], message_id: str) -> None:
     feedback = payload["feedback_type"]
-    agent = _acting_agent(session_id, payload["target_message_id"])
+    target = _message(session_id, payload["target_message_id"])
+    agent = _acting_agent(session_id, target)
     if agent is not None:
         _schedule(session_id, agent, f"Revise after the {feedback.replace('_', ' ')}", message_id)
         return
-    target = _message(session_id, payload["target_message_id"])
     if target is not None and target.payload_type == "task_proposal":
         for planner in _planners(session_id):
             _schedule(session_id, planner, f"Plan again after the {feedback.replace('_', ' ')}", message_id)
 
 
-def carry_forward(session_id, seq: int, envelope: dict[str, Any]) -> None:
+def carry_forward(session_id, envelope: dict[str, Any]) -> None:
     """An agent's new report replaces its earlier one: the plan steps that ended in the earlier one now
     end in the new one, and the finished steps that built on them run again from it."""
-    if (envelope["payload"].get("provenance") or {}).get("refused"):
-        return
-    replaced = _replaced(session_id, seq, envelope["sender"]["id"])
+    new_id = envelope["message_id"]
+    entry = graph_cache.entry(WorkSession.objects.get(pk=session_id))
+    with entry.lock:  # the graph says which report this one replaced (a refusal replaces nothing)
+        replaced = (entry.graph.graph.nodes.get(new_id) or {}).get("supersedes")
     if replaced is None:
         return
-    new_id = envelope["message_id"]
     for step in Task.objects.filter(session_id=session_id, result_message_id=replaced, plan_step__isnull=False):
         Task.objects.filter(pk=step.pk).update(result_message_id=new_id)
         for later in step.dependents.filter(state__in=FINISHED, agent__isnull=False).select_related("agent"):
             _schedule(session_id, later.agent, f"{later.title} (again, from the new version)", new_id)
-
-
-def _replaced(session_id, seq: int, sender: str) -> str | None:
-    """The sender's report before this one that stood (a refusal replaces nothing)."""
-    earlier = Message.objects.filter(
-        session_id=session_id, sender_type="agent", sender_id=sender, payload_type="collaborative_response", seq__lt=seq
-    ).order_by("-seq")
-    for message in earlier[:20]:
-        if not (message.envelope["payload"].get("provenance") or {}).get("refused"):
-            return str(message.message_id)
-    return None
