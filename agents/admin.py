@@ -3,9 +3,9 @@ from django.db import models
 from django.utils.html import format_html, format_html_join
 
 from agents.models import Agent, AgentToken, Approval, Task, TaskState, TaskTemplate
-from agents.sap import SapError
 from agents.scheduling import task_cancel, task_retry
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
+from protocol.errors import ProtocolError
 from sessions.access import Caller
 from sessions.admin import ReadOnlyInline, WorkSessionAdmin
 from sessions.models import WorkSession
@@ -141,7 +141,7 @@ class TaskAdmin(admin.ModelAdmin):
             try:
                 act(session_id=task.session_id, task_id=task.pk, caller=caller)
                 done += 1
-            except SapError as error:
+            except ProtocolError as error:
                 self.message_user(request, f"task {task.pk}: {error.message}", messages.WARNING)
         self.message_user(request, f"{done} task(s) {verb}")
 

@@ -12,9 +12,9 @@ from rest_framework.views import APIView
 
 from agents.gates import DECISIONS, gate_decide, waiting_for_people
 from agents.models import ApprovalStatus
-from agents.sap import SapError
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_principal, require_access
 from sessions.api import ERRORS, validated_body
 
@@ -26,7 +26,7 @@ class PlainTextParser(parsers.BaseParser):
         try:
             return stream.read().decode("utf-8")
         except UnicodeDecodeError:
-            raise SapError("INVALID_REQUEST", "the SAP stream must be UTF-8 text") from None
+            raise ProtocolError("INVALID_REQUEST", "the SAP stream must be UTF-8 text") from None
 
 
 def _next_piece(pieces: Iterator[bytes]) -> bytes | None:
@@ -108,7 +108,7 @@ class ApprovalListView(APIView):
     def get(self, request, session_id):
         status = request.query_params.get("status") or None
         if status is not None and status not in ApprovalStatus.values:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"status is one of {ApprovalStatus.values}",
                 details={"violations": {"status": status}},
@@ -158,7 +158,7 @@ class UploadView(APIView):
     def post(self, request, session_id):
         path = request.query_params.get("path") or ""
         if not path:
-            raise SapError("VALIDATION_FAILED", "path is required", details={"missing": ["path"]})
+            raise ProtocolError("VALIDATION_FAILED", "path is required", details={"missing": ["path"]})
         data = request.data if isinstance(request.data, bytes) else b""
         response = workspace_upload(
             session_id=session_id, caller=caller_for_principal(request.user), path=path, data=data

@@ -10,23 +10,25 @@ run with the agent's permissions. It delegates to the same services as every oth
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from django.conf import settings
 
 from agents.api import TaskSerializer
 from agents.models import AgentKind, Task, TaskState
-from agents.sap import SapError
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
+from protocol.errors import ProtocolError, internal_error
 from sessions.access import caller_for_agent
-from sessions.consumers import CLOSE_FORBIDDEN, ChapSocket, error_frame, logger, principal_of, whole_number
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
 from sessions.models import WorkSession
 from sessions.services import message_post
-from workbench.protocol.errors import internal_error
+from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0
+
+logger = logging.getLogger(__name__)
 
 
 def _sessions_of(agent) -> dict[str, dict]:
@@ -128,7 +130,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         elif handler is not None:
             try:
                 await handler(frame)
-            except SapError as error:
+            except ProtocolError as error:
                 await self.send_json({**error_frame(error), "ref": frame.get("ref")})
             except Exception:
                 error = internal_error(logger, f"agent socket frame {kind!r}")
@@ -143,7 +145,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
     def _session_of(self, frame: dict) -> str:
         session_id = str(frame.get("session_id", ""))
         if session_id not in self.sequences:
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_NOT_FOUND",
                 "this agent takes part in no such session",
                 details={"resource_type": "SESSION", "resource_name": session_id, "sessions": sorted(self.sequences)},
@@ -154,7 +156,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         message_id = envelope.get("message_id")
         try:
             ack = await db(message_post)(session_id=self._session_of(envelope), caller=self.caller, envelope=envelope)
-        except SapError as error:
+        except ProtocolError as error:
             await self.send_json(error_frame(error, message_id))
             return
         await self.send_json({**ack.as_frame(), "session_id": envelope["session_id"]})
@@ -180,7 +182,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         session_id = self._session_of(frame)
         text = frame.get("text")
         if not isinstance(text, str):
-            raise SapError(
+            raise ProtocolError(
                 "INVALID_FRAME", "sap needs text, the SAP blocks", details={"invalid": {"text": "expected string"}}
             )
         message_id = frame.get("message_id") if isinstance(frame.get("message_id"), str) else None
@@ -220,7 +222,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
     async def _settled(self, frame: dict, claim: Claim, ok: bool, reply: str) -> None:
         self.claims.pop(claim.task_id, None)
         if not ok:
-            raise SapError(
+            raise ProtocolError(
                 "INVALID_STATE",
                 f"task {claim.task_id} attempt {claim.attempt} is not held by this agent any more",
                 details={"task_id": claim.task_id, "attempt": claim.attempt},

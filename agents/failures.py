@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from protocol.errors import CATALOGUE, ProtocolError
 from sessions.models import Message
-from workbench.protocol.errors import CATALOGUE, SapError
 
 if TYPE_CHECKING:
     from agents.models import Task
@@ -97,7 +97,7 @@ def problem_report(task: Task, failure: Failure, *, final: bool) -> dict[str, An
 RECORDS = ("task_event", "error", "agent_status", "checkpoint")
 
 
-def retry_refusal(task: Task) -> SapError | None:
+def retry_refusal(task: Task) -> ProtocolError | None:
     """Why retrying ``task`` as it is would fail the same way, or None when a retry may succeed: its
     last failure says its agent cannot do it at all, or was not one a retry can pass (a fault in
     the agent, missing data, a wrong request) and nothing happened in the session since."""
@@ -120,8 +120,8 @@ def _reassign(task: Task) -> str:
     return f"reassign the step to another agent{role} (the card's Agent menu)"
 
 
-def _refused(task: Task, why: str, suggestion: list[str]) -> SapError:
-    return SapError(
+def _refused(task: Task, why: str, suggestion: list[str]) -> ProtocolError:
+    return ProtocolError(
         "INVALID_STATE",
         f"retrying “{task.title}” would fail the same way: {why}",
         details={"state": task.state, "would_fail_again": True, "last_error": task.last_error},

@@ -21,13 +21,13 @@ from django.db.models import Count
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
+from protocol.errors import ProtocolError
 from sessions.access import DECIDERS, Caller, SessionId, require_access
 from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
-from workbench.protocol.errors import SapError
 
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
@@ -268,14 +268,14 @@ def gate_decide(
     """
     access = require_access(session_id, caller)
     if caller.kind != "human" or not may_decide(access.role):
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             "only the session's owners and editors decide what waits for approval",
             details={"role": access.role, "permission": "gate.decide"},
             suggestion=["ask one of the session's owners or editors"],
         )
     if decision not in DECISIONS:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"decision is one of {list(DECISIONS)}",
             details={"violations": {"decision": f"got {decision!r}"}},
@@ -285,7 +285,7 @@ def gate_decide(
         settled = _decided(access.session, key)
         if settled is not None:
             raise already_decided(settled, refused=decision)
-        raise SapError(
+        raise ProtocolError(
             "ALREADY_DECIDED",
             "nothing waits under this name any more: someone decided it, or it never waited",
             details={"key": key},
@@ -293,7 +293,7 @@ def gate_decide(
         )
     if (decision == "answer") != gate.answered_not_approved:
         expected = "answer" if gate.answered_not_approved else "approve or reject"
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"this item takes {expected}",
             details={"violations": {"decision": f"{decision!r} does not fit a {gate.kind}"}},
@@ -338,7 +338,7 @@ def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option
         payload["question_index"] = gate.question_index
     if option_id:
         if option_id not in {o.id for o in gate.options}:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 "that is not one of the question's options",
                 details={"violations": {"option_id": f"got {option_id!r}"}},
@@ -347,7 +347,7 @@ def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option
     if text:
         payload["free_answer"] = text
     if len(payload) == 1 + (gate.question_index is not None):
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED", "an answer needs words or an option", details={"missing": ["reason", "option_id"]}
         )
     message_post_at_head(session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload)

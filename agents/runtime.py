@@ -15,9 +15,10 @@ import time
 from typing import Any
 
 from agents.models import Task
-from agents.sap import Block, SapError, parse
+from agents.sap import Block, parse
 from agents.sap_service import sap_run
 from agents.scheduling import Claim
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
 from sessions.models import Message, WorkSession
 from sessions.selectors import agent_context
@@ -32,7 +33,7 @@ class TaskFailure(Exception):
     """A behaviour gives up: ``error`` is posted to the session, and the task is tried again only
     when the error is retryable (a timeout, say) and attempts remain."""
 
-    def __init__(self, error: SapError):
+    def __init__(self, error: ProtocolError):
         super().__init__(f"{error.code}: {error.message}")
         self.error = error
 
@@ -92,7 +93,7 @@ class TaskRun:
                 in_reply_to=in_reply_to,
                 message_id=message_id,
             )
-        except SapError as error:
+        except ProtocolError as error:
             if error.code != "DUPLICATE_MESSAGE_ID":  # a concurrent attempt posted it a moment ago
                 raise
         return message_id

@@ -32,14 +32,14 @@ from django.utils import timezone
 from agents.models import Agent, Approval, ApprovalStatus
 from agents.operations import workbench_registry
 from agents.operations.context import SapContext
-from agents.sap import Block, Dispatcher, Operation, Outcome, SapError, StreamParser, format_block
+from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
+from protocol.errors import ProtocolError, new_request_id
 from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
-from workbench.protocol.errors import new_request_id
 
 logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.
@@ -54,7 +54,7 @@ def _matches(name: str, patterns: Iterable[str]) -> bool:
 def authorize(operation: Operation, block: Block, params: dict[str, Any], context: SapContext) -> Block | None:
     role = context.access.role
     if not context.access.can_write and operation.kind != "query":
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             f"a {role} cannot run {operation.name}",
             details={"permission": operation.permission, "role": role},
@@ -67,7 +67,7 @@ def authorize(operation: Operation, block: Block, params: dict[str, Any], contex
         needs_approval or operation.name in ALWAYS_ALLOWED or _matches(operation.permission, agent.allowed_operations)
     )
     if not allowed:
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             f"agent {agent.name!r} may not run {operation.name}",
             details={"permission": operation.permission, "allowed": agent.allowed_operations},
@@ -149,12 +149,12 @@ def sap_run(
     ``request_message_id`` names the CHAP message that asked for them: the records link to it.
     The request may run CHAP_SAP_MAX_OPERATIONS operations for CHAP_SAP_MAX_SECONDS; the blocks
     past either get one LIMIT_EXCEEDED block (and one record).
-    Raises SapError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
+    Raises ProtocolError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
     """
     access = require_access(session_id, caller)
     asking = Message.objects.filter(session_id=access.session_id, message_id=request_message_id)
     if request_message_id is not None and not asking.exists():
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no message {request_message_id!r} in this session",
             details={"resource_type": "MESSAGE", "resource_name": request_message_id},
@@ -178,7 +178,7 @@ def approval_decide(
     """A member with the right role approves (the request runs now) or rejects (APPROVAL_DENIED)."""
     access = require_access(session_id, caller, write=True)
     if caller.kind != "human" or access.role not in DECIDERS:
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             "only the session's owners and editors decide approvals",
             details={"role": access.role, "permission": "approval.decide"},
@@ -186,13 +186,13 @@ def approval_decide(
     with transaction.atomic():
         approval = Approval.objects.select_for_update().filter(pk=approval_id, session_id=access.session_id).first()
         if approval is None:
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_NOT_FOUND",
                 f"no approval {approval_id} in this session",
                 details={"resource_type": "APPROVAL"},
             )
         if approval.status != ApprovalStatus.PENDING:
-            raise SapError(
+            raise ProtocolError(
                 "ALREADY_DECIDED",
                 f"approval {approval_id} was {approval.status} already",
                 details={"status": approval.status, "decided_by": str(approval.decided_by)},
@@ -207,7 +207,7 @@ def approval_decide(
     if approve:
         response = _run_approved(block, context)
     else:
-        denied = SapError(
+        denied = ProtocolError(
             "APPROVAL_DENIED",
             f"{caller.sender_id} rejected {approval.operation}: {reason or 'no reason given'}",
             details={"approval_id": approval.pk, "reason": reason, "decided_by": caller.sender_id},
@@ -229,7 +229,9 @@ def _run_approved(block: Block, context: SapContext) -> Block:
     operation = workbench_registry().get(block.name)
     request_id = new_request_id()
     if operation is None:  # approved after the operation was taken out of the registry
-        gone = SapError("OPERATION_NOT_FOUND", f"no operation is called {block.name!r} any more", request_id=request_id)
+        gone = ProtocolError(
+            "OPERATION_NOT_FOUND", f"no operation is called {block.name!r} any more", request_id=request_id
+        )
         return error_block(block.name, block.id, gone)
     try:
         runner = dispatcher().run_operation(operation, block, block.body, context, request_id)
@@ -238,12 +240,12 @@ def _run_approved(block: Block, context: SapContext) -> Block:
     except StopIteration as finished:
         result: Block = finished.value
         return result
-    except SapError as error:
+    except ProtocolError as error:
         error.request_id = error.request_id or request_id
         return error_block(block.name, block.id, error)
     except Exception:
         logger.exception("approved SAP operation %s failed (request %s)", block.name, request_id)
-        failure = SapError("INTERNAL_ERROR", f"{block.name} failed inside the server", request_id=request_id)
+        failure = ProtocolError("INTERNAL_ERROR", f"{block.name} failed inside the server", request_id=request_id)
         return error_block(block.name, block.id, failure)
 
 
@@ -255,7 +257,7 @@ def workspace_upload(*, session_id: SessionId, caller: Caller, path: str, data: 
     body = {"path": path, "content": base64.b64encode(data).decode(), "encoding": "base64"}
     *_, response = dispatcher().execute(Block("action", "file.write", "upload", body), context)
     if response.type == "error":
-        raise SapError(
+        raise ProtocolError(
             response.body["code"],
             response.body["message"],
             details=response.body["details"],

@@ -27,12 +27,12 @@ from django.utils import timezone
 
 from agents.failures import Failure, problem_report, retry_refusal
 from agents.models import OPEN_STATES, Agent, AgentKind, Task, TaskState
+from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access, require_manager
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label
 from sessions.models import Message, SessionAgent
 from sessions.services import message_post_at_head
-from workbench.protocol.errors import SapError
 
 DEFAULT_LEASE_S = 30.0
 
@@ -46,7 +46,7 @@ def _task_of(session_id: uuid.UUID, task_id: int | str, *, lock: bool = False) -
     tasks = Task.objects.select_for_update(of=("self",)) if lock else Task.objects
     task = tasks.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
     if task is None:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no task {task_id} in this session",
             details={"resource_type": "TASK", "resource_name": str(task_id)},
@@ -130,8 +130,8 @@ def _participant(session_id: uuid.UUID, name: str) -> Agent:
     return participation.agent
 
 
-def _not_taking_part(name: str) -> SapError:
-    return SapError(
+def _not_taking_part(name: str) -> ProtocolError:
+    return ProtocolError(
         "RESOURCE_NOT_FOUND",
         f"agent {name!r} does not take part in this session",
         details={"resource_type": "AGENT", "resource_name": name},
@@ -160,7 +160,7 @@ def task_create(
     before = list(Task.objects.filter(session_id=access.session_id, pk__in=depends_on))
     missing = sorted(set(depends_on) - {t.pk for t in before})
     if missing:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no task {missing[0]} in this session to depend on",
             details={"resource_type": "TASK", "resource_name": str(missing[0])},
@@ -196,7 +196,7 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
     message = Message.objects.filter(session_id=access.session_id, message_id=message_id).first()
     plan = (message.envelope["payload"].get("proposed_plan") if message else None) or []
     if message is None or message.payload_type != "agent_capability_declaration" or not plan:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no proposed plan in message {message_id!r}",
             details={"resource_type": "PLAN", "resource_name": message_id},
@@ -270,7 +270,7 @@ def _change(
     with transaction.atomic():
         task = _task_of(access.session_id, task_id, lock=True)
         if task.state not in allowed_from:
-            raise SapError(
+            raise ProtocolError(
                 "INVALID_STATE",
                 f"a {task.state} task cannot be {action}",
                 details={"state": task.state, "allowed_from": sorted(allowed_from)},
@@ -323,7 +323,7 @@ def _role_mismatch(session_id: uuid.UUID, task: Task, name: str | None, *, confi
         return f"given to {name}, which does not do {needed}, on purpose"
     able = [p.agent.name for p in here if _takes(p, needed)]
     does = ", ".join(chosen.agent.roles or []) or "no role"
-    raise SapError(
+    raise ProtocolError(
         "ROLE_MISMATCH",
         f"{name} does not do {needed}, which “{task.title}” needs ({name} does {does})",
         details={"agent": name, "required_role": needed, "agent_roles": does, "agents_with_role": able},
@@ -402,7 +402,7 @@ def task_retry(*, session_id: SessionId, task_id: int | str, caller: Caller) -> 
 def task_approve(*, session_id: SessionId, task_id: int | str, caller: Caller) -> Task:
     """A step that needed a human's approval may now run."""
     if caller.kind != "human":
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             "only a human approves a step",
             details={"permission": "task.approve", "role": caller.kind},
@@ -639,7 +639,7 @@ def task_forward(*, session_id: SessionId, task_id: int | str, caller: Caller, a
     access = _require_planner(session_id, caller)
     source = _task_of(access.session_id, task_id)
     if not source.result_message_id:
-        raise SapError(
+        raise ProtocolError(
             "INVALID_STATE",
             f"task {task_id} has no result to forward yet",
             details={"state": source.state, "allowed_from": [TaskState.DONE]},

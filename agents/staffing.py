@@ -11,10 +11,10 @@ from django.db import transaction
 from agents.models import Agent
 from agents.sap_service import workspace_upload
 from agents.scheduling import tasks_assign_waiting
+from protocol.errors import ProtocolError
 from sessions.access import Caller, SessionId, caller_for_user, require_manager
 from sessions.models import SessionAgent, WorkSession
 from sessions.services import agent_join, message_post_at_head, session_create, session_event_post
-from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -26,7 +26,7 @@ def agent_invite(*, session_id: SessionId, caller: Caller, agent: str) -> Sessio
     access = require_manager(session_id, caller, to="invite agents", permission="session.agents")
     found = Agent.objects.filter(name=agent, enabled=True).first()
     if found is None:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no enabled agent {agent!r}",
             details={"resource_type": "AGENT", "resource_name": agent},

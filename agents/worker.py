@@ -17,8 +17,8 @@ from agents.behaviours.registry import behaviour_for
 from agents.failures import UNEXPECTED, Failure
 from agents.models import AgentKind, Task
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
-from agents.sap import SapError
 from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
+from protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)
 
@@ -29,7 +29,7 @@ def failure_of(error: Exception) -> Failure:
     in the agent's code, which would fail again the same way."""
     if isinstance(error, TaskFailure):
         error = error.error
-    if isinstance(error, SapError):
+    if isinstance(error, ProtocolError):
         return Failure(error.code, error.message, str(error), bool(error.retryable))
     technical = f"{type(error).__name__}: {error}"
     if isinstance(error, DatabaseError | OSError):

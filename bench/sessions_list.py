@@ -54,7 +54,7 @@ def run(sessions: int) -> int:
         waits = f"{session.open_questions} open questions, {len(session.proposed_plans)} plans proposed"
         print(f"{size:>5} messages a session: {sessions} sessions, each with {waits}")
 
-    url = reverse("sessions:list")
+    url = reverse("workspace:list")
 
     def view(client):
         response = client.get(url)

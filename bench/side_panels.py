@@ -48,7 +48,7 @@ def run() -> int:
 
         def status_bar(session=session):
             agents = selectors.agent_statuses(session=session)
-            return render_to_string("sessions/partials/status_bar.html", {"agents": agents, "session": session})
+            return render_to_string("workspace/partials/status_bar.html", {"agents": agents, "session": session})
 
         status_bar()
         results[size] = best(15, status_bar)

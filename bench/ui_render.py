@@ -63,7 +63,7 @@ def run() -> int:
     from sessions.models import WorkSession
     from tests.factories import make_session, make_user
     from tests.sessions import envelopes
-    from workbench.workspace.fragments import live_update, map_urls
+    from workspace.fragments import live_update, map_urls
 
     results = {}
     for size in SIZES:
@@ -76,12 +76,12 @@ def run() -> int:
 
         def render_map(session=session):
             context = {"map": selectors.decision_map(session=session, expanded=True), **map_urls(session.pk)}
-            return render_to_string("sessions/partials/map.html", context)
+            return render_to_string("workspace/partials/map.html", context)
 
         def render_thread(session=session):
             entries = selectors.thread(session=session)
             context = {"session": session, "role": "owner"}
-            return "".join(render_to_string("sessions/partials/message.html", {**context, "m": m}) for m in entries)
+            return "".join(render_to_string("workspace/partials/message.html", {**context, "m": m}) for m in entries)
 
         render_map()
         map_s, thread_s = best(9, render_map), best(5, render_thread)

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
 
 from django.contrib.auth.models import User
 
+from protocol.errors import ProtocolError
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
-from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
@@ -147,7 +147,7 @@ def session_access(session_id: SessionId, caller: Caller) -> Access | None:
 def require_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = session_access(session_id, caller)
     if access is None:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             "no such session",
             details={"resource_type": "SESSION", "resource_name": str(session_id)},
@@ -161,7 +161,7 @@ def require_manager(session_id: SessionId, caller: Caller, *, to: str, permissio
     """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
     access = require_access(session_id, caller, write=True)
     if access.role not in MANAGERS:
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             f"only the session's owners and editors {to}",
             details={"role": access.role, "permission": permission},
@@ -180,7 +180,7 @@ def require_post(session_id: SessionId, caller: Caller, envelope: dict[str, Any]
 
 def _refuse_post(access: Access) -> NoReturn:
     commenter = access.role == MemberRole.COMMENTER
-    raise SapError(
+    raise ProtocolError(
         "PERMISSION_DENIED",
         "a commenter only suggests refinements in this session"
         if commenter

@@ -9,6 +9,7 @@ from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from protocol.errors import ProtocolError
 from sessions import selectors, services
 from sessions.access import caller_for_principal, require_access
 from sessions.chap import retrospective
@@ -37,7 +38,6 @@ from sessions.serializers import (
     ShareCreateSerializer,
     ShareSerializer,
 )
-from workbench.protocol.errors import SapError
 
 MAX_PAGE = 1000
 ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409, 413, 429)}
@@ -58,12 +58,12 @@ def _int_param(request, name: str, default: int, *, minimum: int = 0, maximum: i
     try:
         value = int(raw)
     except ValueError:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED", f"{name} must be a whole number", details={"invalid": {name: "expected integer"}}
         ) from None
     if value < minimum or (maximum is not None and value > maximum):
         bounds = f">= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED", f"{name} must be {bounds}", details={"violations": {name: f"must be {bounds}"}}
         )
     return value
@@ -72,7 +72,7 @@ def _int_param(request, name: str, default: int, *, minimum: int = 0, maximum: i
 def validated_body(serializer_class, request) -> dict:
     """The request's JSON object, checked by ``serializer_class``; errors in the workbench's model."""
     if not isinstance(request.data, dict):
-        raise SapError("INVALID_REQUEST", "the body must be a JSON object")
+        raise ProtocolError("INVALID_REQUEST", "the body must be a JSON object")
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
@@ -93,7 +93,7 @@ class SessionListView(APIView):
     def post(self, request):
         data = validated_body(SessionCreateSerializer, request)
         if getattr(request.user, "agent", None) is not None:
-            raise SapError(
+            raise ProtocolError(
                 "PERMISSION_DENIED", "agents cannot create sessions", details={"permission": "session.create"}
             )
         session = services.session_create(owner=request.user, title=data["title"])
@@ -195,7 +195,7 @@ class MessageListView(APIView):
     def post(self, request, session_id):
         _access(request, session_id)
         if not isinstance(request.data, dict):
-            raise SapError("INVALID_MESSAGE", "a CHAP message is a JSON object")
+            raise ProtocolError("INVALID_MESSAGE", "a CHAP message is a JSON object")
         ack = services.message_post(session_id=session_id, caller=_caller(request), envelope=request.data)
         return Response(ack.as_frame(), status=status.HTTP_200_OK if ack.replayed else status.HTTP_201_CREATED)
 
@@ -218,7 +218,9 @@ class GraphView(APIView):
         # "as", not "format": DRF reserves ?format= for choosing a renderer.
         output = request.query_params.get("as", "node-link")
         if output not in ("node-link", "graphml"):
-            raise SapError("VALIDATION_FAILED", "as is node-link or graphml", details={"violations": {"as": output}})
+            raise ProtocolError(
+                "VALIDATION_FAILED", "as is node-link or graphml", details={"violations": {"as": output}}
+            )
         if version == session.head_seq:
             entry = graph_cache.entry(session)
             with entry.lock:
@@ -296,7 +298,7 @@ class DeliverableView(APIView):
         session = _access(request, session_id).session
         found = selectors.final_report(session=session)
         if found is None:
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_NOT_FOUND",
                 "no report has been delivered in this session yet",
                 details={"resource_type": "DELIVERABLE"},
@@ -318,7 +320,7 @@ class RetrospectiveView(APIView):
         """A done session's retrospective: criteria checked, delivery, process metrics, ratings."""
         output = request.query_params.get("as", "json")
         if output not in ("json", "markdown"):
-            raise SapError("VALIDATION_FAILED", "as is json or markdown", details={"violations": {"as": output}})
+            raise ProtocolError("VALIDATION_FAILED", "as is json or markdown", details={"violations": {"as": output}})
         report = retrospective_report(session_id=session_id, caller=_caller(request))
         if output == "markdown":
             return _download(

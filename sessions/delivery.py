@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from channels.db import database_sync_to_async
 
+from protocol.errors import ProtocolError
 from sessions.events import message_frame
 from sessions.models import Message, WorkSession
-from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
     from sessions.access import SessionId
@@ -73,9 +73,9 @@ read_head = db(_head)
 read_entries = db(_entries)
 
 
-def past_head(since: int, head_seq: int, key: str = "since_seq") -> SapError:
+def past_head(since: int, head_seq: int, key: str = "since_seq") -> ProtocolError:
     """A resume from beyond the log's end: refused, and live delivery goes on where it was."""
-    return SapError(
+    return ProtocolError(
         "INVALID_FRAME",
         f"{key} {since} is past the session's last message, {head_seq}",
         details={"invalid": {key: f"at most {head_seq}"}, "head_seq": head_seq},
@@ -136,7 +136,7 @@ class Sequence:
     async def replay(self, since: int, name: str = "since_seq") -> int:
         """Deliver every message after ``since`` up to the head from the log, then the early messages next
         in line, and go on from there (again, if the client asks for messages it was sent). Returns the
-        head; past it, SapError naming the client's field ``name``, and delivery goes on where it was."""
+        head; past it, ProtocolError naming the client's field ``name``, and delivery goes on where it was."""
         async with self.lock:
             head_seq, _ = await read_head(self.session_id)
             if since > head_seq:

@@ -7,12 +7,12 @@ from collections.abc import Callable, Iterable
 from statistics import mean
 from typing import Any
 
+from protocol.errors import ProtocolError
 from sessions import selectors
 from sessions.access import Access, Caller, SessionId, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import Delivered
 from sessions.models import CriterionCheck, Rating, SessionState, WorkSession
-from workbench.protocol.errors import SapError
 
 FINISHED = frozenset({SessionState.DONE, SessionState.ARCHIVED})
 MAX_NOTE = 5000
@@ -28,12 +28,12 @@ def metric_contribute(name: str, measure: Callable[[WorkSession], float | None])
 def _finished_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = require_access(session_id, caller, write=write)
     if caller.kind != "human":
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED", "retrospectives are the members' own", details={"permission": "session.retrospective"}
         )
     state = access.session.state
     if state not in FINISHED:
-        raise SapError(
+        raise ProtocolError(
             "INVALID_STATE",
             f"the session is {state}: its retrospective opens when it is done",
             details={"state": state},
@@ -57,7 +57,7 @@ def criterion_check(*, session_id: SessionId, caller: Caller, index: int, met: b
     proposals = access.session.messages.filter(payload_type="task_proposal").order_by("seq")
     _, criteria = success_criteria(proposals.values_list("seq", "envelope")[:1])
     if not 0 <= index < len(criteria):
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"the session has {len(criteria)} success criteria; there is no criterion {index}",
             details={"violations": {"index": f"must be 0 to {len(criteria) - 1}"}},
@@ -74,7 +74,7 @@ def session_rate(*, session_id: SessionId, caller: Caller, rating: int, comment:
     """A member's rating (1-5) and comment; each member has one, which they may change."""
     access = _finished_access(session_id, caller)
     if not isinstance(rating, int) or isinstance(rating, bool) or not 1 <= rating <= 5:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "a rating is a whole number from 1 to 5",
             details={"violations": {"rating": f"got {rating!r}"}},

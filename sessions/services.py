@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from django.db import transaction
 from django.utils import timezone
 
+from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager, require_post
 from sessions.chap.chain import canonical_json, content_hash, first_break, genesis_checksum, next_checksum
 from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
@@ -43,7 +44,6 @@ from sessions.models import (
 )
 from sessions.safety import filtered
 from sessions.selectors import EXPORT_FORMAT
-from workbench.protocol.errors import SapError
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -155,7 +155,7 @@ def message_post_at_head(
 def message_post(*, session_id: SessionId, caller: Caller, envelope: object) -> Ack:
     """Validate, authorise and append one CHAP message; the one way any channel adds to the log.
 
-    Raises SapError (INVALID_MESSAGE, RESOURCE_NOT_FOUND, PERMISSION_DENIED, DUPLICATE_MESSAGE_ID,
+    Raises ProtocolError (INVALID_MESSAGE, RESOURCE_NOT_FOUND, PERMISSION_DENIED, DUPLICATE_MESSAGE_ID,
     CONTEXT_UNKNOWN, CONTEXT_CONFLICT; ALREADY_DECIDED for a second answer or plan decision). The
     broadcast goes out after commit.
     """
@@ -170,13 +170,13 @@ def message_post(*, session_id: SessionId, caller: Caller, envelope: object) -> 
 
 def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId) -> None:
     if checked["session_id"] != str(session_id):
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE",
             "session_id does not name the session the message was sent to",
             details={"invalid": {"session_id": f"expected {session_id}"}},
         )
     if checked["sender"] != caller.sender:
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE",
             "sender does not match the authenticated caller",
             details={"invalid": {"sender": f"expected {caller.sender}"}},
@@ -194,7 +194,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
     if existing is not None:
         if existing.content_hash == content_hash(checked, canonical=canonical):
             return Ack(existing.message_id, existing.seq, existing.checksum, replayed=True)
-        raise SapError(
+        raise ProtocolError(
             "DUPLICATE_MESSAGE_ID",
             f"message_id {checked['message_id']!r} was already used for a different message",
             details={"message_id": checked["message_id"], "seq": existing.seq},
@@ -272,7 +272,7 @@ def _check_version(session: WorkSession, graph: ContextGraph, checked: dict[str,
         base_seq = Message.objects.filter(session=session, checksum=stated).values_list("seq", flat=True).first()
     head = {"head_seq": session.head_seq, "head_checksum": session.head_checksum}
     if base_seq is None:
-        raise SapError(
+        raise ProtocolError(
             "CONTEXT_UNKNOWN",
             "context_checksum names no version of this session",
             details={"context_checksum": stated, **head},
@@ -281,7 +281,7 @@ def _check_version(session: WorkSession, graph: ContextGraph, checked: dict[str,
     conflicting = graph.unseen_redirects(since_seq=base_seq, in_reply_to=checked.get("in_reply_to"))
     if conflicting:
         unseen = Message.objects.filter(session=session, seq__gt=base_seq).order_by("seq")
-        raise SapError(
+        raise ProtocolError(
             "CONTEXT_CONFLICT",
             "messages you have not seen correct or redirect what your message builds on",
             details={
@@ -327,13 +327,15 @@ def session_update(
     """Rename a session or move it to another state (owner and editors); archiving is the owner's."""
     access = require_manager(session_id, caller, to="rename it or change its state", permission="session.manage")
     if state is not None and state not in SessionState.values:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"state must be one of {list(SessionState.values)}",
             details={"violations": {"state": f"got {state!r}"}},
         )
     if state == SessionState.ARCHIVED and access.role != MemberRole.OWNER:
-        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"})
+        raise ProtocolError(
+            "PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.archive"}
+        )
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=access.session_id)
         who = caller.sender_id
@@ -358,18 +360,20 @@ def session_update(
 def member_invite(*, session_id: SessionId, caller: Caller, username: str, role: str) -> Membership:
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
-        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"})
+        raise ProtocolError(
+            "PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"}
+        )
     if role not in MemberRole.values:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"role must be one of {list(MemberRole.values)}",
             details={"violations": {"role": f"got {role!r}"}},
         )
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
-        raise SapError("RESOURCE_NOT_FOUND", f"no user {username!r}", details={"resource_type": "USER"})
+        raise ProtocolError("RESOURCE_NOT_FOUND", f"no user {username!r}", details={"resource_type": "USER"})
     if user.pk == access.session.created_by_id and role != MemberRole.OWNER:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "the session's creator stays its owner",
             details={"violations": {"role": "the creator's role cannot change"}},
@@ -396,14 +400,14 @@ def session_event_post(session_id: SessionId, caller: Caller, **payload: Any) ->
 def _require_owner(session_id: SessionId, caller: Caller, permission: str) -> Access:
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
-        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": permission})
+        raise ProtocolError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": permission})
     return access
 
 
 def _group_named(name: str) -> Group:
     group = Group.objects.filter(name=name).first()
     if group is None:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no group {name!r}",
             details={"resource_type": "GROUP", "resource_name": name},
@@ -432,7 +436,7 @@ def session_share(*, session_id: SessionId, caller: Caller, group: str, role: st
     logged as a session event. The group's members' open sockets take the new role at once."""
     access = _require_owner(session_id, caller, "session.share")
     if role not in ShareRole.values:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"role must be one of {list(ShareRole.values)}",
             details={"violations": {"role": f"got {role!r}"}},
@@ -455,7 +459,7 @@ def session_unshare(*, session_id: SessionId, caller: Caller, group: str) -> Non
     team = _group_named(group)
     with transaction.atomic():
         if not GroupShare.objects.filter(session_id=access.session_id, group=team).delete()[0]:
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_NOT_FOUND",
                 f"the session is not shared with {team.name!r}",
                 details={"resource_type": "GROUP_SHARE", "resource_name": team.name},
@@ -467,18 +471,20 @@ def member_remove(*, session_id: SessionId, caller: Caller, username: str) -> No
     """The owner removes a member; the member's open sockets of the session are closed at once."""
     access = require_access(session_id, caller, write=True)
     if access.role != MemberRole.OWNER:
-        raise SapError("PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"})
+        raise ProtocolError(
+            "PERMISSION_DENIED", OWNER_ONLY, details={"role": access.role, "permission": "session.members"}
+        )
     membership = (
         Membership.objects.filter(session_id=access.session_id, user__username=username).select_related("user").first()
     )
     if membership is None:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"{username!r} is not a member of this session",
             details={"resource_type": "MEMBER", "resource_name": username},
         )
     if membership.user_id == access.session.created_by_id:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "the session's creator stays its owner",
             details={"violations": {"username": "the creator cannot be removed"}},
@@ -491,7 +497,7 @@ def member_remove(*, session_id: SessionId, caller: Caller, username: str) -> No
 def session_import(*, data: dict[str, Any], owner: User) -> WorkSession:
     """Load an export into this workbench after verifying its chain; the session keeps its id."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"not a {EXPORT_FORMAT} file",
             details={"invalid": {"format": "expected " + EXPORT_FORMAT}},
@@ -502,12 +508,14 @@ def session_import(*, data: dict[str, Any], owner: User) -> WorkSession:
         session_id = str(uuid.UUID(str(meta.get("id"))))
         entries = [(int(row["seq"]), validate_envelope(row["envelope"]), str(row["checksum"])) for row in rows]
     except (KeyError, TypeError, ValueError) as exc:
-        raise SapError("VALIDATION_FAILED", f"malformed export: {exc}") from None
+        raise ProtocolError("VALIDATION_FAILED", f"malformed export: {exc}") from None
     broken = first_break(session_id, entries)
     if broken is not None:
-        raise SapError("VALIDATION_FAILED", f"the checksum chain breaks at message #{broken}", details={"seq": broken})
+        raise ProtocolError(
+            "VALIDATION_FAILED", f"the checksum chain breaks at message #{broken}", details={"seq": broken}
+        )
     if WorkSession.objects.filter(pk=session_id).exists():
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_ALREADY_EXISTS", f"session {session_id} exists already", details={"resource_type": "SESSION"}
         )
     with transaction.atomic():

@@ -9,7 +9,7 @@ from django.core.exceptions import RequestDataTooBig
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 
-from workbench.protocol.errors import Category, SapError, internal_error
+from protocol.errors import Category, ProtocolError, internal_error
 
 logger = logging.getLogger(__name__)
 
@@ -34,21 +34,21 @@ _STATUS_BY_CATEGORY = {
 }
 
 
-def http_status(error: SapError) -> int:
+def http_status(error: ProtocolError) -> int:
     return _STATUS_BY_CODE.get(error.code, _STATUS_BY_CATEGORY[error.category])
 
 
-def error_response(error: SapError) -> Response:
+def error_response(error: ProtocolError) -> Response:
     return Response({"error": error.as_dict()}, status=http_status(error))
 
 
 def exception_handler(exc, context):
-    if isinstance(exc, SapError):
+    if isinstance(exc, ProtocolError):
         return error_response(exc)
     if isinstance(exc, RequestDataTooBig):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         return error_response(
-            SapError(
+            ProtocolError(
                 "MESSAGE_TOO_LARGE",
                 f"request bodies are limited to {limit} bytes",
                 details={"limit_bytes": limit},
@@ -57,20 +57,20 @@ def exception_handler(exc, context):
         )
     if isinstance(exc, exceptions.ValidationError):
         return error_response(
-            SapError("VALIDATION_FAILED", "the request's fields are not valid", details={"invalid": exc.detail})
+            ProtocolError("VALIDATION_FAILED", "the request's fields are not valid", details={"invalid": exc.detail})
         )
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
-        response = error_response(SapError("UNAUTHENTICATED", str(exc.detail)))
+        response = error_response(ProtocolError("UNAUTHENTICATED", str(exc.detail)))
         response["WWW-Authenticate"] = 'Bearer realm="chap"'
         return response
     if isinstance(exc, exceptions.PermissionDenied):
-        return error_response(SapError("PERMISSION_DENIED", str(exc.detail)))
+        return error_response(ProtocolError("PERMISSION_DENIED", str(exc.detail)))
     if isinstance(exc, exceptions.NotFound):
-        return error_response(SapError("RESOURCE_NOT_FOUND", str(exc.detail)))
+        return error_response(ProtocolError("RESOURCE_NOT_FOUND", str(exc.detail)))
     if isinstance(exc, exceptions.Throttled):
-        return error_response(SapError("RATE_LIMITED", str(exc.detail), details={"wait_s": exc.wait}))
+        return error_response(ProtocolError("RATE_LIMITED", str(exc.detail), details={"wait_s": exc.wait}))
     if isinstance(exc, exceptions.APIException):
-        response = error_response(SapError("INVALID_REQUEST", str(exc.detail)))
+        response = error_response(ProtocolError("INVALID_REQUEST", str(exc.detail)))
         response.status_code = exc.status_code
         return response
     return error_response(internal_error(logger, "API request"))

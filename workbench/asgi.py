@@ -14,7 +14,7 @@ from agents.auth import BearerAgentMiddleware  # noqa: E402
 from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
 from workbench.origins import SameOriginValidator  # noqa: E402
-from workbench.workspace.routing import websocket_urlpatterns as workspace_websockets  # noqa: E402
+from workspace.routing import websocket_urlpatterns as workspace_websockets  # noqa: E402
 
 
 def _origin_checked_unless_bearer(app):

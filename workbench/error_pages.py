@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import Resolver404, resolve
 
-from workbench.protocol.errors import SapError, new_request_id
+from protocol.errors import ProtocolError, new_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ def error_answer(request: HttpRequest, status: int, *, details: dict | None = No
     code, default_title, default_advice = _BY_STATUS.get(status, _BY_STATUS[500 if status >= 500 else 400])
     request_id = new_request_id()
     if is_api(request):
-        error = SapError(code, default_title.lower(), details=details or {}, request_id=request_id)
+        error = ProtocolError(code, default_title.lower(), details=details or {}, request_id=request_id)
         return JsonResponse({"error": error.as_dict()}, status=status)
     context = {"status": status, "title": title or default_title, "advice": advice or default_advice}
     if status >= 500:  # no context processors: whatever failed must not fail its error page too

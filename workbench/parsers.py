@@ -1,4 +1,4 @@
-"""The REST API's JSON parser: strict JSON (workbench.protocol.strict_json), each refusal a structured error.
+"""The REST API's JSON parser: strict JSON (protocol.strict_json), each refusal a structured error.
 
 DRF reads a JSON body through ``request.body``, so a body over DATA_UPLOAD_MAX_MEMORY_SIZE is refused
 before it gets here (RequestDataTooBig, answered 413 by workbench.api_errors).
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from rest_framework.parsers import JSONParser
 
-from workbench.protocol import strict_json
-from workbench.protocol.errors import SapError
+from protocol import strict_json
+from protocol.errors import ProtocolError
 
 
 class StrictJSONParser(JSONParser):
@@ -20,4 +20,4 @@ class StrictJSONParser(JSONParser):
             details = {"reason": refused.reason}
             if refused.position is not None:
                 details["position"] = refused.position
-            raise SapError("INVALID_REQUEST", f"the body is not strict JSON: {refused}", details=details) from None
+            raise ProtocolError("INVALID_REQUEST", f"the body is not strict JSON: {refused}", details=details) from None

@@ -44,7 +44,7 @@ INSTALLED_APPS = [
     "template_partials",
     "sessions.apps.ChapSessionsConfig",
     "agents.apps.AgentsConfig",
-    "workbench.workspace.apps.WorkspaceConfig",
+    "workspace.apps.WorkspaceConfig",
 ]
 
 MIDDLEWARE = [
@@ -103,7 +103,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "sessions:list"
+LOGIN_REDIRECT_URL = "workspace:list"
 LOGOUT_REDIRECT_URL = "login"
 
 LANGUAGE_CODE = "en-us"

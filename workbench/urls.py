@@ -5,10 +5,10 @@ from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 urlpatterns = [
-    path("", RedirectView.as_view(pattern_name="sessions:list"), name="home"),
+    path("", RedirectView.as_view(pattern_name="workspace:list"), name="home"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("sessions/", include("workbench.workspace.urls")),
+    path("sessions/", include("workspace.urls")),
     path("api/", include("sessions.api_urls")),
     path("api/", include("agents.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -30,7 +30,8 @@ from agents.behaviours.instructions import (
 from agents.behaviours.reading import proposal_behind
 from agents.behaviours.revising import asked_keys, honest_reply, reports, request_of, what_changed
 from agents.runtime import TaskFailure, TaskRun
-from agents.sap import Block, SapError, format_block
+from agents.sap import Block, format_block
+from protocol.errors import ProtocolError
 
 MAX_GROUPS = 12
 MAX_CHOSEN_GROUPS = 50  # a person may ask to compare by a column with more groups
@@ -454,7 +455,9 @@ class AnalysisRefused(TaskFailure):
         body = answer.body
         if answer.type == "event":  # the step waits for a human's approval
             body = {"code": "PERMISSION_DENIED", "message": f"{operation} waits for approval {body.get('approval_id')}"}
-        super().__init__(SapError(body["code"], f"{operation}: {body['message']}", details=body.get("details") or {}))
+        super().__init__(
+            ProtocolError(body["code"], f"{operation}: {body['message']}", details=body.get("details") or {})
+        )
 
 
 def analyst(run: TaskRun) -> str:

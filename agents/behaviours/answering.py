@@ -17,7 +17,8 @@ from agents.analysis.question import Request, read_question
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
 from agents.runtime import TaskFailure
-from agents.sap import SapError, format_block
+from agents.sap import format_block
+from protocol.errors import ProtocolError
 
 CODED_VALUES = 12
 MAX_EXTRA_MEASURES = 3
@@ -192,7 +193,7 @@ def unasked(schema: Schema) -> dict[str, Any]:
     return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.5}
 
 
-def not_computed(request: Request, schema: Schema, error: SapError) -> dict[str, Any]:
+def not_computed(request: Request, schema: Schema, error: ProtocolError) -> dict[str, Any]:
     """The operation refused what the question was read as: say so, and what was tried."""
     body = [
         f"I could not answer this from {schema.table}: I read it as a {request.kind.replace('_', ' ')} question"

@@ -23,8 +23,9 @@ from django.conf import settings
 
 from agents.operations import workbench_registry
 from agents.runtime import TaskFailure, TaskRun
-from agents.sap import Block, ParseError, SapError, StreamParser, format_block
+from agents.sap import Block, ParseError, StreamParser, format_block
 from agents.sap.dispatcher import parse_error_block
+from protocol.errors import ProtocolError
 from sessions.chap.schemas import payload_types_of, validate_payload
 
 ANSWER_TYPES = payload_types_of("agent")
@@ -55,7 +56,7 @@ class LlmFailure(TaskFailure):
     """The model could not produce a valid answer within the limits."""
 
     def __init__(self, code: str, message: str, **details):
-        super().__init__(SapError(code, message, details=details))
+        super().__init__(ProtocolError(code, message, details=details))
 
 
 def chat_stream(
@@ -110,7 +111,7 @@ def _final_answer(text: str) -> dict:
 
 
 def _checked(answer) -> tuple[str, dict]:
-    """``(payload_type, payload)`` as the CHAP validator accepts it; SapError or ValueError says why not."""
+    """``(payload_type, payload)`` as the CHAP validator accepts it; ProtocolError or ValueError says why not."""
     if not isinstance(answer, dict) or answer.get("payload_type") not in ANSWER_TYPES:
         raise ValueError(f"the answer must be {{'payload_type': one of {list(ANSWER_TYPES)}, 'payload': {{…}}}}")
     return answer["payload_type"], validate_payload(answer["payload_type"], answer.get("payload"))
@@ -145,8 +146,8 @@ class LlmAgent:
                 continue
             try:
                 payload_type, payload = _checked(_final_answer(text))
-            except (SapError, ValueError) as invalid:
-                why = invalid.message if isinstance(invalid, SapError) else str(invalid)
+            except (ProtocolError, ValueError) as invalid:
+                why = invalid.message if isinstance(invalid, ProtocolError) else str(invalid)
                 if repaired:
                     raise LlmFailure("INVALID_MESSAGE", f"the answer was invalid after a repair round: {why}") from None
                 repaired = True

@@ -7,7 +7,7 @@ from datetime import datetime
 from agents.behaviours import planning
 from agents.behaviours.reading import feedback_text, proposal_behind
 from agents.runtime import TaskFailure, TaskRun
-from agents.sap import SapError
+from protocol.errors import ProtocolError
 
 CAN_DO = [
     {
@@ -32,7 +32,7 @@ def planner(run: TaskRun) -> str:
     answer = source["payload"] if source and source["payload_type"] == "clarification_answer" else None
     proposal = proposal_behind(run, source)
     if proposal is None:
-        raise TaskFailure(SapError("RESOURCE_NOT_FOUND", "this task names no task proposal to plan", details={}))
+        raise TaskFailure(ProtocolError("RESOURCE_NOT_FOUND", "this task names no task proposal to plan", details={}))
     goal = proposal["payload"]["goal"]
     answered = (answer or {}).get("free_answer", "") or feedback_text(source)
     templates = _template_dicts()

@@ -19,7 +19,8 @@ from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 
-from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
+from agents.sap import ErrorDoc, Example, Operation, Param, format_block
+from protocol.errors import ProtocolError
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NAME_BYTES = 255
@@ -49,8 +50,8 @@ def storage_for(session_id) -> FileSystemStorage:
     return FileSystemStorage(location=workspace_root(session_id))
 
 
-def _outside(path: str, why: str) -> SapError:
-    return SapError(
+def _outside(path: str, why: str) -> ProtocolError:
+    return ProtocolError(
         "PATH_OUTSIDE_WORKSPACE",
         f"{path!r} is not a path inside the session's workspace: {why}",
         details={"path": path, "reason": why},
@@ -86,7 +87,7 @@ def _check_segments(root: Path, name: str) -> None:
     parts = name.split("/")
     for part in parts:
         if len(part.encode("utf-8", "surrogatepass")) > MAX_NAME_BYTES:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"a file or folder name is at most {MAX_NAME_BYTES} bytes",
                 details={"invalid": {"path": f"a part of {len(part.encode('utf-8', 'surrogatepass'))} bytes"}},
@@ -95,7 +96,7 @@ def _check_segments(root: Path, name: str) -> None:
     for depth in range(1, len(parts)):
         folder = "/".join(parts[:depth])
         if Path(root, folder).is_file():
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{folder!r} is a file, so nothing can be put under it",
                 details={"invalid": {"path": f"{folder!r} is a file"}},
@@ -103,8 +104,8 @@ def _check_segments(root: Path, name: str) -> None:
             )
 
 
-def _missing(path: str) -> SapError:
-    return SapError(
+def _missing(path: str) -> ProtocolError:
+    return ProtocolError(
         "RESOURCE_NOT_FOUND",
         f"no file {path!r} in the workspace",
         details={"resource_type": "FILE", "resource_name": path},
@@ -118,14 +119,14 @@ def _used_bytes(session_id) -> int:
 
 def check_room(session_id, adding: int, replacing: int = 0) -> None:
     if adding > MAX_FILE_BYTES:
-        raise SapError(
+        raise ProtocolError(
             "LIMIT_EXCEEDED",
             f"files are limited to {MAX_FILE_BYTES} bytes",
             details={"limit": MAX_FILE_BYTES, "size": adding},
         )
     used = _used_bytes(session_id) - replacing
     if used + adding > QUOTA_BYTES:
-        raise SapError(
+        raise ProtocolError(
             "LIMIT_EXCEEDED",
             f"the workspace quota of {QUOTA_BYTES} bytes would be exceeded",
             details={"limit": QUOTA_BYTES, "used": used, "adding": adding},
@@ -138,7 +139,7 @@ def _decode(content: str, encoding: str) -> bytes:
         try:
             return base64.b64decode(content, validate=True)
         except ValueError:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED", "content is not valid base64", details={"invalid": {"content": "expected base64"}}
             ) from None
     return content.encode("utf-8")
@@ -150,7 +151,7 @@ def store_bytes(storage: FileSystemStorage, name: str, data: bytes) -> None:
     saved = storage.save(name, ContentFile(data))
     if saved != name:  # the storage chose another name: never leave a stray copy
         storage.delete(saved)
-        raise SapError("INTERNAL_ERROR", f"could not write {name!r}")
+        raise ProtocolError("INTERNAL_ERROR", f"could not write {name!r}")
 
 
 def _stat(storage: FileSystemStorage, name: str) -> dict:
@@ -178,7 +179,7 @@ def _read(call, params):
         try:
             content = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{name!r} is not UTF-8 text (or the range cuts a character)",
                 details={"invalid": {"encoding": "the file is binary"}},
@@ -209,10 +210,10 @@ def overwrite_risk(field: str):
     return risk
 
 
-def file_exists(name: str, *instead: str) -> SapError:
+def file_exists(name: str, *instead: str) -> ProtocolError:
     """The refusal of a call that would replace ``name`` without ``overwrite``; ``instead`` are the
     other ways out this call offers."""
-    return SapError(
+    return ProtocolError(
         "RESOURCE_ALREADY_EXISTS",
         f"file {name!r} exists already",
         details={"resource_type": "FILE", "resource_name": name},
@@ -227,7 +228,7 @@ def _write(call, params):
     data = _decode(params["content"], params["encoding"])
     exists = storage.exists(name)
     if exists and Path(storage.path(name)).is_dir():
-        raise SapError("RESOURCE_ALREADY_EXISTS", f"{name!r} is a folder", details={"resource_type": "FOLDER"})
+        raise ProtocolError("RESOURCE_ALREADY_EXISTS", f"{name!r} is a folder", details={"resource_type": "FOLDER"})
     if exists and not (params["append"] or params["overwrite"]):
         raise file_exists(name, "write to another path", 'set "append": true')
     if exists and params["append"]:
@@ -271,7 +272,7 @@ def _copy_or_move(call, params, *, move: bool):
 
 def _delete(call, params):
     if not params["confirm"]:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             'file.delete needs "confirm": true',
             details={"violations": {"confirm": "must be true"}},

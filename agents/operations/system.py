@@ -10,7 +10,8 @@ from collections import deque
 
 import psutil
 
-from agents.sap import Example, Operation, Param, SapError, format_block
+from agents.sap import Example, Operation, Param, format_block
+from protocol.errors import ProtocolError
 
 SAMPLE_EVERY_S = 10
 KEEP_SAMPLES = 360  # an hour
@@ -44,7 +45,7 @@ def sample() -> dict:
 def _metrics(call, params):
     match = _DURATION.match(params["time_range"])
     if match is None:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "time_range is a number followed by s, m or h, e.g. 5m",
             details={"violations": {"time_range": params["time_range"]}},

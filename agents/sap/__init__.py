@@ -5,15 +5,12 @@ from agents.sap.dispatcher import Call, Dispatcher, Outcome
 from agents.sap.parser import StreamParser, parse
 from agents.sap.registry import ErrorDoc, Example, Operation, Registry
 from agents.sap.system import CORE_OPERATIONS
-from workbench.protocol.errors import CATALOGUE, Category, SapError
-from workbench.protocol.params import Param
+from protocol.params import Param
 
 __all__ = [
-    "CATALOGUE",
     "CORE_OPERATIONS",
     "Block",
     "Call",
-    "Category",
     "Dispatcher",
     "ErrorDoc",
     "Example",
@@ -22,7 +19,6 @@ __all__ = [
     "Param",
     "ParseError",
     "Registry",
-    "SapError",
     "StreamParser",
     "Text",
     "format_block",

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable
 
 from agents.sap.parser import Item, StreamParser
-from workbench.protocol.errors import catalogue_markdown
+from protocol.errors import catalogue_markdown
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,7 +12,7 @@ from agents.sap.blocks import Block, ParseError, Text
 from agents.sap.parser import Item
 from agents.sap.placeholders import resolve
 from agents.sap.registry import Operation, Registry
-from workbench.protocol.errors import SapError, new_request_id
+from protocol.errors import ProtocolError, new_request_id
 
 logger = logging.getLogger(__name__)
 
@@ -31,16 +31,16 @@ class Budget:
     used: int = 0
 
     def spend(self) -> None:
-        """Count one operation, or raise SapError(LIMIT_EXCEEDED) naming the budget it would exceed."""
+        """Count one operation, or raise ProtocolError(LIMIT_EXCEEDED) naming the budget it would exceed."""
         elapsed = time.perf_counter() - self.started
         if self.used >= self.max_operations:
-            raise SapError(
+            raise ProtocolError(
                 "LIMIT_EXCEEDED",
                 f"a request runs at most {self.max_operations} operations",
                 details={"budget": "operations", "limit": self.max_operations},
             )
         if self.used and elapsed >= self.max_seconds:
-            raise SapError(
+            raise ProtocolError(
                 "LIMIT_EXCEEDED",
                 f"a request runs for at most {self.max_seconds:g} seconds",
                 details={"budget": "time", "limit": self.max_seconds, "elapsed_s": round(elapsed, 3)},
@@ -75,12 +75,12 @@ class Outcome:
         return self.response.type == "result"
 
 
-def error_block(block_name: str, block_id: str | None, error: SapError) -> Block:
+def error_block(block_name: str, block_id: str | None, error: ProtocolError) -> Block:
     return Block("error", block_name, block_id, error.as_dict())
 
 
 def parse_error_block(error: ParseError) -> Block:
-    sap_error = SapError(
+    sap_error = ProtocolError(
         error.code,
         error.message,
         details={"line": error.line, **error.details},
@@ -90,7 +90,7 @@ def parse_error_block(error: ParseError) -> Block:
 
 
 class Dispatcher:
-    """``authorize(operation, block, params, context)`` raises SapError to refuse, or returns a Block
+    """``authorize(operation, block, params, context)`` raises ProtocolError to refuse, or returns a Block
     to answer in the operation's place (an approval request, say); ``on_outcome`` sees every
     finished request. With a ``budget``, a stream's requests past it get one error block together."""
 
@@ -120,7 +120,7 @@ class Dispatcher:
             if self.budget is not None:
                 try:
                     self.budget.spend()
-                except SapError as spent:
+                except ProtocolError as spent:
                     yield self._refuse_rest(item, items, spent, context)
                     return
             for response in self.execute(item, context, results=results, counted=True):
@@ -128,7 +128,7 @@ class Dispatcher:
                     results[response.id] = response.body
                 yield response
 
-    def _refuse_rest(self, first: Block, rest: Iterator[Item], spent: SapError, context: Any) -> Block:
+    def _refuse_rest(self, first: Block, rest: Iterator[Item], spent: ProtocolError, context: Any) -> Block:
         """One error block, and one outcome, for every request the budget leaves unrun."""
         count = 1 + sum(isinstance(item, Block) for item in rest)
         spent.message += f": {count} request block{'s were' if count > 1 else ' was'} not run"
@@ -157,12 +157,12 @@ class Dispatcher:
             if self.budget is not None and not counted:
                 self.budget.spend()
             operation, response = yield from self._execute(block, context, request_id, results)
-        except SapError as error:
+        except ProtocolError as error:
             error.request_id = error.request_id or request_id
             response = error_block(block.name, block.id, error)
         except Exception:
             logger.exception("SAP operation %s failed (request %s)", block.name, request_id)
-            internal = SapError(
+            internal = ProtocolError(
                 "INTERNAL_ERROR",
                 f"operation {block.name!r} failed inside the server",
                 details={"request_id": request_id},
@@ -182,7 +182,7 @@ class Dispatcher:
         self, block: Block, context: Any, request_id: str, results: dict[str, dict[str, Any]] | None
     ) -> Generator[Block, None, tuple[Operation, Block]]:
         if not block.is_request:
-            raise SapError(
+            raise ProtocolError(
                 "NOT_A_REQUEST",
                 f"a {block.type} block is a response; requests are query, action and describe",
                 suggestion=[f"send @@query:{block.name} or @@action:{block.name}"],
@@ -190,7 +190,7 @@ class Dispatcher:
         operation = self.registry.get(block.name)
         if operation is None:
             nearest = self.registry.nearest(block.name)
-            raise SapError(
+            raise ProtocolError(
                 "OPERATION_NOT_FOUND",
                 f"no operation is called {block.name!r}",
                 details={"operation": block.name, "nearest": nearest},
@@ -200,7 +200,7 @@ class Dispatcher:
         if block.type == "describe":
             return operation, Block("result", block.name, block.id, operation.manual())
         if block.type != operation.kind:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{operation.name} is an {operation.kind}, not a {block.type}",
                 details={"invalid": {"type": f"expected {operation.kind}, got {block.type}"}},

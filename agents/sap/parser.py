@@ -21,7 +21,7 @@ from itertools import islice
 from typing import TypeAlias
 
 from agents.sap.blocks import BLOCK_TYPES, ID_RE, NAME_RE, Block, ParseError, Text, suggest_name
-from workbench.protocol import strict_json
+from protocol import strict_json
 
 Item: TypeAlias = Text | Block | ParseError
 

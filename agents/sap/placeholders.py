@@ -11,7 +11,7 @@ import json
 import re
 from typing import Any
 
-from workbench.protocol.errors import SapError
+from protocol.errors import ProtocolError
 
 PLACEHOLDER = re.compile(r"\{\{\s*steps\.([A-Za-z0-9_.:-]+?)\.result((?:\.[A-Za-z0-9_-]+)*)\s*\}\}")
 
@@ -37,7 +37,7 @@ def _as_text(value: object) -> str:
 def _lookup(match: re.Match[str], results: dict[str, dict[str, Any]]) -> Any:
     step, path = match.group(1), [part for part in match.group(2).split(".") if part]
     if step not in results:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"placeholder {match.group(0)} names no earlier step with a result",
             details={"invalid": {"placeholder": match.group(0)}, "known_steps": sorted(results)},
@@ -50,7 +50,7 @@ def _lookup(match: re.Match[str], results: dict[str, dict[str, Any]]) -> Any:
         elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
             value = value[int(part)]
         else:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"placeholder {match.group(0)}: the result of step {step!r} has no {part!r}",
                 details={"invalid": {"placeholder": match.group(0)},

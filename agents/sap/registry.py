@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.sap.blocks import NAME_RE
-from workbench.protocol.params import Param
-from workbench.protocol.validation import validate_params
+from protocol.params import Param
+from protocol.validation import validate_params
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Operation:
         return self.description.split(". ")[0].rstrip(".")
 
     def validate(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The parameters with defaults filled in, or SapError(VALIDATION_FAILED) for the first class of problems."""
+        """The parameters with defaults filled in, or ProtocolError(VALIDATION_FAILED) for the first problem class."""
         return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}")
 
     def manual(self) -> dict[str, Any]:

@@ -7,14 +7,14 @@ from typing import Any
 from agents.sap.blocks import format_block
 from agents.sap.dispatcher import Call
 from agents.sap.registry import ErrorDoc, Example, Operation
-from workbench.protocol.errors import SapError
-from workbench.protocol.params import Param
+from protocol.errors import ProtocolError
+from protocol.params import Param
 
 
 def _capabilities(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     scope = params["scope"]
     if scope != "all" and scope not in call.registry.domains():
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no operations in domain {scope!r}",
             details={"scope": scope, "domains": call.registry.domains()},

@@ -9,8 +9,8 @@ from agents.sap.blocks import REQUEST_TYPES, Block, format_block
 from agents.sap.dispatcher import Call
 from agents.sap.placeholders import resolve
 from agents.sap.registry import ErrorDoc, Example, Operation
-from workbench.protocol.errors import SapError
-from workbench.protocol.params import Param
+from protocol.errors import ProtocolError
+from protocol.params import Param
 
 STEP = Param(
     "object",
@@ -28,7 +28,7 @@ def _execute(call: Call, params: dict[str, Any]) -> Generator[dict[str, Any], No
     results: dict[str, dict[str, Any]] = {}
     for number, step in enumerate(params["steps"], start=1):
         if step["id"] in results:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"step id {step['id']!r} is used twice",
                 details={"invalid": {f"steps[{number - 1}].id": "duplicate"}},
@@ -41,7 +41,7 @@ def _execute(call: Call, params: dict[str, Any]) -> Generator[dict[str, Any], No
         final = responses[-1]
         if final.type != "result":
             waiting = final.type == "event"
-            raise SapError(
+            raise ProtocolError(
                 "APPROVAL_DENIED" if waiting else final.body.get("code", "INTERNAL_ERROR"),
                 f"step {step['id']!r} ({step['operation']}) "
                 + (

@@ -12,9 +12,9 @@ from typing import Any
 
 import networkx as nx
 
+from protocol.errors import ProtocolError
 from sessions.chap.graph import ASKS
 from sessions.chap.labels import sender_label
-from workbench.protocol.errors import SapError
 
 # Which edge into a decided node settles it, and the verb a person reads for it.
 SETTLING_EDGES = {"answers": "answered", "approves": "approved", "overturns": "rejected"}
@@ -83,7 +83,7 @@ def refuse_unknown_question(graph: nx.DiGraph[str], envelope: dict[str, Any]) ->
         return
     node = asked_node(envelope["payload"])
     if graph.nodes.get(node, {}).get("kind") not in ASKS:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             "this session has no such question to answer",
             details={"resource_type": "QUESTION", "resource_name": node},
@@ -108,9 +108,9 @@ def refuse_second_decision(graph: nx.DiGraph[str], envelope: dict[str, Any]) -> 
         raise already_decided(settled, refused=wanted)
 
 
-def already_decided(settled: Decision, *, refused: str) -> SapError:
+def already_decided(settled: Decision, *, refused: str) -> ProtocolError:
     """The refusal of a second decision: who decided, what, and when (in details)."""
-    return SapError(
+    return ProtocolError(
         "ALREADY_DECIDED",
         f"{settled.by} {settled.verb} this already" + (f": “{settled.said[:200]}”" if settled.said else ""),
         details={

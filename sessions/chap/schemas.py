@@ -10,11 +10,11 @@ import json
 import re
 from typing import Any
 
+from protocol import strict_json
+from protocol.errors import ProtocolError
+from protocol.params import Param
+from protocol.validation import validate_params
 from sessions.chap.traits import TRAITS
-from workbench.protocol import strict_json
-from workbench.protocol.errors import SapError
-from workbench.protocol.params import Param
-from workbench.protocol.validation import validate_params
 
 CHAP_VERSION = "1.0"
 ID_PATTERN = r"[A-Za-z0-9_.:-]{1,128}"
@@ -326,11 +326,11 @@ def payload_types_of(sender_type: str) -> tuple[str, ...]:
 
 
 def check_sender_may_post(sender_type: str, payload_type: str) -> None:
-    """SapError(SENDER_NOT_ALLOWED) unless the table lets this kind of sender post this payload type."""
+    """ProtocolError(SENDER_NOT_ALLOWED) unless the table lets this kind of sender post this payload type."""
     allowed = SENDERS[payload_type]
     if sender_type in allowed:
         return
-    raise SapError(
+    raise ProtocolError(
         "SENDER_NOT_ALLOWED",
         f"{sender_type} senders may not post {payload_type} messages",
         details={
@@ -371,15 +371,15 @@ NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
 
 
 def validate_envelope(envelope: object) -> dict[str, Any]:
-    """The envelope with defaults filled in (payload included), or SapError(INVALID_MESSAGE)."""
+    """The envelope with defaults filled in (payload included), or ProtocolError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}}
         )
     try:  # what a socket or REST parser refuses, refused on the one write path too (forms, runtimes, SAP)
         strict_json.check(envelope)
     except strict_json.JsonRefused as refused:
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE",
             f"a message must be strict JSON: {refused}",
             details={"invalid": {"": refused.reason}},
@@ -387,7 +387,7 @@ def validate_envelope(envelope: object) -> dict[str, Any]:
         ) from None
     if NUL_ESCAPE.search(json.dumps(envelope)):
         # No store keeps NUL in text (PostgreSQL's jsonb refuses it), so no message may carry one.
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE",
             "a message may not contain NUL characters (\\u0000)",
             details={"invalid": {"": "contains \\u0000"}},
@@ -399,9 +399,9 @@ def validate_envelope(envelope: object) -> dict[str, Any]:
 
 
 def validate_payload(payload_type: str, payload: object) -> dict[str, Any]:
-    """One payload with its defaults filled in, or SapError(INVALID_MESSAGE) naming fields as ``payload.…``."""
+    """One payload with its defaults filled in, or ProtocolError(INVALID_MESSAGE) naming fields as ``payload.…``."""
     if not isinstance(payload, dict):
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE", "payload must be a JSON object", details={"invalid": {"payload": "expected object"}}
         )
     return _validated(PAYLOADS[payload_type], payload, prefix="payload.")
@@ -410,9 +410,9 @@ def validate_payload(payload_type: str, payload: object) -> dict[str, Any]:
 def _validated(params: dict[str, Param], body: dict[str, Any], *, prefix: str) -> dict[str, Any]:
     try:
         return validate_params(params, body)
-    except SapError as error:
+    except ProtocolError as error:
         details = {key: _prefixed(value, prefix) for key, value in error.details.items()}
-        raise SapError(
+        raise ProtocolError(
             "INVALID_MESSAGE",
             f"{prefix.rstrip('.') or 'envelope'}: {error.message}",
             details=details,

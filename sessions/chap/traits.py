@@ -2,7 +2,7 @@
 sender check, the thread, the live fragments, the scheduling board, the history and the decision map.
 
 Adding a payload type is its schema (``schemas.PAYLOADS``), its graph rule (``ContextGraph._apply_<type>``),
-its traits here and, when the thread shows it, one partial in ``templates/sessions/partials/payloads/``.
+its traits here and, when the thread shows it, one partial in ``templates/workspace/partials/payloads/``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ HUMAN, AGENT, SYSTEM = frozenset({"human"}), frozenset({"agent"}), frozenset({"s
 # The decision map's columns a message's node can stand in (layout.COLUMNS), or folded into the node
 # of what caused it and counted on that node's badge (the log's machinery).
 MAP_SHAPES = ("goal", "plan", "result", "decision", "folded")
-PAYLOAD_PARTIALS = "sessions/partials/payloads"
+PAYLOAD_PARTIALS = "workspace/partials/payloads"
 
 
 @dataclass(frozen=True)

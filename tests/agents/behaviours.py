@@ -27,6 +27,6 @@ def broken(run):
 def timing_out(run):
     """A behaviour whose model never answers in time (a failure a retry may pass)."""
     from agents.runtime import TaskFailure
-    from agents.sap import SapError
+    from protocol.errors import ProtocolError
 
-    raise TaskFailure(SapError("TIMEOUT", "the model did not answer within 180 seconds"))
+    raise TaskFailure(ProtocolError("TIMEOUT", "the model did not answer within 180 seconds"))

@@ -15,7 +15,7 @@ from agents.scheduling import plan_approve
 from sessions.access import caller_for_user
 from tests.agents import test_builtin_agents
 from tests.agents.test_builtin_agents import last, work_until_idle
-from workbench.workspace.markdown import render_markdown
+from workspace.markdown import render_markdown
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 team = test_builtin_agents.team

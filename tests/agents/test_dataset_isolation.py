@@ -9,7 +9,7 @@ from django.db import connections
 
 from agents.operations import files
 from agents.operations.datasets.store import open_store
-from agents.sap import SapError
+from protocol.errors import ProtocolError
 from sessions.models import Message
 from sessions.services import agent_join
 from tests.agents.test_datasets import load_sales, one, world  # noqa: F401 (fixture)
@@ -109,7 +109,7 @@ def test_the_database_refuses_another_sessions_table_even_past_the_check(world, 
     load_sales(world)
     with open_store(other["session"].pk) as store:
         secret = store.qualified("secrets") if postgres() else '"secrets"'
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         read_directly(world, attack.format(secret=secret))
     assert refused.value.code in ("PERMISSION_DENIED", "VALIDATION_FAILED")
     assert "swordfish" not in json.dumps(refused.value.as_dict())
@@ -127,7 +127,7 @@ def test_the_database_refuses_the_workbench_tables_and_the_way_back_to_its_role(
             "SELECT lo_import('/etc/passwd') AS f",
         ]
     for attack in attacks:
-        with pytest.raises(SapError) as refused:
+        with pytest.raises(ProtocolError) as refused:
             read_directly(world, attack)
         assert refused.value.code in ("PERMISSION_DENIED", "VALIDATION_FAILED"), attack
     assert read_directly(world, "SELECT COUNT(*) AS n FROM sales")[1] == [[4]]
@@ -140,7 +140,7 @@ def test_sqlite_reads_cannot_attach_pragma_or_write(world, other):  # noqa: F811
     with open_store(other["session"].pk) as store:
         path = store.path
     for attack in [f"ATTACH DATABASE '{path}' AS b", "PRAGMA table_info(sales)", "DELETE FROM sales"]:
-        with pytest.raises(SapError):
+        with pytest.raises(ProtocolError):
             read_directly(world, attack)
     assert read_directly(world, "SELECT COUNT(*) FROM sales")[1] == [[4]]
 

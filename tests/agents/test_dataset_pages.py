@@ -53,7 +53,7 @@ def test_postgresql_refuses_a_huge_value_before_the_workbench_reads_it(world):  
     load_sales(world)
     tracemalloc.start()
     try:
-        with open_store(world["session"].pk) as store, pytest.raises(pages.SapError) as refused:
+        with open_store(world["session"].pk) as store, pytest.raises(pages.ProtocolError) as refused:
             store.read(huge_value_sql(), [], limit=10, offset=0)
         _, peak = tracemalloc.get_traced_memory()
     finally:

@@ -8,9 +8,9 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.sap import SapError
 from agents.scheduling import task_create, task_reassign, task_retry
 from agents.worker import Worker
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join, message_post_at_head
@@ -67,7 +67,7 @@ def test_an_unexpected_error_is_reported_in_words_once_and_shown_failed_everywhe
     assert report["details"]["technical"] == "KeyError: 'mean_area'" and "KeyError" not in report["message"]
 
     client.force_login(team["owner"])
-    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[team["session"].pk])).content.decode()
     assert "could not finish “Analyse the data”" in text(page) and "Traceback" not in page
     bar = text(re.search(r'<section id="agent-status".*?</section>', page, re.S).group())
     assert "analyst builtin online · failed: “Analyse the data”: it stopped on an unexpected error" in bar
@@ -75,16 +75,16 @@ def test_an_unexpected_error_is_reported_in_words_once_and_shown_failed_everywhe
     state = text(re.search(r'<section id="session-state".*?</section>', page, re.S).group())
     assert "A step failed" in state and "“Analyse the data” failed: it stopped on an unexpected error" in state
     assert "Waiting for you" not in state
-    board = text(client.get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode())
+    board = text(client.get(reverse("workspace:schedule", args=[team["session"].pk])).content.decode())
     assert f"Failed #{task.pk} Analyse the data Failed · priority 0 · attempt 1 Failed: it stopped" in board
-    listed = text(client.get(reverse("sessions:list")).content.decode())
+    listed = text(client.get(reverse("workspace:list")).content.decode())
     assert "Tumours A step failed" in listed and "Tumours Waiting for you" not in listed
 
 
 def test_a_retry_that_would_fail_the_same_way_says_why_and_one_that_may_succeed_runs(team):
     task = step(team, "analyst")
     kwargs = {"session_id": team["session"].pk, "task_id": task.pk, "caller": team["caller"]}
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         task_retry(**kwargs)
     assert refused.value.code == "INVALID_STATE"
     assert refused.value.message == (
@@ -105,7 +105,7 @@ def test_an_agent_without_a_behaviour_is_never_retried_but_another_agent_takes_t
     [report] = reports(team["session"])
     assert "ghost could not finish “Analyse the data”: the workbench has no built-in behaviour" in report["message"]
     kwargs = {"session_id": team["session"].pk, "task_id": task.pk, "caller": team["caller"]}
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         task_retry(**kwargs)
     assert "would fail the same way: the workbench has no built-in behaviour" in refused.value.message
     moved = task_reassign(**kwargs, agent="slowpoke")
@@ -131,7 +131,7 @@ def test_a_step_given_to_an_agent_without_its_role_is_refused_until_confirmed(te
     review = task_create(session_id=session.pk, caller=team["caller"], title="Review the report", agent="reviewer",
                          required_role="review", requires_approval=True)  # fmt: skip
     kwargs = {"session_id": session.pk, "task_id": review.pk, "caller": team["caller"]}
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         task_reassign(**kwargs, agent="scribe")
     assert refused.value.code == "ROLE_MISMATCH"
     assert refused.value.message == "scribe does not do review, which “Review the report” needs (scribe does writing)"
@@ -145,7 +145,7 @@ def test_a_step_given_to_an_agent_without_its_role_is_refused_until_confirmed(te
     url = f"/api/sessions/{session.pk}/tasks/{review.pk}/actions/"
     rest = client.post(url, {"action": "reassign", "agent": "scribe"}, content_type="application/json")
     assert rest.status_code == 409 and rest.json()["error"]["code"] == "ROLE_MISMATCH"
-    board = client.post(reverse("sessions:schedule-act", args=[session.pk]),
+    board = client.post(reverse("workspace:schedule-act", args=[session.pk]),
                         {"action": "reassign", "task_id": review.pk, "agent": "scribe"}).content.decode()  # fmt: skip
     assert 'data-testid="confirm-reassign"' in board and "Give it to scribe anyway" in board
     assert "scribe does not do review" in text(board)

@@ -9,8 +9,8 @@ from django.urls import reverse
 
 from agents.gates import gate_decide, waiting_counts, waiting_for_people
 from agents.models import Approval, Task, TaskState
-from agents.sap import SapError
 from agents.scheduling import task_create, task_unassign
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
@@ -155,12 +155,12 @@ def test_a_question_is_answered_with_words_or_an_option(team):
 def test_who_may_decide_and_what_a_bad_decision_gets(team, who, key, decision, code):
     session = team["session"]
     task = task_create(session_id=session.pk, caller=team["owner"], title="Review", requires_approval=True)
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         gate_decide(session_id=session.pk, caller=team[who], key=f"step:{task.pk}" if key == "step" else key,
                     decision=decision)  # fmt: skip
     assert refused.value.code == code
     agent = caller_for_agent(team["reviewer"])
-    with pytest.raises(SapError) as by_agent:
+    with pytest.raises(ProtocolError) as by_agent:
         gate_decide(session_id=session.pk, caller=agent, key=f"step:{task.pk}", decision="approve")
     assert by_agent.value.code == "PERMISSION_DENIED"
     task.refresh_from_db()
@@ -185,24 +185,24 @@ def test_the_panel_the_card_and_the_list_show_the_same_gate(team, client):
     )
     owner, _, viewer = team["users"]
     client.force_login(owner)
-    panel = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
-    board = client.get(reverse("sessions:schedule", args=[session.pk])).content.decode()
-    listed = client.get(reverse("sessions:list")).content.decode()
+    panel = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
+    board = client.get(reverse("workspace:schedule", args=[session.pk])).content.decode()
+    listed = client.get(reverse("workspace:list")).content.decode()
     for html in (panel, board):
         assert f'data-gate-key="step:{task.pk}"' in html and "reviewer runs “Review the report”" in html
         assert "waiting for approval" in html and "waitingapproval" not in html and ">Approve</button>" in html
     assert "1 waiting for you" in listed
     done = client.post(
-        reverse("sessions:gate", args=[session.pk]),
+        reverse("workspace:gate", args=[session.pk]),
         {"key": f"step:{task.pk}", "decision": "approve", "view": "schedule"},
     ).content.decode()
     assert 'id="schedule-board"' in done and "data-gate-key" not in done and "queued" in done
 
     client.force_login(viewer)
     other = task_create(session_id=session.pk, caller=team["owner"], title="Publish", requires_approval=True)
-    seen = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    seen = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     assert f'data-gate-key="step:{other.pk}"' in seen and ">Approve</button>" not in seen
-    assert "nothing" in client.get(reverse("sessions:list")).content.decode()
+    assert "nothing" in client.get(reverse("workspace:list")).content.decode()
 
 
 def test_the_agent_menus_unassigned_option_returns_the_task_to_its_queue(team, client):
@@ -210,7 +210,7 @@ def test_the_agent_menus_unassigned_option_returns_the_task_to_its_queue(team, c
     task = task_create(session_id=session.pk, caller=team["owner"], title="Review", required_role="review")
     client.force_login(team["users"][0])
     act = {"task_id": task.pk, "action": "reassign", "agent": ""}
-    board = client.post(reverse("sessions:schedule-act", args=[session.pk]), act).content.decode()
+    board = client.post(reverse("workspace:schedule-act", args=[session.pk]), act).content.decode()
     task.refresh_from_db()
     assert task.agent is None and "Waiting for an agent that does review" in board
 
@@ -258,7 +258,7 @@ def test_a_session_with_more_questions_than_a_list_shows_lists_the_oldest(team, 
 
 def waiting_listed(client) -> str:
     """What the sessions list says waits for the signed-in user, in its own words."""
-    html = client.get(reverse("sessions:list")).content.decode()
+    html = client.get(reverse("workspace:list")).content.decode()
     found = re.search(r"(\d+) waiting for you", html)
     return found.group(1) if found else "nothing"
 
@@ -328,7 +328,7 @@ def test_listing_sessions_replays_no_log_and_its_queries_do_not_grow_with_sessio
 
     def list_queries():
         with CaptureQueriesContext(connection) as seen:
-            html = client.get(reverse("sessions:list")).content.decode()
+            html = client.get(reverse("workspace:list")).content.decode()
         return html, [query["sql"] for query in seen.captured_queries]
 
     client.force_login(owner)
@@ -357,7 +357,7 @@ def test_a_second_answer_is_refused_by_every_channel_saying_who_answered(team, c
     ask(team)
     gate_decide(session_id=session.pk, caller=team["owner"], key="question:q1", decision="answer", option_id="all")
     editor = team["users"][1]
-    with pytest.raises(SapError) as by_gate:
+    with pytest.raises(ProtocolError) as by_gate:
         gate_decide(session_id=session.pk, caller=team["editor"], key="question:q1", decision="answer", reason="North")
     assert (
         by_gate.value.code == "ALREADY_DECIDED" and by_gate.value.message == "olga answered this already: “All of them”"
@@ -365,7 +365,7 @@ def test_a_second_answer_is_refused_by_every_channel_saying_who_answered(team, c
     assert by_gate.value.details["decided_by"] == "olga"
 
     client.force_login(editor)
-    form = client.post(reverse("sessions:answer", args=[session.pk]),
+    form = client.post(reverse("workspace:answer", args=[session.pk]),
                        {"clarification_message_id": "q1", "free_answer": "North"}).content.decode()  # fmt: skip
     assert 'class="error"' in form and "olga answered this already" in form
     head = WorkSession.objects.get(pk=session.pk).head_checksum
@@ -381,7 +381,7 @@ def test_a_decided_plan_is_not_decided_again(team, client):
     post(session, team["planner"], envelopes.declaration, message_id="d1", steps=2)
     gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d1", decision="approve")
     for decision in ("approve", "reject"):
-        with pytest.raises(SapError) as refused:
+        with pytest.raises(ProtocolError) as refused:
             gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d1", decision=decision)
         assert refused.value.code == "ALREADY_DECIDED" and refused.value.message == "olga approved this already"
     client.force_login(team["users"][1])
@@ -391,7 +391,7 @@ def test_a_decided_plan_is_not_decided_again(team, client):
 
     post(session, team["planner"], envelopes.declaration, message_id="d2", steps=1)
     gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d2", decision="reject", reason="too short")
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         gate_decide(session_id=session.pk, caller=team["owner"], key="plan:d2", decision="approve")
     assert refused.value.message == "ed rejected this already: “too short”"
     assert not Task.objects.filter(session=session, source_message_id="d2").exists()
@@ -402,11 +402,11 @@ def test_the_thread_shows_a_decided_question_and_plan_closed_with_who_decided(te
     ask(team)
     post(session, team["planner"], envelopes.declaration, message_id="d1", steps=2)
     client.force_login(team["users"][0])
-    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     assert 'name="option_id"' in page and "Approve the plan" in page
     gate_decide(session_id=session.pk, caller=team["owner"], key="question:q1", decision="answer", option_id="all")
     gate_decide(session_id=session.pk, caller=team["editor"], key="plan:d1", decision="approve")
-    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     decided = re.findall(r'<p class="decided[^"]*"[^>]*>\s*(.*?)\s*</p>', page, re.S)
     words = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", d)) for d in decided]
     when = r" (just now|\S+ \S+ ago|today \d\d:\d\d)"  # the time in words

@@ -7,7 +7,6 @@ from django.utils import timezone
 
 from agents.models import Task, TaskState
 from agents.runtime import TaskRun
-from agents.sap import SapError
 from agents.scheduling import (
     Claim,
     plan_accept,
@@ -25,6 +24,7 @@ from agents.scheduling import (
     task_retry,
 )
 from agents.worker import Worker
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join
@@ -92,7 +92,7 @@ def test_a_dependent_task_waits_for_the_one_it_builds_on(team):
 def test_a_step_needing_approval_runs_only_after_a_human_approves(team):
     risky = create(team, "publish", agent="writer", requires_approval=True)
     assert risky.state == TaskState.WAITING_APPROVAL and task_claim(worker="w") is None
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         task_approve(session_id=team["session"].pk, task_id=risky.pk, caller=caller_for_agent(team["agents"][0]))
     assert refused.value.code in ("PERMISSION_DENIED", "RESOURCE_NOT_FOUND")
     task_approve(session_id=team["session"].pk, task_id=risky.pk, caller=team["owner"])
@@ -111,7 +111,7 @@ def test_human_acts_change_the_task_and_are_logged(team):
     task_resume(**kwargs)
     task_cancel(**kwargs, reason="not needed")
     assert task_claim(worker="w") is None
-    with pytest.raises(SapError) as again:
+    with pytest.raises(ProtocolError) as again:
         task_cancel(**kwargs)
     assert again.value.code == "INVALID_STATE"
     assert task_retry(**kwargs).state == TaskState.QUEUED
@@ -121,10 +121,10 @@ def test_human_acts_change_the_task_and_are_logged(team):
 
 def test_viewers_and_outsiders_cannot_schedule(team):
     task = create(team, agent="researcher")
-    with pytest.raises(SapError) as viewer:
+    with pytest.raises(ProtocolError) as viewer:
         task_cancel(session_id=team["session"].pk, task_id=task.pk, caller=team["viewer"])
     assert viewer.value.code == "PERMISSION_DENIED"
-    with pytest.raises(SapError) as outsider:
+    with pytest.raises(ProtocolError) as outsider:
         task_cancel(session_id=team["session"].pk, task_id=task.pk, caller=caller_for_user(make_user()))
     assert outsider.value.code == "RESOURCE_NOT_FOUND"
     assert Task.objects.get(pk=task.pk).state == TaskState.QUEUED
@@ -155,7 +155,7 @@ def test_an_accepted_plan_becomes_a_chain_of_tasks_once(team):
     assert list(tasks[1].depends_on.all()) == [tasks[0]]
     again = plan_accept(session_id=team["session"].pk, caller=team["owner"], message_id=declared["message_id"])
     assert [t.pk for t in again] == [t.pk for t in tasks]
-    with pytest.raises(SapError) as none:
+    with pytest.raises(ProtocolError) as none:
         plan_accept(session_id=team["session"].pk, caller=team["owner"], message_id="msg_nope")
     assert none.value.code == "RESOURCE_NOT_FOUND"
 

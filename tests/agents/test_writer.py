@@ -58,7 +58,7 @@ def test_no_report_in_the_thread_carries_ids_encoded_files_or_internal_table_nam
     attach_baskets(team["session"])
     plan_and_run(team)
     client.force_login(team["owner"])
-    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[team["session"].pk])).content.decode()
     reports = Message.objects.filter(session=team["session"], payload_type="collaborative_response")
     assert reports.count() >= 2
     for message in reports:
@@ -165,7 +165,7 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
     )
     # The thread marks the one current answer and each version a newer one replaced.
     client.force_login(team["owner"])
-    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[team["session"].pk])).content.decode()
     assert page.count('data-testid="current-answer"') == 1 and page.count('data-testid="superseded"') == 3
     current = re.search(r'<article[^>]*class="[^"]*\bcurrent\b[^"]*"[^>]*data-message-id="([^"]+)"', page)
     assert current and current.group(1) == again["message_id"]

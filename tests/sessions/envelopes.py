@@ -105,7 +105,7 @@ def minimal(param) -> object:
 
 
 def minimal_payload(payload_type: str) -> dict:
+    from protocol.params import Param
     from sessions.chap.schemas import PAYLOADS
-    from workbench.protocol.params import Param
 
     return minimal(Param("object", properties=PAYLOADS[payload_type]))

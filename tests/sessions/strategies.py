@@ -3,8 +3,8 @@ every payload type, a new one too, gets examples of every shape validation accep
 
 from hypothesis import strategies as st
 
+from protocol.params import Param
 from sessions.chap.schemas import PAYLOADS
-from workbench.protocol.params import Param
 
 # What validation accepts as text: any character but NUL and lone surrogates (both refused).
 TEXT_CHARACTERS = st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00")

@@ -13,6 +13,7 @@ from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
 from agents.tokens import token_issue
+from protocol.strict_json import MAX_DEPTH
 from sessions.access import caller_for_user
 from sessions.chap.schemas import validate_envelope
 from sessions.models import WorkSession
@@ -21,7 +22,6 @@ from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
 from workbench.asgi import application
-from workbench.protocol.strict_json import MAX_DEPTH
 
 DEEP = "[" * 100_000 + "]" * 100_000
 NOT_STRICT = {
@@ -236,11 +236,11 @@ def test_a_rest_body_over_the_upload_limit_is_413_message_too_large(world, setti
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), "\udc00"])
 def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_message(world, value):
-    from workbench.protocol.errors import SapError
+    from protocol.errors import ProtocolError
 
     envelope = envelope_for(world)
     envelope["payload"]["template"] = value
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         validate_envelope(envelope)
     assert refused.value.code == "INVALID_MESSAGE"
 
@@ -300,12 +300,12 @@ def test_unknown_pages_get_a_page_in_plain_words(client, world):
 
 @pytest.mark.django_db
 def test_a_page_that_crashes_gets_a_friendly_500_with_a_reference(client, world, monkeypatch):
-    import workbench.workspace.views
+    import workspace.views
 
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(workbench.workspace.views, "session_rows", broken)
+    monkeypatch.setattr(workspace.views, "session_rows", broken)
     client.raise_request_exception = False
     client.force_login(world["owner"])
     response = client.get("/sessions/")

@@ -13,7 +13,7 @@ from sessions.models import Membership, Message
 from sessions.services import agent_join, member_invite, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions.envelopes import envelope
-from workbench.workspace.selectors import work_state
+from workspace.selectors import work_state
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -50,7 +50,7 @@ def planned(client):
 
 
 def page(world) -> str:
-    return world["client"].get(reverse("sessions:detail", args=[world["session"].pk])).content.decode()
+    return world["client"].get(reverse("workspace:detail", args=[world["session"].pk])).content.decode()
 
 
 def test_a_plan_step_nobody_can_take_says_so_and_offers_the_agent_that_can(planned):
@@ -67,7 +67,7 @@ def test_inviting_the_agent_gives_it_the_waiting_step_and_is_logged(planned):
     tasks = plan_accept(session_id=session.pk, caller=caller, message_id=planned["plan"])
     assert tasks[1].agent is None
     assert any("needs an agent that does writing" in item["what"] for item in work_state(session)["waiting"])
-    response = planned["client"].post(reverse("sessions:agent-invite", args=[session.pk]), {"agent": "scribe"})
+    response = planned["client"].post(reverse("workspace:agent-invite", args=[session.pk]), {"agent": "scribe"})
     assert "scribe joined the session" in response.content.decode()
     assert Task.objects.get(pk=tasks[1].pk).agent.name == "scribe"
     invited = Message.objects.filter(session=session, payload_type="session_event").last().envelope["payload"]
@@ -81,7 +81,7 @@ def test_viewers_cannot_invite_agents_and_unknown_agents_are_refused(planned):
     viewer = make_user("vic")
     Membership.objects.create(session=planned["session"], user=viewer, role="viewer")
     planned["client"].force_login(viewer)
-    url = reverse("sessions:agent-invite", args=[planned["session"].pk])
+    url = reverse("workspace:agent-invite", args=[planned["session"].pk])
     assert "cannot" in planned["client"].post(url, {"agent": "scribe"}).content.decode()
     planned["client"].force_login(planned["owner"])
     assert "no enabled agent" in planned["client"].post(url, {"agent": "nobody"}).content.decode()
@@ -89,7 +89,7 @@ def test_viewers_cannot_invite_agents_and_unknown_agents_are_refused(planned):
 
 def test_the_owner_adds_a_member_from_the_page_and_it_is_logged(planned):
     make_user("ed")
-    url = reverse("sessions:members", args=[planned["session"].pk])
+    url = reverse("workspace:members", args=[planned["session"].pk])
     html = planned["client"].post(url, {"username": "ed", "role": "editor"}).content.decode()
     assert "ed can open this session now" in html and 'ed <span class="muted">editor' in html
     added = Message.objects.filter(session=planned["session"], payload_type="session_event").last()
@@ -107,7 +107,7 @@ def test_only_owners_add_members(planned):
     )
     make_user("zoe")
     planned["client"].force_login(editor)
-    url = reverse("sessions:members", args=[planned["session"].pk])
+    url = reverse("workspace:members", args=[planned["session"].pk])
     assert "only the session" in planned["client"].post(url, {"username": "zoe", "role": "viewer"}).content.decode()
     assert not Membership.objects.filter(user__username="zoe").exists()
 
@@ -119,7 +119,7 @@ def test_pausing_an_agent_is_logged_and_holds_its_later_tasks_too(planned):
     assert paused["action"] == "agent_paused" and paused["agent"] == "planner"
     later = task_create(session_id=session.pk, caller=caller, title="Plan again", agent="planner")
     assert later.paused and later.state == TaskState.QUEUED
-    board = planned["client"].get(reverse("sessions:schedule", args=[session.pk])).content.decode()
+    board = planned["client"].get(reverse("workspace:schedule", args=[session.pk])).content.decode()
     assert "Resume planner here" in board and "paused in this session" in board
     agent_pause(session_id=session.pk, agent="planner", caller=caller, paused=False)
     assert not Task.objects.get(pk=later.pk).paused
@@ -149,7 +149,7 @@ def test_a_message_is_named_by_what_it_is_for_and_who_sent_it():
 def test_the_new_session_form_preselects_agents_for_the_roles_templates_need(client):
     from agents.behaviours.registry import builtin_agents_ensure
     from agents.task_templates import templates_ensure
-    from workbench.workspace.forms import NewSessionForm
+    from workspace.forms import NewSessionForm
 
     templates_ensure()
     builtin_agents_ensure()
@@ -158,5 +158,5 @@ def test_the_new_session_form_preselects_agents_for_the_roles_templates_need(cli
     assert form.template_roles["data-analysis"] == ["planning", "analysis", "writing", "review"]
     assert form.agents_covering(form.template_roles["data-analysis"]) == ["planner", "analyst", "scribe", "reviewer"]
     client.force_login(make_user("nina"))
-    html = client.get(reverse("sessions:new")).content.decode()
+    html = client.get(reverse("workspace:new")).content.decode()
     assert 'value="scribe"' in html and 'id="template-roles"' in html and "Kind of task" in html

@@ -14,6 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from agents.tokens import token_issue
+from protocol.errors import ProtocolError
 from sessions import services
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
@@ -24,7 +25,6 @@ from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
 from workbench.asgi import application
-from workbench.protocol.errors import SapError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SOCKETS = ["chap", "agent", "page"]
@@ -126,7 +126,7 @@ def test_a_replay_delivers_the_log_after_a_given_seq_and_live_ones_go_on_after_i
         sequence = Sequence(world["session"].pk, last, deliver)
         await sequence.offer(Entry(last + 2, "early", "task_proposal"))
         head = await sequence.replay(first)
-        with pytest.raises(SapError) as past:
+        with pytest.raises(ProtocolError) as past:
             await sequence.replay(last + 1)
         await sequence.offer(Entry(last, "repeated", "task_proposal"))
         await sequence.offer(Entry(last + 1, "live", "task_proposal"))
@@ -248,7 +248,7 @@ def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_
     from agents.scheduling import task_create
 
     owner = caller_for_user(world["owner"])
-    socket = page_socket(client, world, "sessions:detail")
+    socket = page_socket(client, world, "workspace:detail")
     before = [post_message(world["session"], owner, envelopes.proposal) for _ in range(2)]
     task_create(session_id=world["session"].pk, caller=owner, title="Count the stock", agent="clerk")
 
@@ -267,7 +267,7 @@ def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_
 def test_the_scheduling_page_gets_its_board_for_a_task_created_before_its_socket_joined(client, world):
     from agents.scheduling import task_create
 
-    socket = page_socket(client, world, "sessions:schedule")
+    socket = page_socket(client, world, "workspace:schedule")
     task_create(
         session_id=world["session"].pk, caller=caller_for_user(world["owner"]), title="Count the stock", agent="clerk"
     )

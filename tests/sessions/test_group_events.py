@@ -30,7 +30,7 @@ from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
 from workbench.asgi import application
-from workbench.workspace.consumers import WorkspaceConsumer
+from workspace.consumers import WorkspaceConsumer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 CONSUMERS = (SessionConsumer, AgentConsumer, WorkspaceConsumer)

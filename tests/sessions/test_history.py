@@ -41,7 +41,7 @@ def node_count(html):
 
 
 def test_the_history_page_has_the_timeline_checkpoints_slider_and_map_at_the_head(story):
-    html = get(story, "sessions:history").content.decode()
+    html = get(story, "workspace:history").content.decode()
     assert html.count('<li class="kind-') == 5 and 'class="kind-checkpoint checkpoint"' in html
     assertInHTML(
         '<input type="range" id="history-seq" name="seq" min="0" max="5" value="5" list="checkpoint-marks"'
@@ -54,29 +54,29 @@ def test_the_history_page_has_the_timeline_checkpoints_slider_and_map_at_the_hea
 
 
 def test_the_map_grows_as_the_slider_moves_and_keeps_its_node_numbers(story):
-    sizes = [node_count(get(story, "sessions:history-map", f"?seq={seq}").content.decode()) for seq in range(5)]
+    sizes = [node_count(get(story, "workspace:history-map", f"?seq={seq}").content.decode()) for seq in range(5)]
     assert sizes[0] == 0 and sizes == sorted(sizes) and sizes[1] < sizes[2] < sizes[4]
-    at_one = get(story, "sessions:history-map", "?seq=1").content.decode()
-    now = get(story, "sessions:map", "?expand=1").content.decode()
+    at_one = get(story, "workspace:history-map", "?seq=1").content.decode()
+    now = get(story, "workspace:map", "?expand=1").content.decode()
     place = r'<g id="map-node-0" class="[^"]*" transform="([^"]+)"'
     assert re.search(place, at_one).group(1) == re.search(place, now).group(1)  # same number, same place
-    assert 'data-status="needs_review"' not in get(story, "sessions:history-map", "?seq=3").content.decode()
-    assert 'data-status="needs_review"' in get(story, "sessions:history-map", "?seq=4").content.decode()
+    assert 'data-status="needs_review"' not in get(story, "workspace:history-map", "?seq=3").content.decode()
+    assert 'data-status="needs_review"' in get(story, "workspace:history-map", "?seq=4").content.decode()
 
 
 @pytest.mark.parametrize("seq", ["99", "-1", "abc", ""])
 def test_a_point_outside_the_log_shows_the_nearest_sensible_map(story, seq):
-    response = get(story, "sessions:history-map", f"?seq={seq}")
+    response = get(story, "workspace:history-map", f"?seq={seq}")
     assert response.status_code == 200 and 'data-seq="5"' in response.content.decode()
 
 
 def test_the_difference_between_two_checkpoints_lists_what_was_added_decided_and_overturned(story):
-    html = get(story, "sessions:history-diff", "?from=3&to=4").content.decode()
+    html = get(story, "workspace:history-diff", "?from=3&to=4").content.decode()
     assert "From #3 to #4" in html and "Correction by olga" in html
     assert "Assumption: Recent means since 2021" in html and "(by the correction from olga)" in html
-    reversed_order = get(story, "sessions:history-diff", "?from=4&to=3").content.decode()
+    reversed_order = get(story, "workspace:history-diff", "?from=4&to=3").content.decode()
     assert "From #3 to #4" in reversed_order
-    nothing = get(story, "sessions:history-diff", "?from=2&to=2").content.decode()
+    nothing = get(story, "workspace:history-diff", "?from=2&to=2").content.decode()
     assert "no decisions" in nothing and ">0 nodes" in nothing
 
 
@@ -97,7 +97,7 @@ def test_full_text_search_finds_words_stems_and_phrases_with_the_matches_marked(
 )
 def test_no_query_is_a_syntax_error(story, query):
     assert isinstance(search_messages(session=story["session"], text=query), list)
-    response = get(story, "sessions:history-search", "?q=" + quote(query))
+    response = get(story, "workspace:history-search", "?q=" + quote(query))
     assert response.status_code == 200
 
 
@@ -112,7 +112,7 @@ def test_search_keeps_to_the_session_and_follows_later_messages(story):
     assert search_messages(session=story["session"], text="zeppelin") == []
     post_message(story["session"], caller_for_user(story["owner"]), envelopes.proposal, goal="Zeppelin ideas")
     assert len(search_messages(session=story["session"], text="zeppelin")) == 1
-    html = get(story, "sessions:history-search", "?q=zeppelin").content.decode()
+    html = get(story, "workspace:history-search", "?q=zeppelin").content.decode()
     assert "1 message matches" in html and "<mark>Zeppelin</mark>" in html
 
 
@@ -120,7 +120,7 @@ def test_search_results_escape_what_messages_say(story):
     post_message(
         story["session"], caller_for_user(story["owner"]), envelopes.proposal, goal="<script>alert(1)</script> quokka"
     )
-    html = get(story, "sessions:history-search", "?q=quokka").content.decode()
+    html = get(story, "workspace:history-search", "?q=quokka").content.decode()
     assert "<script>" not in html and "<mark>quokka</mark>" in html  # escaped (SQLite) or dropped (PostgreSQL)
 
 
@@ -133,19 +133,19 @@ def test_viewers_review_history_and_outsiders_get_404(client, story):
     viewer = make_user("vic")
     member_add(session=story["session"], user=viewer, role="viewer")
     client.force_login(viewer)
-    for name in ("sessions:history", "sessions:history-map", "sessions:history-diff", "sessions:history-search"):
+    for name in ("workspace:history", "workspace:history-map", "workspace:history-diff", "workspace:history-search"):
         assert client.get(reverse(name, args=[story["session"].pk])).status_code == 200
     client.force_login(make_user("out"))
-    for name in ("sessions:history", "sessions:history-map", "sessions:history-diff", "sessions:history-search"):
+    for name in ("workspace:history", "workspace:history-map", "workspace:history-diff", "workspace:history-search"):
         assert client.get(reverse(name, args=[story["session"].pk])).status_code == 404
 
 
 def test_a_long_timeline_lists_the_newest_entries_and_every_landmark(story, monkeypatch):
-    monkeypatch.setattr("workbench.workspace.views.TIMELINE_SHOWN", 2)
-    short = get(story, "sessions:history").content.decode()
+    monkeypatch.setattr("workspace.views.TIMELINE_SHOWN", 2)
+    short = get(story, "workspace:history").content.decode()
     assert short.count('<li class="kind-') == 4 and "1 older message not listed" in short  # landmarks kept
     assert 'id="at-1"' in short and 'id="at-2"' not in short and 'id="at-3"' in short
-    assert get(story, "sessions:history", "?all=1").content.decode().count('<li class="kind-') == 5
+    assert get(story, "workspace:history", "?all=1").content.decode().count('<li class="kind-') == 5
 
 
 def test_the_slider_stepping_forward_reads_only_the_messages_in_between(story, django_assert_num_queries):
@@ -175,17 +175,17 @@ def test_a_node_of_a_past_map_shows_its_status_and_history_then(story):
     session_id = story["session"].pk
     index = re.search(
         r'id="map-node-(\d+)"[^>]*aria-label="Assumption: Recent',
-        get(story, "sessions:map", "?expand=1").content.decode(),
+        get(story, "workspace:map", "?expand=1").content.decode(),
     )
-    url = reverse("sessions:history-node", args=[session_id, 3]) + f"?node={index.group(1)}"
+    url = reverse("workspace:history-node", args=[session_id, 3]) + f"?node={index.group(1)}"
     then = story["client"].get(url).content.decode()
-    now = get(story, "sessions:map-node", f"?node={index.group(1)}").content.decode()
+    now = get(story, "workspace:map-node", f"?node={index.group(1)}").content.decode()
     assert "As it stood after message #3" in then and "status-proposed" in then and "overturned by" not in then
     assert "As it stood" not in now and "overturned by the correction from olga" in now
-    node_url = reverse("sessions:history-node", args=[session_id, 1])
+    node_url = reverse("workspace:history-node", args=[session_id, 1])
     assert story["client"].get(node_url + f"?node={index.group(1)}").status_code == 404  # not on the map yet
     assert story["client"].get(node_url + "?node=x").status_code == 404
-    beyond = reverse("sessions:history-node", args=[session_id, 99])
+    beyond = reverse("workspace:history-node", args=[session_id, 99])
     assert story["client"].get(beyond + "?node=1").status_code == 404
-    map_html = get(story, "sessions:history-map", "?seq=2").content.decode()
+    map_html = get(story, "workspace:history-map", "?seq=2").content.decode()
     assert f'hx-get="/sessions/{session_id}/history/2/node/?node=0"' in map_html

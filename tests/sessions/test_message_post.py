@@ -5,6 +5,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.chain import genesis_checksum
 from sessions.graphs import graph_at, graph_cache
@@ -13,7 +14,6 @@ from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.factories import post_message as post
 from tests.sessions import envelopes
-from workbench.protocol.errors import SapError
 
 
 @pytest.fixture
@@ -26,8 +26,8 @@ def session(owner):
     return make_session(owner=owner)
 
 
-def refused(code, *args, **kwargs) -> SapError:
-    with pytest.raises(SapError) as caught:
+def refused(code, *args, **kwargs) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
         post(*args, **kwargs)
     assert caught.value.code == code, caught.value.as_dict()
     return caught.value
@@ -146,7 +146,7 @@ def test_broadcast_goes_out_only_after_commit(session, owner, django_capture_on_
     with django_capture_on_commit_callbacks() as callbacks:
         post(session, caller_for_user(owner), envelopes.proposal)
     assert len(callbacks) == 2  # the broadcast, and the announcement the agents react to
-    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(SapError):
+    with django_capture_on_commit_callbacks() as callbacks, pytest.raises(ProtocolError):
         post(session, caller_for_user(owner), envelopes.proposal, context_checksum="e" * 16)
     assert callbacks == []
 

@@ -48,10 +48,10 @@ def test_each_milestone_gets_one_checkpoint_named_in_words(walk):
 def test_what_changed_offers_the_milestones_and_compares_before_and_after_a_correction(walk, client):
     client.force_login(walk["owner"])
     session = walk["session"]
-    page = client.get(reverse("sessions:history", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:history", args=[session.pk])).content.decode()
     marks = {mark["label"]: mark["seq"] for mark in checkpoints(session=session)}
     assert f'<option value="{marks["Correction by olga of “Market”"]}">Correction by olga of “Market” (#' in page
-    url = reverse("sessions:history-diff", args=[session.pk])
+    url = reverse("workspace:history-diff", args=[session.pk])
     before, after = marks["Report delivered by analyst: Intro"], marks["Correction by olga of “Market”"]
     html = client.get(f"{url}?from={before}&to={after}").content.decode()
     assert "Correction by olga: Use 2022 onwards" in html and "Report section: Market" in html
@@ -63,5 +63,5 @@ def test_what_changed_offers_the_milestones_and_compares_before_and_after_a_corr
 
 def test_the_thread_leaves_the_milestones_to_history(walk, client):
     client.force_login(walk["owner"])
-    page = client.get(reverse("sessions:detail", args=[walk["session"].pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[walk["session"].pk])).content.decode()
     assert "Use 2022 onwards" in page and "Report delivered by analyst" not in page

@@ -13,6 +13,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
+from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, caller_for_user
 from sessions.chap.schemas import PAYLOAD_TYPES, SENDERS
 from sessions.models import Message, WorkSession
@@ -20,8 +21,7 @@ from sessions.services import envelope_for, message_post, session_update
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.strategies import payloads
-from workbench.protocol.errors import SapError
-from workbench.workspace.fragments import live_update
+from workspace.fragments import live_update
 
 pytestmark = pytest.mark.django_db
 EXAMPLES = int(os.environ.get("CHAP_PROPERTY_EXAMPLES", "5"))
@@ -111,7 +111,7 @@ def test_every_valid_message_renders_on_every_page(payload_type, data):
     )
     try:
         message_post(session_id=session.pk, caller=caller, envelope=envelope)
-    except SapError:
+    except ProtocolError:
         reject()  # refused: only what is accepted must render
     render_everywhere(session, people)
     render_retrospective(session, people["owner"])

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Approval
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import SessionState, WorkSession
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
@@ -14,7 +15,6 @@ from sessions.services import agent_join, session_update
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_api import api_as
-from workbench.protocol.errors import SapError
 
 pytestmark = pytest.mark.django_db
 
@@ -49,8 +49,8 @@ def as_member(client, user):
     return client
 
 
-def refusal(call, **kwargs) -> SapError:
-    with pytest.raises(SapError) as caught:
+def refusal(call, **kwargs) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
         call(**kwargs)
     return caught.value
 
@@ -59,17 +59,17 @@ def test_the_retrospective_opens_only_when_the_session_is_done(client, team):
     session = team["session"]
     refused = refusal(retrospective_report, session_id=session.pk, caller=caller_for_user(team["owner"]))
     assert refused.code == "INVALID_STATE" and "opens when it is done" in refused.message
-    response = as_member(client, team["owner"]).get(reverse("sessions:retrospective", args=[session.pk]))
+    response = as_member(client, team["owner"]).get(reverse("workspace:retrospective", args=[session.pk]))
     assert response.status_code == 409 and "opens when it is done" in response.content.decode()
 
 
 def test_members_mark_a_session_done_and_reopen_it_but_viewers_cannot(client, team):
-    url = reverse("sessions:state", args=[team["session"].pk])
+    url = reverse("workspace:state", args=[team["session"].pk])
     page = as_member(client, team["viewer"]).post(url, {"state": "done"}, follow=True).content.decode()
     assert "a viewer cannot post" in page and WorkSession.objects.get(pk=team["session"].pk).state == "proposed"
     as_member(client, team["editor"]).post(url, {"state": "done"})
     assert WorkSession.objects.get(pk=team["session"].pk).state == "done"
-    page = client.get(reverse("sessions:detail", args=[team["session"].pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[team["session"].pk])).content.decode()
     assert "Retrospective" in page and "Reopen the session" in page
     assert "state must be one of" in client.post(url, {"state": "finished"}, follow=True).content.decode()
     client.post(url, {"state": "working"})
@@ -79,7 +79,7 @@ def test_members_mark_a_session_done_and_reopen_it_but_viewers_cannot(client, te
         ("proposed", "done", "human:ed"),
         ("done", "working", "human:ed"),
     ]
-    history = client.get(reverse("sessions:history", args=[team["session"].pk])).content.decode()
+    history = client.get(reverse("workspace:history", args=[team["session"].pk])).content.decode()
     assert "ed marked done" in history and "ed marked working" in history
 
 
@@ -93,7 +93,7 @@ def test_a_rename_is_logged_and_an_unchanged_field_is_not(team):
 
 def test_only_the_workbench_writes_session_events(team):
     event = {"action": "state_changed", "state": "done", "label": "I say it is done"}
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         post_message(team["session"], caller_for_user(team["owner"]), envelopes.envelope, "session_event", event)
     assert refused.value.code == "SENDER_NOT_ALLOWED" and refused.value.details["payload_type"] == "session_event"
 
@@ -163,9 +163,9 @@ def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):
     finish(team)
     session = team["session"]
     as_member(client, team["editor"])
-    client.post(reverse("sessions:retrospective-check", args=[session.pk]), {"index": "0", "met": "1", "note": "ok"})
+    client.post(reverse("workspace:retrospective-check", args=[session.pk]), {"index": "0", "met": "1", "note": "ok"})
     page = client.post(
-        reverse("sessions:retrospective-rate", args=[session.pk]), {"rating": "4", "comment": "Quick"}, follow=True
+        reverse("workspace:retrospective-rate", args=[session.pk]), {"rating": "4", "comment": "Quick"}, follow=True
     ).content.decode()
     assert (
         "your rating is saved" in page
@@ -174,10 +174,10 @@ def test_the_retrospective_page_checks_rates_and_draws_its_charts(client, team):
     assert "checked by ed: ok" in page and 'class="verdict verdict-met"' in page
     assert 'data-testid="metrics-chart"' in page and page.count("<polyline") == 4
     assert 'data-testid="section-confidence"' in page and 'class="heat-3"' in page and 'class="heat-1"' in page
-    refused = client.post(reverse("sessions:retrospective-rate", args=[session.pk]), {"rating": "9"}, follow=True)
+    refused = client.post(reverse("workspace:retrospective-rate", args=[session.pk]), {"rating": "9"}, follow=True)
     assert "rating: Ensure this value is less than or equal to 5." in refused.content.decode()
     as_member(client, team["viewer"])
-    page = client.get(reverse("sessions:retrospective", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:retrospective", args=[session.pk])).content.decode()
     assert "Save my rating" in page and ">Met</button>" not in page
 
 
@@ -202,7 +202,7 @@ def test_the_retrospective_downloads_as_markdown_and_json(team):
 
 def test_the_session_page_offers_every_export_and_each_downloads(client, team):
     session_id = team["session"].pk
-    page = as_member(client, team["viewer"]).get(reverse("sessions:detail", args=[session_id])).content.decode()
+    page = as_member(client, team["viewer"]).get(reverse("workspace:detail", args=[session_id])).content.decode()
     for link in ("export/", "graph/?as=graphml", "graph/?as=node-link", "deliverable/"):
         assert f'href="/api/sessions/{session_id}/{link}"' in page
         assert client.get(f"/api/sessions/{session_id}/{link}").status_code == 200
@@ -228,7 +228,7 @@ def test_the_team_page_filters_past_sessions(client, team):
     finish(team)
     hidden = make_session(title="Not mine")
     agent_join(session=hidden, agent=team["analyst"])
-    url = reverse("sessions:team")
+    url = reverse("workspace:team")
 
     def titles(query=""):
         html = as_member(client, team["owner"]).get(url + query).content.decode()

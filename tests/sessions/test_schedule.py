@@ -32,7 +32,7 @@ def team(client):
 
 
 def act(team, **data):
-    url = reverse("sessions:schedule-act", args=[team["session"].pk])
+    url = reverse("workspace:schedule-act", args=[team["session"].pk])
     return team["client"].post(url, data).content.decode()
 
 
@@ -42,7 +42,7 @@ def lane_of(html, agent):
 
 
 def test_lanes_show_each_agents_queue_and_the_unassigned_by_role(team):
-    html = team["client"].get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
+    html = team["client"].get(reverse("workspace:schedule", args=[team["session"].pk])).content.decode()
     assert "Collect sources" in lane_of(html, "finder") and "Write it up" in lane_of(html, "author")
     assert "Waiting for an agent that does legal" in html and "Check the law" in html
     assert "Nobody here does legal" in html  # and no agent of the workbench does either: the page says so
@@ -69,7 +69,7 @@ def test_reassign_reprioritise_cancel_and_retry_from_a_card(team):
 
 
 def test_pausing_an_agent_pauses_its_tasks_here(team):
-    url = reverse("sessions:schedule-agent", args=[team["session"].pk])
+    url = reverse("workspace:schedule-agent", args=[team["session"].pk])
     html = team["client"].post(url, {"agent": "finder", "paused": "1"}).content.decode()
     assert Task.objects.get(pk=team["tasks"]["collect"].pk).paused and "Resume finder here" in html
     team["client"].post(url, {"agent": "finder", "paused": "0"})
@@ -90,15 +90,15 @@ def test_viewers_see_the_board_without_actions_and_cannot_act(client, team):
     viewer = make_user("vic")
     member_add(session=team["session"], user=viewer, role="viewer")
     client.force_login(viewer)
-    html = client.get(reverse("sessions:schedule", args=[team["session"].pk])).content.decode()
+    html = client.get(reverse("workspace:schedule", args=[team["session"].pk])).content.decode()
     assert "Collect sources" in html and "Reassign" not in html and 'draggable="true"' not in html
     refused = client.post(
-        reverse("sessions:schedule-act", args=[team["session"].pk]),
+        reverse("workspace:schedule-act", args=[team["session"].pk]),
         {"action": "cancel", "task_id": team["tasks"]["collect"].pk},
     ).content.decode()
     assert "a viewer cannot" in refused and Task.objects.get(pk=team["tasks"]["collect"].pk).state == "queued"
     client.force_login(make_user("out"))
-    assert client.get(reverse("sessions:schedule", args=[team["session"].pk])).status_code == 404
+    assert client.get(reverse("workspace:schedule", args=[team["session"].pk])).status_code == 404
 
 
 def test_a_plans_hand_offs_name_the_output_each_step_promised(team):
@@ -108,6 +108,6 @@ def test_a_plans_hand_offs_name_the_output_each_step_promised(team):
     agent_join(session=session, agent=planner)
     post_message(session, caller_for_agent(planner), envelopes.declaration, steps=2, message_id="d", in_reply_to="t")
     first, second = plan_accept(session_id=session.pk, caller=caller_for_user(owner), message_id="d")
-    html = team["client"].get(reverse("sessions:schedule", args=[session.pk])).content.decode()
+    html = team["client"].get(reverse("workspace:schedule", args=[session.pk])).content.decode()
     assert f"← from #{first.pk}: output 1, when ready" in html
     assert f"#{first.pk} step 1 → #{second.pk} step 2: output 1, when ready" in html

@@ -9,6 +9,7 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from agents.tokens import token_issue
+from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, caller_for_user
 from sessions.chap.chain import genesis_checksum, next_checksum
 from sessions.chap.graph import ContextGraph
@@ -24,7 +25,6 @@ from sessions.services import session_import, session_update
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from workbench.asgi import application
-from workbench.protocol.errors import SapError
 
 
 def test_the_table_names_every_payload_type_and_only_known_senders():
@@ -64,7 +64,7 @@ def test_every_payload_type_from_every_kind_of_sender(session, payload_type, sen
         ack = post_message(session, caller, factory, payload_type, envelopes.minimal_payload(payload_type))
         assert Message.objects.get(session=session, seq=ack.seq).sender_type == sender_type
         return
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         post_message(session, caller, factory, payload_type, envelopes.minimal_payload(payload_type))
     error = refused.value
     assert error.code == "SENDER_NOT_ALLOWED" and error.category == "permission"

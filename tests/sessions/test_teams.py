@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from agents.sap import SapError
 from agents.scheduling import task_create
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_user, effective_role
 from sessions.models import GroupShare, Message, WorkSession
 from sessions.services import session_share, session_unshare, session_update
@@ -74,7 +74,7 @@ def test_the_stronger_of_membership_and_share_wins(shared):
     ],
 )
 def test_only_the_owner_shares_and_only_with_a_team_role(shared, who, group, role, code):
-    with pytest.raises(SapError) as refused:
+    with pytest.raises(ProtocolError) as refused:
         session_share(
             session_id=shared["session"].pk, caller=caller_for_user(shared["users"][who]), group=group, role=role
         )
@@ -82,7 +82,13 @@ def test_only_the_owner_shares_and_only_with_a_team_role(shared, who, group, rol
     assert GroupShare.objects.filter(session=shared["session"], group__name="finance", role="viewer").exists()
 
 
-PAGES = ("sessions:detail", "sessions:history", "sessions:retrospective", "sessions:deliverable", "sessions:schedule")
+PAGES = (
+    "workspace:detail",
+    "workspace:history",
+    "workspace:retrospective",
+    "workspace:deliverable",
+    "workspace:schedule",
+)
 READERS = ("owner", "editor", "commenter", "viewer")
 
 
@@ -94,14 +100,14 @@ def test_the_permission_matrix(shared, client, who):
     for name in PAGES:
         assert client.get(reverse(name, args=[session.pk])).status_code == (200 if reads else 404), name
     assert client.get(f"/api/sessions/{session.pk}/export/").status_code == (200 if reads else 404)
-    listed = client.get(reverse("sessions:team")).content.decode()
+    listed = client.get(reverse("workspace:team")).content.decode()
     assert ("Regional sales" in listed) == reads
 
     def feedback(kind):
         before = Message.objects.filter(session=session).count()
         form = {"feedback_type": kind, "target_message_id": "r1", "instruction": "Say which regions"}
         form["context_checksum"] = WorkSession.objects.get(pk=session.pk).head_checksum
-        response = client.post(reverse("sessions:feedback", args=[session.pk]), form)
+        response = client.post(reverse("workspace:feedback", args=[session.pk]), form)
         return response.status_code, Message.objects.filter(session=session).count() > before
 
     writes = who in ("owner", "editor")
@@ -113,7 +119,7 @@ def test_the_permission_matrix(shared, client, who):
         session_id=session.pk, caller=caller_for_user(users["owner"]), title="Review", requires_approval=True
     )
     decided = {"key": f"step:{task.pk}", "decision": "approve"}
-    response = client.post(reverse("sessions:gate", args=[session.pk]), decided)
+    response = client.post(reverse("workspace:gate", args=[session.pk]), decided)
     task.refresh_from_db()
     assert response.status_code == (200 if reads else 404) and (task.state == "queued") == writes
     api = client.post(f"/api/sessions/{session.pk}/waiting/decide/", decided, content_type="application/json")
@@ -122,7 +128,7 @@ def test_the_permission_matrix(shared, client, who):
         f"/api/sessions/{session.pk}/checkpoints/", {"label": "mine"}, content_type="application/json"
     )
     assert (api_post.status_code == 201) == writes
-    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode() if reads else ""
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode() if reads else ""
     assert ">Approve</button>" not in page  # decided by a writer; shown to the others without buttons
     if reads:
         assert ('id="feedback-panel"' in page or 'data-testid="feedback-panel"' in page) == (who != "viewer")
@@ -164,10 +170,10 @@ def test_the_owner_shares_from_the_session_page_and_over_rest(client):
     session = make_session(owner=owner, title="Audit")
     team_of("auditors", ann)
     client.force_login(owner)
-    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     assert "Shared with no team" in page and "Share with the team" in page
     card = client.post(
-        reverse("sessions:shares", args=[session.pk]), {"action": "share", "group": "auditors", "role": "commenter"}
+        reverse("workspace:shares", args=[session.pk]), {"action": "share", "group": "auditors", "role": "commenter"}
     ).content.decode()
     assert "auditors" in card and "commenters" in card and effective_role(session.pk, ann) == "commenter"
     listed = client.get(f"/api/sessions/{session.pk}/shares/").json()
@@ -180,7 +186,7 @@ def test_the_owner_shares_from_the_session_page_and_over_rest(client):
     assert made.status_code == 400
     client.force_login(ann)
     assert client.get(f"/api/sessions/{session.pk}/shares/").status_code == 404
-    assert "Share with the team" not in client.get(reverse("sessions:team")).content.decode()
+    assert "Share with the team" not in client.get(reverse("workspace:team")).content.decode()
 
 
 def test_the_team_page_filters_by_team(shared, client):
@@ -188,8 +194,8 @@ def test_the_team_page_filters_by_team(shared, client):
     Group.objects.get(name="finance").user_set.add(users["commenter"])
     make_session(owner=users["commenter"], title="Notes of Cora")
     client.force_login(users["commenter"])
-    everything = client.get(reverse("sessions:team")).content.decode()
+    everything = client.get(reverse("workspace:team")).content.decode()
     assert "Regional sales" in everything and "Notes of Cora" in everything and "shared with reviewers" in everything
-    finance = client.get(reverse("sessions:team"), {"team": "finance"}).content.decode()
+    finance = client.get(reverse("workspace:team"), {"team": "finance"}).content.decode()
     assert "Regional sales" in finance and "Notes of Cora" not in finance
-    assert client.get(reverse("sessions:team"), {"team": "board"}).status_code == 400  # not one of hers
+    assert client.get(reverse("workspace:team"), {"team": "board"}).status_code == 400  # not one of hers

@@ -4,8 +4,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from agents.models import Agent
-from agents.sap import SapError
 from agents.sap_service import sap_run
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 
 
@@ -32,5 +32,5 @@ class Command(BaseCommand):
             blocks = sap_run(session_id=session_id, caller=caller, text=sys.stdin.read(), request_message_id=message)
             for block in blocks:
                 self.stdout.write(block, ending="")
-        except SapError as error:
+        except ProtocolError as error:
             raise CommandError(f"{error.code}: {error.message}") from None

@@ -15,7 +15,7 @@ from sqlglot.errors import OptimizeError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from agents.operations.datasets.store import ALLOWED_FUNCTIONS, CATALOGUE_PREFIXES, COLUMN_NAME, quote_identifier
-from agents.sap import SapError
+from protocol.errors import ProtocolError
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "like", "is_null")
@@ -32,7 +32,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
     def column(name, where: str) -> str:
         if name not in known:
             close = difflib.get_close_matches(name, sorted(known), n=1)
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{where}: no column {name!r} in {table!r}",
                 details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(known)},
@@ -51,14 +51,14 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
             names.append(item)
             continue
         if not isinstance(item, dict):
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"select[{index}] must be a column name or {{fn, column, as}}",
                 details={"invalid": {f"select[{index}]": f"expected string or object, got {type(item).__name__}"}},
             )
         fn = item.get("fn")
         if fn not in AGGREGATES:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"select[{index}].fn must be one of {list(AGGREGATES)}",
                 details={"violations": {f"select[{index}].fn": fn}},
@@ -70,7 +70,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
         )
         alias = item.get("as") or f"{fn}_{item.get('column', 'all')}".replace("*", "all")
         if not re.fullmatch(COLUMN_NAME, alias):
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"select[{index}].as must be an identifier",
                 details={"violations": {f"select[{index}].as": alias}},
@@ -81,20 +81,20 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
 
     def condition(node, where: str, depth: int = 0) -> str:
         if depth > 8:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 "filters nest too deep (at most 8 levels)",
                 details={"violations": {where: "too deep"}},
             )
         if not isinstance(node, dict):
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED", f"{where} must be an object", details={"invalid": {where: "expected object"}}
             )
         for joiner in ("and", "or"):
             if joiner in node:
                 parts = node[joiner]
                 if not isinstance(parts, list) or not parts:
-                    raise SapError(
+                    raise ProtocolError(
                         "VALIDATION_FAILED",
                         f"{where}.{joiner} must be a non-empty list",
                         details={"invalid": {f"{where}.{joiner}": "expected array"}},
@@ -105,7 +105,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
                 return f"({inner})"
         op = node.get("op", "=")
         if op not in OPS:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{where}.op must be one of {list(OPS)}",
                 details={"violations": {f"{where}.op": op}},
@@ -116,7 +116,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
             return f"{target} IS {'' if value is not False else 'NOT '}NULL"
         if op == "in":
             if not isinstance(value, list) or not value or len(value) > 1000:
-                raise SapError(
+                raise ProtocolError(
                     "VALIDATION_FAILED",
                     f"{where}.value must be a list of 1 to 1000 values",
                     details={"invalid": {f"{where}.value": "expected array"}},
@@ -124,7 +124,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
             values.extend(value)
             return f"{target} IN ({', '.join([store.mark] * len(value))})"
         if isinstance(value, dict | list):
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{where}.value must be a plain value",
                 details={"invalid": {f"{where}.value": "expected scalar"}},
@@ -140,7 +140,7 @@ def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple
     orders = []
     for index, order in enumerate(params.get("order_by") or []):
         if not isinstance(order, dict):
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"order_by[{index}] must be {{column, direction}}",
                 details={"invalid": {f"order_by[{index}]": "expected object"}},
@@ -164,13 +164,13 @@ def checked_sql(store, text: str) -> str:
     try:
         statements = [s for s in sqlglot.parse(text, read=dialect) if s is not None]
     except sqlglot.errors.ParseError as exc:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"sql does not parse: {str(exc).splitlines()[0]}",
             details={"invalid": {"sql": "unparseable"}},
         ) from None
     if len(statements) != 1 or not isinstance(statements[0], exp.Select | exp.Union):
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             "sql must be exactly one SELECT statement",
             details={"permission": "dataset.query", "statements": len(statements)},
@@ -186,7 +186,7 @@ def checked_sql(store, text: str) -> str:
     ]
     unknown = sorted({node.name.lower() for node in tree.find_all(exp.Anonymous)} - ALLOWED_FUNCTIONS)
     if writes or unknown:
-        raise SapError(
+        raise ProtocolError(
             "PERMISSION_DENIED",
             "sql may only read data, with the functions of the allow-list",
             details={"permission": "dataset.query", "refused": unknown or "a write"},
@@ -200,7 +200,7 @@ def _check_names(tree: exp.Expression, mine: set[str]) -> None:
     """Every table is one of ``mine`` or a WITH query in scope, and no name or type is the catalogue's."""
     for cast in tree.find_all(exp.DataType):
         if _is_catalogue(cast):
-            raise SapError(
+            raise ProtocolError(
                 "PERMISSION_DENIED",
                 f"sql may not cast to the catalogue's types ({cast.sql(dialect='postgres')!r})",
                 details={"permission": "dataset.query", "catalogue": cast.sql(dialect="postgres")},
@@ -208,7 +208,7 @@ def _check_names(tree: exp.Expression, mine: set[str]) -> None:
             )
     for node in _relations(tree):
         if _is_catalogue(node):
-            raise SapError(
+            raise ProtocolError(
                 "PERMISSION_DENIED",
                 f"sql may not read the database's catalogue ({node.sql()!r})",
                 details={"permission": "dataset.query", "catalogue": node.sql(), "tables": sorted(mine)},
@@ -218,7 +218,7 @@ def _check_names(tree: exp.Expression, mine: set[str]) -> None:
                 ],
             )
         if node.db or node.catalog or node.name not in mine:
-            raise SapError(
+            raise ProtocolError(
                 "PERMISSION_DENIED",
                 f"sql may read only this session's tables, not {node.sql()!r}",
                 details={"permission": "dataset.query", "table": node.sql(), "tables": sorted(mine)},
@@ -233,7 +233,7 @@ def _relations(tree: exp.Expression) -> list[exp.Table]:
     try:
         scopes = traverse_scope(tree)
     except OptimizeError as exc:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"sql could not be read: {str(exc).splitlines()[0]}",
             details={"invalid": {"sql": "unresolvable"}},

@@ -17,7 +17,7 @@ from agents.operations.datasets.store import (
     table_columns,
 )
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
-from agents.sap import SapError
+from protocol.errors import ProtocolError
 
 
 def infer_type(values: list[str]) -> str:
@@ -48,7 +48,7 @@ def convert_text(kind: str, text: str):
 
 
 def read_records(text: str, delimiter: str) -> list[list[str]]:
-    """The rows of ``text``, or SapError naming the line the csv module could not read. A field may
+    """The rows of ``text``, or ProtocolError naming the line the csv module could not read. A field may
     hold Python's default 131,072 characters (the limit is process-wide, so it stays as it is): a
     longer text belongs in a workspace file, not a cell."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
@@ -57,13 +57,13 @@ def read_records(text: str, delimiter: str) -> list[list[str]]:
     except csv.Error as exc:
         if "field larger than field limit" in str(exc):
             limit = csv.field_size_limit()
-            raise SapError(
+            raise ProtocolError(
                 "LIMIT_EXCEEDED",
                 f"a field on line {reader.line_num} is longer than {limit:,} characters",
                 details={"line": reader.line_num, "limit_chars": limit},
                 suggestion=["keep long texts in workspace files and put their paths in the table"],
             ) from None
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"line {reader.line_num} is not CSV: {exc}",
             details={"line": reader.line_num, "invalid": {"path": str(exc)}},
@@ -78,14 +78,14 @@ def import_csv(call, params):
     try:
         text = raw.decode(params["encoding"])
     except (UnicodeDecodeError, LookupError) as exc:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"the file is not {params['encoding']}: {exc}",
             details={"invalid": {"encoding": params["encoding"]}},
         ) from None
     records = read_records(text.lstrip("\ufeff"), params["delimiter"])
     if not records:
-        raise SapError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
+        raise ProtocolError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
     header = records[0] if params["header"] else [f"column_{i + 1}" for i in range(len(records[0]))]
     body = records[1:] if params["header"] else records
     names = []
@@ -106,7 +106,7 @@ def import_csv(call, params):
     table = params["table"]
     with open_store(session_id) as store, store.atomic():
         if table in store.tables():
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_ALREADY_EXISTS",
                 f"table {table!r} already exists",
                 details={"resource_type": "TABLE", "resource_name": table},

@@ -20,7 +20,8 @@ from agents.operations.datasets.store import (
     table_columns,
 )
 from agents.operations.files import overwrite_risk
-from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
+from agents.sap import ErrorDoc, Example, Operation, Param, format_block
+from protocol.errors import ProtocolError
 
 TABLE = Param(
     "string",
@@ -47,8 +48,8 @@ def _create_table(call, params):
         return {"status": "success", "table": table, "columns": table_columns(store, table)}
 
 
-def _already_exists(table: str) -> SapError:
-    return SapError(
+def _already_exists(table: str) -> ProtocolError:
+    return ProtocolError(
         "RESOURCE_ALREADY_EXISTS",
         f"table {table!r} already exists",
         details={"resource_type": "TABLE", "resource_name": table, "conflict_type": "NAME_DUPLICATE"},
@@ -65,7 +66,7 @@ def _check_column_names(columns: list[dict]) -> None:
     names = [c["name"] for c in columns]
     bad = [n for n in names if not re.fullmatch(COLUMN_NAME, n)]
     if bad or len(set(names)) != len(names):
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "column names are letters, digits and underscores, each used once",
             details={"violations": {"columns": bad or "duplicate names"}},
@@ -116,7 +117,7 @@ def _insert_rows(call, params):
         for index, row in enumerate(params["rows"]):
             unknown = sorted(set(row) - known)
             if unknown:
-                raise SapError(
+                raise ProtocolError(
                     "VALIDATION_FAILED",
                     f"rows[{index}] has unknown columns {unknown}",
                     details={"invalid": {f"rows[{index}]": f"unknown columns {unknown}"}, "columns": sorted(known)},
@@ -153,7 +154,7 @@ def _query(call, params):
             return {**_run(store, sql, [], **limits), "query": {"sql": sql}}
         table = params.get("table")
         if not table:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED", "give either table (a structured query) or sql", details={"missing": ["table"]}
             )
         sql, values, _ = compile_query(store, table, require_table(store, table), params)

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from agents.sap import SapError
 from agents.sap.values import json_safe
+from protocol.errors import ProtocolError
 
 MAX_VALUE_BYTES = 10 * 1024 * 1024
 # One page of results, its values counted as text: what one answer may carry to an agent or a browser.
@@ -97,9 +97,9 @@ def _text_bytes(value) -> int:
     return len(str(value).encode("utf-8", "replace"))
 
 
-def too_big(measure: str, size: int | None, limit: int) -> SapError:
+def too_big(measure: str, size: int | None, limit: int) -> ProtocolError:
     what = "a value" if measure == "value" else "the page of rows"
-    return SapError(
+    return ProtocolError(
         "LIMIT_EXCEEDED",
         f"{what} would be {'more than ' if size is None else f'{size} bytes, more than '}{limit} bytes",
         details={"limit_bytes": limit, "measure": measure, **({"bytes": size} if size is not None else {})},
@@ -107,24 +107,24 @@ def too_big(measure: str, size: int | None, limit: int) -> SapError:
     )
 
 
-def read_error(text: str) -> SapError:
+def read_error(text: str) -> ProtocolError:
     """A database's refusal of a query, as the error model says it."""
     if "too big" in text:  # SQLite, past SQLITE_LIMIT_LENGTH
         return too_big("value", None, MAX_VALUE_BYTES)
     if any(word in text for word in ("interrupt", "timeout", "cancel")):
-        return SapError(
+        return ProtocolError(
             "TIMEOUT",
             f"the query ran past {settings.DATASET_QUERY_TIMEOUT_S} s",
             details={"limit_s": settings.DATASET_QUERY_TIMEOUT_S},
             suggestion=["add filters, or aggregate"],
         )
     if any(word in text for word in ("not authorized", "permission denied", "read-only")):
-        return SapError(
+        return ProtocolError(
             "PERMISSION_DENIED",
             "the query reaches beyond this session's tables or calls a function that is not allowed",
             details={"permission": "dataset.query", "database": text.splitlines()[0]},
             suggestion=["read only this session's tables (dataset.list-tables)", "use the structured query fields"],
         )
-    return SapError(
+    return ProtocolError(
         "VALIDATION_FAILED", f"the query failed: {text.splitlines()[0]}", details={"invalid": {"sql": text}}
     )

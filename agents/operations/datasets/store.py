@@ -23,8 +23,8 @@ from django.db import DatabaseError, connections, transaction
 from psycopg import sql as pg_sql
 
 from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
-from agents.sap import SapError
 from agents.sap.values import json_safe
+from protocol.errors import ProtocolError
 
 ALIAS = "datasets"
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
@@ -381,7 +381,7 @@ def table_columns(store, table: str) -> list[dict]:
 def require_table(store, table: str) -> list[dict]:
     columns = table_columns(store, table)
     if not columns:
-        raise SapError(
+        raise ProtocolError(
             "RESOURCE_NOT_FOUND",
             f"no table {table!r} in this session",
             details={"resource_type": "TABLE", "resource_name": table, "tables": store.tables()},
@@ -392,7 +392,7 @@ def require_table(store, table: str) -> list[dict]:
 
 def create_table(store, table: str, columns: list[dict]) -> None:
     if table.lower().startswith(CATALOGUE_PREFIXES):
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"table names starting with {', '.join(CATALOGUE_PREFIXES)} are the database's own",
             details={"violations": {"table": table}},
@@ -411,7 +411,7 @@ def check_quota(store) -> None:
     """Inside the writing transaction, so a write that passes the quota is undone whole."""
     used = store.used_bytes()
     if used > settings.DATASET_QUOTA_BYTES:
-        raise SapError(
+        raise ProtocolError(
             "LIMIT_EXCEEDED",
             f"the session's datasets would take {used} bytes, more than the quota of {settings.DATASET_QUOTA_BYTES}",
             details={"limit": settings.DATASET_QUOTA_BYTES, "used": used},
@@ -420,10 +420,10 @@ def check_quota(store) -> None:
 
 
 def column_value(column: dict, value, where: str):
-    """A JSON value as the column stores it; SapError naming ``where`` when it does not fit."""
+    """A JSON value as the column stores it; ProtocolError naming ``where`` when it does not fit."""
     if value is None:
         if not column["nullable"]:
-            raise SapError(
+            raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{where}: {column['name']} may not be null",
                 details={"invalid": {where: "null in a NOT NULL column"}},
@@ -439,7 +439,7 @@ def column_value(column: dict, value, where: str):
         or (kind == "date" and isinstance(value, str) and is_date(value))
     )
     if not ok:
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"{where}: {column['name']} expects {kind}, got {value!r}",
             details={"invalid": {where: f"expected {kind}"}},

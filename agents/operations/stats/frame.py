@@ -13,7 +13,7 @@ import pandas as pd
 
 from agents.operations.datasets.compiler import compile_query
 from agents.operations.datasets.store import open_store, require_table
-from agents.sap import SapError
+from protocol.errors import ProtocolError
 
 MAX_FRAME_ROWS = 1_000_000
 
@@ -27,7 +27,7 @@ def load_frame(session_id: Any, table: str, columns: list[str], filters: dict[st
         sql, values, _ = compile_query(store, table, declared, query)
         names, rows, total = store.read(sql, values, limit=MAX_FRAME_ROWS, offset=0)
     if total is not None:
-        raise SapError(
+        raise ProtocolError(
             "LIMIT_EXCEEDED",
             f"{table} has {total} rows after the filters; statistics read at most {MAX_FRAME_ROWS}",
             details={"limit": MAX_FRAME_ROWS, "rows": total},
@@ -51,7 +51,7 @@ def require_number(frame: pd.DataFrame, table: str, name: str, where: str) -> No
     if frame.attrs["types"].get(name) != "number":
         numbers = sorted(n for n, t in frame.attrs["types"].items() if t == "number")
         close = difflib.get_close_matches(name, numbers, n=1)
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             f"{where}: {name!r} in {table!r} is not a number column",
             details={"invalid": {where: f"{name!r} is {frame.attrs['types'].get(name)}"}, "number_columns": numbers},

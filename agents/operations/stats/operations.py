@@ -14,7 +14,8 @@ import pandas as pd
 from agents.operations.datasets.operations import FILTER_DOC, NOT_FOUND, TABLE
 from agents.operations.stats import charts, engine
 from agents.operations.stats.frame import load_frame, require_number
-from agents.sap import ErrorDoc, Example, Operation, Param, SapError, format_block
+from agents.sap import ErrorDoc, Example, Operation, Param, format_block
+from protocol.errors import ProtocolError
 
 COLUMN = Param("string", "a column of the table", required=True, min_length=1, max_length=64)
 OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_length=64)
@@ -31,7 +32,7 @@ STATISTIC_WORDS = {"sd": "standard deviation", "percentile": "percentile", "coun
 def _frame(call: Any, params: dict[str, Any], columns: list[str], measures: list[str]) -> pd.DataFrame:
     """The table's rows for the call; the columns a call names for different roles must differ."""
     if len(set(columns)) < len(columns):
-        raise SapError(
+        raise ProtocolError(
             "VALIDATION_FAILED",
             "each role (group, time, measure, entity) needs a column of its own",
             details={"invalid": {"columns": columns}},
@@ -60,7 +61,7 @@ def _describe(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     for where, name in enumerate(columns):
         require_number(frame, params["table"], name, f"columns[{where}]")
     if within is not None and within not in frame.columns:
-        raise SapError("VALIDATION_FAILED", f"{params['table']} has no column {within}",
+        raise ProtocolError("VALIDATION_FAILED", f"{params['table']} has no column {within}",
                        details={"invalid": {"outliers_within": within}})  # fmt: skip
     described = engine.describe(
         frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"], within=within
@@ -105,7 +106,9 @@ def _rank_differences(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     frame = _frame(call, params, [], params.get("measures") or [])
     measures = params.get("measures") or _numbers(frame, besides=(group,))
     if group not in frame.columns:
-        raise SapError("VALIDATION_FAILED", f"group_by: no column {group!r}", details={"columns": list(frame.columns)})
+        raise ProtocolError(
+            "VALIDATION_FAILED", f"group_by: no column {group!r}", details={"columns": list(frame.columns)}
+        )
     result = engine.rank_differences(frame, group, measures)
     effect = "|Cohen's d|" if len(result["groups"]) == 2 else "eta squared"
     bars = [{"measure": m["measure"], "effect": abs(m["effect_size"])} for m in result["measures"]]
@@ -125,7 +128,9 @@ def _associate(call: Any, params: dict[str, Any]) -> dict[str, Any]:
     outcome = params["outcome"]
     frame = _frame(call, params, [], params.get("variables") or [])
     if outcome not in frame.columns:
-        raise SapError("VALIDATION_FAILED", f"outcome: no column {outcome!r}", details={"columns": list(frame.columns)})
+        raise ProtocolError(
+            "VALIDATION_FAILED", f"outcome: no column {outcome!r}", details={"columns": list(frame.columns)}
+        )
     variables = params.get("variables") or _numbers(frame, besides=(outcome,))
     result = engine.associate(frame, outcome, variables)
     if result["variables"]:

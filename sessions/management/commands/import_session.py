@@ -3,8 +3,8 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from protocol.errors import ProtocolError
 from sessions.services import session_import
-from workbench.protocol.errors import SapError
 
 
 class Command(BaseCommand):
@@ -24,6 +24,6 @@ class Command(BaseCommand):
             session = session_import(data=data, owner=user)
         except (OSError, ValueError) as exc:
             raise CommandError(f"cannot read {file}: {exc}") from None
-        except SapError as error:
+        except ProtocolError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
         self.stdout.write(f"imported {session.pk}: {session.head_seq} messages, chain verified")

@@ -1,7 +1,8 @@
 """The SAP reference's dataset.create-table, registered against an in-memory table set, for core tests."""
 
-from agents.sap import ErrorDoc, Example, Operation, Param, Registry, SapError, format_block
+from agents.sap import ErrorDoc, Example, Operation, Param, Registry, format_block
 from agents.sap.system import CORE_OPERATIONS
+from protocol.errors import ProtocolError
 
 COLUMN = Param(
     "object",
@@ -18,7 +19,7 @@ def reference_registry(existing_tables=("users",)) -> Registry:
 
     def create_table(call, params):
         if params["table"] in tables and not params["if_not_exists"]:
-            raise SapError(
+            raise ProtocolError(
                 "RESOURCE_ALREADY_EXISTS",
                 f"table {params['table']!r} already exists",
                 details={"resource_type": "TABLE", "resource_name": params["table"]},

@@ -45,6 +45,6 @@ def test_cli_refuses_a_negative_chunk():
 
 
 def test_error_catalogue_doc_is_current():
-    from workbench.protocol.errors import catalogue_markdown
+    from protocol.errors import catalogue_markdown
 
     assert (ROOT / "docs" / "errors.md").read_text() == catalogue_markdown()

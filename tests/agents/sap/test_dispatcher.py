@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from agents.sap import Dispatcher, Operation, Param, Registry, SapError, parse
+from agents.sap import Dispatcher, Operation, Param, Registry, parse
+from protocol.errors import ProtocolError
 from tests.agents.sap.reference_ops import reference_registry
 
 
@@ -168,7 +169,7 @@ def test_error_blocks_follow_the_error_model():
 
 def test_authorize_can_refuse_or_answer_instead():
     def refuse(operation, block, params, context):
-        raise SapError("PERMISSION_DENIED", "no", details={"permission": operation.permission})
+        raise ProtocolError("PERMISSION_DENIED", "no", details={"permission": operation.permission})
 
     response = one("@@query:system.ping\n@@end\n", authorize=refuse)
     assert response.body["code"] == "PERMISSION_DENIED" and response.body["details"] == {"permission": "system.ping"}
@@ -209,7 +210,7 @@ def test_registry_refuses_bad_definitions():
     with pytest.raises(ValueError, match="twice"):
         Registry([Operation("a.b", "query", "x", dict), Operation("a.b", "query", "x", dict)])
     with pytest.raises(ValueError, match="unknown error code"):
-        SapError("NOPE", "x")
+        ProtocolError("NOPE", "x")
 
 
 def test_protocol_core_imports_no_django():
@@ -228,5 +229,5 @@ def test_a_whole_placeholder_passes_the_value_itself_and_an_embedded_one_its_tex
     results = {"a": {"files": ["x.md", "y.md"], "count": 2}}
     assert resolve({"list": "{{steps.a.result.files}}"}, results) == {"list": ["x.md", "y.md"]}
     assert resolve("n={{ steps.a.result.count }}; first={{steps.a.result.files.0}}", results) == "n=2; first=x.md"
-    with pytest.raises(SapError, match="has no 'size'"):
+    with pytest.raises(ProtocolError, match="has no 'size'"):
         resolve("{{steps.a.result.size}}", results)

@@ -1,12 +1,12 @@
 import pytest
 
+from protocol.errors import ProtocolError
 from sessions.chap.schemas import PAYLOADS, validate_envelope
 from tests.sessions.envelopes import declaration, envelope, feedback, proposal, response
-from workbench.protocol.errors import SapError
 
 
 def refusal(message) -> dict:
-    with pytest.raises(SapError) as caught:
+    with pytest.raises(ProtocolError) as caught:
         validate_envelope(message)
     assert caught.value.code == "INVALID_MESSAGE"
     return caught.value.details
@@ -160,13 +160,13 @@ def test_every_payload_type_has_a_schema():
 
 
 def test_not_an_object():
-    with pytest.raises(SapError, match="JSON object"):
+    with pytest.raises(ProtocolError, match="JSON object"):
         validate_envelope(["not", "a", "message"])
 
 
 def test_nul_characters_are_refused_everywhere_in_a_message():
     message = proposal(goal="a goal with \x00 inside")
-    with pytest.raises(SapError, match="NUL") as caught:
+    with pytest.raises(ProtocolError, match="NUL") as caught:
         validate_envelope(message)
     assert caught.value.code == "INVALID_MESSAGE"
 

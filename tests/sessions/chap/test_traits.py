@@ -33,7 +33,7 @@ def test_a_payload_type_the_thread_shows_has_a_partial_that_exists(payload_type)
     template = TRAITS[payload_type].template
     if payload_type in SHOWN_IN_THREAD:
         assert (
-            get_template(template).template.name == f"sessions/partials/payloads/{TRAITS[payload_type].renderer}.html"
+            get_template(template).template.name == f"workspace/partials/payloads/{TRAITS[payload_type].renderer}.html"
         )
     else:
         assert template is None

@@ -14,7 +14,7 @@ from sessions.access import caller_for_agent, caller_for_user
 from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
-from workbench.workspace.markdown import MAX_DATA_VALUES, draw_svg, render_markdown
+from workspace.markdown import MAX_DATA_VALUES, draw_svg, render_markdown
 
 REGIONS = ["north", "south", "east", "west"]
 
@@ -150,6 +150,6 @@ def test_the_thread_shows_a_chart_in_a_report(client):
         session, caller_for_agent(analyst), envelopes.envelope, "collaborative_response", payload, message_id="r1"
     )
     client.force_login(owner)
-    page = client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     [(src, alt, _caption)] = figures(page)
     assert "north" in svg_of(src) and alt.startswith("Bar chart")

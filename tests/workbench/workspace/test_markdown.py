@@ -11,7 +11,7 @@ from sessions.models import WorkSession
 from sessions.services import agent_join, session_update
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
-from workbench.workspace.markdown import render_markdown
+from workspace.markdown import render_markdown
 
 pytestmark = pytest.mark.django_db
 
@@ -79,24 +79,24 @@ def assert_safe_table(html):
 
 
 def test_the_thread_shows_report_tables_as_tables_and_strips_scripts(story):
-    html = get(story, "sessions:detail")
+    html = get(story, "workspace:detail")
     assert_safe_table(html)
     assert "<td>north</td>" in html.split('data-section-id="groups"')[1]
 
 
 def test_node_details_render_the_sections_markdown(story):
-    html = get(story, "sessions:detail")
+    html = get(story, "workspace:detail")
     section = re.search(r'id="map-node-(\d+)"[^>]*aria-label="Section', html)
     index = section.group(1) if section else "0"
-    details = get(story, "sessions:map-node", query=f"?node={index}")
-    history = get(story, "sessions:history-node", WorkSession.objects.get(pk=story["session"].pk).head_seq,
+    details = get(story, "workspace:map-node", query=f"?node={index}")
+    history = get(story, "workspace:history-node", WorkSession.objects.get(pk=story["session"].pk).head_seq,
                   query=f"?node={index}")  # fmt: skip
     for html in (details, history):
         assert_safe_table(html)
 
 
 def test_the_deliverable_and_retrospective_pages_render_markdown(story):
-    html = get(story, "sessions:deliverable")
+    html = get(story, "workspace:deliverable")
     assert_safe_table(html)
     assert 'data-testid="deliverable"' in html
     session_update(session_id=story["session"].pk, caller=caller_for_user(story["owner"]), state="done")
@@ -104,5 +104,5 @@ def test_the_deliverable_and_retrospective_pages_render_markdown(story):
 
     session_rate(session_id=story["session"].pk, caller=caller_for_user(story["owner"]), rating=4,
                  comment=f"Good.\n\n{TABLE}\n\n{ATTACKS[0]}")  # fmt: skip
-    retro = get(story, "sessions:retrospective")
+    retro = get(story, "workspace:retrospective")
     assert_safe_table(retro)

@@ -24,7 +24,7 @@ def demo_page(client, settings, tmp_path):
     owner = make_user("olga")
     session = demo_seed(owner=owner, agents=builtin_agents_ensure())
     client.force_login(owner)
-    return client.get(reverse("sessions:detail", args=[session.pk])).content.decode()
+    return client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
 
 
 def test_no_id_raw_sender_or_iso_time_outside_technical_details(demo_page):

@@ -6,14 +6,14 @@ from tests.factories import make_session, make_user
 def test_list_shows_only_my_sessions(logged_in_client, user):
     make_session(owner=user, title="Mine")
     make_session(title="Someone else's")
-    content = logged_in_client.get(reverse("sessions:list")).content
+    content = logged_in_client.get(reverse("workspace:list")).content
     assert b"Mine" in content
     assert b"Someone else" not in content
 
 
 def test_outsider_gets_404_for_a_session(logged_in_client):
     other = make_session(title="Secret")
-    response = logged_in_client.get(reverse("sessions:detail", args=[other.id]))
+    response = logged_in_client.get(reverse("workspace:detail", args=[other.id]))
     assert response.status_code == 404
     assert b"Secret" not in response.content
 
@@ -22,6 +22,6 @@ def test_viewer_sees_the_session(client, db):
     viewer = make_user()
     session = make_session(title="Shared", members={viewer: "viewer"})
     client.force_login(viewer)
-    response = client.get(reverse("sessions:detail", args=[session.id]))
+    response = client.get(reverse("workspace:detail", args=[session.id]))
     assert response.status_code == 200
     assert b"Viewer" in response.content

@@ -10,7 +10,7 @@ from sessions.models import WorkSession
 from sessions.services import agent_join, checkpoint_create, member_add, message_post
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
-from workbench.workspace.fragments import live_update
+from workspace.fragments import live_update
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def world(client):
     return {"session": session, "owner": owner, "client": client}
 
 
-def page(world, name="sessions:detail", query=""):
+def page(world, name="workspace:detail", query=""):
     return world["client"].get(reverse(name, args=[world["session"].pk]) + query)
 
 
@@ -51,23 +51,23 @@ def test_a_correction_turns_the_downstream_nodes_orange(world):
         part={"kind": "assumption", "index": 0},
         message_id="c1",
     )
-    html = page(world, "sessions:map").content.decode()
+    html = page(world, "workspace:map").content.decode()
     assert 'status-needs_review"' in html and 'status-overturned"' in html
 
 
 def test_clicking_a_node_shows_its_details_and_edges(world):
-    details = page(world, "sessions:map-node", "?node=0").content.decode()
+    details = page(world, "workspace:map-node", "?node=0").content.decode()
     assert "Write a short report on battery suppliers" in details and "task · message t" in details  # the id stays here
     assert "Built on by" in details and "message t" in details
-    assert page(world, "sessions:map-node", "?node=9999").status_code == 404
-    assert page(world, "sessions:map-node", "?node=abc").status_code == 404
+    assert page(world, "workspace:map-node", "?node=9999").status_code == 404
+    assert page(world, "workspace:map-node", "?node=abc").status_code == 404
 
 
 def test_a_checkpoint_collapses_what_lies_before_it_until_expanded(world):
     checkpoint_create(session_id=world["session"].pk, caller=caller_for_user(world["owner"]), label="Scope agreed")
     post(world["session"], world["owner"], envelopes.feedback, "r1", message_id="c1")
-    collapsed = page(world, "sessions:map").content.decode()
-    expanded = page(world, "sessions:map", "?expand=1").content.decode()
+    collapsed = page(world, "workspace:map").content.decode()
+    expanded = page(world, "workspace:map", "?expand=1").content.decode()
     assert "Show the" in collapsed and "before “" in collapsed
     assert collapsed.count('<g id="map-node-') < expanded.count('<g id="map-node-')
 
@@ -89,7 +89,7 @@ def test_the_thread_tints_sections_by_confidence_and_marks_ai_content(world):
 
 def test_outsiders_get_404_on_every_workspace_part(client, world):
     client.force_login(make_user("out"))
-    for name in ("sessions:detail", "sessions:map", "sessions:map-node"):
+    for name in ("workspace:detail", "workspace:map", "workspace:map-node"):
         assert client.get(reverse(name, args=[world["session"].pk]) + "?node=0").status_code == 404
 
 
@@ -115,7 +115,7 @@ def test_a_live_update_carries_the_new_message_and_only_the_nodes_it_touched(wor
 
 def send(world, **fields):
     data = {"context_checksum": WorkSession.objects.get(pk=world["session"].pk).head_checksum, **fields}
-    return world["client"].post(reverse("sessions:feedback", args=[world["session"].pk]), data).content.decode()
+    return world["client"].post(reverse("workspace:feedback", args=[world["session"].pk]), data).content.decode()
 
 
 def test_feedback_from_the_panel_becomes_a_targeted_human_feedback_message(world):
@@ -175,10 +175,10 @@ def test_viewers_get_no_panel_and_cannot_post_feedback(client, world):
     client.force_login(viewer)
     assert (
         'data-testid="feedback-panel"'
-        not in client.get(reverse("sessions:detail", args=[world["session"].pk])).content.decode()
+        not in client.get(reverse("workspace:detail", args=[world["session"].pk])).content.decode()
     )
     refused = client.post(
-        reverse("sessions:feedback", args=[world["session"].pk]),
+        reverse("workspace:feedback", args=[world["session"].pk]),
         {"target_message_id": "r1", "feedback_type": "approval"},
     ).content.decode()
     assert "Viewers read the session" in refused
@@ -196,11 +196,11 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
     builtin_agents_ensure()
     user = make_user("nina")
     client.force_login(user)
-    assert 'name="goal"' in client.get(reverse("sessions:new")).content.decode()
+    assert 'name="goal"' in client.get(reverse("workspace:new")).content.decode()
     csv_file = SimpleUploadedFile("sales.csv", b"region,amount\nnorth,3\n", content_type="text/csv")
     with django_capture_on_commit_callbacks(execute=True):
         response = client.post(
-            reverse("sessions:new"),
+            reverse("workspace:new"),
             {
                 "goal": "Analyse the attached sales CSV by region",
                 "deadline": "2027-01-15",
@@ -214,7 +214,7 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
         )
     assert response.status_code == 302, re.findall(r"class=\"error\"[^>]*>([^<]+)", response.content.decode())
     session = WorkSession.objects.get(title="Analyse the attached sales CSV by region")
-    assert response.status_code == 302 and response.url == reverse("sessions:detail", args=[session.pk])
+    assert response.status_code == 302 and response.url == reverse("workspace:detail", args=[session.pk])
     proposal = session.messages.get(payload_type="task_proposal").envelope["payload"]
     assert proposal["constraints"] == {"audience": "management", "deadline": "2027-01-15"}
     assert proposal["success_criteria"] == ["Totals per region", "A chart"]
@@ -231,7 +231,7 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
 
 def test_a_new_session_without_a_goal_is_refused_with_the_field_named(client):
     client.force_login(make_user())
-    response = client.post(reverse("sessions:new"), {"goal": ""})
+    response = client.post(reverse("workspace:new"), {"goal": ""})
     assert response.status_code == 400 and "This field is required" in response.content.decode()
     assert not WorkSession.objects.exists()
 
@@ -241,15 +241,15 @@ def test_a_long_goal_titles_the_session_whole_or_cut_at_a_word(client):
     question = "Do patients with a higher body mass index show faster disease progression (target)?"
     long_goal = "Compare " + " ".join(f"measure{n}" for n in range(30))
     for goal in (question, long_goal):
-        client.post(reverse("sessions:new"), {"goal": goal})
+        client.post(reverse("workspace:new"), {"goal": goal})
     assert WorkSession.objects.filter(title=question).exists()  # 85 characters: whole, never "(targe"
     cut = WorkSession.objects.exclude(title=question).get().title
     assert cut.endswith("…") and len(cut) <= 120 and long_goal.startswith(cut[:-1]) and cut[-2].isdigit()
 
 
 def test_the_sessions_list_counts_what_waits_for_you(world):
-    html = world["client"].get(reverse("sessions:list")).content.decode()
-    assert "1 waiting for you" in html and reverse("sessions:new") in html
+    html = world["client"].get(reverse("workspace:list")).content.decode()
+    assert "1 waiting for you" in html and reverse("workspace:new") in html
 
 
 def test_clarification_options_are_buttons_that_answer(world, django_capture_on_commit_callbacks):
@@ -266,7 +266,7 @@ def test_clarification_options_are_buttons_that_answer(world, django_capture_on_
     html = page(world).content.decode()
     assert '<button type="submit" name="option_id" value="b" class="option">A SWOT</button>' in html
     answered = world["client"].post(
-        reverse("sessions:answer", args=[session.pk]), {"clarification_message_id": "q1", "option_id": "b"}
+        reverse("workspace:answer", args=[session.pk]), {"clarification_message_id": "q1", "option_id": "b"}
     )
     assert "Answered: your answer is in the thread" in answered.content.decode()
     answer = session.messages.get(payload_type="clarification_answer").envelope["payload"]
@@ -281,7 +281,7 @@ def test_approving_a_plan_logs_the_approval_and_schedules_its_steps(world):
     plan = envelopes.declaration(steps=2, message_id="d1", session_id=session.pk, context_checksum=head)
     message_post(session_id=session.pk, caller=caller_for_agent(agent), envelope=plan)
     assert "Approve the plan" in page(world).content.decode()
-    done = world["client"].post(reverse("sessions:plan-approve", args=[session.pk, "d1"])).content.decode()
+    done = world["client"].post(reverse("workspace:plan-approve", args=[session.pk, "d1"])).content.decode()
     assert "2 tasks scheduled" in done
     approval = session.messages.get(payload_type="human_feedback").envelope
     assert approval["payload"] == {"target_message_id": "d1", "feedback_type": "approval", "priority": "medium"}
@@ -304,7 +304,7 @@ def test_approval_cards_show_what_waits_and_decide_it(world):
     assert f'data-gate-key="operation:{waiting.pk}"' in html and "file.delete is irreversible" in html
     assert "cleaner asks to run file.delete" in html and "waiting for approval" in html
     decided = {"key": f"operation:{waiting.pk}", "decision": "reject", "reason": "keep it"}
-    cards = world["client"].post(reverse("sessions:gate", args=[session.pk]), decided).content.decode()
+    cards = world["client"].post(reverse("workspace:gate", args=[session.pk]), decided).content.decode()
     waiting.refresh_from_db()
     assert waiting.status == "rejected" and waiting.decision_reason == "keep it"
     assert f"operation:{waiting.pk}" not in cards and "cleaner asks" not in cards
@@ -328,8 +328,8 @@ def test_the_status_bar_shows_each_agents_latest_activity(world):
 @pytest.mark.parametrize(
     ("name", "args", "data"),
     [
-        ("sessions:answer", (), {"clarification_message_id": "r1", "free_answer": "Business"}),
-        ("sessions:plan-approve", ("r1",), {}),
+        ("workspace:answer", (), {"clarification_message_id": "r1", "free_answer": "Business"}),
+        ("workspace:plan-approve", ("r1",), {}),
     ],
 )
 def test_viewers_cannot_answer_or_approve(client, world, name, args, data):

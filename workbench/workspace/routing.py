@@ -1,7 +1,0 @@
-from django.urls import path
-
-from workbench.workspace.consumers import WorkspaceConsumer
-
-websocket_urlpatterns = [
-    path("ws/sessions/<uuid:session_id>/ui/", WorkspaceConsumer.as_asgi()),
-]

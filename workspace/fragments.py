@@ -1,0 +1,133 @@
+"""The workspace's live fragments, rendered for one recipient: the views and the UI socket share them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from agents.gates import may_decide, waiting_for_people
+from agents.scheduling import roles_uncovered
+from sessions import selectors
+from sessions.access import DECIDERS, Caller, SessionId
+from sessions.chap.traits import REFRESHES_SIDE_PANELS
+from sessions.models import MemberRole, ShareRole, WorkSession
+from workspace.selectors import ANY_ROLE, schedule_board, work_state
+
+
+def map_urls(session_id: SessionId) -> dict[str, str]:
+    return {
+        "map_url": reverse("workspace:map", args=[session_id]),
+        "details_url": reverse("workspace:map-node", args=[session_id]),
+    }
+
+
+def history_urls(session_id: SessionId, seq: int) -> dict[str, str]:
+    """The map's URLs on the history page: node details as they were after message ``seq``."""
+    return {
+        "map_url": reverse("workspace:history-map", args=[session_id]),
+        "details_url": reverse("workspace:history-node", args=[session_id, seq]),
+    }
+
+
+def side_panels(session: WorkSession, role: str) -> dict[str, Any]:
+    """The agent status bar and what waits for people (``waiting_for_people``), for this viewer."""
+    return {
+        "agents": selectors.agent_statuses(session=session),
+        "gates": waiting_for_people(session),
+        "can_decide": may_decide(role),
+    }
+
+
+def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each plan step that needs a role no agent of the session takes gets ``uncovered``: the agents
+    a person could invite for it (the thread says the step would wait, and offers them)."""
+    roles = {step.get("required_capability", "") for entry in entries for step in entry.get("steps") or []}
+    missing = roles_uncovered(session_id=session.pk, roles=roles) if roles - {""} else {}
+    for entry in entries:
+        for step in entry.get("steps") or []:
+            step["uncovered"] = missing.get(step.get("required_capability", ""))
+    return entries
+
+
+def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] | None:
+    """The earlier message ``envelope`` decides, as the thread shows it now: the question an answer
+    answers, or the plan an approval or a rejection decides; None for any other message."""
+    payload = envelope["payload"]
+    if envelope["payload_type"] == "clarification_answer":
+        return selectors.thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
+    if envelope["payload_type"] == "human_feedback":
+        shown = selectors.thread_message_by_id(session=session, message_id=payload["target_message_id"])
+        return shown if shown and shown["payload_type"] == "agent_capability_declaration" else None
+    return None
+
+
+def live_update(
+    *, session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, role: str, caller: Caller | None = None
+) -> str:
+    """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
+    and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
+    ``checksum``, which the forms send)."""
+    shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
+    context: dict[str, Any] = {
+        "seq": seq,
+        "checksum": checksum,
+        "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
+        "state": work_state(session),
+        "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
+        "role": role,
+        "session": session,
+        **map_urls(session.pk),
+    }
+    if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
+        context.update(side_panels(session, role), refresh_side=True)
+    action = envelope["payload"].get("action") if envelope["payload_type"] == "session_event" else None
+    by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
+    if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
+        context.update(members_context(session), refresh_members=True)
+    if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
+        if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
+            plans = [m for m in selectors.thread(session=session) if m["steps"]]
+            context["redrawn"] = mark_uncovered_steps(session, plans)
+        context.update(side_panels(session, role), refresh_side=True)
+    if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
+        context["redrawn"] = selectors.earlier_standing(session=session, message_id=envelope["message_id"])
+    decided = _decided(session, envelope)
+    if decided:  # the question or the plan shows closed, with who decided it and when
+        context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]
+    return render_to_string("workspace/partials/live_update.html", context)
+
+
+def members_context(session: WorkSession) -> dict[str, Any]:
+    """The people card: the session's members, and the roles the owner can give."""
+    members = session.memberships.select_related("user").order_by("joined_at")
+    return {"members": list(members), "member_roles": MemberRole.choices}
+
+
+def shares_context(session: WorkSession) -> dict[str, Any]:
+    """The teams card: the groups the session is shared with, and those the owner can share it with."""
+    from django.contrib.auth.models import Group
+
+    shares = list(session.group_shares.select_related("group").order_by("group__name"))
+    return {
+        "shares": shares,
+        "groups": list(Group.objects.order_by("name").values_list("name", flat=True)),
+        "share_roles": ShareRole.choices,
+    }
+
+
+def board_context(session: WorkSession, role: str) -> dict[str, Any]:
+    """The scheduling board; the unassigned tasks of a role nobody here takes with the agents a
+    person could invite for it."""
+    board = schedule_board(session=session)
+    missing = roles_uncovered(session_id=session.pk, roles=set(board["unassigned"]) - {ANY_ROLE})
+    board["unassigned"] = [(needed, tasks, missing.get(needed)) for needed, tasks in board["unassigned"].items()]
+    context = {"session": session, "board": board, "can_act": role in DECIDERS, "can_decide": may_decide(role)}
+    return {**context, "role": role}
+
+
+def board_update(session_id: SessionId, role: str) -> str:
+    """The scheduling board again, as an out-of-band swap (small: one card per task)."""
+    context = board_context(WorkSession.objects.get(pk=session_id), role)
+    return render_to_string("workspace/partials/schedule_board.html", {**context, "oob": True})
