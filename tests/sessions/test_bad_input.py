@@ -300,12 +300,12 @@ def test_unknown_pages_get_a_page_in_plain_words(client, world):
 
 @pytest.mark.django_db
 def test_a_page_that_crashes_gets_a_friendly_500_with_a_reference(client, world, monkeypatch):
-    import workspace.views
+    from workspace.views import listing
 
     def broken(**kwargs):
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(workspace.views, "session_rows", broken)
+    monkeypatch.setattr(listing, "session_rows", broken)
     client.raise_request_exception = False
     client.force_login(world["owner"])
     response = client.get("/sessions/")

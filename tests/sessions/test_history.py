@@ -141,7 +141,7 @@ def test_viewers_review_history_and_outsiders_get_404(client, story):
 
 
 def test_a_long_timeline_lists_the_newest_entries_and_every_landmark(story, monkeypatch):
-    monkeypatch.setattr("workspace.views.TIMELINE_SHOWN", 2)
+    monkeypatch.setattr("workspace.views.history.TIMELINE_SHOWN", 2)
     short = get(story, "workspace:history").content.decode()
     assert short.count('<li class="kind-') == 4 and "1 older message not listed" in short  # landmarks kept
     assert 'id="at-1"' in short and 'id="at-2"' not in short and 'id="at-3"' in short

@@ -1,0 +1,84 @@
+"""History review: the timeline with its checkpoints, the map at any point, differences and search."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+
+from sessions import selectors
+from sessions.search import search_messages
+from workspace.fragments import (
+    history_urls,
+)
+from workspace.views.common import member_access
+
+TIMELINE_SHOWN = 500  # the newest entries on the history page; proposals and checkpoints always
+
+
+def _seq_param(request, name: str, head: int, default: int) -> int:
+    """A message number from the query string, clamped to the log; anything else is the default."""
+    raw = request.GET.get(name, "")
+    return min(max(int(raw), 0), head) if raw.isdigit() else default
+
+
+@login_required
+def history(request, session_id):
+    """History review: the timeline with its checkpoints, the map at any point, the difference
+    between two points, and full-text search."""
+    session = member_access(request, session_id).session
+    marks = selectors.checkpoints(session=session)
+    seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
+    entries, left_out = selectors.timeline(
+        session=session, latest=None if request.GET.get("all") == "1" else TIMELINE_SHOWN
+    )
+    context = {
+        "session": session,
+        "timeline": entries,
+        "left_out": left_out,
+        "checkpoints": marks,
+        "map": selectors.decision_map_at(session=session, seq=seq),
+        "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],
+        **history_urls(session_id, seq),
+    }
+    return render(request, "workspace/history.html", context)
+
+
+@login_required
+def history_map(request, session_id):
+    session = member_access(request, session_id).session
+    seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
+    drawn = selectors.decision_map_at(session=session, seq=seq)
+    return render(request, "workspace/partials/history_map.html", {"map": drawn, **history_urls(session_id, seq)})
+
+
+@login_required
+def history_node(request, session_id, seq):
+    """A node of the map as it was after message ``seq``: its status and status history then."""
+    session = member_access(request, session_id).session
+    index = request.GET.get("node", "")
+    node = (
+        selectors.map_node_details_at(session=session, seq=seq, index=int(index))
+        if index.isdigit() and seq <= session.head_seq
+        else None
+    )
+    if node is None:
+        raise Http404("No such node on the map at that point")
+    urls = history_urls(session_id, seq)
+    return render(request, "workspace/partials/node_details.html", {"node": node, "at_seq": seq, **urls})
+
+
+@login_required
+def history_diff(request, session_id):
+    session = member_access(request, session_id).session
+    start = _seq_param(request, "from", session.head_seq, 0)
+    end = _seq_param(request, "to", session.head_seq, session.head_seq)
+    start, end = min(start, end), max(start, end)
+    diff = selectors.history_difference(session=session, from_seq=start, to_seq=end)
+    return render(request, "workspace/partials/history_diff.html", {"diff": diff})
+
+
+@login_required
+def history_search(request, session_id):
+    session = member_access(request, session_id).session
+    query = request.GET.get("q", "")
+    hits = search_messages(session=session, text=query)
+    return render(request, "workspace/partials/search_results.html", {"hits": hits, "query": query})

@@ -1,0 +1,46 @@
+"""The sessions list, a new session, and the review of past sessions."""
+
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+
+from agents.staffing import session_start
+from protocol.errors import ProtocolError
+from sessions import selectors
+from workspace.forms import NewSessionForm, ReviewFilterForm
+from workspace.selectors import session_rows
+
+
+@login_required
+def session_list(request):
+    return render(request, "workspace/list.html", {"rows": session_rows(user=request.user)})
+
+
+@login_required
+def session_new(request):
+    """The task proposal form; the new session opens with its agents, files and proposal in place."""
+    form = NewSessionForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        files = [(upload.name, upload.read()) for upload in form.cleaned_data["files"]]
+        try:
+            session = session_start(
+                owner=request.user,
+                title=form.title_or_goal(),
+                proposal=form.proposal(),
+                agents=form.cleaned_data["agents"],
+                files=files,
+            )
+        except ProtocolError as error:
+            form.add_error("files", error.message)
+        else:
+            return redirect("workspace:detail", session_id=session.pk)
+    return render(request, "workspace/new.html", {"form": form}, status=400 if form.errors else 200)
+
+
+@login_required
+def team(request):
+    """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
+    form = ReviewFilterForm(request.GET or None, user=request.user)
+    filters = form.cleaned_data if form.is_valid() else {}
+    found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
+    context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}
+    return render(request, "workspace/team.html", context, status=400 if form.errors else 200)

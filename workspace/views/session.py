@@ -1,0 +1,78 @@
+"""The session page: the thread, the decision map and its nodes, and the session's state."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRefresh
+
+from protocol.errors import ProtocolError
+from sessions import selectors
+from sessions.access import caller_for_user
+from sessions.services import (
+    session_update,
+)
+from workspace.fragments import (
+    map_urls,
+    mark_uncovered_steps,
+    members_context,
+    shares_context,
+    side_panels,
+)
+from workspace.selectors import work_state
+from workspace.views.common import member_access
+from workspace.views.conversation import feedback_panel_context
+
+
+@login_required
+def session_detail(request, session_id):
+    access = member_access(request, session_id)
+    session = access.session
+    context = {
+        "session": session,
+        "role": access.role,
+        "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
+        "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
+        "state": work_state(session),
+        **members_context(session),
+        **shares_context(session),
+        **feedback_panel_context(session),
+        **side_panels(session, access.role),
+        **map_urls(session_id),
+    }
+    return render(request, "workspace/detail.html", context)
+
+
+@login_required
+def session_map(request, session_id):
+    session = member_access(request, session_id).session
+    drawn = selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1")
+    return render(request, "workspace/partials/map.html", {"map": drawn, **map_urls(session_id)})
+
+
+@login_required
+def map_node(request, session_id):
+    session = member_access(request, session_id).session
+    try:
+        index = int(request.GET.get("node", ""))
+    except ValueError:
+        index = -1
+    node = selectors.map_node_details(session=session, index=index)
+    if node is None:
+        raise Http404("No such node on the map")
+    return render(request, "workspace/partials/node_details.html", {"node": node, **map_urls(session_id)})
+
+
+@login_required
+@require_POST
+def session_state(request, session_id):
+    """Mark the session done (its retrospective opens) or reopen it, through session_update."""
+    member_access(request, session_id)
+    try:
+        session_update(session_id=session_id, caller=caller_for_user(request.user), state=request.POST.get("state"))
+    except ProtocolError as error:
+        messages.error(request, error.message)
+    if request.htmx:  # the state card's button: every member's card changes live; this page reloads
+        return HttpResponseClientRefresh()
+    return redirect("workspace:detail", session_id=session_id)
