@@ -47,7 +47,7 @@ def history_map(request, session_id):
     session = member_access(request, session_id).session
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
     drawn = selectors.decision_map_at(session=session, seq=seq)
-    return render(request, "workspace/partials/history_map.html", {"map": drawn, **history_urls(session_id, seq)})
+    return render(request, "workspace/history.html#history-map", {"map": drawn, **history_urls(session_id, seq)})
 
 
 @login_required
@@ -73,7 +73,7 @@ def history_diff(request, session_id):
     end = _seq_param(request, "to", session.head_seq, session.head_seq)
     start, end = min(start, end), max(start, end)
     diff = selectors.history_difference(session=session, from_seq=start, to_seq=end)
-    return render(request, "workspace/partials/history_diff.html", {"diff": diff})
+    return render(request, "workspace/history.html#history-diff", {"diff": diff})
 
 
 @login_required
@@ -81,4 +81,4 @@ def history_search(request, session_id):
     session = member_access(request, session_id).session
     query = request.GET.get("q", "")
     hits = search_messages(session=session, text=query)
-    return render(request, "workspace/partials/search_results.html", {"hits": hits, "query": query})
+    return render(request, "workspace/history.html#search-results", {"hits": hits, "query": query})
