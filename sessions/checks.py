@@ -6,7 +6,7 @@ from django.core import checks
 def in_memory_channel_layer_in_production(app_configs, **kwargs):
     """The in-memory layer cannot reach other processes: live updates would silently split."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
-    if not settings.DEBUG and backend == "channels.layers.InMemoryChannelLayer":
+    if not settings.DEBUG and backend == "workbench.layers.EmbeddedChannelLayer":
         return [
             checks.Warning(
                 "The in-memory channel layer is in use with DEBUG off.",

@@ -125,7 +125,7 @@ def _sqlite(path: Path) -> dict:
 
 def channel_layer_from_url(url: str) -> dict:
     if not url:
-        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        return {"BACKEND": "workbench.layers.EmbeddedChannelLayer"}
     parts = urlsplit(url)
     if parts.scheme not in {"redis", "rediss", "unix"}:
         raise ImproperlyConfigured(f"REDIS_URL scheme {parts.scheme!r} is not supported; use redis://HOST:PORT/DB")
