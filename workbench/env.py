@@ -13,6 +13,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -38,6 +39,17 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     if value < minimum:
         raise ImproperlyConfigured(f"{name} must be at least {minimum}; got {value}")
     return value
+
+
+def env_log_level(name: str, default: str) -> str:
+    """A level the logging module knows (DEBUG, INFO, WARNING, ERROR, CRITICAL), in any case."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    level = raw.strip().upper()
+    if level not in _LOG_LEVELS:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(_LOG_LEVELS)}; got {raw!r}")
+    return level
 
 
 def env_list(name: str, default: list[str]) -> list[str]:

@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import loader
 from django.urls import Resolver404, resolve
 
-from protocol.errors import ProtocolError, new_request_id
+from protocol.errors import ProtocolError, request_id_here
 
 logger = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ def is_api(request: HttpRequest) -> bool:
 def error_answer(request: HttpRequest, status: int, *, details: dict | None = None, title: str = "", advice: str = ""):
     """The answer for an error with this HTTP status: JSON on /api/, otherwise a page."""
     code, default_title, default_advice = _BY_STATUS.get(status, _BY_STATUS[500 if status >= 500 else 400])
-    request_id = new_request_id()
+    request_id = request_id_here()
     if is_api(request):
         error = ProtocolError(code, default_title.lower(), details=details or {}, request_id=request_id)
         return JsonResponse({"error": error.as_dict()}, status=status)
