@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.apps import AppConfig
@@ -19,7 +20,7 @@ REVOKING_MIGRATION = ("agents", "0005_datasets_role_escape")
 
 
 @checks.register()
-def behaviours_import(app_configs: list[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def behaviours_import(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """A behaviour named in CHAP_BEHAVIOURS is imported when its agent is first given a task."""
     return dotted_path_errors(
         "CHAP_BEHAVIOURS",
@@ -31,7 +32,7 @@ def behaviours_import(app_configs: list[AppConfig] | None, **kwargs: Any) -> lis
 
 @checks.register(checks.Tags.database, checks.Tags.security)
 def datasets_isolated_on_postgresql(
-    app_configs: list[AppConfig] | None, databases: list[str] | None = None, **kwargs: Any
+    app_configs: Sequence[AppConfig] | None, databases: Sequence[str] | None = None, **kwargs: Any
 ) -> list[checks.CheckMessage]:
     """Dataset queries run as the session's own role; without these two a query could return to
     the application's role (``set_config('role', 'none', …)``) or no such role could be made."""

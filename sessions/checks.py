@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.apps import AppConfig
@@ -28,7 +28,7 @@ def dotted_path_errors(setting: str, paths: Iterable[str], *, check_id: str, hin
 
 
 @checks.register()
-def safety_filter_imports(app_configs: list[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def safety_filter_imports(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Everything agents post passes CHAP_SAFETY_FILTER (sessions/safety.py)."""
     return dotted_path_errors(
         "CHAP_SAFETY_FILTER",
@@ -40,7 +40,7 @@ def safety_filter_imports(app_configs: list[AppConfig] | None, **kwargs: Any) ->
 
 
 @checks.register()
-def rest_framework_paths_import(app_configs: list[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+def rest_framework_paths_import(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
     """Django REST framework imports the classes its settings name on the first API request."""
     paths = []
     for key, value in settings.REST_FRAMEWORK.items():
@@ -56,7 +56,7 @@ def rest_framework_paths_import(app_configs: list[AppConfig] | None, **kwargs: A
 
 @checks.register(checks.Tags.compatibility)
 def in_memory_channel_layer_in_production(
-    app_configs: list[AppConfig] | None, **kwargs: Any
+    app_configs: Sequence[AppConfig] | None, **kwargs: Any
 ) -> list[checks.CheckMessage]:
     """The in-memory layer cannot reach other processes: live updates would silently split."""
     backend = settings.CHANNEL_LAYERS.get("default", {}).get("BACKEND", "")
