@@ -12,10 +12,13 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from sessions.access import KnownAgent
 
 REDACTED = "[redacted]"
 SECRETS = {
@@ -105,5 +108,7 @@ def _configured() -> SafetyFilter:
     return configured
 
 
-def filtered(envelope: Envelope, agent: PostingAgent) -> Envelope:
-    return _configured()(envelope, agent)
+def filtered(envelope: Envelope, agent: KnownAgent | None) -> Envelope:
+    """``agent`` is the caller's agent of an agent's post: an agents.models.Agent, which sessions, a floor
+    below, know only as a KnownAgent."""
+    return _configured()(envelope, cast(PostingAgent, agent))
