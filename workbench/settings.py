@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import django_stubs_ext
 from csp.constants import NONE, SELF
 
 import workbench
@@ -17,6 +18,9 @@ from workbench.env import (
     env_mapping,
     secret_key,
 )
+
+# The generic classes django-stubs types (ModelAdmin[WorkSession], TabularInline[...]) subscriptable at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("WORKBENCH_DATA_DIR") or BASE_DIR / "data").resolve()
