@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.db import database_sync_to_async
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from drf_spectacular.openapi import AutoSchema
 from rest_framework import authentication, exceptions
-from rest_framework.request import Request
 
-from agents.models import Agent
 from agents.tokens import agent_for_token, bearer_token, live_token, token_is_live
+
+if TYPE_CHECKING:  # DRF imports this module while its own views load: importing them here would be a cycle
+    from drf_spectacular.openapi import AutoSchema
+    from rest_framework.request import Request
+
+    from agents.models import Agent
 
 # An ASGI application, or middleware around one (the scope a plain dict): what ASGI middleware wraps.
 ASGIApp = Callable[[Mapping[str, Any], ASGIReceiveCallable, ASGISendCallable], Awaitable[Any]]
