@@ -14,6 +14,12 @@ from sessions.models import CriterionCheck, GroupShare, Membership, Message, Rat
 from sessions.services import share_announce
 
 
+def signed_in_staff(request: HttpRequest) -> User:
+    """Who uses the admin: a signed-in staff account (the admin lets no one else in)."""
+    assert isinstance(request.user, User), "the admin lets only signed-in staff in"
+    return request.user
+
+
 class MembershipInline(admin.TabularInline[Membership, WorkSession]):
     model = Membership
     extra = 0
@@ -112,8 +118,7 @@ class WorkSessionAdmin(admin.ModelAdmin[WorkSession]):
     def _save_shares(self, request: HttpRequest, formset: Any) -> None:
         """Shares made, changed or removed here are logged as session events, as through the services."""
         shares = formset.save(commit=False)
-        admin_user = request.user
-        assert isinstance(admin_user, User), "the admin lets only signed-in staff in"
+        admin_user = signed_in_staff(request)
         admin_caller = caller_for_user(admin_user)
         for share in formset.deleted_objects:
             share.delete()
