@@ -49,7 +49,8 @@ MAX_PAGE = 1000
 ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409, 413, 429)}
 
 
-def _caller(request: Request) -> Caller:
+def request_caller(request: Request) -> Caller:
+    """Who makes an API request, for the services (the agents' API asks the same)."""
     caller = caller_for_principal(request.user)
     if caller is None:  # IsAuthenticated lets no anonymous request through to a view
         raise NotAuthenticated()
@@ -64,7 +65,7 @@ def _person(request: Request) -> User:
 
 
 def _access(request: Request, session_id: UUID, *, write: bool = False) -> Access:
-    return require_access(session_id, _caller(request), write=write)
+    return require_access(session_id, request_caller(request), write=write)
 
 
 def _int_param(request: Request, name: str, default: int, *, minimum: int = 0, maximum: int | None = None) -> int:
@@ -125,14 +126,14 @@ class SessionDetailView(APIView):
     def patch(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(SessionUpdateSerializer, request)
-        session = services.session_update(session_id=session_id, caller=_caller(request), **data)
+        session = services.session_update(session_id=session_id, caller=request_caller(request), **data)
         return Response(SessionSerializer(session).data)
 
 
 class SessionArchiveView(APIView):
     @extend_schema(request=None, responses={200: SessionSerializer, **ERRORS})
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
-        session = services.session_update(session_id=session_id, caller=_caller(request), state="archived")
+        session = services.session_update(session_id=session_id, caller=request_caller(request), state="archived")
         return Response(SessionSerializer(session).data)
 
 
@@ -146,7 +147,7 @@ class MemberListView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(MemberInviteSerializer, request)
-        membership = services.member_invite(session_id=session_id, caller=_caller(request), **data)
+        membership = services.member_invite(session_id=session_id, caller=request_caller(request), **data)
         return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
 
 
@@ -154,7 +155,7 @@ class MemberDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, session_id: UUID, username: str) -> HttpResponse:
         """Remove a member (owner only); the member's open sockets of this session close at once."""
-        services.member_remove(session_id=session_id, caller=_caller(request), username=username)
+        services.member_remove(session_id=session_id, caller=request_caller(request), username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -174,7 +175,7 @@ class ShareListView(APIView):
     )
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         data = validated_body(ShareCreateSerializer, request)
-        share = services.session_share(session_id=session_id, caller=_caller(request), **data)
+        share = services.session_share(session_id=session_id, caller=request_caller(request), **data)
         return Response(ShareSerializer(share).data, status=status.HTTP_201_CREATED)
 
 
@@ -182,7 +183,7 @@ class ShareDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, session_id: UUID, group: str) -> HttpResponse:
         """Stop sharing with a team (owner); logged, and the team's open sockets of the session close."""
-        services.session_unshare(session_id=session_id, caller=_caller(request), group=group)
+        services.session_unshare(session_id=session_id, caller=request_caller(request), group=group)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -212,7 +213,7 @@ class MessageListView(APIView):
         _access(request, session_id)
         if not isinstance(request.data, dict):
             raise ProtocolError("INVALID_MESSAGE", "a CHAP message is a JSON object")
-        ack = services.message_post(session_id=session_id, caller=_caller(request), envelope=request.data)
+        ack = services.message_post(session_id=session_id, caller=request_caller(request), envelope=request.data)
         return Response(ack.as_frame(), status=status.HTTP_200_OK if ack.replayed else status.HTTP_201_CREATED)
 
 
@@ -258,7 +259,7 @@ class CheckpointListView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(CheckpointCreateSerializer, request)
-        ack = services.checkpoint_create(session_id=session_id, caller=_caller(request), label=data["label"])
+        ack = services.checkpoint_create(session_id=session_id, caller=request_caller(request), label=data["label"])
         return Response(ack.as_frame(), status=status.HTTP_201_CREATED)
 
 
@@ -337,7 +338,7 @@ class RetrospectiveView(APIView):
         output = request.query_params.get("as", "json")
         if output not in ("json", "markdown"):
             raise ProtocolError("VALIDATION_FAILED", "as is json or markdown", details={"violations": {"as": output}})
-        report = retrospective_report(session_id=session_id, caller=_caller(request))
+        report = retrospective_report(session_id=session_id, caller=request_caller(request))
         if output == "markdown":
             return _download(
                 retrospective.markdown(report),
@@ -381,7 +382,7 @@ class CriterionCheckView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         """Record whether a success criterion was met (owner and editors; the session must be done)."""
         data = validated_body(CriterionCheckSerializer, request)
-        check = criterion_check(session_id=session_id, caller=_caller(request), **data)
+        check = criterion_check(session_id=session_id, caller=request_caller(request), **data)
         return Response({"index": check.index, "criterion": check.criterion, "met": check.met, "note": check.note})
 
 
@@ -390,5 +391,5 @@ class RatingView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         """The caller's rating (1-5) and comment of a done session; a second one replaces the first."""
         data = validated_body(RatingSerializer, request)
-        rated = session_rate(session_id=session_id, caller=_caller(request), **data)
+        rated = session_rate(session_id=session_id, caller=request_caller(request), **data)
         return Response({"rating": rated.rating, "comment": rated.comment})
