@@ -22,6 +22,7 @@ from agents.models import Agent, AgentKind, Task, TaskState
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError, internal_error
+from protocol.logs import log_context
 from sessions.access import Caller, SessionId, caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
@@ -143,13 +144,15 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         if kind is None and "payload_type" in frame:
             await self._post(frame)
         elif handler is not None:
-            try:
-                await handler(frame)
-            except ProtocolError as error:
-                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
-            except Exception:
-                failure = internal_error(logger, f"agent socket frame {kind!r}")
-                await self.send_json({**error_frame(failure), "ref": frame.get("ref")})
+            task_id = frame.get("task_id")  # what a task frame logs, its traceback too, carries its task's id
+            with log_context(task=task_id if isinstance(task_id, int) else None):
+                try:
+                    await handler(frame)
+                except ProtocolError as error:
+                    await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+                except Exception:
+                    failure = internal_error(logger, f"agent socket frame {kind!r}")
+                    await self.send_json({**error_frame(failure), "ref": frame.get("ref")})
         else:
             await self._refuse(
                 "INVALID_FRAME",
