@@ -40,7 +40,16 @@ from workspace.fragments import (
     shares_context,
     side_panels,
 )
-from workspace.selectors import session_rows, work_state
+from workspace.map_drawing import heat
+from workspace.selectors import (
+    decision_map,
+    decision_map_at,
+    map_node_details,
+    map_node_details_at,
+    session_rows,
+    thread,
+    work_state,
+)
 
 
 @login_required
@@ -84,8 +93,8 @@ def session_detail(request, session_id):
     context = {
         "session": session,
         "role": access.role,
-        "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
-        "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
+        "map": decision_map(session=session, expanded=request.GET.get("expand") == "1"),
+        "thread": mark_uncovered_steps(session, thread(session=session)),
         "state": work_state(session),
         **members_context(session),
         **shares_context(session),
@@ -273,7 +282,7 @@ def schedule_agent(request, session_id):
 @login_required
 def session_map(request, session_id):
     session = _member_access(request, session_id).session
-    drawn = selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1")
+    drawn = decision_map(session=session, expanded=request.GET.get("expand") == "1")
     return render(request, "workspace/partials/map.html", {"map": drawn, **map_urls(session_id)})
 
 
@@ -284,7 +293,7 @@ def map_node(request, session_id):
         index = int(request.GET.get("node", ""))
     except ValueError:
         index = -1
-    node = selectors.map_node_details(session=session, index=index)
+    node = map_node_details(session=session, index=index)
     if node is None:
         raise Http404("No such node on the map")
     return render(request, "workspace/partials/node_details.html", {"node": node, **map_urls(session_id)})
@@ -387,7 +396,7 @@ def history(request, session_id):
         "timeline": entries,
         "left_out": left_out,
         "checkpoints": marks,
-        "map": selectors.decision_map_at(session=session, seq=seq),
+        "map": decision_map_at(session=session, seq=seq),
         "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],
         **history_urls(session_id, seq),
     }
@@ -398,7 +407,7 @@ def history(request, session_id):
 def history_map(request, session_id):
     session = _member_access(request, session_id).session
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
-    drawn = selectors.decision_map_at(session=session, seq=seq)
+    drawn = decision_map_at(session=session, seq=seq)
     return render(request, "workspace/partials/history_map.html", {"map": drawn, **history_urls(session_id, seq)})
 
 
@@ -408,7 +417,7 @@ def history_node(request, session_id, seq):
     session = _member_access(request, session_id).session
     index = request.GET.get("node", "")
     node = (
-        selectors.map_node_details_at(session=session, seq=seq, index=int(index))
+        map_node_details_at(session=session, seq=seq, index=int(index))
         if index.isdigit() and seq <= session.head_seq
         else None
     )
@@ -511,5 +520,5 @@ def _invalid(serializer) -> str:
 def _confidence_bars(deliverable: dict | None) -> dict:
     chart = bar_chart(deliverable["sections"] if deliverable else [])
     for row in chart["rows"]:
-        row["heat"] = selectors.heat(row["confidence"])
+        row["heat"] = heat(row["confidence"])
     return chart
