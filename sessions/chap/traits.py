@@ -3,7 +3,7 @@ check, the words, the history and the decision map's fold. How the workspace sho
 (its partial in the thread, the panels sent again after it) is the workspace's own registry,
 ``workspace.traits``, keyed by the same payload types.
 
-Adding a payload type is its schema (``schemas.PAYLOADS``), its graph rule (``ContextGraph._apply_<type>``),
+Adding a payload type is its schema (``payloads.PAYLOADS``), its graph rule (``ContextGraph._apply_<type>``),
 its traits here and its view in ``workspace.traits``.
 """
 
