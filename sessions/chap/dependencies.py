@@ -101,29 +101,11 @@ class DependencyGraph:
         """Every node that depends on ``node``, transitively, along dependency edges."""
         # The adjacency dict itself, not the pred view: this walk is the hot path of a correction.
         pred = self.graph._pred  # type: ignore[attr-defined]  # networkx's stubs leave out its adjacency dicts
-        seen = {node}
-        queue = deque([node])
-        while queue:
-            current = queue.popleft()
-            for parent, edge in pred[current].items():
-                if parent not in seen and edge["type"] in DEPENDENCY_EDGES:
-                    seen.add(parent)
-                    queue.append(parent)
-        seen.discard(node)
-        return seen
+        return _reached(pred, node) - {node}
 
     def depends_on(self, node: str) -> set[str]:
         """Everything ``node`` builds on, transitively (the node itself included)."""
-        succ = self.graph._succ  # type: ignore[attr-defined]  # as in derived_from
-        seen = {node}
-        queue = deque([node])
-        while queue:
-            current = queue.popleft()
-            for child, edge in succ[current].items():
-                if child not in seen and edge["type"] in DEPENDENCY_EDGES:
-                    seen.add(child)
-                    queue.append(child)
-        return seen
+        return _reached(self.graph._succ, node)  # type: ignore[attr-defined]  # as in derived_from
 
     def affected_by(self, message_id: str) -> frozenset[str]:
         """The nodes a message set the status of: for a correction, what it overturned and flagged."""
@@ -162,6 +144,19 @@ def _scalar(value: object, xml: bool) -> str | bool | int | float:
         return value
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
     return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
+
+
+def _reached(adjacency: dict[str, dict[str, dict[str, Any]]], node: str) -> set[str]:
+    """``node`` and every node reached from it along the dependency edges of ``adjacency``."""
+    seen = {node}
+    queue = deque([node])
+    while queue:
+        current = queue.popleft()
+        for other, edge in adjacency[current].items():
+            if other not in seen and edge["type"] in DEPENDENCY_EDGES:
+                seen.add(other)
+                queue.append(other)
+    return seen
 
 
 def _keep(members: set[str], node: str, member: bool) -> None:
