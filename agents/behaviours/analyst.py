@@ -30,7 +30,7 @@ from agents.behaviours.instructions import (
 from agents.behaviours.reading import proposal_behind
 from agents.behaviours.revising import asked_keys, honest_reply, reports, request_of, what_changed
 from agents.runtime import TaskFailure, TaskRun
-from agents.sap import Block, format_block
+from agents.sap import Block
 from protocol.errors import ProtocolError
 
 MAX_GROUPS = 12
@@ -100,7 +100,7 @@ class Analysis:
         return f"{path} (table {table})" if path else f"the table {table}"
 
     def ask(self, name: str, body: dict, kind: str = "query") -> dict:
-        [answer] = self.run.sap(format_block(kind, name, body, "a"))
+        [answer] = self.run.sap(Block(kind, name, "a", body))
         if answer.type != "result":
             raise AnalysisRefused(name, answer)
         return answer.body

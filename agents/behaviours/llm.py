@@ -180,8 +180,7 @@ class LlmAgent:
         out = []
         for item in items:
             if isinstance(item, Block) and item.is_request:
-                request = format_block(item.type, item.name, item.body, item.id)
-                out += [format_block(b.type, b.name, b.body, b.id) for b in self.run.sap(request)]
+                out += [format_block(b.type, b.name, b.body, b.id) for b in self.run.sap(item)]
             elif isinstance(item, ParseError):
                 answer = parse_error_block(item)
                 out.append(format_block(answer.type, answer.name, answer.body, answer.id))

@@ -18,7 +18,7 @@ import re
 from agents.behaviours.llm import LlmFailure, chat_stream
 from agents.behaviours.reading import feedback_text, proposal_behind
 from agents.runtime import TaskRun
-from agents.sap import format_block
+from agents.sap import Block
 
 CAN_DO = [
     {
@@ -352,7 +352,7 @@ def writer(run: TaskRun) -> str:
     title = f"# {goal.strip() or run.task.title}"
     body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
     path = f"reports/task-{run.task.pk}.md"
-    [written] = run.sap(format_block("action", "file.write", {"path": path, "content": body, "overwrite": False}, "w"))
+    [written] = run.sap(Block("action", "file.write", "w", {"path": path, "content": body, "overwrite": False}))
     saved = written.type == "result" or written.body.get("code") == "RESOURCE_ALREADY_EXISTS"
     if not saved:
         uncertainties.append(
