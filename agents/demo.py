@@ -31,7 +31,7 @@ CORRECTION = "Use the sample standard deviation (n - 1), not the population one.
 
 def iris_csv() -> bytes:
     """The iris data set as bundled by scikit-learn, one row per flower, the species by name."""
-    from sklearn.datasets import load_iris  # type: ignore[import-untyped]  # scikit-learn ships no types
+    from sklearn.datasets import load_iris
 
     iris = load_iris()
     out = io.StringIO()

@@ -15,8 +15,8 @@ import time
 from typing import Any
 
 from agents.models import Task
-from agents.sap import Block, parse
-from agents.sap_service import sap_run
+from agents.sap import Block
+from agents.sap_service import InProcessSap
 from agents.scheduling import Claim
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
@@ -48,6 +48,7 @@ class TaskRun:
         self.sap_operations = 0
         self.llm_tokens = 0
         self._statuses = 0
+        self._sap: InProcessSap | None = None
 
     def check(self) -> None:
         if self.lost.is_set():
@@ -119,12 +120,14 @@ class TaskRun:
             payload["progress"] = {"done": done, **({"total": total} if total is not None else {})}
         return self.post(f"a{self.claim.attempt}-status{self._statuses}", "agent_status", payload)
 
-    def sap(self, text: str) -> list[Block]:
-        """Run SAP blocks with the agent's permissions; the response blocks, in order."""
+    def sap(self, *requests: Block) -> list[Block]:
+        """Run SAP request blocks with the agent's permissions; the response blocks, in order."""
         self.check()
-        responses = parse("".join(sap_run(session_id=self.task.session_id, caller=self.caller, text=text)))
-        self.sap_operations += sum(1 for block in responses if isinstance(block, Block))
-        return [block for block in responses if isinstance(block, Block)]
+        if self._sap is None:  # the agent's access to the session is checked once per run
+            self._sap = InProcessSap(session_id=self.task.session_id, caller=self.caller)
+        responses = self._sap.run(requests)
+        self.sap_operations += len(responses)
+        return responses
 
     def context(self, budget: int = 4000) -> dict[str, Any]:
         session = WorkSession.objects.get(pk=self.task.session_id)
