@@ -42,6 +42,13 @@ def _said(statistic: str, percentile: float) -> str:
     return STATISTIC_WORDS.get(statistic, statistic)
 
 
+def _answer(
+    params: dict[str, Any], frame: pd.DataFrame, result: dict[str, Any], chart: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The engine's figures after the table and the count of rows they came from, with their chart last."""
+    return {"table": params["table"], "rows": len(frame), **result, **({"chart": chart} if chart else {})}
+
+
 def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     within = params.get("outliers_within")
     named = params.get("columns") or []
@@ -55,19 +62,20 @@ def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     described = engine.describe(
         frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"], within=within
     )
-    result = {"table": params["table"], "rows": len(frame), "sd": params["sd"], "columns": described}
-    if len(columns) == 1:
-        only = described[0]
-        marks = {"mean": only["mean"], **{f"{p} percentile": v for p, v in only["percentiles"].items()}}
-        result["chart"] = charts.histogram(
-            frame,
-            columns[0],
-            marks=marks,
-            title=f"Distribution of {charts.label(columns[0])} ({only['n']} values)",
-            description=f"Histogram of {charts.label(columns[0])} with lines at its mean and percentiles: "
-            + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
-        )
-    return result
+    result = {"sd": params["sd"], "columns": described}
+    if len(columns) != 1:
+        return _answer(params, frame, result)
+    only = described[0]
+    marks = {"mean": only["mean"], **{f"{p} percentile": v for p, v in only["percentiles"].items()}}
+    chart = charts.histogram(
+        frame,
+        columns[0],
+        marks=marks,
+        title=f"Distribution of {charts.label(columns[0])} ({only['n']} values)",
+        description=f"Histogram of {charts.label(columns[0])} with lines at its mean and percentiles: "
+        + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
+    )
+    return _answer(params, frame, result, chart)
 
 
 def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -78,7 +86,7 @@ def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
     said = _said(params["statistic"], params["percentile"])
     bars = [{"group": str(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
-    result["chart"] = charts.bar_chart(
+    chart = charts.bar_chart(
         bars,
         category="group",
         amount="value",
@@ -87,7 +95,7 @@ def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['group']} {b['value']:.4g}" for b in bars[:12]),
         amount_title=f"{said} {charts.label(measure)}",
     )
-    return {"table": params["table"], "rows": len(frame), **result}
+    return _answer(params, frame, result, chart)
 
 
 def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -101,7 +109,7 @@ def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = engine.rank_differences(frame, group, measures)
     effect = "|Cohen's d|" if len(result["groups"]) == 2 else "eta squared"
     bars = [{"measure": m["measure"], "effect": abs(m["effect_size"])} for m in result["measures"]]
-    result["chart"] = charts.bar_chart(
+    chart = charts.bar_chart(
         bars,
         category="measure",
         amount="effect",
@@ -110,7 +118,7 @@ def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['measure']} {b['effect']:.3g}" for b in bars[:10]),
         amount_title=effect,
     )
-    return {"table": params["table"], "rows": len(frame), **result}
+    return _answer(params, frame, result, chart)
 
 
 def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -124,8 +132,8 @@ def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = engine.associate(frame, outcome, variables)
     if result["variables"]:
         top = result["variables"][0]["variable"]
-        result["chart"] = _association_chart(frame, top, outcome, result)
-    return {"table": params["table"], "rows": len(frame), **result}
+        return _answer(params, frame, result, _association_chart(frame, top, outcome, result))
+    return _answer(params, frame, result)
 
 
 def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict[str, Any]) -> dict[str, Any]:
@@ -157,7 +165,7 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = timeline.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
     said = _said(params["statistic"], 50)
     per = result["period"] if result["period"] != "value" else time
-    result["chart"] = charts.line_chart(
+    chart = charts.line_chart(
         result["points"],
         period=per,
         measure=f"{said} {charts.label(measure)}",
@@ -169,7 +177,7 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             else ""
         ),
     )
-    return {"table": params["table"], "rows": len(frame), **result}
+    return _answer(params, frame, result, chart)
 
 
 def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -178,7 +186,7 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = engine.share(frame, column, weight=weight)
     bars = [{"category": str(c["value"]), "percent": c["percent"]} for c in result["categories"]]
     of = f"the total {charts.label(weight)}" if weight else "the rows"
-    result["chart"] = charts.bar_chart(
+    chart = charts.bar_chart(
         bars,
         category="category",
         amount="percent",
@@ -187,7 +195,7 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['category']} {b['percent']:.3g}%" for b in bars[:12] if b["percent"] is not None),
         amount_title="percent",
     )
-    return {"table": params["table"], "rows": len(frame), **result}
+    return _answer(params, frame, result, chart)
 
 
 def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -196,7 +204,7 @@ def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = timeline.growth(frame, entity, time, measure)
     bars = [{"entity": str(e["entity"]), "percent": e["percent_change"]} for e in result["entities"]]
     bars = [b for b in bars if b["percent"] is not None]
-    result["chart"] = charts.bar_chart(
+    chart = charts.bar_chart(
         bars,
         category="entity",
         amount="percent",
@@ -206,4 +214,4 @@ def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         "largest first: " + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
         amount_title="% change",
     )
-    return {"table": params["table"], "rows": len(frame), **result}
+    return _answer(params, frame, result, chart)
