@@ -32,17 +32,17 @@ def compile_query(
     Every name is checked against the table's columns first (SQLite would read a double-quoted
     name that is no column as a string, and no name should reach SQL unchecked anyway).
     """
-    known = _Columns(table, {c["name"] for c in columns})
-    select, names = _select(known, params.get("select") or [c["name"] for c in columns])
+    allowed = _Columns(table, {c["name"] for c in columns})
+    select, names = _select(allowed, params.get("select") or [c["name"] for c in columns])
     values: list[Any] = []
     sql = f"SELECT {', '.join(select)} FROM {store.qualified(table)}"
     if params.get("filters"):
-        sql += " WHERE " + _condition(store.mark, known, params["filters"], "filters", values)
+        sql += " WHERE " + _condition(store.mark, allowed, params["filters"], "filters", values)
     if params.get("group_by"):
         sql += " GROUP BY " + ", ".join(
-            known.quoted(name, f"group_by[{i}]") for i, name in enumerate(params["group_by"])
+            allowed.quoted(name, f"group_by[{i}]") for i, name in enumerate(params["group_by"])
         )
-    orders = _orders(known, params.get("order_by") or [], names)
+    orders = _orders(allowed, params.get("order_by") or [], names)
     if orders:
         sql += " ORDER BY " + ", ".join(orders)
     return sql, values, names
@@ -61,37 +61,37 @@ class _Columns:
     """The table's column names, the only names a structured query may use."""
 
     table: str
-    known: set[str]
+    names: set[str]
 
     def quoted(self, name: str, where: str) -> str:
-        if name not in self.known:
-            close = difflib.get_close_matches(name, sorted(self.known), n=1)
+        if name not in self.names:
+            close = difflib.get_close_matches(name, sorted(self.names), n=1)
             raise ProtocolError(
                 "VALIDATION_FAILED",
                 f"{where}: no column {name!r} in {self.table!r}",
-                details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(self.known)},
+                details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(self.names)},
                 suggestion=[f"did you mean {close[0]!r}?"] if close else [],
             )
         return quote_identifier(name)
 
 
-def _select(known: _Columns, items: list[Any]) -> tuple[list[str], list[str]]:
+def _select(allowed: _Columns, items: list[Any]) -> tuple[list[str], list[str]]:
     """The SELECT list, and the names of the result's columns (a column's own, or an aggregate's alias)."""
     select, names = [], []
     for index, item in enumerate(items):
         if item == "*":
             select.append("*")
         elif isinstance(item, str):
-            select.append(known.quoted(item, f"select[{index}]"))
+            select.append(allowed.quoted(item, f"select[{index}]"))
             names.append(item)
         else:
-            expression, alias = _aggregate(known, item, f"select[{index}]")
+            expression, alias = _aggregate(allowed, item, f"select[{index}]")
             select.append(expression)
             names.append(alias)
     return select, names
 
 
-def _aggregate(known: _Columns, item: Any, where: str) -> tuple[str, str]:
+def _aggregate(allowed: _Columns, item: Any, where: str) -> tuple[str, str]:
     """``{fn, column, as}`` as ``FN("column") AS "alias"``, and the alias."""
     if not isinstance(item, dict):
         raise _invalid(
@@ -103,14 +103,14 @@ def _aggregate(known: _Columns, item: Any, where: str) -> tuple[str, str]:
     if fn not in AGGREGATES:
         raise _violation(f"{where}.fn", f"{where}.fn must be one of {list(AGGREGATES)}", fn)
     counts_rows = item.get("column", "*") == "*" and fn == "count"
-    target = "*" if counts_rows else known.quoted(item.get("column", ""), f"{where}.column")
+    target = "*" if counts_rows else allowed.quoted(item.get("column", ""), f"{where}.column")
     alias = item.get("as") or f"{fn}_{item.get('column', 'all')}".replace("*", "all")
     if not re.fullmatch(COLUMN_NAME, alias):
         raise _violation(f"{where}.as", f"{where}.as must be an identifier", alias)
     return f"{fn.upper()}({target}) AS {quote_identifier(alias)}", alias
 
 
-def _condition(mark: str, known: _Columns, node: Any, where: str, values: list[Any], depth: int = 0) -> str:
+def _condition(mark: str, allowed: _Columns, node: Any, where: str, values: list[Any], depth: int = 0) -> str:
     """A filter as SQL with ``mark`` placeholders, its values appended to ``values`` in order."""
     if depth > 8:
         raise _violation(where, "filters nest too deep (at most 8 levels)", "too deep")
@@ -122,18 +122,18 @@ def _condition(mark: str, known: _Columns, node: Any, where: str, values: list[A
             if not isinstance(parts, list) or not parts:
                 raise _invalid(f"{where}.{joiner}", f"{where}.{joiner} must be a non-empty list", "expected array")
             inner = f" {joiner.upper()} ".join(
-                _condition(mark, known, p, f"{where}.{joiner}[{i}]", values, depth + 1) for i, p in enumerate(parts)
+                _condition(mark, allowed, p, f"{where}.{joiner}[{i}]", values, depth + 1) for i, p in enumerate(parts)
             )
             return f"({inner})"
-    return _comparison(mark, known, node, where, values)
+    return _comparison(mark, allowed, node, where, values)
 
 
-def _comparison(mark: str, known: _Columns, node: dict[str, Any], where: str, values: list[Any]) -> str:
+def _comparison(mark: str, allowed: _Columns, node: dict[str, Any], where: str, values: list[Any]) -> str:
     """One ``{column, op, value}`` condition."""
     op = node.get("op", "=")
     if op not in OPS:
         raise _violation(f"{where}.op", f"{where}.op must be one of {list(OPS)}", op)
-    target = known.quoted(str(node.get("column")), f"{where}.column")
+    target = allowed.quoted(str(node.get("column")), f"{where}.column")
     value = node.get("value")
     if op == "is_null":
         return f"{target} IS {'' if value is not False else 'NOT '}NULL"
@@ -148,15 +148,15 @@ def _comparison(mark: str, known: _Columns, node: dict[str, Any], where: str, va
     return f"{target} {'LIKE' if op == 'like' else op} {mark}"
 
 
-def _orders(known: _Columns, order_by: list[Any], names: list[str]) -> list[str]:
+def _orders(allowed: _Columns, order_by: list[Any], names: list[str]) -> list[str]:
     """ORDER BY terms: a column of the table, or the alias of an aggregate the query selects."""
     orders = []
     for index, order in enumerate(order_by):
         if not isinstance(order, dict):
             raise _invalid(f"order_by[{index}]", f"order_by[{index}] must be {{column, direction}}", "expected object")
         name = order.get("column", "")
-        is_alias = name in names and name not in known.known
-        quoted = quote_identifier(name) if is_alias else known.quoted(name, f"order_by[{index}].column")
+        is_alias = name in names and name not in allowed.names
+        quoted = quote_identifier(name) if is_alias else allowed.quoted(name, f"order_by[{index}].column")
         orders.append(f"{quoted} {'DESC' if order.get('direction') == 'desc' else 'ASC'}")
     return orders
 
