@@ -17,7 +17,7 @@ from django.conf import settings
 from agents.api import TaskSerializer
 from agents.models import AgentKind, Task, TaskState
 from agents.sap_service import sap_run
-from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.leases import Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError, internal_error
 from sessions.access import caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db

@@ -20,7 +20,8 @@ from django.db.models import Count
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
+from agents.scheduling.acts import task_approve, task_cancel
+from agents.scheduling.plans import plan_approve, plan_reject, task_artefact
 from protocol.errors import ProtocolError
 from sessions.access import DECIDERS, Caller, SessionId, require_access
 from sessions.chap.decisions import Decision, already_decided, decision
@@ -298,7 +299,14 @@ def gate_decide(
             f"this item takes {expected}",
             details={"violations": {"decision": f"{decision!r} does not fit a {gate.kind}"}},
         )
-    approve = decision == "approve"
+    _carry_out(session_id, caller, gate, approve=decision == "approve", reason=reason, option_id=option_id)
+    return gate
+
+
+def _carry_out(
+    session_id: SessionId, caller: Caller, gate: Gate, *, approve: bool, reason: str, option_id: str
+) -> None:
+    """The decision taken through the service that owns the item, so it is the same act as anywhere else."""
     if gate.kind == "operation":
         assert gate.approval_id is not None, "an operation waits as its approval"
         approval_decide(
@@ -318,7 +326,6 @@ def gate_decide(
         plan_reject(session_id=session_id, caller=caller, message_id=gate.message_id, reason=reason)
     else:
         _answer(session_id, caller, gate, reason, option_id)
-    return gate
 
 
 def _decided(session: WorkSession, key: str) -> Decision | None:

@@ -5,10 +5,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
-from agents import scheduling
 from agents.api import TaskActionSerializer
 from agents.gates import gate_decide, may_decide
-from agents.scheduling import agent_pause, task_act
+from agents.scheduling import plans
+from agents.scheduling.acts import agent_pause, task_act
 from agents.staffing import agent_invite, session_start
 from protocol.errors import ProtocolError
 from sessions import selectors
@@ -207,7 +207,7 @@ def plan_approve(request, session_id, message_id):
             raise ProtocolError(
                 "PERMISSION_DENIED", "owners and editors approve plans; viewers cannot", details={"role": access.role}
             )
-        tasks = scheduling.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
+        tasks = plans.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
     except ProtocolError as error:
         return render(request, "workspace/partials/answered.html", {"error": error.message})
     return render(

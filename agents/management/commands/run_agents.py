@@ -4,7 +4,7 @@ import threading
 from django.core.management.base import BaseCommand, CommandError
 
 from agents.models import Agent
-from agents.scheduling import DEFAULT_LEASE_S
+from agents.scheduling.leases import DEFAULT_LEASE_S
 from agents.worker import Worker, default_worker_name
 
 
