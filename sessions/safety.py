@@ -14,6 +14,8 @@ from functools import cache
 from django.conf import settings
 from django.utils.module_loading import import_string
 
+from sessions.agent_model import AgentContract
+
 REDACTED = "[redacted]"
 SECRETS = {
     "api_key": re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
@@ -53,7 +55,7 @@ def _walk(value, found: dict):
     return value
 
 
-def default_filter(envelope: dict, agent) -> dict:
+def default_filter(envelope: dict, agent: AgentContract) -> dict:
     found = {"redacted": {}, "flags": set()}
     payload = _walk(envelope["payload"], found)
     if envelope["payload_type"] == "collaborative_response":
