@@ -44,12 +44,11 @@ class Option:
 
 @dataclass(frozen=True)
 class Gate:
-    """One thing that waits for a person. ``key`` names it for ``gate_decide``."""
+    """One thing that waits for a person. ``key`` names it for ``gate_decide``; ``status`` says whether it
+    waits for an approval or an answer."""
 
     kind: str  # "operation", "step", "plan" or "question"
-    key: str
     label: str  # what waits, in plain words
-    status: str  # "waiting for approval" or "waiting for an answer"
     on_approval: str  # what happens when a person says yes (or answers)
     asked_by: str
     since: datetime | None = None
@@ -66,6 +65,17 @@ class Gate:
     def answered_not_approved(self) -> bool:
         """Questions get an answer; everything else an approval or a rejection."""
         return self.kind == "question"
+
+    @property
+    def key(self) -> str:
+        """Names it for ``gate_decide``: operation:<approval id>, step:<task id>, plan:<message id>, or
+        question:<message id> (with :<index> for one of a report's open questions)."""
+        named = {"operation": self.approval_id, "step": self.task_id}.get(self.kind, self.message_id)
+        return f"{self.kind}:{named}" + (f":{self.question_index}" if self.question_index is not None else "")
+
+    @property
+    def status(self) -> str:
+        return WAITING_FOR_AN_ANSWER if self.answered_not_approved else WAITING_FOR_APPROVAL
 
 
 def may_decide(role: str | None) -> bool:
@@ -90,9 +100,7 @@ def _operations(session: WorkSession) -> list[Gate]:
         gates.append(
             Gate(
                 kind="operation",
-                key=f"operation:{approval.pk}",
                 label=f"{who} asks to run {approval.operation}",
-                status=WAITING_FOR_APPROVAL,
                 on_approval=f"{approval.operation} runs with {who}'s rights, with {_params(approval.request)}",
                 asked_by=who,
                 since=approval.created_at,
@@ -122,9 +130,7 @@ def _steps(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="step",
-                key=f"step:{task.pk}",
                 label=f"Start {step}“{task.title}”",
-                status=WAITING_FOR_APPROVAL,
                 on_approval=f"{runner} runs “{task.title}” with {inputs}{when}",
                 asked_by="the plan" if task.plan_step else "the scheduler",
                 since=task.created_at,
@@ -161,9 +167,7 @@ def _plans(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="plan",
-                key=f"plan:{message_id}",
                 label=f"{sender}'s plan in {len(steps)} step{'s' if len(steps) != 1 else ''}",
-                status=WAITING_FOR_APPROVAL,
                 on_approval="its steps become tasks for the session's agents, each taking the previous one's output"
                 + (f"; step {', '.join(map(str, gated))} will wait for approval again" if gated else ""),
                 asked_by=sender,
@@ -201,9 +205,7 @@ def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="question",
-                key=f"question:{message_id}" + (f":{index}" if index is not None else ""),
                 label=f"{who} asks: {text}",
-                status=WAITING_FOR_AN_ANSWER,
                 on_approval=f"{who} works again with your answer",
                 asked_by=who,
                 since=asked_at,
