@@ -238,28 +238,6 @@ def task_approve(*, session_id: SessionId, task_id: int | str, caller: Caller) -
     return _change(session_id, task_id, caller, "approved", apply, allowed_from=(TaskState.WAITING_APPROVAL,))
 
 
-# The acts on one task: each service, and which fields of a request it takes. The REST API and the
-# scheduling view both act through ``task_act``.
-TASK_ACTIONS: dict[str, tuple[Callable[..., Task], tuple[str, ...]]] = {
-    "reassign": (task_reassign, ("agent", "role", "confirm")),
-    "unassign": (task_unassign, ()),
-    "reprioritise": (task_reprioritise, ("priority",)),
-    "pause": (task_pause, ()),
-    "resume": (task_resume, ()),
-    "cancel": (task_cancel, ("reason",)),
-    "retry": (task_retry, ()),
-    "approve": (task_approve, ()),
-}
-
-
-def task_act(*, session_id: SessionId, task_id: int | str, caller: Caller, action: str, **fields: Any) -> Task:
-    """Run one of TASK_ACTIONS with the fields it takes (the others are ignored)."""
-    service, takes = TASK_ACTIONS[action]
-    return service(
-        session_id=session_id, task_id=task_id, caller=caller, **{k: fields[k] for k in takes if k in fields}
-    )
-
-
 def tasks_of(*, session_id: SessionId, caller: Caller) -> QuerySet[Task]:
     access = require_access(session_id, caller)
     return (
@@ -339,4 +317,24 @@ def task_forward(*, session_id: SessionId, task_id: int | str, caller: Caller, a
     return forwarded
 
 
-TASK_ACTIONS["forward"] = (task_forward, ("agent", "note"))
+# The acts on one task: each service, and which fields of a request it takes. The REST API and the
+# scheduling view both act through ``task_act``.
+TASK_ACTIONS: dict[str, tuple[Callable[..., Task], tuple[str, ...]]] = {
+    "reassign": (task_reassign, ("agent", "role", "confirm")),
+    "unassign": (task_unassign, ()),
+    "reprioritise": (task_reprioritise, ("priority",)),
+    "pause": (task_pause, ()),
+    "resume": (task_resume, ()),
+    "cancel": (task_cancel, ("reason",)),
+    "retry": (task_retry, ()),
+    "approve": (task_approve, ()),
+    "forward": (task_forward, ("agent", "note")),
+}
+
+
+def task_act(*, session_id: SessionId, task_id: int | str, caller: Caller, action: str, **fields: Any) -> Task:
+    """Run one of TASK_ACTIONS with the fields it takes (the others are ignored)."""
+    service, takes = TASK_ACTIONS[action]
+    return service(
+        session_id=session_id, task_id=task_id, caller=caller, **{k: fields[k] for k in takes if k in fields}
+    )
