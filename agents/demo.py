@@ -14,7 +14,8 @@ import io
 from django.contrib.auth.models import User
 
 from agents.models import Agent, Task, TaskState
-from agents.scheduling import plan_approve, task_approve
+from agents.scheduling.acts import task_approve
+from agents.scheduling.plans import plan_approve
 from agents.staffing import session_start
 from agents.worker import Worker
 from sessions.access import caller_for_user

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.models import Agent, AgentKind, Task, TaskState
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import SYSTEM
 from sessions.events import message_accepted
 from sessions.graphs import graph_cache

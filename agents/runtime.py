@@ -17,7 +17,7 @@ from typing import Any
 from agents.models import Task
 from agents.sap import Block
 from agents.sap_service import InProcessSap
-from agents.scheduling import Claim
+from agents.scheduling.leases import Claim
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
 from sessions.models import Message, WorkSession
@@ -40,7 +40,7 @@ class TaskFailure(Exception):
 
 class TaskRun:
     def __init__(self, task: Task, claim: Claim) -> None:
-        assert task.agent is not None, "a task is claimed only with an agent (scheduling._ready)"
+        assert task.agent is not None, "a task is claimed only with an agent (scheduling.leases._ready)"
         self.task, self.claim, self.agent = task, claim, task.agent
         self.caller = caller_for_agent(task.agent)
         self.lost = threading.Event()

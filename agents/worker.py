@@ -17,7 +17,7 @@ from agents.behaviours.registry import behaviour_for
 from agents.failures import UNEXPECTED, Failure
 from agents.models import AgentKind, Task
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
-from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.leases import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from agents.models import AgentToken, Task, TaskState, TaskTemplate
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from agents.tokens import agent_for_token, token_issue
 from sessions.access import caller_for_user
 from sessions.models import CriterionCheck, Message, Rating

@@ -11,7 +11,7 @@ from channels.testing import WebsocketCommunicator
 
 from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from agents.tokens import token_issue, token_revoke
 from protocol.logs import ContextIds
 from sessions.access import caller_for_user

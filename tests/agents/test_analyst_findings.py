@@ -11,7 +11,7 @@ import pytest
 
 from agents.models import Agent, Task
 from agents.operations.files import workspace_root
-from agents.scheduling import plan_approve
+from agents.scheduling.plans import plan_approve
 from sessions.access import caller_for_user
 from tests.agents import test_builtin_agents
 from tests.agents.test_builtin_agents import last, work_until_idle

@@ -8,7 +8,7 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import task_create, task_reassign, task_retry
+from agents.scheduling.acts import task_create, task_reassign, task_retry
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from agents.gates import gate_decide, waiting_counts, waiting_for_people
 from agents.models import Approval, Task, TaskState
-from agents.scheduling import task_create, task_unassign
+from agents.scheduling.acts import task_create, task_unassign
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache

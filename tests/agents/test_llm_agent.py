@@ -6,7 +6,7 @@ import pytest
 
 from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from agents.worker import Worker
 from sessions.access import caller_for_user
 from sessions.models import Message

@@ -7,22 +7,18 @@ from django.utils import timezone
 
 from agents.models import Task, TaskState
 from agents.runtime import TaskRun
-from agents.scheduling import (
-    Claim,
-    plan_accept,
+from agents.scheduling.acts import (
     task_approve,
     task_cancel,
-    task_claim,
     task_create,
-    task_fail,
-    task_finish,
     task_pause,
     task_reassign,
-    task_renew,
     task_reprioritise,
     task_resume,
     task_retry,
 )
+from agents.scheduling.leases import Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.plans import plan_accept
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user

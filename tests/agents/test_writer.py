@@ -115,7 +115,7 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
     team, client
 ):
     from agents.models import Task
-    from agents.scheduling import task_approve
+    from agents.scheduling.acts import task_approve
     from sessions.access import caller_for_user
     from sessions.graphs import graph_cache
     from sessions.models import WorkSession

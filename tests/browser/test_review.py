@@ -5,7 +5,7 @@ import re
 import pytest
 
 from agents.models import Task
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.models import SessionState
 from sessions.services import agent_join, checkpoint_create, session_update

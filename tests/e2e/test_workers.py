@@ -3,7 +3,7 @@
 import pytest
 
 from agents.models import Task, TaskState
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join

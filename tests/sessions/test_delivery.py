@@ -245,7 +245,7 @@ async def fragments(socket: WebsocketCommunicator, count: int) -> list[str]:
 
 
 def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_order(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
 
     owner = caller_for_user(world["owner"])
     socket = page_socket(client, world, "workspace:detail")
@@ -265,7 +265,7 @@ def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_
 
 
 def test_the_scheduling_page_gets_its_board_for_a_task_created_before_its_socket_joined(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
 
     socket = page_socket(client, world, "workspace:schedule")
     task_create(

@@ -4,7 +4,9 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import Claim, plan_accept, task_claim, task_create, task_finish
+from agents.scheduling.acts import task_create
+from agents.scheduling.leases import Claim, task_claim, task_finish
+from agents.scheduling.plans import plan_accept
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.services import agent_join, member_add
 from tests.factories import make_agent, make_session, make_user, post_message

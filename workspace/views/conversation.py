@@ -5,8 +5,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from agents import scheduling
 from agents.gates import gate_decide, may_decide
+from agents.scheduling import plans
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.chap.labels import feedback_label
@@ -137,7 +137,7 @@ def plan_approve(request, session_id, message_id):
             raise ProtocolError(
                 "PERMISSION_DENIED", "owners and editors approve plans; viewers cannot", details={"role": access.role}
             )
-        tasks = scheduling.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
+        tasks = plans.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
     except ProtocolError as error:
         return render(request, "workspace/partials/answered.html", {"error": error.message})
     return render(

@@ -72,7 +72,7 @@ def test_outsiders_and_agents_are_refused(client, world):
 
 
 def test_the_scheduling_view_gets_its_board_again_when_a_task_changes(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
     from sessions.access import caller_for_user
 
     headers = cookie_headers(client, world["owner"])
