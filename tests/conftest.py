@@ -88,3 +88,11 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def people(db):
+    """Olga's session, edited by Ed and viewed by Vic, and Out, who is in none of it."""
+    from tests.people import session_of
+
+    return session_of("editor", "viewer", "outsider", title="Battery market")

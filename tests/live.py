@@ -9,8 +9,11 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
+import websockets
 from django.conf import settings
 from django.db import connection
+from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,3 +146,39 @@ class WorkerProcess(ChildProcess):
         ]
         self.spawn(argv, **self.env)
         return self
+
+
+def scale_configured() -> bool:
+    return connection.vendor == "postgresql" and bool(os.environ.get("REDIS_URL"))
+
+
+requires_scale = pytest.mark.skipif(
+    not scale_configured(), reason="several servers need DATABASE_URL=postgres://… and REDIS_URL (see .ci/run)"
+)
+
+
+def signed_in(user) -> str:
+    """The Cookie header of a browser signed in as ``user`` (the session lives in the shared database)."""
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+async def open_socket(server, path, **headers):
+    socket = await websockets.connect(server.url.replace("http://", "ws://") + path, additional_headers=headers)
+    return socket
+
+
+def ws_url(server):
+    return server.url.replace("http://", "ws://")
+
+
+def run_manage(*args, **env):
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=child_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

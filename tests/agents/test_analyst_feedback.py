@@ -11,11 +11,9 @@ from agents.models import Agent, Task
 from agents.operations.files import workspace_root
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
-from tests.agents import test_builtin_agents
-from tests.agents.test_builtin_agents import feedback_on, work_until_idle
+from tests.agents.teamwork import feedback_on, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-team = test_builtin_agents.team
 
 # 20 ordinary prices and two far away: both lie more than 3 SDs from the mean of all 22.
 PRICES = [10 + (i % 7) for i in range(40)] + [400.0, 450.0]

@@ -8,22 +8,19 @@ import statistics
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.test import TestCase
 
 from agents.behaviours.planning import constraints_from, plan_for, rank_templates, vague_because
-from agents.behaviours.registry import builtin_agents_ensure
 from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
 from agents.operations.files import workspace_root
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
-from agents.worker import Worker
-from sessions.access import caller_for_agent, caller_for_user
+from sessions.access import caller_for_agent
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join, message_post_at_head
-from tests.agents.test_sap_http import sap
-from tests.factories import make_session, make_user
+from sessions.services import message_post_at_head
+from tests.agents.sap_calls import sap
+from tests.agents.teamwork import feedback_on, last, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 TEMPLATES = {t["slug"]: t for t in DEFAULT_TEMPLATES}
@@ -33,50 +30,6 @@ SALES = [
     *[("south", 40 + 2 * i, 5) for i in range(9)],
     ("east", 7, 1),
 ]
-
-
-@pytest.fixture
-def team(django_capture_on_commit_callbacks):
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Sales review")
-    for agent in builtin_agents_ensure():
-        agent_join(session=session, agent=agent)
-
-    def says(payload_type, payload, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            ack = message_post_at_head(
-                session_id=session.pk,
-                caller=caller_for_user(owner),
-                payload_type=payload_type,
-                payload=payload,
-                **kwargs,
-            )
-        return ack.message_id
-
-    return {"session": session, "owner": owner, "says": says}
-
-
-def work_until_idle():
-    """Run ready tasks, and what their messages set off once committed, until nothing is left."""
-    while True:
-        with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
-            ran = Worker("w", lease_s=30).run_once()
-        if not ran and not callbacks:
-            return
-
-
-def feedback_on(team, message_id, text, kind="correction"):
-    """A member's feedback of ``kind`` on a message, in words; its message id."""
-    return team["says"](
-        "human_feedback",
-        {"target_message_id": message_id, "feedback_type": kind, "specific_instructions": {"request": text}},
-    )
-
-
-def last(session, payload_type, sender=None):
-    rows = Message.objects.filter(session=session, payload_type=payload_type).order_by("-seq")
-    rows = rows.filter(sender_id=sender) if sender else rows
-    return rows.first().envelope
 
 
 # -- the planning core -------------------------------------------------------------------------
