@@ -3,7 +3,6 @@
 import csv
 import io
 import json
-import math
 import statistics
 from datetime import UTC, date, datetime, timedelta
 
@@ -19,7 +18,7 @@ from sessions.access import caller_for_agent
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 from sessions.services import message_post_at_head
-from tests.agents.sap_calls import sap
+from tests.agents.sap_calls import block, sap
 from tests.agents.teamwork import feedback_on, last, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -189,21 +188,41 @@ def test_the_analysts_figures_are_the_true_statistics(team):
     assert report["provenance"]["ai_generated"] is True and report["provenance"]["agent"] == "analyst"
 
 
+STATISTICS = ("n", "mean", "min", "max", "sum", "sd")
+
+
+def figures_returned(operation, request, body):
+    """The figures an answer holds, under the keys the analyst files them by: each column's statistics
+    from stats.describe, each group's row count and means from a grouped dataset.query."""
+    table = request["table"]
+    if operation == "stats.describe":
+        return {f"{table}|stat|{c['column']}|{key}": c[key] for c in body["columns"] for key in STATISTICS}
+    if operation != "dataset.query" or not request.get("group_by"):
+        return {}
+    [by] = request["group_by"]
+    _, _, *means = body["columns"]
+    figures = {}
+    for group, n, *values in body["rows"]:
+        figures[f"{table}|group|{by}|{group}|n"] = n
+        figures |= {
+            f"{table}|group|{by}|{group}|{mean.removeprefix('mean_')}": v for mean, v in zip(means, values, strict=True)
+        }
+    return figures
+
+
 def test_every_cited_query_reproduces_its_figures(team):
     report = analyse(team)["payload"]
     analyst = Task.objects.get(title="Analyse the sales").agent
     world = {"session": team["session"], "token": token_issue(agent=analyst)}
-    queries = [m["query"]["request"] for m in report["supporting_materials"] if m["type"] == "dataset_query"]
-    assert queries
-    body = report["content"]["body"]
-    for request in queries:
-        [answer] = sap(world, f"@@query:dataset.query#q\n{json.dumps(request)}\n@@end\n")
+    returned = {}
+    for material in report["supporting_materials"]:
+        operation, request = material["query"]["operation"], material["query"]["request"]
+        [answer] = sap(world, block("query", operation, json.dumps(request), "q"))
         assert answer.type == "result"
-        derive = math.sqrt if "sql" in request else float  # the sql query is the variance behind sd
-        for row in answer.body["rows"]:
-            for value in row:
-                if isinstance(value, float) and value != int(value):
-                    assert str(round(derive(value), 2)) in body
+        returned |= figures_returned(operation, request, answer.body)
+    cited = {key: value for key, (_label, value) in report["provenance"]["figures"].items()}
+    assert len(cited) == 21  # 6 statistics of 2 columns, and the rows and 2 means of 3 regions
+    assert cited == {key: None if value is None else round(float(value), 2) for key, value in returned.items()}
 
 
 def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team):
