@@ -11,7 +11,7 @@ from agents.tokens import token_issue, token_revoke
 from sessions.events import message_frame
 from sessions.models import WorkSession
 from sessions.services import agent_join
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_user
 from tests.sessions import envelopes
 from tests.sockets import Socket, bearer_headers, cookie_headers, run
 
@@ -23,16 +23,6 @@ def envelope_for(session, sender, factory=envelopes.proposal, **kwargs):
     return factory(
         session_id=session.pk, context_checksum=kwargs.pop("context_checksum", head), sender=sender, **kwargs
     )
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def session(alice):
-    return make_session(owner=alice)
 
 
 def test_post_is_acked_and_delivered_once_to_every_member_connection(client, session, alice):
