@@ -1,4 +1,5 @@
-"""A real Daphne process serving the test database, for browser and end-to-end tests."""
+"""Real processes on the test database (Daphne servers, agent workers, manage.py) and what a client of
+them sends, for browser and end-to-end tests."""
 
 import os
 import socket
@@ -149,6 +150,7 @@ class WorkerProcess(ChildProcess):
 
 
 def scale_configured() -> bool:
+    """Several servers share one log only through PostgreSQL and Redis."""
     return connection.vendor == "postgresql" and bool(os.environ.get("REDIS_URL"))
 
 
@@ -164,16 +166,17 @@ def signed_in(user) -> str:
     return f"sessionid={client.cookies['sessionid'].value}"
 
 
-async def open_socket(server, path, **headers):
-    socket = await websockets.connect(server.url.replace("http://", "ws://") + path, additional_headers=headers)
-    return socket
-
-
 def ws_url(server):
     return server.url.replace("http://", "ws://")
 
 
+async def open_socket(server, path, **headers):
+    socket = await websockets.connect(ws_url(server) + path, additional_headers=headers)
+    return socket
+
+
 def run_manage(*args, **env):
+    """``manage.py args`` in a fresh process, with ``env`` over our environment."""
     return subprocess.run(
         [sys.executable, "manage.py", *args],
         cwd=ROOT,
