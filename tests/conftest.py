@@ -1,6 +1,7 @@
 import pytest
 
 from tests.factories import make_user
+from tests.people import session_of
 
 
 @pytest.fixture
@@ -93,6 +94,4 @@ def fresh_channel_layer():
 @pytest.fixture
 def people(db):
     """Olga's session, edited by Ed and viewed by Vic, and Out, who is in none of it."""
-    from tests.people import session_of
-
     return session_of("editor", "viewer", "outsider", title="Battery market")
