@@ -14,7 +14,8 @@ from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join, message_post_at_head
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent
+from tests.people import session_of
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 BEHAVIOURS = {"broken": "tests.agents.behaviours.broken", "timing_out": "tests.agents.behaviours.timing_out"}
@@ -23,8 +24,7 @@ BEHAVIOURS = {"broken": "tests.agents.behaviours.broken", "timing_out": "tests.a
 @pytest.fixture
 def team(settings):
     settings.CHAP_BEHAVIOURS = BEHAVIOURS
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Tumours")
+    world = session_of(title="Tumours")
     agents = {
         "analyst": make_agent("analyst", kind="builtin", roles=["analysis"], behaviour="broken"),
         "scribe": make_agent("scribe", kind="builtin", roles=["writing"], behaviour="scribe"),
@@ -33,8 +33,8 @@ def team(settings):
         "ghost": make_agent("ghost", kind="builtin", roles=["analysis"], behaviour="no-such-behaviour"),
     }
     for agent in agents.values():
-        agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "caller": caller_for_user(owner), **agents}
+        agent_join(session=world["session"], agent=agent)
+    return {**world, "caller": caller_for_user(world["owner"]), **agents}
 
 
 def step(team, agent, title="Analyse the data", role="analysis"):

@@ -12,7 +12,8 @@ from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join
 from tests.agents.llm_server import ScriptedModel
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent
+from tests.people import session_of
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -30,8 +31,8 @@ ANSWER = {
 @pytest.fixture
 def world(monkeypatch):
     monkeypatch.setenv("TEST_LLM_KEY", "sk-test")
-    owner = make_user("olga")
-    session = make_session(owner=owner)
+    people = session_of()
+    owner, session = people["owner"], people["session"]
     servers = []
 
     def start(turns, **agent_fields):

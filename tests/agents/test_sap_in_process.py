@@ -14,13 +14,10 @@ from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
 from sessions.models import Message
-from tests.agents import test_builtin_agents
-from tests.agents.test_analyst_feedback import reports, write_orders
-from tests.agents.test_builtin_agents import feedback_on, work_until_idle
+from tests.agents.teamwork import feedback_on, reports, work_until_idle, write_orders
 from tests.factories import make_session, make_user
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-team = test_builtin_agents.team
 # Measured on the analyst's redo below: 126 queries when every call went through SAP text and
 # checked the agent's access again; each of its 8 operation records is one append (8 queries) of it.
 REDO_MAX_QUERIES = 119

@@ -24,7 +24,8 @@ from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_user
+from tests.people import session_of
 from tests.sessions.envelopes import envelope
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -32,16 +33,15 @@ pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 @pytest.fixture
 def team():
-    owner, viewer = make_user("owner"), make_user("viewer")
-    session = make_session(owner=owner, members={viewer: "viewer"})
+    people = session_of("viewer")
     researcher = make_agent("researcher", kind="builtin", roles=["research"], behaviour="scribe")
     writer = make_agent("writer", kind="builtin", roles=["writing", "research"], behaviour="scribe")
     for agent in (researcher, writer):
-        agent_join(session=session, agent=agent)
+        agent_join(session=people["session"], agent=agent)
     return {
-        "session": session,
-        "owner": caller_for_user(owner),
-        "viewer": caller_for_user(viewer),
+        "session": people["session"],
+        "owner": caller_for_user(people["owner"]),
+        "viewer": caller_for_user(people["viewer"]),
         "agents": [researcher, writer],
     }
 

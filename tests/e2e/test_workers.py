@@ -7,9 +7,8 @@ from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.models import Message
 from sessions.services import agent_join
-from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
-from tests.live import WorkerProcess, wait_for
+from tests.live import WorkerProcess, requires_scale, wait_for
 
 pytestmark = [requires_scale, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 BEHAVIOURS = "slow=tests.agents.behaviours.slow,quick=tests.agents.behaviours.quick"

@@ -13,30 +13,19 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from agents.tokens import token_issue
 from protocol.errors import ProtocolError
 from sessions import services
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
 from sessions.events import CHAP_MESSAGE, message_frame, session_group
 from sessions.models import Message
-from sessions.services import agent_join
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SOCKETS = ["chap", "agent", "page"]
-
-
-@pytest.fixture
-def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Inventory")
-    agent = make_agent("clerk", kind="external")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
 
 
 def post_unannounced(world, count: int, monkeypatch) -> list[int]:

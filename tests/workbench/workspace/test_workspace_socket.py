@@ -9,10 +9,11 @@ from django.test.html import parse_html
 from agents.tokens import token_issue
 from sessions.access import caller_for_agent
 from sessions.models import WorkSession
-from sessions.services import agent_join, message_post
-from tests.factories import make_agent, make_session, make_user
+from sessions.services import message_post
+from tests.factories import make_user
+from tests.people import session_of, with_agent
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -24,11 +25,7 @@ def ui_socket(session, headers):
 
 @pytest.fixture
 def world():
-    owner, viewer = make_user("olga"), make_user("vic")
-    session = make_session(owner=owner, members={viewer: "viewer"})
-    agent = make_agent("planner")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "viewer": viewer, "agent": agent}
+    return with_agent(session_of("viewer"), "planner", token=False)
 
 
 def ask(world):
