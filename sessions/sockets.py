@@ -8,8 +8,9 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -17,32 +18,54 @@ from django.conf import settings
 
 from protocol import strict_json
 from protocol.errors import ProtocolError, internal_error
-from sessions.access import caller_for_agent, caller_for_principal, session_access
+from sessions.access import Access, Caller, SessionId, caller_for_agent, caller_for_principal, session_access
 from sessions.events import principal_group
 from sessions.revocation import still_signed_in
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from sessions.access import KnownAgent
 
 # The only codes the workbench closes a socket with (docs/transport.md lists them with the transport's).
 CLOSE_FORBIDDEN = 4403  # the same for a missing session, a non-member and a bad token
 CLOSE_SILENT = 4408
 
+# A JSON object as it crosses a socket: a client's frame, a frame sent back, a group event.
+Frame = dict[str, Any]
+# A connection's ASGI scope, with what the workbench's middleware adds (``agent``, ``credential_live``,
+# ``bad_token``: agents.auth) beside what Channels puts there (``user``, ``session``).
+Scope = Mapping[str, Any]
 
-def principal_of(caller) -> str:
+
+def principal_of(caller: Caller) -> str:
     """The group of every connection of this caller (sessions.events.principal_group)."""
     if caller.kind == "agent":
-        return principal_group("agent", caller.agent.pk)
-    return principal_group("user", caller.user.pk)
+        return principal_group("agent", _agent_of(caller).pk)
+    return principal_group("user", _user_of(caller).pk)
 
 
-def credential_of(scope, caller) -> Callable[[], bool]:
+def _agent_of(caller: Caller) -> KnownAgent:
+    assert caller.agent is not None, "an agent's caller carries its agent (caller_for_agent)"
+    return caller.agent
+
+
+def _user_of(caller: Caller) -> User:
+    assert caller.user is not None, "a person's caller carries its user (caller_for_user)"
+    return caller.user
+
+
+def credential_of(scope: Scope, caller: Caller) -> Callable[[], bool]:
     """Whether what a connection was opened with still stands: an agent's token (``scope["credential_live"]``,
     agents.auth), or a person's browser session (sessions.revocation.still_signed_in)."""
     if caller.kind == "agent":
-        return scope["credential_live"]
+        credential_live: Callable[[], bool] = scope["credential_live"]
+        return credential_live
     session = scope.get("session")
-    return partial(still_signed_in, session.session_key if session is not None else None, caller.user.pk)
+    return partial(still_signed_in, session.session_key if session is not None else None, _user_of(caller).pk)
 
 
-def access_now(session_id, caller, credential_live: Callable[[], bool]):
+def access_now(session_id: SessionId, caller: Caller, credential_live: Callable[[], bool]) -> Access | None:
     """A connection's access as it is now: the caller's role in the session, while what it was opened
     with still stands (``credential_of``). None when either is gone."""
     if not credential_live():
@@ -50,12 +73,12 @@ def access_now(session_id, caller, credential_live: Callable[[], bool]):
     return session_access(session_id, caller)
 
 
-def concerns(event: dict, session_id) -> bool:
+def concerns(event: Frame, session_id: SessionId) -> bool:
     """Whether an access change is about this session (or about every session of the principal)."""
     return event.get("session_id") in (None, str(session_id))
 
 
-def scope_caller(scope):
+def scope_caller(scope: Scope) -> Caller | None:
     if scope.get("bad_token"):
         return None
     if scope.get("agent") is not None:
@@ -66,7 +89,7 @@ def scope_caller(scope):
 class RateLimiter:
     """A token bucket: ``rate`` frames a second on average, bursts of up to ``burst``."""
 
-    def __init__(self, rate: float, burst: int):
+    def __init__(self, rate: float, burst: int) -> None:
         self.rate, self.burst = rate, burst
         self.tokens, self.updated = float(burst), time.monotonic()
 
@@ -80,7 +103,7 @@ class RateLimiter:
         return True
 
 
-def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
+def whole_number(frame: Frame, key: str, *, required: bool = True) -> int | None:
     """``frame[key]`` as a whole number a database key can hold, or ProtocolError(INVALID_FRAME)."""
     value = frame.get(key)
     if value is None and not required:
@@ -92,7 +115,7 @@ def whole_number(frame: dict, key: str, *, required: bool = True) -> int | None:
     return value
 
 
-def error_frame(error: ProtocolError, message_id=None) -> dict:
+def error_frame(error: ProtocolError, message_id: object = None) -> Frame:
     return {"type": "error", "message_id": message_id, "error": error.as_dict()}
 
 
@@ -107,7 +130,7 @@ class GuardedSocket(AsyncWebsocketConsumer):
 
     IGNORED_EVENTS: frozenset[str] = frozenset()
 
-    async def dispatch(self, message):
+    async def dispatch(self, message: Frame) -> None:
         kind = message.get("type")
         if kind in self.IGNORED_EVENTS:
             return
@@ -137,7 +160,7 @@ class ChapSocket(GuardedSocket):
         self.last_heard = time.monotonic()
         self.watchdog = asyncio.create_task(self._watch_heartbeat())
 
-    async def _watch_heartbeat(self):
+    async def _watch_heartbeat(self) -> None:
         timeout = settings.CHAP_HEARTBEAT_S * 2.5
         while True:
             await asyncio.sleep(settings.CHAP_HEARTBEAT_S / 2)
@@ -145,19 +168,20 @@ class ChapSocket(GuardedSocket):
                 await self.close(code=CLOSE_SILENT)
                 return
 
-    async def send_json(self, content: dict) -> None:
+    async def send_json(self, content: Frame) -> None:
         await self.send(text_data=json.dumps(content, ensure_ascii=False))
 
-    async def _refuse(self, code: str, message: str, **fields) -> None:
+    async def _refuse(self, code: str, message: str, **fields: Any) -> None:
         await self.send_json(error_frame(ProtocolError(code, message, **fields)))
 
-    async def read_frame(self, text_data, bytes_data) -> dict | None:
+    async def read_frame(self, text_data: str | None, bytes_data: bytes | None) -> Frame | None:
         """The client's frame as a JSON object, or None after answering why it was refused."""
         self.last_heard = time.monotonic()
         raw = text_data if text_data is not None else bytes_data
+        assert raw is not None, "Channels hands a frame's text or its bytes"
         limit = settings.CHAP_MAX_FRAME_BYTES
         if len(raw) > limit or (
-            text_data is not None and len(raw) * 4 > limit and len(raw.encode("utf-8", "surrogatepass")) > limit
+            isinstance(raw, str) and len(raw) * 4 > limit and len(raw.encode("utf-8", "surrogatepass")) > limit
         ):
             await self._refuse(
                 "MESSAGE_TOO_LARGE",
@@ -177,7 +201,7 @@ class ChapSocket(GuardedSocket):
         try:
             frame = strict_json.loads(raw)
         except strict_json.JsonRefused as refused:
-            details = {"reason": refused.reason}
+            details: dict[str, str | int] = {"reason": refused.reason}
             if refused.reason == "depth":
                 details["limit"] = strict_json.MAX_DEPTH
             await self._refuse("INVALID_FRAME", f"frame refused: {refused}", details=details)

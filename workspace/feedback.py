@@ -7,7 +7,9 @@ vague feedback ("make it better") without a target gets a gentle prompt instead 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 FEEDBACK_TYPES = (
     ("refinement", "Refine", "keep the direction, improve a part"),
@@ -36,14 +38,14 @@ class Prompt:
     message: str
 
 
-def _int(value) -> int | None:
+def _int(value: str | None) -> int | None:
     try:
         return int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
         return None
 
 
-def feedback_payload(form) -> dict | Prompt:
+def feedback_payload(form: Mapping[str, str]) -> dict[str, Any] | Prompt:
     """The human_feedback payload a submitted panel describes, or the Prompt to show instead."""
     target = (form.get("target_message_id") or "").strip()
     feedback_type = form.get("feedback_type") or ""
@@ -62,10 +64,10 @@ def feedback_payload(form) -> dict | Prompt:
         return Prompt(
             ("instruction",), "Say what should change, for example: “Give more detail about the market size”."
         )
-    payload: dict = {"target_message_id": target, "feedback_type": feedback_type}
+    payload: dict[str, Any] = {"target_message_id": target, "feedback_type": feedback_type}
     kind = form.get("part_kind") or ""
     if kind in PART_KINDS:
-        part: dict = {"kind": kind}
+        part: dict[str, str | int] = {"kind": kind}
         if form.get("part_id"):
             part["id"] = form["part_id"][:128]
         for key in ("index", "start", "end"):

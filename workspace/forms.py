@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+
 from django import forms
+from django.contrib.auth.models import User
+from django.core.files.uploadedfile import UploadedFile
 
 from agents.models import Agent, TaskTemplate
 from sessions.models import SessionState
@@ -10,9 +15,18 @@ from sessions.models import SessionState
 ROLES = [(role, role.capitalize()) for role in ("planning", "research", "analysis", "writing", "review")]
 MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 
+FieldKind = TypeVar("FieldKind", bound=forms.Field)
+
 
 def _lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+def _field(form: forms.BaseForm, name: str, kind: type[FieldKind]) -> FieldKind:
+    """One of the form's own fields as the kind it is declared (``form.fields`` holds plain Fields to mypy)."""
+    field = form.fields[name]
+    assert isinstance(field, kind), f"{name} is a {type(field).__name__}"
+    return field
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -22,18 +36,18 @@ class MultipleFileInput(forms.ClearableFileInput):
 class MultipleFileField(forms.FileField):
     """Several files in one field (Django's documented recipe): cleans each, returns the list."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", MultipleFileInput())
         super().__init__(*args, **kwargs)
 
-    def clean(self, data, initial=None):
+    def clean(self, data: Any, initial: Any = None) -> list[UploadedFile[bytes]]:
         if isinstance(data, list | tuple):
             return [super(MultipleFileField, self).clean(item, initial) for item in data]
         cleaned = super().clean(data, initial)
         return [cleaned] if cleaned else []
 
 
-def roles_needed(template_steps) -> list[str]:
+def roles_needed(template_steps: Iterable[Mapping[str, Any]]) -> list[str]:
     """The roles a template's steps need, planning first (someone has to plan before anything runs)."""
     return ["planning", *dict.fromkeys(s["capability"] for s in template_steps if s.get("capability") != "planning")]
 
@@ -62,41 +76,47 @@ class NewSessionForm(forms.Form):
         label="Agents to invite", to_field_name="name",
     )  # fmt: skip
     links = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), help_text="One link a line")
-    files = MultipleFileField(required=False, label="Files to attach")
+    # The form's metaclass moves its fields into base_fields; the stubs see this one shadow BaseForm.files.
+    files = MultipleFileField(required=False, label="Files to attach")  # type: ignore[assignment]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         enabled = TaskTemplate.objects.filter(enabled=True).order_by("name")
         templates = list(enabled.values_list("slug", "name", "steps"))
-        self.fields["template"].choices = [("", "any: let the planner choose"), *((s, n) for s, n, _ in templates)]
+        _field(self, "template", forms.ChoiceField).choices = [
+            ("", "any: let the planner choose"),
+            *((s, n) for s, n, _ in templates),
+        ]
         self.template_roles = {slug: roles_needed(steps) for slug, _, steps in templates}
-        self.agent_roles = dict(self.fields["agents"].queryset.order_by("name").values_list("name", "roles"))
+        agents = _field(self, "agents", forms.ModelMultipleChoiceField).queryset
+        assert agents is not None, "the agents field is declared with its queryset"
+        self.agent_roles: dict[str, list[str] | None] = dict(agents.order_by("name").values_list("name", "roles"))
         if not self.is_bound:
             every_role = dict.fromkeys(role for roles in self.template_roles.values() for role in roles)
             self.initial.setdefault("agents", self.agents_covering(list(every_role)))
 
     def agents_covering(self, roles: list[str]) -> list[str]:
         """One agent for each of ``roles`` that some enabled agent takes (the first by name)."""
-        chosen = []
+        chosen: list[str] = []
         for role in roles:
             able = [name for name, taken in self.agent_roles.items() if role in (taken or [])]
             if able and not set(able) & set(chosen):
                 chosen.append(able[0])
         return chosen
 
-    def clean_files(self):
-        files = self.cleaned_data["files"]
+    def clean_files(self) -> list[UploadedFile[bytes]]:
+        files: list[UploadedFile[bytes]] = self.cleaned_data["files"]
         for upload in files:
-            if upload.size > MAX_ATTACHMENT_BYTES:
+            if (upload.size or 0) > MAX_ATTACHMENT_BYTES:
                 raise forms.ValidationError(f"{upload.name} is larger than {MAX_ATTACHMENT_BYTES // 1024 // 1024} MB")
         return files
 
-    def proposal(self) -> dict:
+    def proposal(self) -> dict[str, Any]:
         data = self.cleaned_data
         constraints = {key: data[key] for key in ("format", "length", "audience") if data[key]}
         if data["deadline"]:
             constraints["deadline"] = data["deadline"].isoformat()
-        payload = {"goal": data["goal"].strip()}
+        payload: dict[str, Any] = {"goal": data["goal"].strip()}
         if data["template"]:
             payload["template"] = data["template"]
         if constraints:
@@ -128,15 +148,15 @@ class ReviewFilterForm(forms.Form):
     since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active since")
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}), label="Active until")
 
-    def __init__(self, *args, user=None, **kwargs):
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         teams = user.groups.order_by("name").values_list("name", "name") if user is not None else []
-        self.fields["team"].choices = [("", "any"), *teams]
+        _field(self, "team", forms.ChoiceField).choices = [("", "any"), *teams]
         templates = TaskTemplate.objects.values_list("slug", "name")
-        self.fields["template"].choices = [("", "any"), *templates]
+        _field(self, "template", forms.ChoiceField).choices = [("", "any"), *templates]
 
-    def clean(self):
+    def clean(self) -> dict[str, Any] | None:
         cleaned = super().clean()
-        if cleaned.get("since") and cleaned.get("until") and cleaned["since"] > cleaned["until"]:
+        if cleaned and cleaned.get("since") and cleaned.get("until") and cleaned["since"] > cleaned["until"]:
             raise forms.ValidationError("“Active since” is after “Active until”.")
         return cleaned

@@ -3,5 +3,6 @@ from django.urls import path
 from workspace.consumers import WorkspaceConsumer
 
 websocket_urlpatterns = [
-    path("ws/sessions/<uuid:session_id>/ui/", WorkspaceConsumer.as_asgi()),
+    # Channels routes ASGI apps by path(); django-stubs types path() for views only.
+    path("ws/sessions/<uuid:session_id>/ui/", WorkspaceConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

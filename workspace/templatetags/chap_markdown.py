@@ -9,5 +9,5 @@ register = template.Library()
 
 
 @register.filter(name="markdown", is_safe=True)
-def markdown_filter(text) -> str:
+def markdown_filter(text: object) -> str:
     return mark_safe(render_markdown("" if text is None else str(text)))  # nh3 has cleaned it

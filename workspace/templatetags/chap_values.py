@@ -12,13 +12,13 @@ register = template.Library()
 
 
 @register.filter
-def entries(value) -> list[tuple]:
+def entries(value: object) -> list[tuple[object, object]]:
     """The (key, value) pairs of a dict; nothing for any other value."""
     return list(value.items()) if isinstance(value, dict) else []
 
 
 @register.filter
-def as_text(value) -> str:
+def as_text(value: object) -> str:
     """A JSON value as a person reads it: text as it is, anything else as compact JSON."""
     if isinstance(value, str):
         return value

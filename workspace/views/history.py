@@ -1,26 +1,28 @@
 """History review: the timeline with its checkpoints, the map at any point, differences and search."""
 
+from uuid import UUID
+
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from sessions import selectors
 from sessions.search import search_messages
 from workspace.fragments import history_urls
 from workspace.selectors import decision_map_at, map_node_details_at
-from workspace.views.common import member_access
+from workspace.views.common import SignedInRequest, member_access
 
 TIMELINE_SHOWN = 500  # the newest entries on the history page; proposals and checkpoints always
 
 
-def _seq_param(request, name: str, head: int, default: int) -> int:
+def _seq_param(request: HttpRequest, name: str, head: int, default: int) -> int:
     """A message number from the query string, clamped to the log; anything else is the default."""
     raw = request.GET.get(name, "")
     return min(max(int(raw), 0), head) if raw.isdigit() else default
 
 
 @login_required
-def history(request, session_id):
+def history(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """History review: the timeline with its checkpoints, the map at any point, the difference
     between two points, and full-text search."""
     session = member_access(request, session_id).session
@@ -42,7 +44,7 @@ def history(request, session_id):
 
 
 @login_required
-def history_map(request, session_id):
+def history_map(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     session = member_access(request, session_id).session
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
     drawn = decision_map_at(session=session, seq=seq)
@@ -50,7 +52,7 @@ def history_map(request, session_id):
 
 
 @login_required
-def history_node(request, session_id, seq):
+def history_node(request: SignedInRequest, session_id: UUID, seq: int) -> HttpResponse:
     """A node of the map as it was after message ``seq``: its status and status history then."""
     session = member_access(request, session_id).session
     index = request.GET.get("node", "")
@@ -66,7 +68,7 @@ def history_node(request, session_id, seq):
 
 
 @login_required
-def history_diff(request, session_id):
+def history_diff(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     session = member_access(request, session_id).session
     start = _seq_param(request, "from", session.head_seq, 0)
     end = _seq_param(request, "to", session.head_seq, session.head_seq)
@@ -76,7 +78,7 @@ def history_diff(request, session_id):
 
 
 @login_required
-def history_search(request, session_id):
+def history_search(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     session = member_access(request, session_id).session
     query = request.GET.get("q", "")
     hits = search_messages(session=session, text=query)

@@ -1,6 +1,7 @@
 """The sessions list, a new session, and the review of past sessions."""
 
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
 from agents.staffing import session_start
@@ -8,15 +9,16 @@ from protocol.errors import ProtocolError
 from sessions import selectors
 from workspace.forms import NewSessionForm, ReviewFilterForm
 from workspace.selectors import session_rows
+from workspace.views.common import SignedInRequest
 
 
 @login_required
-def session_list(request):
+def session_list(request: SignedInRequest) -> HttpResponse:
     return render(request, "workspace/list.html", {"rows": session_rows(user=request.user)})
 
 
 @login_required
-def session_new(request):
+def session_new(request: SignedInRequest) -> HttpResponse:
     """The task proposal form; the new session opens with its agents, files and proposal in place."""
     form = NewSessionForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
@@ -37,7 +39,7 @@ def session_new(request):
 
 
 @login_required
-def team(request):
+def team(request: SignedInRequest) -> HttpResponse:
     """Past sessions for review: the caller's sessions, filtered by member, agent, template, state and date."""
     form = ReviewFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}

@@ -1,6 +1,9 @@
 """Who works in a session: members, the teams it is shared with, and the agents invited to it."""
 
+from uuid import UUID
+
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
@@ -16,12 +19,12 @@ from workspace.fragments import (
     members_context,
     shares_context,
 )
-from workspace.views.common import member_access
+from workspace.views.common import SignedInRequest, member_access
 
 
 @login_required
 @require_POST
-def members_add(request, session_id):
+def members_add(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """The owner adds a member (username, role) from the session page, through member_invite."""
     access = member_access(request, session_id)
     username, role = request.POST.get("username", "").strip(), request.POST.get("role", "")
@@ -37,7 +40,7 @@ def members_add(request, session_id):
 
 @login_required
 @require_POST
-def shares_edit(request, session_id):
+def shares_edit(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """The owner shares the session with a team, or stops, through session_share / session_unshare."""
     access = member_access(request, session_id)
     caller, group = caller_for_user(request.user), request.POST.get("group", "")
@@ -54,7 +57,7 @@ def shares_edit(request, session_id):
 
 @login_required
 @require_POST
-def agent_invite_view(request, session_id):
+def agent_invite_view(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A stalled plan step's "Invite the agent": through agent_invite, which gives it the waiting tasks."""
     access = member_access(request, session_id)
     try:

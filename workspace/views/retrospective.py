@@ -1,9 +1,15 @@
 """A finished session's retrospective: criteria checked by members, metrics, charts and ratings."""
 
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
+from rest_framework import serializers
 
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
@@ -11,11 +17,11 @@ from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.serializers import CriterionCheckSerializer, RatingSerializer
 from workspace.map_drawing import heat
-from workspace.views.common import filled_fields, member_access, refusal_text
+from workspace.views.common import SignedInRequest, filled_fields, member_access, refusal_text
 
 
 @login_required
-def retrospective(request, session_id):
+def retrospective(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A finished session's retrospective: criteria checked by members, process metrics, charts, ratings."""
     access = member_access(request, session_id)
     caller = caller_for_user(request.user)
@@ -38,7 +44,7 @@ def retrospective(request, session_id):
 
 @login_required
 @require_POST
-def retrospective_check(request, session_id):
+def retrospective_check(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A criterion's Met / Not met buttons, through criterion_check (validated as in the REST API)."""
     _retrospective_act(request, session_id, CriterionCheckSerializer, criterion_check)
     return redirect("workspace:retrospective", session_id=session_id)
@@ -46,14 +52,19 @@ def retrospective_check(request, session_id):
 
 @login_required
 @require_POST
-def retrospective_rate(request, session_id):
+def retrospective_rate(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """The member's rating form, through session_rate (validated as in the REST API)."""
     if _retrospective_act(request, session_id, RatingSerializer, session_rate):
         messages.success(request, "Thank you: your rating is saved.")
     return redirect("workspace:retrospective", session_id=session_id)
 
 
-def _retrospective_act(request, session_id, serializer_class, service) -> bool:
+def _retrospective_act(
+    request: SignedInRequest,
+    session_id: UUID,
+    serializer_class: type[serializers.Serializer[Any]],
+    service: Callable[..., object],
+) -> bool:
     """Validate the form's fields with ``serializer_class`` and call ``service``; say why not, if not."""
     member_access(request, session_id)
     form = serializer_class(data=filled_fields(request.POST))
@@ -68,7 +79,7 @@ def _retrospective_act(request, session_id, serializer_class, service) -> bool:
     return True
 
 
-def _confidence_bars(deliverable: dict | None) -> dict:
+def _confidence_bars(deliverable: dict[str, Any] | None) -> dict[str, Any]:
     chart = bar_chart(deliverable["sections"] if deliverable else [])
     for row in chart["rows"]:
         row["heat"] = heat(row["confidence"])

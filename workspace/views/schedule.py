@@ -1,6 +1,9 @@
 """The multi-agent scheduling view and the acts on its task cards and agent lanes."""
 
+from uuid import UUID
+
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
@@ -9,11 +12,11 @@ from agents.scheduling.acts import agent_pause, task_act
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from workspace.fragments import board_context
-from workspace.views.common import filled_fields, member_access, refusal_text
+from workspace.views.common import SignedInRequest, filled_fields, member_access, refusal_text
 
 
 @login_required
-def schedule(request, session_id):
+def schedule(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """The multi-agent scheduling view: a lane per agent, unassigned tasks by role, hand-offs."""
     access = member_access(request, session_id)
     return render(request, "workspace/schedule.html", board_context(access.session, access.role))
@@ -21,7 +24,7 @@ def schedule(request, session_id):
 
 @login_required
 @require_POST
-def schedule_act(request, session_id):
+def schedule_act(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = member_access(request, session_id)
     error, confirm = None, None
@@ -47,7 +50,7 @@ def schedule_act(request, session_id):
 
 @login_required
 @require_POST
-def schedule_agent(request, session_id):
+def schedule_agent(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """Pause or resume an agent in this session."""
     access = member_access(request, session_id)
     error = None

@@ -1,8 +1,10 @@
 """The session page: the thread, the decision map and its nodes, and the session's state."""
 
+from uuid import UUID
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
@@ -18,12 +20,12 @@ from workspace.fragments import (
     side_panels,
 )
 from workspace.selectors import decision_map, map_node_details, thread, work_state
-from workspace.views.common import member_access
+from workspace.views.common import SignedInRequest, member_access
 from workspace.views.conversation import feedback_panel_context
 
 
 @login_required
-def session_detail(request, session_id):
+def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     access = member_access(request, session_id)
     session = access.session
     context = {
@@ -42,14 +44,14 @@ def session_detail(request, session_id):
 
 
 @login_required
-def session_map(request, session_id):
+def session_map(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     session = member_access(request, session_id).session
     drawn = decision_map(session=session, expanded=request.GET.get("expand") == "1")
     return render(request, "workspace/partials/map.html", {"map": drawn, **map_urls(session_id)})
 
 
 @login_required
-def map_node(request, session_id):
+def map_node(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     session = member_access(request, session_id).session
     try:
         index = int(request.GET.get("node", ""))
@@ -63,7 +65,7 @@ def map_node(request, session_id):
 
 @login_required
 @require_POST
-def session_state(request, session_id):
+def session_state(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """Mark the session done (its retrospective opens) or reopen it, through session_update."""
     member_access(request, session_id)
     try:
