@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -136,6 +137,17 @@ class ProtocolError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+def not_found(
+    resource_type: str, name: str | None, message: str, *, suggestion: Iterable[str] = (), **more: Any
+) -> ProtocolError:
+    """RESOURCE_NOT_FOUND with the details every caller reads the same way: what kind of thing was asked
+    for and, when the request named it, which one; ``more`` adds what would help (what there is instead)."""
+    details: dict[str, Any] = {"resource_type": resource_type}
+    if name is not None:
+        details["resource_name"] = name
+    return ProtocolError("RESOURCE_NOT_FOUND", message, details={**details, **more}, suggestion=list(suggestion))
 
 
 def internal_error(logger: logging.Logger, what: str) -> ProtocolError:

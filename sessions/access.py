@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
 
 from django.contrib.auth.models import User
 
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
 
 if TYPE_CHECKING:
@@ -147,11 +147,7 @@ def session_access(session_id: SessionId, caller: Caller) -> Access | None:
 def require_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = session_access(session_id, caller)
     if access is None:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            "no such session",
-            details={"resource_type": "SESSION", "resource_name": str(session_id)},
-        )
+        raise not_found("SESSION", str(session_id), "no such session")
     if write and not access.can_write:
         _refuse_post(access)
     return access

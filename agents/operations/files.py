@@ -21,7 +21,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 
 from agents.operations.context import SapContext, SessionId
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NAME_BYTES = 255
@@ -93,10 +93,10 @@ def _check_segments(root: Path, name: str) -> None:
 
 
 def _missing(path: str) -> ProtocolError:
-    return ProtocolError(
-        "RESOURCE_NOT_FOUND",
+    return not_found(
+        "FILE",
+        path,
         f"no file {path!r} in the workspace",
-        details={"resource_type": "FILE", "resource_name": path},
         suggestion=['send @@query:file.list with {"recursive": true} to see what is there'],
     )
 
