@@ -21,7 +21,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 
 from agents.operations.context import SapContext, SessionId
-from protocol.errors import ProtocolError, not_found
+from protocol.errors import ProtocolError, already_exists, not_found
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NAME_BYTES = 255
@@ -161,9 +161,9 @@ def overwrite_risk(field: str) -> Callable[[dict[str, Any], SapContext], str | N
 def file_exists(name: str, *instead: str) -> ProtocolError:
     """The refusal of a call that would replace ``name`` without ``overwrite``; ``instead`` are the
     other ways out this call offers."""
-    return ProtocolError(
-        "RESOURCE_ALREADY_EXISTS",
+    return already_exists(
+        "FILE",
+        name,
         f"file {name!r} exists already",
-        details={"resource_type": "FILE", "resource_name": name},
         suggestion=[*instead, 'set "overwrite": true (needs approval)'],
     )
