@@ -92,15 +92,6 @@ def _check_segments(root: Path, name: str) -> None:
             )
 
 
-def _missing(path: str) -> ProtocolError:
-    return not_found(
-        "FILE",
-        path,
-        f"no file {path!r} in the workspace",
-        suggestion=['send @@query:file.list with {"recursive": true} to see what is there'],
-    )
-
-
 def _used_bytes(session_id: SessionId) -> int:
     return sum(f.stat().st_size for f in workspace_root(session_id).rglob("*") if f.is_file() and not f.is_symlink())
 
@@ -140,7 +131,12 @@ def existing_file(session_id: SessionId, path: str) -> tuple[FileSystemStorage, 
     name = safe_name(session_id, path)
     storage = storage_for(session_id)
     if not storage.exists(name) or Path(storage.path(name)).is_dir():
-        raise _missing(path)
+        raise not_found(
+            "FILE",
+            path,
+            f"no file {path!r} in the workspace",
+            suggestion=['send @@query:file.list with {"recursive": true} to see what is there'],
+        )
     return storage, name
 
 
