@@ -157,13 +157,18 @@ def require_manager(session_id: SessionId, caller: Caller, *, to: str, permissio
     """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
     access = require_access(session_id, caller, write=True)
     if access.role not in MANAGERS:
-        raise ProtocolError(
-            "PERMISSION_DENIED",
-            f"only the session's owners and editors {to}",
-            details={"role": access.role, "permission": permission},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+        raise managers_only(access, to=to, permission=permission)
     return access
+
+
+def managers_only(access: Access, *, to: str, permission: str) -> ProtocolError:
+    """The refusal of what only owners and editors may do, ``to`` saying what; one wording for every such act."""
+    return ProtocolError(
+        "PERMISSION_DENIED",
+        f"only the session's owners and editors {to}",
+        details={"role": access.role, "permission": permission},
+        suggestion=["ask one of the session's owners or editors"],
+    )
 
 
 def require_post(session_id: SessionId, caller: Caller, envelope: dict[str, Any]) -> Access:
