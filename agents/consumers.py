@@ -21,7 +21,7 @@ from agents.api import TaskSerializer
 from agents.models import Agent, AgentKind, Task, TaskState
 from agents.sap_service import sap_run
 from agents.scheduling.leases import Claim, task_claim, task_fail, task_finish, task_renew
-from protocol.errors import ProtocolError, internal_error
+from protocol.errors import ProtocolError, internal_error, not_found
 from protocol.logs import log_context
 from sessions.access import Caller, SessionId, caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
@@ -163,10 +163,8 @@ class AgentConsumer(SequencedSocket, ChapSocket):
     def _session_of(self, frame: Frame) -> str:
         session_id = str(frame.get("session_id", ""))
         if session_id not in self.sequences:
-            raise ProtocolError(
-                "RESOURCE_NOT_FOUND",
-                "this agent takes part in no such session",
-                details={"resource_type": "SESSION", "resource_name": session_id, "sessions": sorted(self.sequences)},
+            raise not_found(
+                "SESSION", session_id, "this agent takes part in no such session", sessions=sorted(self.sequences)
             )
         return session_id
 

@@ -23,7 +23,7 @@ from agents.sap_service import approval_decide
 from agents.scheduling.acts import task_approve, task_cancel
 from agents.scheduling.plans import plan_approve, plan_reject, task_artefact
 from protocol.errors import ProtocolError
-from sessions.access import DECIDERS, Caller, SessionId, require_access
+from sessions.access import DECIDERS, Caller, SessionId, managers_only, require_access
 from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
@@ -271,12 +271,7 @@ def gate_decide(
     """
     access = require_access(session_id, caller)
     if caller.kind != "human" or not may_decide(access.role):
-        raise ProtocolError(
-            "PERMISSION_DENIED",
-            "only the session's owners and editors decide what waits for approval",
-            details={"role": access.role, "permission": "gate.decide"},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+        raise managers_only(access, to="decide what waits for approval", permission="gate.decide")
     if decision not in DECISIONS:
         raise ProtocolError(
             "VALIDATION_FAILED",

@@ -35,7 +35,7 @@ from agents.operations.context import SapContext
 from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
-from protocol.errors import ProtocolError, new_request_id
+from protocol.errors import ProtocolError, new_request_id, not_found
 from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.models import Message, WorkSession
@@ -154,11 +154,7 @@ def sap_run(
     access = require_access(session_id, caller)
     asking = Message.objects.filter(session_id=access.session_id, message_id=request_message_id)
     if request_message_id is not None and not asking.exists():
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            f"no message {request_message_id!r} in this session",
-            details={"resource_type": "MESSAGE", "resource_name": request_message_id},
-        )
+        raise not_found("MESSAGE", request_message_id, f"no message {request_message_id!r} in this session")
     context = SapContext(caller, access, request_message_id)
     parser = StreamParser()
     items = [*parser.feed(text), *parser.close()]
@@ -206,11 +202,7 @@ def approval_decide(
     with transaction.atomic():
         approval = Approval.objects.select_for_update().filter(pk=approval_id, session_id=access.session_id).first()
         if approval is None:
-            raise ProtocolError(
-                "RESOURCE_NOT_FOUND",
-                f"no approval {approval_id} in this session",
-                details={"resource_type": "APPROVAL"},
-            )
+            raise not_found("APPROVAL", None, f"no approval {approval_id} in this session")
         if approval.status != ApprovalStatus.PENDING:
             raise ProtocolError(
                 "ALREADY_DECIDED",

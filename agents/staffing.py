@@ -11,7 +11,7 @@ from django.db import transaction
 from agents.models import Agent
 from agents.sap_service import workspace_upload
 from agents.scheduling.acts import tasks_assign_waiting
-from protocol.errors import ProtocolError
+from protocol.errors import not_found
 from sessions.access import Caller, SessionId, caller_for_user, require_manager
 from sessions.models import SessionAgent, WorkSession
 from sessions.services import agent_join, message_post_at_head, session_create, session_event_post
@@ -26,11 +26,8 @@ def agent_invite(*, session_id: SessionId, caller: Caller, agent: str) -> Sessio
     access = require_manager(session_id, caller, to="invite agents", permission="session.agents")
     found = Agent.objects.filter(name=agent, enabled=True).first()
     if found is None:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            f"no enabled agent {agent!r}",
-            details={"resource_type": "AGENT", "resource_name": agent},
-            suggestion=["pick one of the agents the form lists"],
+        raise not_found(
+            "AGENT", agent, f"no enabled agent {agent!r}", suggestion=["pick one of the agents the form lists"]
         )
     with transaction.atomic():
         participation = agent_join(session=access.session, agent=found)

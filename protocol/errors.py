@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -136,6 +137,32 @@ class ProtocolError(Exception):
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
+
+
+def not_found(
+    resource_type: str, name: str | None, message: str, *, suggestion: Iterable[str] = (), **more: Any
+) -> ProtocolError:
+    """RESOURCE_NOT_FOUND: what kind of thing was asked for and, when the request named it, which one;
+    ``more`` adds what would help (what there is instead)."""
+    return _about_resource("RESOURCE_NOT_FOUND", resource_type, name, message, suggestion, more)
+
+
+def already_exists(
+    resource_type: str, name: str | None, message: str, *, suggestion: Iterable[str] = (), **more: Any
+) -> ProtocolError:
+    """RESOURCE_ALREADY_EXISTS, with the same details as ``not_found``."""
+    return _about_resource("RESOURCE_ALREADY_EXISTS", resource_type, name, message, suggestion, more)
+
+
+def _about_resource(
+    code: str, resource_type: str, name: str | None, message: str, suggestion: Iterable[str], more: dict[str, Any]
+) -> ProtocolError:
+    """The one shape of the resource errors, so that a client reads ``resource_type`` and ``resource_name``
+    the same way whatever was missing or in the way."""
+    details: dict[str, Any] = {"resource_type": resource_type}
+    if name is not None:
+        details["resource_name"] = name
+    return ProtocolError(code, message, details={**details, **more}, suggestion=list(suggestion))
 
 
 def internal_error(logger: logging.Logger, what: str) -> ProtocolError:

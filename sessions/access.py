@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, Protocol, TypeAlias
 
 from django.contrib.auth.models import User
 
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.models import GroupShare, MemberRole, Membership, SessionAgent, WorkSession
 
 if TYPE_CHECKING:
@@ -147,11 +147,7 @@ def session_access(session_id: SessionId, caller: Caller) -> Access | None:
 def require_access(session_id: SessionId, caller: Caller, *, write: bool = False) -> Access:
     access = session_access(session_id, caller)
     if access is None:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            "no such session",
-            details={"resource_type": "SESSION", "resource_name": str(session_id)},
-        )
+        raise not_found("SESSION", str(session_id), "no such session")
     if write and not access.can_write:
         _refuse_post(access)
     return access
@@ -161,13 +157,18 @@ def require_manager(session_id: SessionId, caller: Caller, *, to: str, permissio
     """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
     access = require_access(session_id, caller, write=True)
     if access.role not in MANAGERS:
-        raise ProtocolError(
-            "PERMISSION_DENIED",
-            f"only the session's owners and editors {to}",
-            details={"role": access.role, "permission": permission},
-            suggestion=["ask one of the session's owners or editors"],
-        )
+        raise managers_only(access, to=to, permission=permission)
     return access
+
+
+def managers_only(access: Access, *, to: str, permission: str) -> ProtocolError:
+    """The refusal of what only owners and editors may do, ``to`` saying what; one wording for every such act."""
+    return ProtocolError(
+        "PERMISSION_DENIED",
+        f"only the session's owners and editors {to}",
+        details={"role": access.role, "permission": permission},
+        suggestion=["ask one of the session's owners or editors"],
+    )
 
 
 def require_post(session_id: SessionId, caller: Caller, envelope: dict[str, Any]) -> Access:

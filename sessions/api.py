@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions import selectors, services
 from sessions.access import Access, Caller, caller_for_principal, require_access
 from sessions.chap import retrospective
@@ -315,10 +315,10 @@ class DeliverableView(APIView):
         session = _access(request, session_id).session
         found = selectors.final_report(session=session)
         if found is None:
-            raise ProtocolError(
-                "RESOURCE_NOT_FOUND",
+            raise not_found(
+                "DELIVERABLE",
+                None,
                 "no report has been delivered in this session yet",
-                details={"resource_type": "DELIVERABLE"},
                 suggestion=["wait for an agent's collaborative_response, or post one"],
             )
         return _download(

@@ -1,33 +1,35 @@
-from django.urls import path
+from collections.abc import Callable
+from typing import Any
+
+from django.urls import URLPattern, path
 
 from sessions import api
 
+
+def in_session(route: str, view: Callable[..., Any], name: str) -> URLPattern:
+    """A REST route below one session (the sessions' and the agents' apps both have them): each takes the
+    session id from the same place, ``/sessions/<uuid>/``, where the view checks the caller's access."""
+    return path(f"sessions/<uuid:session_id>/{route}", view, name=name)
+
+
 urlpatterns = [
     path("sessions/", api.SessionListView.as_view(), name="api-sessions"),
-    path("sessions/<uuid:session_id>/", api.SessionDetailView.as_view(), name="api-session"),
-    path("sessions/<uuid:session_id>/archive/", api.SessionArchiveView.as_view(), name="api-session-archive"),
-    path("sessions/<uuid:session_id>/members/", api.MemberListView.as_view(), name="api-members"),
-    path("sessions/<uuid:session_id>/members/<str:username>/", api.MemberDetailView.as_view(), name="api-member"),
-    path("sessions/<uuid:session_id>/shares/", api.ShareListView.as_view(), name="api-shares"),
-    path("sessions/<uuid:session_id>/shares/<str:group>/", api.ShareDetailView.as_view(), name="api-share"),
-    path("sessions/<uuid:session_id>/messages/", api.MessageListView.as_view(), name="api-messages"),
-    path("sessions/<uuid:session_id>/graph/", api.GraphView.as_view(), name="api-graph"),
-    path("sessions/<uuid:session_id>/checkpoints/", api.CheckpointListView.as_view(), name="api-checkpoints"),
-    path("sessions/<uuid:session_id>/summary/", api.SummaryView.as_view(), name="api-summary"),
-    path("sessions/<uuid:session_id>/context/", api.AgentContextView.as_view(), name="api-context"),
-    path("sessions/<uuid:session_id>/metrics/", api.MetricsView.as_view(), name="api-metrics"),
-    path("sessions/<uuid:session_id>/export/", api.ExportView.as_view(), name="api-export"),
-    path("sessions/<uuid:session_id>/deliverable/", api.DeliverableView.as_view(), name="api-deliverable"),
-    path("sessions/<uuid:session_id>/search/", api.SearchView.as_view(), name="api-search"),
-    path("sessions/<uuid:session_id>/retrospective/", api.RetrospectiveView.as_view(), name="api-retrospective"),
-    path(
-        "sessions/<uuid:session_id>/retrospective/criteria/",
-        api.CriterionCheckView.as_view(),
-        name="api-retrospective-criteria",
-    ),
-    path(
-        "sessions/<uuid:session_id>/retrospective/ratings/",
-        api.RatingView.as_view(),
-        name="api-retrospective-ratings",
-    ),
+    in_session("", api.SessionDetailView.as_view(), "api-session"),
+    in_session("archive/", api.SessionArchiveView.as_view(), "api-session-archive"),
+    in_session("members/", api.MemberListView.as_view(), "api-members"),
+    in_session("members/<str:username>/", api.MemberDetailView.as_view(), "api-member"),
+    in_session("shares/", api.ShareListView.as_view(), "api-shares"),
+    in_session("shares/<str:group>/", api.ShareDetailView.as_view(), "api-share"),
+    in_session("messages/", api.MessageListView.as_view(), "api-messages"),
+    in_session("graph/", api.GraphView.as_view(), "api-graph"),
+    in_session("checkpoints/", api.CheckpointListView.as_view(), "api-checkpoints"),
+    in_session("summary/", api.SummaryView.as_view(), "api-summary"),
+    in_session("context/", api.AgentContextView.as_view(), "api-context"),
+    in_session("metrics/", api.MetricsView.as_view(), "api-metrics"),
+    in_session("export/", api.ExportView.as_view(), "api-export"),
+    in_session("deliverable/", api.DeliverableView.as_view(), "api-deliverable"),
+    in_session("search/", api.SearchView.as_view(), "api-search"),
+    in_session("retrospective/", api.RetrospectiveView.as_view(), "api-retrospective"),
+    in_session("retrospective/criteria/", api.CriterionCheckView.as_view(), "api-retrospective-criteria"),
+    in_session("retrospective/ratings/", api.RatingView.as_view(), "api-retrospective-ratings"),
 ]

@@ -21,7 +21,7 @@ from agents.operations.files import (
     workspace_root,
 )
 from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, already_exists
 
 ENCODINGS = ("utf-8", "base64")
 
@@ -85,7 +85,7 @@ def _write(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     data = _decode(params["content"], params["encoding"])
     exists = storage.exists(name)
     if exists and Path(storage.path(name)).is_dir():
-        raise ProtocolError("RESOURCE_ALREADY_EXISTS", f"{name!r} is a folder", details={"resource_type": "FOLDER"})
+        raise already_exists("FOLDER", None, f"{name!r} is a folder")
     if exists and not (params["append"] or params["overwrite"]):
         raise file_exists(name, "write to another path", 'set "append": true')
     if exists and params["append"]:

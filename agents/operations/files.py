@@ -21,7 +21,7 @@ from django.core.files.base import ContentFile
 from django.core.files.storage import FileSystemStorage
 
 from agents.operations.context import SapContext, SessionId
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, already_exists, not_found
 
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NAME_BYTES = 255
@@ -92,15 +92,6 @@ def _check_segments(root: Path, name: str) -> None:
             )
 
 
-def _missing(path: str) -> ProtocolError:
-    return ProtocolError(
-        "RESOURCE_NOT_FOUND",
-        f"no file {path!r} in the workspace",
-        details={"resource_type": "FILE", "resource_name": path},
-        suggestion=['send @@query:file.list with {"recursive": true} to see what is there'],
-    )
-
-
 def _used_bytes(session_id: SessionId) -> int:
     return sum(f.stat().st_size for f in workspace_root(session_id).rglob("*") if f.is_file() and not f.is_symlink())
 
@@ -140,7 +131,12 @@ def existing_file(session_id: SessionId, path: str) -> tuple[FileSystemStorage, 
     name = safe_name(session_id, path)
     storage = storage_for(session_id)
     if not storage.exists(name) or Path(storage.path(name)).is_dir():
-        raise _missing(path)
+        raise not_found(
+            "FILE",
+            path,
+            f"no file {path!r} in the workspace",
+            suggestion=['send @@query:file.list with {"recursive": true} to see what is there'],
+        )
     return storage, name
 
 
@@ -161,9 +157,9 @@ def overwrite_risk(field: str) -> Callable[[dict[str, Any], SapContext], str | N
 def file_exists(name: str, *instead: str) -> ProtocolError:
     """The refusal of a call that would replace ``name`` without ``overwrite``; ``instead`` are the
     other ways out this call offers."""
-    return ProtocolError(
-        "RESOURCE_ALREADY_EXISTS",
+    return already_exists(
+        "FILE",
+        name,
         f"file {name!r} exists already",
-        details={"resource_type": "FILE", "resource_name": name},
         suggestion=[*instead, 'set "overwrite": true (needs approval)'],
     )

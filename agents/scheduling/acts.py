@@ -15,7 +15,7 @@ from django.utils import timezone
 from agents.failures import retry_refusal
 from agents.models import OPEN_STATES, Task, TaskState
 from agents.scheduling.matching import _match_agent, _not_taking_part, _participant, _paused_here, _role_mismatch
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager
 from sessions.models import SessionAgent
 from sessions.services import message_post_at_head
@@ -30,11 +30,7 @@ def _task_of(session_id: uuid.UUID, task_id: int | str, *, lock: bool = False) -
     tasks = Task.objects.select_for_update(of=("self",)) if lock else Task.objects
     task = tasks.select_related("agent").filter(pk=task_id, session_id=session_id).first() if in_range else None
     if task is None:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            f"no task {task_id} in this session",
-            details={"resource_type": "TASK", "resource_name": str(task_id)},
-        )
+        raise not_found("TASK", str(task_id), f"no task {task_id} in this session")
     return task
 
 
@@ -79,11 +75,7 @@ def task_create(
     before = list(Task.objects.filter(session_id=access.session_id, pk__in=depends_on))
     missing = sorted(set(depends_on) - {t.pk for t in before})
     if missing:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
-            f"no task {missing[0]} in this session to depend on",
-            details={"resource_type": "TASK", "resource_name": str(missing[0])},
-        )
+        raise not_found("TASK", str(missing[0]), f"no task {missing[0]} in this session to depend on")
     task = Task.objects.create(
         session_id=access.session_id,
         paused=_paused_here(access.session_id, assigned),

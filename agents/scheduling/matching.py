@@ -10,7 +10,7 @@ from collections.abc import Collection
 from django.db.models import Count
 
 from agents.models import OPEN_STATES, Agent, Task
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.models import SessionAgent
 
 
@@ -71,10 +71,10 @@ def _participant(session_id: uuid.UUID, name: str) -> Agent:
 
 
 def _not_taking_part(name: str) -> ProtocolError:
-    return ProtocolError(
-        "RESOURCE_NOT_FOUND",
+    return not_found(
+        "AGENT",
+        name,
         f"agent {name!r} does not take part in this session",
-        details={"resource_type": "AGENT", "resource_name": name},
         suggestion=["invite the agent to the session first"],
     )
 

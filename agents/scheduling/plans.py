@@ -7,7 +7,7 @@ from django.db import transaction
 
 from agents.models import Agent, Task
 from agents.scheduling.acts import _require_planner, task_create
-from protocol.errors import ProtocolError
+from protocol.errors import not_found
 from sessions.access import Caller, SessionId
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label
@@ -28,10 +28,10 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
     message = Message.objects.filter(session_id=access.session_id, message_id=message_id).first()
     plan = (message.envelope["payload"].get("proposed_plan") if message else None) or []
     if message is None or message.payload_type != "agent_capability_declaration" or not plan:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
+        raise not_found(
+            "PLAN",
+            message_id,
             f"no proposed plan in message {message_id!r}",
-            details={"resource_type": "PLAN", "resource_name": message_id},
             suggestion=["accept an agent_capability_declaration that has a proposed_plan"],
         )
     author = Agent.objects.filter(name=message.sender_id).first() if message.sender_type == "agent" else None

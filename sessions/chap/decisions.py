@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.chap.dependencies import ASKS
 from sessions.chap.labels import sender_label
 
@@ -83,10 +83,10 @@ def refuse_unknown_question(graph: nx.DiGraph[str], envelope: dict[str, Any]) ->
         return
     node = asked_node(envelope["payload"])
     if graph.nodes.get(node, {}).get("kind") not in ASKS:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
+        raise not_found(
+            "QUESTION",
+            node,
             "this session has no such question to answer",
-            details={"resource_type": "QUESTION", "resource_name": node},
             suggestion=["answer a clarification or a report's open question of this session, by its message id"],
         )
 

@@ -161,6 +161,15 @@ def test_who_may_decide_and_what_a_bad_decision_gets(team, who, key, decision, c
     assert task.state == TaskState.WAITING_APPROVAL
 
 
+def test_a_viewer_is_told_who_decides_as_a_manager_is_told_elsewhere(team):
+    task = task_create(session_id=team["session"].pk, caller=team["owner"], title="Review", requires_approval=True)
+    with pytest.raises(ProtocolError) as refused:
+        gate_decide(session_id=team["session"].pk, caller=team["viewer"], key=f"step:{task.pk}", decision="approve")
+    assert refused.value.message == "only the session's owners and editors decide what waits for approval"
+    assert refused.value.details == {"role": "viewer", "permission": "gate.decide"}
+    assert refused.value.suggestion == ["ask one of the session's owners or editors"]
+
+
 def test_a_task_returns_to_its_roles_queue(team):
     session = team["session"]
     task = task_create(session_id=session.pk, caller=team["owner"], title="Review", required_role="review")

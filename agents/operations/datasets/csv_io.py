@@ -12,7 +12,7 @@ from agents.operations.datasets.rows import insert_rows, is_date, stored_as_json
 from agents.operations.datasets.store import create_table, open_store, require_table, table_columns
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
 from agents.sap import Call
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, already_exists
 
 
 def infer_type(values: list[str]) -> str:
@@ -101,10 +101,10 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     table = params["table"]
     with open_store(session_id) as store, store.atomic():
         if table in store.tables():
-            raise ProtocolError(
-                "RESOURCE_ALREADY_EXISTS",
+            raise already_exists(
+                "TABLE",
+                table,
                 f"table {table!r} already exists",
-                details={"resource_type": "TABLE", "resource_name": table},
                 suggestion=["import into another table name", f"such as '{table}_v2'"],
             )
         create_table(store, table, columns)

@@ -20,7 +20,7 @@ from agents.operations.datasets.store import (
 from agents.operations.datasets.wall import COLUMN_NAME, quote_identifier
 from agents.operations.files import overwrite_risk
 from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, already_exists
 
 TABLE = Param(
     "string",
@@ -48,10 +48,11 @@ def _create_table(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _already_exists(table: str) -> ProtocolError:
-    return ProtocolError(
-        "RESOURCE_ALREADY_EXISTS",
+    return already_exists(
+        "TABLE",
+        table,
         f"table {table!r} already exists",
-        details={"resource_type": "TABLE", "resource_name": table, "conflict_type": "NAME_DUPLICATE"},
+        conflict_type="NAME_DUPLICATE",
         suggestion=[
             "use a different table name",
             f"such as '{table}_v2'",

@@ -26,7 +26,7 @@ from psycopg import sql as pg_sql
 from agents.operations.context import SessionId
 from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
 from agents.operations.datasets.wall import CATALOGUE_PREFIXES, quote_identifier, sqlite_authorizer
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 
 ALIAS = "datasets"
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
@@ -275,11 +275,12 @@ def table_columns(store: Store, table: str) -> list[dict[str, Any]]:
 def require_table(store: Store, table: str) -> list[dict[str, Any]]:
     columns = table_columns(store, table)
     if not columns:
-        raise ProtocolError(
-            "RESOURCE_NOT_FOUND",
+        raise not_found(
+            "TABLE",
+            table,
             f"no table {table!r} in this session",
-            details={"resource_type": "TABLE", "resource_name": table, "tables": store.tables()},
             suggestion=["create it with dataset.create-table or dataset.import-csv"],
+            tables=store.tables(),
         )
     return columns
 
