@@ -22,8 +22,8 @@ from protocol.errors import ProtocolError, internal_error
 from sessions.access import caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
+from sessions.log import message_post
 from sessions.models import WorkSession
-from sessions.services import message_post
 from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0

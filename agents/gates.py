@@ -26,8 +26,8 @@ from sessions.access import DECIDERS, Caller, SessionId, require_access
 from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
+from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head
 
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"

@@ -31,8 +31,8 @@ from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access, require_manager
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label
+from sessions.log import message_post_at_head
 from sessions.models import Message, SessionAgent
-from sessions.services import message_post_at_head
 
 DEFAULT_LEASE_S = 30.0
 

@@ -10,7 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from protocol.errors import ProtocolError
-from sessions import selectors, services
+from sessions import log, membership, selectors
 from sessions.access import caller_for_principal, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import deliverable_markdown
@@ -96,7 +96,7 @@ class SessionListView(APIView):
             raise ProtocolError(
                 "PERMISSION_DENIED", "agents cannot create sessions", details={"permission": "session.create"}
             )
-        session = services.session_create(owner=request.user, title=data["title"])
+        session = membership.session_create(owner=request.user, title=data["title"])
         return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -109,14 +109,14 @@ class SessionDetailView(APIView):
     def patch(self, request, session_id):
         _access(request, session_id)
         data = validated_body(SessionUpdateSerializer, request)
-        session = services.session_update(session_id=session_id, caller=_caller(request), **data)
+        session = membership.session_update(session_id=session_id, caller=_caller(request), **data)
         return Response(SessionSerializer(session).data)
 
 
 class SessionArchiveView(APIView):
     @extend_schema(request=None, responses={200: SessionSerializer, **ERRORS})
     def post(self, request, session_id):
-        session = services.session_update(session_id=session_id, caller=_caller(request), state="archived")
+        session = membership.session_update(session_id=session_id, caller=_caller(request), state="archived")
         return Response(SessionSerializer(session).data)
 
 
@@ -130,15 +130,15 @@ class MemberListView(APIView):
     def post(self, request, session_id):
         _access(request, session_id)
         data = validated_body(MemberInviteSerializer, request)
-        membership = services.member_invite(session_id=session_id, caller=_caller(request), **data)
-        return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
+        member = membership.member_invite(session_id=session_id, caller=_caller(request), **data)
+        return Response(MemberSerializer(member).data, status=status.HTTP_201_CREATED)
 
 
 class MemberDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request, session_id, username):
         """Remove a member (owner only); the member's open sockets of this session close at once."""
-        services.member_remove(session_id=session_id, caller=_caller(request), username=username)
+        membership.member_remove(session_id=session_id, caller=_caller(request), username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -158,7 +158,7 @@ class ShareListView(APIView):
     )
     def post(self, request, session_id):
         data = validated_body(ShareCreateSerializer, request)
-        share = services.session_share(session_id=session_id, caller=_caller(request), **data)
+        share = membership.session_share(session_id=session_id, caller=_caller(request), **data)
         return Response(ShareSerializer(share).data, status=status.HTTP_201_CREATED)
 
 
@@ -166,7 +166,7 @@ class ShareDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request, session_id, group):
         """Stop sharing with a team (owner); logged, and the team's open sockets of the session close."""
-        services.session_unshare(session_id=session_id, caller=_caller(request), group=group)
+        membership.session_unshare(session_id=session_id, caller=_caller(request), group=group)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -196,7 +196,7 @@ class MessageListView(APIView):
         _access(request, session_id)
         if not isinstance(request.data, dict):
             raise ProtocolError("INVALID_MESSAGE", "a CHAP message is a JSON object")
-        ack = services.message_post(session_id=session_id, caller=_caller(request), envelope=request.data)
+        ack = log.message_post(session_id=session_id, caller=_caller(request), envelope=request.data)
         return Response(ack.as_frame(), status=status.HTTP_200_OK if ack.replayed else status.HTTP_201_CREATED)
 
 
@@ -242,7 +242,7 @@ class CheckpointListView(APIView):
     def post(self, request, session_id):
         _access(request, session_id)
         data = validated_body(CheckpointCreateSerializer, request)
-        ack = services.checkpoint_create(session_id=session_id, caller=_caller(request), label=data["label"])
+        ack = log.checkpoint_create(session_id=session_id, caller=_caller(request), label=data["label"])
         return Response(ack.as_frame(), status=status.HTTP_201_CREATED)
 
 

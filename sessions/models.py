@@ -44,7 +44,7 @@ class WorkSession(models.Model):
     # version check, and updating it is the append.
     head_seq = models.PositiveIntegerField(default=0)
     head_checksum = models.CharField(max_length=16, blank=True)
-    # What of the log waits for a person, kept by the same append (``services._append``) so that the
+    # What of the log waits for a person, kept by the same append (``log._append``) so that the
     # sessions list reads it here instead of replaying every session's log.
     open_questions = models.PositiveIntegerField(
         default=0, help_text="clarifications and report questions nobody has answered yet"

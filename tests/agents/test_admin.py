@@ -9,8 +9,8 @@ from agents.models import AgentToken, Task, TaskState, TaskTemplate
 from agents.scheduling import task_create
 from agents.tokens import agent_for_token, token_issue
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import CriterionCheck, Message, Rating
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])

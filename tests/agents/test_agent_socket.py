@@ -14,8 +14,8 @@ from agents.operations.files import workspace_root
 from agents.scheduling import task_create
 from agents.tokens import token_issue, token_revoke
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
 from tests.live import ROOT, child_env
 from tests.sessions import envelopes

@@ -20,8 +20,9 @@ from agents.tokens import token_issue
 from agents.worker import Worker
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
+from sessions.log import message_post_at_head
+from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join, message_post_at_head
 from tests.agents.test_sap_http import sap
 from tests.factories import make_session, make_user
 

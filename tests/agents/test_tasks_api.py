@@ -4,8 +4,9 @@ import pytest
 
 from agents.models import TaskState
 from sessions.access import caller_for_agent
+from sessions.log import message_post
+from sessions.membership import agent_join
 from sessions.models import WorkSession
-from sessions.services import agent_join, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 from tests.sessions.test_api import api_as

@@ -14,7 +14,7 @@ from django.test import Client
 
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
-from sessions.services import agent_join, session_share
+from sessions.membership import agent_join, session_share
 from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
 

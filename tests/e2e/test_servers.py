@@ -15,8 +15,8 @@ from django.db import connections as db_connections
 from agents.client import ChapClient
 from agents.tokens import token_issue
 from sessions.chap.chain import genesis_checksum
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.e2e.conftest import requires_scale
 from tests.e2e.test_revocation import open_socket, signed_in
 from tests.factories import make_agent, make_session, make_user

@@ -5,8 +5,8 @@ import pytest
 from agents.models import Task, TaskState
 from agents.scheduling import task_create
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
 from tests.live import WorkerProcess, wait_for

@@ -16,8 +16,8 @@ from agents.tokens import token_issue
 from protocol.strict_json import MAX_DEPTH
 from sessions.access import caller_for_user
 from sessions.chap.schemas import validate_envelope
+from sessions.membership import agent_join
 from sessions.models import WorkSession
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers

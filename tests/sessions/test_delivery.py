@@ -15,12 +15,12 @@ from django.urls import reverse
 
 from agents.tokens import token_issue
 from protocol.errors import ProtocolError
-from sessions import services
+from sessions import log
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
 from sessions.events import CHAP_MESSAGE, message_frame, session_group
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
@@ -42,7 +42,7 @@ def world():
 def post_unannounced(world, count: int, monkeypatch) -> list[int]:
     """Store ``count`` messages whose broadcasts never leave, as if lost with a crashed process."""
     with monkeypatch.context() as patched:
-        patched.setattr(services, "send_on_commit", lambda session_id, event: None)
+        patched.setattr(log, "send_on_commit", lambda session_id, event: None)
         owner = caller_for_user(world["owner"])
         return [post_message(world["session"], owner, envelopes.proposal).seq for _ in range(count)]
 

@@ -24,8 +24,8 @@ from sessions.events import (
     send_on_commit,
     session_group,
 )
+from sessions.membership import agent_join, session_update
 from sessions.models import Message
-from sessions.services import agent_join, session_update
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers

@@ -6,7 +6,7 @@ from django.urls import reverse
 from agents.models import Task, TaskState
 from agents.scheduling import Claim, plan_accept, task_claim, task_create, task_finish
 from sessions.access import caller_for_agent, caller_for_user
-from sessions.services import agent_join, member_add
+from sessions.membership import agent_join, member_add
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 

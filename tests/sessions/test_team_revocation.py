@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from sessions.access import caller_for_user
-from sessions.services import session_share, session_unshare
+from sessions.membership import session_share, session_unshare
 from tests.factories import make_session, make_user
 from tests.sessions.test_consumer import cookie_headers
 from tests.sessions.test_revocation import chap_socket, closed_by

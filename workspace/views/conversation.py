@@ -10,11 +10,7 @@ from agents.gates import gate_decide, may_decide
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.chap.labels import feedback_label
-from sessions.services import (
-    envelope_for,
-    message_post,
-    message_post_at_head,
-)
+from sessions.log import envelope_for, message_post, message_post_at_head
 from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
 from workspace.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from workspace.fragments import (

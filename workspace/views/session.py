@@ -10,9 +10,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from protocol.errors import ProtocolError
 from sessions import selectors
 from sessions.access import caller_for_user
-from sessions.services import (
-    session_update,
-)
+from sessions.membership import session_update
 from workspace.fragments import (
     map_urls,
     mark_uncovered_steps,

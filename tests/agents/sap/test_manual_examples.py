@@ -11,7 +11,7 @@ from agents.sap import Block, parse
 from agents.sap_service import approval_decide
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.agents.test_sap_http import sap
 from tests.factories import make_agent, make_session, make_user
 

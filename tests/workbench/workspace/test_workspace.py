@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.log import checkpoint_create, message_post
+from sessions.membership import agent_join, member_add
 from sessions.models import WorkSession
-from sessions.services import agent_join, checkpoint_create, member_add, message_post
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from workspace.fragments import live_update

@@ -8,8 +8,9 @@ from django.test.html import parse_html
 
 from agents.tokens import token_issue
 from sessions.access import caller_for_agent
+from sessions.log import message_post
+from sessions.membership import agent_join
 from sessions.models import WorkSession
-from sessions.services import agent_join, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 from tests.sessions.test_consumer import bearer_headers, cookie_headers
