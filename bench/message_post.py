@@ -111,6 +111,7 @@ def _profile(chap) -> None:
 
 def feedback_post_queries() -> bool:
     """The browser's correction of an agent's report, through the real view and middleware."""
+    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -124,13 +125,13 @@ def feedback_post_queries() -> bool:
     from sessions.models import Message
     from tests.sessions import envelopes
 
-    user = bench_appends(0, owner="browser")["session"].created_by
+    user = get_user_model().objects.create_user("browser", password="x")
     session = session_create(owner=user, title="feedback")
-    analyst = next(agent for agent in builtin_agents_ensure() if agent.name == "analyst")
-    agent_join(session=session, agent=analyst)
+    writer = next(agent for agent in builtin_agents_ensure() if agent.name == "scribe")
+    agent_join(session=session, agent=writer)
     report = envelopes.response(step=None, questions=())["payload"]
     ack = message_post_at_head(
-        session_id=session.pk, caller=caller_for_agent(analyst), payload_type="collaborative_response", payload=report
+        session_id=session.pk, caller=caller_for_agent(writer), payload_type="collaborative_response", payload=report
     )
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
@@ -141,6 +142,7 @@ def feedback_post_queries() -> bool:
         "context_checksum": ack.context_checksum,
     }
     url = reverse("workspace:feedback", args=[session.pk])
+    connection.queries_log.clear()  # a full log (the appends before) would hide this one's queries
     with CaptureQueriesContext(connection) as queries:
         response = client.post(url, form, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and b"feedback-sent" in response.content, response.content[:500]

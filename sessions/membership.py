@@ -303,6 +303,7 @@ def session_import(*, data: dict[str, Any], owner: User) -> WorkSession:
             head_checksum=entries[-1][2] if entries else genesis_checksum(session_id),
         )
         keep_waiting(session, replay(session_id, ((seq, env) for seq, env, _ in entries), until=session.head_seq))
+        session.handled_seq = session.head_seq  # an imported history sets no agent to work again
         session.save(force_insert=True)
         Membership.objects.create(session=session, user=owner, role=MemberRole.OWNER)
         for member in data.get("members") or []:

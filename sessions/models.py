@@ -52,9 +52,20 @@ class WorkSession(models.Model):
     proposed_plans = models.JSONField(
         default=list, blank=True, help_text="message ids of the plans nobody has approved or corrected yet"
     )
+    # How far the workbench's reactions to the log (agents.reactions: the tasks a message calls for) have
+    # got. The worker reacts to the messages after it, so a request only writes its message.
+    handled_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-last_activity_at"]
+        indexes = [
+            # Only the sessions with messages nobody has reacted to yet: the worker's poll reads this.
+            models.Index(
+                fields=["last_activity_at"],
+                condition=models.Q(handled_seq__lt=models.F("head_seq")),
+                name="session_unhandled",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title
