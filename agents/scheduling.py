@@ -37,8 +37,8 @@ from sessions.models import Message, SessionAgent
 DEFAULT_LEASE_S = 30.0
 
 
-def _require_planner(session_id: SessionId, caller: Caller) -> Access:
-    return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule")
+def _require_planner(session_id: SessionId, caller: Caller, access: Access | None = None) -> Access:
+    return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule", access=access)
 
 
 def _task_of(session_id: uuid.UUID, task_id: int | str, *, lock: bool = False) -> Task:
@@ -223,11 +223,12 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
     return tasks
 
 
-def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
+def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str, access: Access | None = None) -> list[Task]:
     """A person approves an agent's proposed plan: the approval goes in the log, then its steps
     become tasks (``plan_accept``). A plan a person approved or rejected already is not decided
-    again: ``message_post`` refuses the second decision with ALREADY_DECIDED."""
-    access = _require_planner(session_id, caller)
+    again: ``message_post`` refuses the second decision with ALREADY_DECIDED. ``access``: the
+    caller's, when the edge read it already."""
+    access = _require_planner(session_id, caller, access)
     with transaction.atomic():
         message_post_at_head(
             session_id=access.session_id,
@@ -235,6 +236,7 @@ def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> l
             payload_type="human_feedback",
             payload={"target_message_id": message_id, "feedback_type": "approval"},
             in_reply_to=message_id,
+            access=access,
         )
         return plan_accept(session_id=access.session_id, caller=caller, message_id=message_id)
 

@@ -127,11 +127,11 @@ def feedback_post_queries() -> bool:
 
     user = get_user_model().objects.create_user("browser", password="x")
     session = session_create(owner=user, title="feedback")
-    writer = next(agent for agent in builtin_agents_ensure() if agent.name == "scribe")
-    agent_join(session=session, agent=writer)
+    scribe = next(agent for agent in builtin_agents_ensure() if agent.name == "scribe")
+    agent_join(session=session, agent=scribe)
     report = envelopes.response(step=None, questions=())["payload"]
     ack = message_post_at_head(
-        session_id=session.pk, caller=caller_for_agent(writer), payload_type="collaborative_response", payload=report
+        session_id=session.pk, caller=caller_for_agent(scribe), payload_type="collaborative_response", payload=report
     )
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)

@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from protocol.errors import ProtocolError
-from sessions.access import SYSTEM, Caller, SessionId, require_access, require_post
+from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_decider, require_post
 from sessions.chap.chain import canonical_json, content_hash, genesis_checksum, next_checksum
 from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
 from sessions.chap.graph import ContextGraph
@@ -36,6 +36,13 @@ class Ack:
     seq: int
     context_checksum: str
     replayed: bool = field(default=False, compare=False)  # True when this answered a retry
+    # The session's head after the append, when a milestone's checkpoint followed the message.
+    checkpoint_checksum: str = field(default="", compare=False)
+
+    @property
+    def head(self) -> str:
+        """The version a page that sent this message writes its next one against."""
+        return self.checkpoint_checksum or self.context_checksum
 
     def as_frame(self) -> dict[str, Any]:
         return {
@@ -69,6 +76,9 @@ def envelope_for(
     }
 
 
+AT_HEAD = "0" * 16  # the context_checksum of a message written at the head, until the lock stamps it
+
+
 def message_post_at_head(
     *,
     session_id: SessionId,
@@ -77,37 +87,83 @@ def message_post_at_head(
     payload: dict[str, Any],
     in_reply_to: str | None = None,
     message_id: str | None = None,
+    access: Access | None = None,
 ) -> Ack:
-    """Post what the workbench writes on a caller's behalf (records, runtime output), against the
-    session's current version: such messages report what happened, so they never conflict."""
-    head = WorkSession.objects.values_list("head_checksum", flat=True).get(pk=session_id)
+    """Post what the workbench writes on a caller's behalf (records, runtime output, a person's
+    answer), against the session's version at the moment of writing: such messages say what happened
+    or answer what is there, so they never conflict. ``access`` as for ``message_post``."""
     envelope = envelope_for(
         session_id=session_id,
         caller=caller,
         payload_type=payload_type,
         payload=payload,
-        context_checksum=head,
+        context_checksum=AT_HEAD,
         in_reply_to=in_reply_to,
     )
-    if message_id is not None:
+    if message_id is not None:  # a retry of a runtime's message may send the same id again
         envelope["message_id"] = message_id
-    return message_post(session_id=session_id, caller=caller, envelope=envelope)
+    return _post(session_id, caller, envelope, access, at_head=True, minted=message_id is None)
 
 
-def message_post(*, session_id: SessionId, caller: Caller, envelope: object) -> Ack:
+def message_post(*, session_id: SessionId, caller: Caller, envelope: object, access: Access | None = None) -> Ack:
     """Validate, authorise and append one CHAP message; the one way any channel adds to the log.
+    ``access`` is the caller's when the edge has read it already (so it is read once a request).
 
     Raises ProtocolError (INVALID_MESSAGE, RESOURCE_NOT_FOUND, PERMISSION_DENIED, DUPLICATE_MESSAGE_ID,
     CONTEXT_UNKNOWN, CONTEXT_CONFLICT; ALREADY_DECIDED for a second answer or plan decision). The
     broadcast goes out after commit.
     """
+    return _post(session_id, caller, envelope, access)
+
+
+def _post(
+    session_id: SessionId,
+    caller: Caller,
+    envelope: object,
+    access: Access | None,
+    *,
+    at_head: bool = False,
+    minted: bool = False,
+) -> Ack:
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
-    require_post(session_id, caller, checked)
+    require_post(session_id, caller, checked, access=access)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
-        return _append(session_id, checked)
+        session = WorkSession.objects.select_for_update().get(pk=session_id)
+        return _append(session, checked, at_head=at_head, minted=minted)
+
+
+def feedback_give(
+    *, access: Access, caller: Caller, payload: dict[str, Any], context_checksum: str | None = None
+) -> Ack:
+    """A person gives feedback on a message (the workspace's panel): ``payload`` is the human_feedback
+    the form describes, ``context_checksum`` the version the page showed (None: the head as it is).
+    ``access`` is the one the edge read for this request. The ack's ``head`` is the new head."""
+    envelope = envelope_for(
+        session_id=access.session_id,
+        caller=caller,
+        payload_type="human_feedback",
+        payload=payload,
+        context_checksum=context_checksum or AT_HEAD,
+        in_reply_to=payload.get("target_message_id"),
+    )
+    return _post(access.session_id, caller, envelope, access, at_head=context_checksum is None, minted=True)
+
+
+def answer_give(*, access: Access, caller: Caller, payload: dict[str, Any]) -> Ack:
+    """A person answers an agent's clarification or a report's question (``payload``: the
+    clarification_answer), at the head: owners and editors answer. The agent works again once the
+    worker reacts to it (agents.reactions)."""
+    require_decider(access, to="answer")
+    return message_post_at_head(
+        session_id=access.session_id,
+        caller=caller,
+        payload_type="clarification_answer",
+        payload=payload,
+        access=access,
+    )
 
 
 def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId) -> None:
@@ -127,24 +183,21 @@ def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId
     check_sender_may_post(caller.kind, checked["payload_type"])
 
 
-def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
-    # The row lock serialises writers of one session on PostgreSQL (SQLite serialises all
-    # writers through its IMMEDIATE transactions); under it, head_seq + 1 cannot be taken twice.
-    session = WorkSession.objects.select_for_update().get(pk=session_id)
+def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = False, minted: bool = False) -> Ack:
+    """Append ``checked`` to ``session``, whose row this transaction has locked: the row lock serialises
+    writers of one session on PostgreSQL (SQLite serialises all writers through its IMMEDIATE
+    transactions), so head_seq + 1 cannot be taken twice. ``at_head``: written against the head as it
+    is now; ``minted``: its message_id was made here, so it cannot be a retry of an earlier message."""
+    if at_head:
+        checked["context_checksum"] = session.head_checksum
     canonical = canonical_json(checked)  # made once: the retry check, the row and the chain all hash it
-    existing = Message.objects.filter(session=session, message_id=checked["message_id"]).first()
-    if existing is not None:
-        if existing.content_hash == content_hash(checked, canonical=canonical):
-            return Ack(existing.message_id, existing.seq, existing.checksum, replayed=True)
-        raise ProtocolError(
-            "DUPLICATE_MESSAGE_ID",
-            f"message_id {checked['message_id']!r} was already used for a different message",
-            details={"message_id": checked["message_id"], "seq": existing.seq},
-            suggestion=["give every new message a new message_id"],
-        )
-    entry = graph_cache.entry(session)
+    if not minted:
+        retried = _retried(session, checked, canonical)
+        if retried is not None:
+            return retried
+    entry = graph_cache.slot(session)
     with entry.lock:
-        graph_cache.catch_up(entry, session)  # again under the lock: a reader may have moved it meanwhile
+        graph_cache.catch_up(entry, session)
         _check_version(session, entry.graph, checked)
         refuse_unknown_question(entry.graph.graph, checked)
         refuse_second_decision(entry.graph.graph, checked)
@@ -167,12 +220,29 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
             "seq": seq,
             "payload_type": checked["payload_type"],
             "frame": message_frame(seq, checked),
+            "checksum": checksum,
         },
     )
     announce_on_commit(session.pk, seq, checked)
-    if marks is not None:  # a checkpoint marks no milestone, so this never recurses
-        _checkpoint(session, label=marks, caller=SYSTEM)
-    return Ack(checked["message_id"], seq, checksum)
+    if marks is None:
+        return Ack(checked["message_id"], seq, checksum)
+    marked = _checkpoint(session, label=marks, caller=SYSTEM)  # a checkpoint marks no milestone: no recursion
+    return Ack(checked["message_id"], seq, checksum, checkpoint_checksum=marked.context_checksum)
+
+
+def _retried(session: WorkSession, checked: dict[str, Any], canonical: str) -> Ack | None:
+    """The ack of the message a retry repeats; DUPLICATE_MESSAGE_ID when its id names another one."""
+    existing = Message.objects.filter(session=session, message_id=checked["message_id"]).first()
+    if existing is None:
+        return None
+    if existing.content_hash == content_hash(checked, canonical=canonical):
+        return Ack(existing.message_id, existing.seq, existing.checksum, replayed=True)
+    raise ProtocolError(
+        "DUPLICATE_MESSAGE_ID",
+        f"message_id {checked['message_id']!r} was already used for a different message",
+        details={"message_id": checked["message_id"], "seq": existing.seq},
+        suggestion=["give every new message a new message_id"],
+    )
 
 
 WAITING_FIELDS = ("open_questions", "proposed_plans")
@@ -257,4 +327,4 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
         payload={"label": label[:500], "seq": session.head_seq, "summary": summary},
         context_checksum=session.head_checksum,
     )
-    return _append(session.pk, validate_envelope(envelope))
+    return _append(session, validate_envelope(envelope), minted=True)

@@ -14,8 +14,8 @@ from agents.behaviours.planning import constraints_from, plan_for, rank_template
 from agents.behaviours.registry import builtin_agents_ensure
 from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
-from agents.reactions import reactions_run
 from agents.operations.files import workspace_root
+from agents.reactions import reactions_run
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
 from agents.worker import Worker

@@ -35,7 +35,7 @@ def session_detail(request, session_id):
         "state": work_state(session),
         **members_context(session),
         **shares_context(session),
-        **feedback_panel_context(session),
+        **feedback_panel_context(session.pk, session.head_checksum),
         **side_panels(session, access.role),
         **map_urls(session_id),
     }
