@@ -102,7 +102,7 @@ def message_post_at_head(
     )
     if message_id is not None:  # a retry of a runtime's message may send the same id again
         envelope["message_id"] = message_id
-    return _post(session_id, caller, envelope, access, at_head=True, minted=message_id is None)
+    return _post(session_id, caller, envelope, access, at_head=True)
 
 
 def message_post(*, session_id: SessionId, caller: Caller, envelope: object, access: Access | None = None) -> Ack:
@@ -123,7 +123,6 @@ def _post(
     access: Access | None,
     *,
     at_head: bool = False,
-    minted: bool = False,
 ) -> Ack:
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
@@ -132,7 +131,7 @@ def _post(
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
         session = WorkSession.objects.select_for_update().get(pk=session_id)
-        return _append(session, checked, at_head=at_head, minted=minted)
+        return _append(session, checked, at_head=at_head)
 
 
 def feedback_give(
@@ -149,7 +148,7 @@ def feedback_give(
         context_checksum=context_checksum or AT_HEAD,
         in_reply_to=payload.get("target_message_id"),
     )
-    return _post(access.session_id, caller, envelope, access, at_head=context_checksum is None, minted=True)
+    return _post(access.session_id, caller, envelope, access, at_head=context_checksum is None)
 
 
 def answer_give(*, access: Access, caller: Caller, payload: dict[str, Any]) -> Ack:
@@ -183,33 +182,30 @@ def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId
     check_sender_may_post(caller.kind, checked["payload_type"])
 
 
-def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = False, minted: bool = False) -> Ack:
+def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = False) -> Ack:
     """Append ``checked`` to ``session``, whose row this transaction has locked: the row lock serialises
     writers of one session on PostgreSQL (SQLite serialises all writers through its IMMEDIATE
     transactions), so head_seq + 1 cannot be taken twice. ``at_head``: written against the head as it
-    is now; ``minted``: its message_id was made here, so it cannot be a retry of an earlier message."""
+    is now (what reports what happened, or answers what is there, never conflicts)."""
     if at_head:
         checked["context_checksum"] = session.head_checksum
     canonical = canonical_json(checked)  # made once: the retry check, the row and the chain all hash it
-    if not minted:
-        retried = _retried(session, checked, canonical)
-        if retried is not None:
-            return retried
     entry = graph_cache.slot(session)
     with entry.lock:
         graph_cache.catch_up(entry, session)
-        _check_version(session, entry.graph, checked)
-        refuse_unknown_question(entry.graph.graph, checked)
-        refuse_second_decision(entry.graph.graph, checked)
+        graph = entry.graph
+        if checked["message_id"] in graph.graph:  # every message is a node: only a known id can be a retry
+            retried = _retried(session, checked, canonical)
+            if retried is not None:
+                return retried
+        _check_version(session, graph, checked)
+        refuse_unknown_question(graph.graph, checked)
+        refuse_second_decision(graph.graph, checked)
         seq = session.head_seq + 1
         checksum = next_checksum(session.head_checksum, checked, canonical=canonical)
         message_row(session, seq, checked, checksum, canonical=canonical).save(force_insert=True)
-        graph = entry.graph
         graph.apply(seq, checked)
-        session.head_seq, session.head_checksum = seq, checksum
-        session.last_activity_at = timezone.now()
-        keep_waiting(session, graph)
-        session.save(update_fields=["head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS])
+        _move_head(session, seq, checksum, graph)
         entry.checksum = checksum
         marks = milestone(graph, checked["message_id"])
     send_on_commit(
@@ -228,6 +224,15 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
         return Ack(checked["message_id"], seq, checksum)
     marked = _checkpoint(session, label=marks, caller=SYSTEM)  # a checkpoint marks no milestone: no recursion
     return Ack(checked["message_id"], seq, checksum, checkpoint_checksum=marked.context_checksum)
+
+
+def _move_head(session: WorkSession, seq: int, checksum: str, graph: ContextGraph) -> None:
+    """The session row follows the append: its head, its last activity and what waits in it."""
+    session.head_seq, session.head_checksum = seq, checksum
+    session.last_activity_at = timezone.now()
+    keep_waiting(session, graph)
+    fields = ("head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS)
+    WorkSession.objects.filter(pk=session.pk).update(**{name: getattr(session, name) for name in fields})
 
 
 def _retried(session: WorkSession, checked: dict[str, Any], canonical: str) -> Ack | None:
@@ -327,4 +332,4 @@ def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
         payload={"label": label[:500], "seq": session.head_seq, "summary": summary},
         context_checksum=session.head_checksum,
     )
-    return _append(session, validate_envelope(envelope), minted=True)
+    return _append(session, validate_envelope(envelope))

@@ -61,7 +61,7 @@ def agent_join(
 ) -> SessionAgent:
     """Add an agent to the session, or change how it takes part (``role``, ``covers_roles``, and from
     the admin ``paused``, else left as it was); an agent's open socket starts receiving it at once."""
-    kept = {"role": role, "covers_roles": covers_roles or []}
+    kept: dict[str, Any] = {"role": role, "covers_roles": covers_roles or []}
     if paused is not None:
         kept["paused"] = paused
     participation, created = SessionAgent.objects.update_or_create(session=session, agent=agent, defaults=kept)
@@ -190,7 +190,7 @@ def share_announce(*, session_id: SessionId, caller: Caller, group: Group, role:
 
 
 @transaction.atomic
-def share_set(*, session_id: SessionId, group: Group, role: str, caller: Caller) -> GroupShare:
+def share_set(*, session_id: uuid.UUID, group: Group, role: str, caller: Caller) -> GroupShare:
     """Share the session with ``group`` as ``role``, logged when it is new or changed; no permission
     check (``session_share`` checks the owner's, the admin is Django's staff)."""
     share, created = GroupShare.objects.get_or_create(
@@ -204,7 +204,7 @@ def share_set(*, session_id: SessionId, group: Group, role: str, caller: Caller)
 
 
 @transaction.atomic
-def share_drop(*, session_id: SessionId, group: Group, caller: Caller) -> bool:
+def share_drop(*, session_id: uuid.UUID, group: Group, caller: Caller) -> bool:
     """Stop sharing the session with ``group``, logged; False when it was not shared with it."""
     if not GroupShare.objects.filter(session_id=session_id, group=group).delete()[0]:
         return False
