@@ -111,28 +111,20 @@ def _profile(chap) -> None:
 
 def feedback_post_queries() -> bool:
     """The browser's correction of an agent's report, through the real view and middleware."""
-    from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from agents.behaviours.registry import builtin_agents_ensure
-    from agents.models import Task
-    from sessions.access import caller_for_agent
-    from sessions.log import message_post_at_head
-    from sessions.membership import agent_join, session_create
+    from agents.models import AgentKind, Task
     from sessions.models import Message
+    from tests.factories import agent_in, make_session, make_user, post_message
     from tests.sessions import envelopes
 
-    user = get_user_model().objects.create_user("browser", password="x")
-    session = session_create(owner=user, title="feedback")
-    scribe = next(agent for agent in builtin_agents_ensure() if agent.name == "scribe")
-    agent_join(session=session, agent=scribe)
-    report = envelopes.response(step=None, questions=())["payload"]
-    ack = message_post_at_head(
-        session_id=session.pk, caller=caller_for_agent(scribe), payload_type="collaborative_response", payload=report
-    )
+    user = make_user("browser")
+    session = make_session(owner=user, title="feedback")
+    scribe = agent_in(session, "scribe", kind=AgentKind.BUILTIN)
+    ack = post_message(session, scribe, envelopes.response, step=None, questions=())
     client = Client(HTTP_HOST="localhost")
     client.force_login(user)
     form = {

@@ -5,14 +5,10 @@ import pytest
 from django.test import TestCase
 from django.urls import reverse
 
-from agents.behaviours.registry import builtin_agents_ensure
-from agents.models import Task, TaskState
+from agents.models import AgentKind, Task, TaskState
 from agents.worker import Worker
-from sessions.access import caller_for_agent
-from sessions.log import message_post_at_head
-from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from tests.factories import make_session, make_user
+from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -24,12 +20,8 @@ def report(client):
     """A session whose built-in scribe delivered a report, and its owner signed in."""
     owner = make_user("olga")
     session = make_session(owner=owner, title="Battery market")
-    scribe = next(agent for agent in builtin_agents_ensure() if agent.name == "scribe")
-    agent_join(session=session, agent=scribe)
-    payload = envelopes.response(step=None, questions=())["payload"]
-    ack = message_post_at_head(
-        session_id=session.pk, caller=caller_for_agent(scribe), payload_type="collaborative_response", payload=payload
-    )
+    scribe = agent_in(session, "scribe", kind=AgentKind.BUILTIN)
+    ack = post_message(session, scribe, envelopes.response, step=None, questions=())
     client.force_login(owner)
     return {"session": session, "ack": ack, "client": client}
 
