@@ -77,7 +77,7 @@ def _work() -> None:
 
 
 def _human_says(session, payload_type: str, payload: dict) -> str:
-    """Post as the session's owner and let the reactions schedule work, as after a real commit."""
+    """Post as the session's owner; the worker (``_work``) reacts to it and schedules the work."""
     from sessions.access import caller_for_user
     from sessions.log import message_post_at_head
 

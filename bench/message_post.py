@@ -72,7 +72,18 @@ def _appenders(session, bare_session):
     return chap, bare
 
 
+def _medians(chap, bare) -> tuple[float, float]:
+    times: dict[str, list[float]] = {"chap": [], "bare": []}
+    for _ in range(REPEAT):
+        for name, fn in (("chap", chap), ("bare", bare)):
+            started = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - started)
+    return statistics.median(times["chap"]), statistics.median(times["bare"])
+
+
 def append_ratio(profile: bool) -> bool:
+    from sessions import events
     from sessions.membership import session_create
 
     session = bench_appends(300, owner="appends")["session"]
@@ -80,17 +91,20 @@ def append_ratio(profile: bool) -> bool:
     chap, bare = _appenders(session, bare_session)
     for _ in range(20):  # warm both paths (caches, prepared statements)
         chap(), bare()
-    times: dict[str, list[float]] = {"chap": [], "bare": []}
-    for _ in range(REPEAT):
-        for name, fn in (("chap", chap), ("bare", bare)):
-            started = time.perf_counter()
-            fn()
-            times[name].append(time.perf_counter() - started)
-    ours, floor = statistics.median(times["chap"]), statistics.median(times["bare"])
+    ours, floor = _medians(chap, bare)
     ratio = ours / floor
     print(
         f"message_post of a status: {ours * 1e3:.2f} ms | bare locked insert + head {floor * 1e3:.2f} ms | "
         f"{ratio:.2f}x (target <= {MAX_RATIO}) {'OK' if ratio <= MAX_RATIO else 'MISSED'}"
+    )
+    send, events._send = events._send, lambda group, event: None  # type: ignore[attr-defined]
+    try:
+        quiet, quiet_floor = _medians(chap, bare)
+    finally:
+        events._send = send
+    print(
+        f"  the same without the broadcast after commit (sessions/events.py _send): {quiet * 1e3:.2f} ms | "
+        f"bare {quiet_floor * 1e3:.2f} ms | {quiet / quiet_floor:.2f}x"
     )
     if profile:
         _profile(chap)

@@ -54,7 +54,7 @@ class WorkSession(models.Model):
     )
     # How far the workbench's reactions to the log (agents.reactions: the tasks a message calls for) have
     # got. The worker reacts to the messages after it, so a request only writes its message.
-    handled_seq = models.PositiveIntegerField(default=0)
+    handled_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-last_activity_at"]

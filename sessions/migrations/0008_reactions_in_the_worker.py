@@ -14,7 +14,9 @@ class Migration(migrations.Migration):
     dependencies = [("chap_sessions", "0007_waiting_figures")]
 
     operations = [
-        migrations.AddField(model_name="worksession", name="handled_seq", field=models.PositiveIntegerField(default=0)),
+        migrations.AddField(
+            model_name="worksession", name="handled_seq", field=models.PositiveIntegerField(default=0, editable=False)
+        ),
         migrations.RunPython(start_at_the_head, migrations.RunPython.noop),
         migrations.AddIndex(
             model_name="worksession",
