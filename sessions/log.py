@@ -227,12 +227,15 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
 
 
 def _move_head(session: WorkSession, seq: int, checksum: str, graph: ContextGraph) -> None:
-    """The session row follows the append: its head, its last activity and what waits in it."""
+    """The session row follows the append: its head, its last activity, and what waits in it when
+    that changed (most messages leave it as it was)."""
+    waiting = {name: getattr(session, name) for name in WAITING_FIELDS}
     session.head_seq, session.head_checksum = seq, checksum
     session.last_activity_at = timezone.now()
     keep_waiting(session, graph)
-    fields = ("head_seq", "head_checksum", "last_activity_at", *WAITING_FIELDS)
-    WorkSession.objects.filter(pk=session.pk).update(**{name: getattr(session, name) for name in fields})
+    changed = {name: getattr(session, name) for name in WAITING_FIELDS if getattr(session, name) != waiting[name]}
+    moved = {"head_seq": seq, "head_checksum": checksum, "last_activity_at": session.last_activity_at}
+    WorkSession.objects.filter(pk=session.pk).update(**moved, **changed)
 
 
 def _retried(session: WorkSession, checked: dict[str, Any], canonical: str) -> Ack | None:
