@@ -1,29 +1,39 @@
+from typing import Any, Protocol
+
 from django.contrib import admin, messages
 from django.db import models
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 
 from agents.models import Agent, AgentToken, Approval, Task, TaskState, TaskTemplate
 from agents.scheduling import task_cancel, task_retry
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from protocol.errors import ProtocolError
-from sessions.access import Caller
-from sessions.admin import ReadOnlyInline, WorkSessionAdmin
+from sessions.access import Caller, SessionId
+from sessions.admin import ReadOnlyInline, WorkSessionAdmin, signed_in_staff
 from sessions.models import WorkSession
 
 
-class AgentTokenInline(admin.TabularInline):
+class AgentTokenInline(admin.TabularInline[AgentToken, Agent]):
     model = AgentToken
     extra = 0
     can_delete = False
-    fields = ["prefix", "label", "created_at", "last_used_at", "revoked_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("prefix", "label", "created_at", "last_used_at", "revoked_at")
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Agent | None = None) -> bool:
         return False  # a token is made by the "Issue a token" action, which shows it once
 
 
+class _TaskAct(Protocol):
+    """A scheduling service acting on one task (task_cancel, task_retry)."""
+
+    def __call__(self, *, session_id: SessionId, task_id: int, caller: Caller) -> object: ...
+
+
 @admin.register(Agent)
-class AgentAdmin(admin.ModelAdmin):
+class AgentAdmin(admin.ModelAdmin[Agent]):
     list_display = ["name", "kind", "roles", "enabled", "concurrency_limit", "live_tokens", "open_tasks"]
     list_filter = ["kind", "enabled"]
     search_fields = ["name", "description", "behaviour"]
@@ -40,15 +50,15 @@ class AgentAdmin(admin.ModelAdmin):
     ]
 
     @admin.display(description="live tokens")
-    def live_tokens(self, agent):
+    def live_tokens(self, agent: Agent) -> int:
         return agent.tokens.filter(revoked_at__isnull=True).count()
 
     @admin.display(description="open tasks")
-    def open_tasks(self, agent):
+    def open_tasks(self, agent: Agent) -> int:
         return agent.tasks.exclude(state__in=[TaskState.DONE, TaskState.FAILED, TaskState.CANCELLED]).count()
 
     @admin.display(description="declared and measured")
-    def capability_profile(self, agent):
+    def capability_profile(self, agent: Agent) -> SafeString:
         """What the agent says it can do, next to what a benchmark measured."""
         rows = [
             (c.get("action", ""), c.get("scope") or "any", c.get("limitation") or "none stated") for c in agent.can_do
@@ -62,13 +72,13 @@ class AgentAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description="Issue a token (shown once)")
-    def issue_token(self, request, queryset):
+    def issue_token(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
         for agent in queryset:
             token = token_issue(agent=agent, label=f"issued in the admin by {request.user}")
             self.message_user(request, f"New token for {agent.name} (copy it now, it is not shown again): {token}")
 
     @admin.action(description="Revoke all their tokens")
-    def revoke_tokens(self, request, queryset):
+    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
         tokens = AgentToken.objects.filter(agent__in=queryset, revoked_at__isnull=True)
         count = tokens.count()
         for token in tokens:
@@ -76,51 +86,51 @@ class AgentAdmin(admin.ModelAdmin):
         self.message_user(request, f"{count} token(s) revoked")
 
     @admin.action(description="Enable")
-    def enable(self, request, queryset):
+    def enable(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
         for agent in queryset:
             agent_set_enabled(agent=agent, enabled=True)
 
     @admin.action(description="Disable (tokens stop working, open connections close, no new tasks)")
-    def disable(self, request, queryset):
+    def disable(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
         for agent in queryset:
             agent_set_enabled(agent=agent, enabled=False)
 
-    def save_model(self, request, obj, form, change):
+    def save_model(self, request: HttpRequest, obj: Agent, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change and "enabled" in form.changed_data:
             agent_set_enabled(agent=obj, enabled=obj.enabled)
 
 
 @admin.register(AgentToken)
-class AgentTokenAdmin(admin.ModelAdmin):
+class AgentTokenAdmin(admin.ModelAdmin[AgentToken]):
     list_display = ["prefix", "agent", "label", "created_at", "last_used_at", "revoked_at"]
     list_filter = [("revoked_at", admin.EmptyFieldListFilter), "agent__kind"]
     search_fields = ["prefix", "label", "agent__name"]
     readonly_fields = ["agent", "prefix", "digest", "created_at", "last_used_at", "revoked_at"]
     actions = ["revoke"]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description="Revoke")
-    def revoke(self, request, queryset):
+    def revoke(self, request: HttpRequest, queryset: QuerySet[AgentToken]) -> None:
         for token in queryset.filter(revoked_at__isnull=True):
             token_revoke(token=token)
 
 
 @admin.register(Approval)
-class ApprovalAdmin(admin.ModelAdmin):
+class ApprovalAdmin(admin.ModelAdmin[Approval]):
     list_display = ["operation", "session", "requested_by", "status", "decided_by", "created_at"]
     list_filter = ["status", "operation"]
     search_fields = ["operation", "requested_by", "session__title"]
     readonly_fields = [f.name for f in Approval._meta.fields]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Task)
-class TaskAdmin(admin.ModelAdmin):
+class TaskAdmin(admin.ModelAdmin[Task]):
     list_display = ["id", "title", "session", "agent", "required_role", "priority", "state", "paused", "attempts"]
     list_filter = ["state", "paused", "requires_approval", "agent"]
     search_fields = ["title", "session__title", "agent__name", "required_role"]
@@ -133,9 +143,10 @@ class TaskAdmin(admin.ModelAdmin):
     ]  # fmt: skip
     actions = ["cancel", "retry"]
 
-    def _act(self, request, queryset, act, verb):
+    def _act(self, request: HttpRequest, queryset: QuerySet[Task], act: _TaskAct, verb: str) -> None:
         """Through the scheduling services, with the admin's name: the act is logged in the session."""
-        caller = Caller("system", f"admin:{request.user.get_username()}", user=request.user)
+        user = signed_in_staff(request)
+        caller = Caller("system", f"admin:{user.get_username()}", user=user)
         done = 0
         for task in queryset:
             try:
@@ -146,16 +157,16 @@ class TaskAdmin(admin.ModelAdmin):
         self.message_user(request, f"{done} task(s) {verb}")
 
     @admin.action(description="Cancel")
-    def cancel(self, request, queryset):
+    def cancel(self, request: HttpRequest, queryset: QuerySet[Task]) -> None:
         self._act(request, queryset, task_cancel, "cancelled")
 
     @admin.action(description="Retry")
-    def retry(self, request, queryset):
+    def retry(self, request: HttpRequest, queryset: QuerySet[Task]) -> None:
         self._act(request, queryset, task_retry, "queued again")
 
 
 @admin.register(TaskTemplate)
-class TaskTemplateAdmin(admin.ModelAdmin):
+class TaskTemplateAdmin(admin.ModelAdmin[TaskTemplate]):
     """The planner's semantic layer: edit a template's steps, approvals and deliverable spec here."""
 
     list_display = ["name", "slug", "step_count", "section_titles", "enabled"]
@@ -164,25 +175,23 @@ class TaskTemplateAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
     @admin.display(description="steps")
-    def step_count(self, template):
+    def step_count(self, template: TaskTemplate) -> int:
         return len(template.steps)
 
     @admin.display(description="deliverable sections")
-    def section_titles(self, template):
+    def section_titles(self, template: TaskTemplate) -> str:
         return ", ".join(section.get("title", "") for section in template.deliverable_sections)
 
 
-class ApprovalInline(ReadOnlyInline):
+class ApprovalInline(ReadOnlyInline[Approval]):
     model = Approval
-    fields = ["operation", "requested_by", "status", "decided_by", "decided_at"]
-    readonly_fields = fields
+    fields = readonly_fields = ("operation", "requested_by", "status", "decided_by", "decided_at")
 
 
-class TaskInline(ReadOnlyInline):
+class TaskInline(ReadOnlyInline[Task]):
     model = Task
     fk_name = "session"
-    fields = ["title", "agent", "required_role", "priority", "state", "attempts"]
-    readonly_fields = fields
+    fields = readonly_fields = ("title", "agent", "required_role", "priority", "state", "attempts")
 
 
 class WorkSessionWithAgentsAdmin(WorkSessionAdmin):

@@ -1,30 +1,39 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import IO, Any
+from uuid import UUID
 
 from asgiref.sync import sync_to_async
-from django.http import StreamingHttpResponse
+from django.db.models import QuerySet
+from django.http import HttpResponse, StreamingHttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import parsers, serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from agents.gates import DECISIONS, gate_decide, waiting_for_people
-from agents.models import ApprovalStatus
+from agents.gates import DECISIONS, Gate, gate_decide, waiting_for_people
+from agents.models import Approval, ApprovalStatus, Task
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
 from protocol.errors import ProtocolError
-from sessions.access import caller_for_principal, require_access
-from sessions.api import ERRORS, validated_body
+from sessions.access import require_access
+from sessions.api import ERRORS, request_caller, validated_body
+from sessions.serializers import JsonObjectSerializer
 
 
 class PlainTextParser(parsers.BaseParser):
     media_type = "text/plain"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    # A parser returns what the body is, here text; djangorestframework-stubs allow only mappings.
+    def parse(  # type: ignore[override]
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> str:
+        body: bytes = stream.read()
         try:
-            return stream.read().decode("utf-8")
+            return body.decode("utf-8")
         except UnicodeDecodeError:
             raise ProtocolError("INVALID_REQUEST", "the SAP stream must be UTF-8 text") from None
 
@@ -70,18 +79,18 @@ class SapView(APIView):
         description="A stream of SAP blocks (prose between them allowed); the response streams the event, "
         "result and error blocks in request order, each as soon as it exists.",
     )
-    def post(self, request, session_id):
+    def post(self, request: Request, session_id: UUID) -> PieceByPieceResponse:
         text = request.data if isinstance(request.data, str) else ""
         blocks = sap_run(
             session_id=session_id,
-            caller=caller_for_principal(request.user),
+            caller=request_caller(request),
             text=text,
             request_message_id=request.headers.get("X-CHAP-Message-Id") or None,
         )
         return PieceByPieceResponse(blocks, content_type="text/plain; charset=utf-8")
 
 
-class ApprovalSerializer(serializers.Serializer):
+class ApprovalSerializer(serializers.Serializer[Approval | QuerySet[Approval]]):
     id = serializers.IntegerField(source="pk")
     operation = serializers.CharField()
     requested_by = serializers.CharField()
@@ -95,7 +104,7 @@ class ApprovalSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class DecisionSerializer(serializers.Serializer):
+class DecisionSerializer(JsonObjectSerializer):
     decision = serializers.ChoiceField(choices=["approve", "reject"])
     reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
@@ -105,7 +114,7 @@ class ApprovalListView(APIView):
         parameters=[OpenApiParameter("status", str, enum=ApprovalStatus.values)],
         responses={200: ApprovalSerializer(many=True), **ERRORS},
     )
-    def get(self, request, session_id):
+    def get(self, request: Request, session_id: UUID) -> HttpResponse:
         status = request.query_params.get("status") or None
         if status is not None and status not in ApprovalStatus.values:
             raise ProtocolError(
@@ -113,18 +122,18 @@ class ApprovalListView(APIView):
                 f"status is one of {ApprovalStatus.values}",
                 details={"violations": {"status": status}},
             )
-        rows = approvals_of(session_id=session_id, caller=caller_for_principal(request.user), status=status)
+        rows = approvals_of(session_id=session_id, caller=request_caller(request), status=status)
         return Response(ApprovalSerializer(rows.select_related("decided_by"), many=True).data)
 
 
 class ApprovalDecisionView(APIView):
     @extend_schema(request=DecisionSerializer, responses={200: ApprovalSerializer, **ERRORS})
-    def post(self, request, session_id, approval_id):
+    def post(self, request: Request, session_id: UUID, approval_id: int) -> HttpResponse:
         data = validated_body(DecisionSerializer, request)
         approval = approval_decide(
             session_id=session_id,
             approval_id=approval_id,
-            caller=caller_for_principal(request.user),
+            caller=request_caller(request),
             approve=data["decision"] == "approve",
             reason=data["reason"],
         )
@@ -137,7 +146,9 @@ class RawBytesParser(parsers.BaseParser):
 
     media_type = "application/octet-stream"
 
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(  # type: ignore[override]  # bytes, as PlainTextParser's text
+        self, stream: IO[Any] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> bytes:
         return stream.read() if stream is not None else b""
 
 
@@ -155,18 +166,16 @@ class UploadView(APIView):
             "(202 with approval.requested when the agent's writes wait for a person); agents read it with file.read."
         ),
     )
-    def post(self, request, session_id):
+    def post(self, request: Request, session_id: UUID) -> HttpResponse:
         path = request.query_params.get("path") or ""
         if not path:
             raise ProtocolError("VALIDATION_FAILED", "path is required", details={"missing": ["path"]})
         data = request.data if isinstance(request.data, bytes) else b""
-        response = workspace_upload(
-            session_id=session_id, caller=caller_for_principal(request.user), path=path, data=data
-        )
+        response = workspace_upload(session_id=session_id, caller=request_caller(request), path=path, data=data)
         return Response(response.body, status=202 if response.type == "event" else 201)
 
 
-class TaskSerializer(serializers.Serializer):
+class TaskSerializer(serializers.Serializer[Task | QuerySet[Task] | list[Task]]):
     id = serializers.IntegerField(source="pk")
     session_id = serializers.CharField()
     title = serializers.CharField()
@@ -188,11 +197,11 @@ class TaskSerializer(serializers.Serializer):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 
-    def get_depends_on(self, task) -> list[int]:
+    def get_depends_on(self, task: Task) -> list[int]:
         return sorted(t.pk for t in task.depends_on.all())
 
 
-class TaskCreateSerializer(serializers.Serializer):
+class TaskCreateSerializer(JsonObjectSerializer):
     title = serializers.CharField(max_length=2000)
     instructions = serializers.CharField(max_length=100_000, required=False, allow_blank=True, default="")
     agent = serializers.CharField(max_length=100, required=False, allow_null=True, default=None)
@@ -204,7 +213,7 @@ class TaskCreateSerializer(serializers.Serializer):
     requires_approval = serializers.BooleanField(required=False, default=False)
 
 
-class TaskActionSerializer(serializers.Serializer):
+class TaskActionSerializer(JsonObjectSerializer):
     action = serializers.ChoiceField(
         choices=sorted(TASK_ACTIONS), error_messages={"invalid_choice": 'unknown action "{input}"'}
     )
@@ -223,7 +232,7 @@ class TaskActionSerializer(serializers.Serializer):
         required=False, help_text="reassign: to an agent that does not take the task's role (else ROLE_MISMATCH)"
     )
 
-    def validate(self, data):
+    def validate(self, data: dict[str, Any]) -> dict[str, Any]:
         needs = {"reprioritise": "priority", "forward": "agent"}.get(data["action"])
         if needs and needs not in data:
             raise serializers.ValidationError({needs: f"{data['action']} needs {needs}"})
@@ -234,21 +243,21 @@ class TaskActionSerializer(serializers.Serializer):
 
 class TaskListView(APIView):
     @extend_schema(responses={200: TaskSerializer(many=True), **ERRORS})
-    def get(self, request, session_id):
-        tasks = tasks_of(session_id=session_id, caller=caller_for_principal(request.user))
+    def get(self, request: Request, session_id: UUID) -> HttpResponse:
+        tasks = tasks_of(session_id=session_id, caller=request_caller(request))
         return Response(TaskSerializer(tasks, many=True).data)
 
     @extend_schema(request=TaskCreateSerializer, responses={201: TaskSerializer, **ERRORS})
-    def post(self, request, session_id):
+    def post(self, request: Request, session_id: UUID) -> HttpResponse:
         data = validated_body(TaskCreateSerializer, request)
-        task = task_create(session_id=session_id, caller=caller_for_principal(request.user), **data)
+        task = task_create(session_id=session_id, caller=request_caller(request), **data)
         return Response(TaskSerializer(task).data, status=201)
 
 
 class TaskDetailView(APIView):
     @extend_schema(responses={200: TaskSerializer, **ERRORS})
-    def get(self, request, session_id, task_id):
-        task = task_get(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user))
+    def get(self, request: Request, session_id: UUID, task_id: int) -> HttpResponse:
+        task = task_get(session_id=session_id, task_id=task_id, caller=request_caller(request))
         return Response(TaskSerializer(task).data)
 
 
@@ -258,9 +267,9 @@ class TaskActionView(APIView):
         responses={200: TaskSerializer, **ERRORS},
         description="A member's act on a task (owners and editors); each is logged as a task_event message.",
     )
-    def post(self, request, session_id, task_id):
+    def post(self, request: Request, session_id: UUID, task_id: int) -> HttpResponse:
         data = validated_body(TaskActionSerializer, request)
-        task = task_act(session_id=session_id, task_id=task_id, caller=caller_for_principal(request.user), **data)
+        task = task_act(session_id=session_id, task_id=task_id, caller=request_caller(request), **data)
         return Response(TaskSerializer(task).data)
 
 
@@ -271,20 +280,21 @@ class PlanAcceptView(APIView):
         description="Approve the proposed plan of an agent_capability_declaration: the approval is logged and "
         "its steps become tasks (once).",
     )
-    def post(self, request, session_id, message_id):
-        tasks = plan_approve(session_id=session_id, caller=caller_for_principal(request.user), message_id=message_id)
+    def post(self, request: Request, session_id: UUID, message_id: str) -> HttpResponse:
+        tasks = plan_approve(session_id=session_id, caller=request_caller(request), message_id=message_id)
         return Response(TaskSerializer(tasks, many=True).data, status=201)
 
 
-class GateOptionSerializer(serializers.Serializer):
+class GateOptionSerializer(JsonObjectSerializer):
     id = serializers.CharField()
-    label = serializers.CharField()
+    # A declared field, not Field.label: DRF's serializer metaclass takes it out of the class.
+    label = serializers.CharField()  # type: ignore[assignment]
 
 
-class GateSerializer(serializers.Serializer):
+class GateSerializer(serializers.Serializer[Gate | tuple[Gate, ...]]):
     kind = serializers.ChoiceField(choices=["operation", "step", "plan", "question"])
     key = serializers.CharField(help_text="names the item for the decide endpoint")
-    label = serializers.CharField(help_text="what waits, in plain words")
+    label = serializers.CharField(help_text="what waits, in plain words")  # type: ignore[assignment]  # as above
     status = serializers.CharField(help_text='"waiting for approval" or "waiting for an answer"')
     on_approval = serializers.CharField(help_text="what happens when a person approves (or answers)")
     asked_by = serializers.CharField()
@@ -299,7 +309,7 @@ class GateSerializer(serializers.Serializer):
     options = GateOptionSerializer(many=True)
 
 
-class GateDecisionSerializer(serializers.Serializer):
+class GateDecisionSerializer(JsonObjectSerializer):
     key = serializers.CharField(max_length=300)
     decision = serializers.ChoiceField(choices=DECISIONS, help_text="approve or reject; answer for a question")
     reason = serializers.CharField(
@@ -314,8 +324,8 @@ class WaitingListView(APIView):
         description="What waits for people in the session: the list the workspace, the scheduling view and "
         "the sessions list show.",
     )
-    def get(self, request, session_id):
-        access = require_access(session_id, caller_for_principal(request.user))
+    def get(self, request: Request, session_id: UUID) -> HttpResponse:
+        access = require_access(session_id, request_caller(request))
         return Response(GateSerializer(waiting_for_people(access.session), many=True).data)
 
 
@@ -325,7 +335,7 @@ class WaitingDecisionView(APIView):
         responses={200: GateSerializer, **ERRORS},
         description="Approve, reject or answer one item of the list (owners and editors).",
     )
-    def post(self, request, session_id):
+    def post(self, request: Request, session_id: UUID) -> HttpResponse:
         data = validated_body(GateDecisionSerializer, request)
-        gate = gate_decide(session_id=session_id, caller=caller_for_principal(request.user), **data)
+        gate = gate_decide(session_id=session_id, caller=request_caller(request), **data)
         return Response(GateSerializer(gate).data)

@@ -6,7 +6,7 @@ class AgentsConfig(AppConfig):
     name = "agents"
     verbose_name = "Agents"
 
-    def ready(self):
+    def ready(self) -> None:
         from agents import checks, reactions  # noqa: F401 (checks register themselves)
         from agents.models import AgentToken
         from agents.operations.datasets.lifecycle import datasets_drop_with_session

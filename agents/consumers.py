@@ -11,15 +11,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 
 from agents.api import TaskSerializer
-from agents.models import AgentKind, Task, TaskState
+from agents.models import Agent, AgentKind, Task, TaskState
 from agents.sap_service import sap_run
 from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError, internal_error
-from sessions.access import caller_for_agent
+from protocol.logs import log_context
+from sessions.access import Caller, SessionId, caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
 from sessions.log import message_post
@@ -27,44 +31,55 @@ from sessions.models import WorkSession
 from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0
+# A frame as the agent sends it, or a group event: JSON objects, whose shapes docs/transport.md gives.
+Frame = dict[str, Any]
 
 logger = logging.getLogger(__name__)
 
 
-def _sessions_of(agent) -> dict[str, dict]:
+def _sessions_of(agent: Agent) -> dict[str, Frame]:
     rows = WorkSession.objects.filter(participants__agent=agent).values_list("pk", "head_seq", "head_checksum")
     return {str(pk): {"head_seq": seq, "context_checksum": checksum} for pk, seq, checksum in rows}
 
 
-def _offers(agent, session_id=None) -> list[dict]:
+def _offers(agent: Agent, session_id: SessionId | None = None) -> list[Frame]:
     """The agent's queued tasks (of one session); task.take tells which of them is ready to run."""
     queued = Task.objects.filter(agent=agent, state=TaskState.QUEUED, paused=False)
     if session_id is not None:
-        queued = queued.filter(session_id=session_id)
+        queued = queued.filter(session_id=UUID(str(session_id)))
     return [TaskSerializer(task).data for task in queued.select_related("agent").prefetch_related("depends_on")[:100]]
 
 
-def _sap(session_id, caller, text: str, message_id: str | None) -> str:
+def _sap(session_id: str, caller: Caller, text: str, message_id: str | None) -> str:
     return "".join(sap_run(session_id=session_id, caller=caller, text=text, request_message_id=message_id))
 
 
-def _take(agent, task_id, worker: str, lease_s: float):
+def _take(agent: Agent, task_id: int | None, worker: str, lease_s: float) -> tuple[Frame, int] | tuple[None, None]:
     task = task_claim(
         worker=worker, kinds=(AgentKind.EXTERNAL,), agent_ids=[agent.pk], task_id=task_id, lease_s=lease_s
     )
     return (TaskSerializer(task).data, task.attempts) if task else (None, None)
 
 
+def _number(frame: Frame, key: str) -> int:
+    """A whole number the frame must carry (whole_number refuses the frame without it)."""
+    value = whole_number(frame, key)
+    assert value is not None, "whole_number refuses a missing required number"
+    return value
+
+
 class AgentConsumer(SequencedSocket, ChapSocket):
     IGNORED_EVENTS = frozenset({CHAP_PRESENCE})  # no presence on this socket (docs/transport.md)
 
-    async def connect(self):
-        self.agent = self.scope.get("agent")
-        if self.agent is None or self.scope.get("bad_token"):
+    async def connect(self) -> None:
+        agent = self.scope.get("agent")  # set by agents.auth.BearerAgentMiddleware
+        if not isinstance(agent, Agent) or self.scope.get("bad_token"):
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.agent = agent
         self.caller = caller_for_agent(self.agent)
-        self.credential_live = self.scope.get("credential_live")
+        credential_live = self.scope.get("credential_live")
+        self.credential_live: Callable[[], object] | None = credential_live if callable(credential_live) else None
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
         sessions = await db(_sessions_of)(self.agent)
@@ -89,7 +104,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         self.start_watching()
         self.renewer = asyncio.create_task(self._renew_leases())
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if not hasattr(self, "sequences"):
             return
         self.watchdog.cancel()
@@ -101,7 +116,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         for session_id in self.sequences:
             await self.channel_layer.group_discard(session_group(session_id), self.channel_name)
 
-    async def _renew_leases(self):
+    async def _renew_leases(self) -> None:
         """While the agent is connected its tasks stay its own; when it goes, their leases run out."""
         while True:
             await asyncio.sleep(LEASE_S / 3)
@@ -112,29 +127,32 @@ class AgentConsumer(SequencedSocket, ChapSocket):
 
     # -- frames from the agent -------------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.read_frame(text_data, bytes_data)
         if frame is None:
             return
         kind = frame.get("type")
-        handler = {
+        handlers = {
             "ping": self._pong,
             "resume": self._resume,
             "sap": self._sap,
             "task.take": self._take,
             "task.done": self._done,
             "task.fail": self._fail,
-        }.get(kind)
+        }
+        handler = handlers.get(kind) if isinstance(kind, str) else None
         if kind is None and "payload_type" in frame:
             await self._post(frame)
         elif handler is not None:
-            try:
-                await handler(frame)
-            except ProtocolError as error:
-                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
-            except Exception:
-                error = internal_error(logger, f"agent socket frame {kind!r}")
-                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+            task_id = frame.get("task_id")  # what a task frame logs, its traceback too, carries its task's id
+            with log_context(task=task_id if isinstance(task_id, int) else None):
+                try:
+                    await handler(frame)
+                except ProtocolError as error:
+                    await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+                except Exception:
+                    failure = internal_error(logger, f"agent socket frame {kind!r}")
+                    await self.send_json({**error_frame(failure), "ref": frame.get("ref")})
         else:
             await self._refuse(
                 "INVALID_FRAME",
@@ -142,7 +160,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
                 details={"known": ["ping", "resume", "sap", "task.take", "task.done", "task.fail", "a CHAP envelope"]},
             )
 
-    def _session_of(self, frame: dict) -> str:
+    def _session_of(self, frame: Frame) -> str:
         session_id = str(frame.get("session_id", ""))
         if session_id not in self.sequences:
             raise ProtocolError(
@@ -152,7 +170,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             )
         return session_id
 
-    async def _post(self, envelope: dict) -> None:
+    async def _post(self, envelope: Frame) -> None:
         message_id = envelope.get("message_id")
         try:
             ack = await db(message_post)(session_id=self._session_of(envelope), caller=self.caller, envelope=envelope)
@@ -161,7 +179,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             return
         await self.send_json({**ack.as_frame(), "session_id": envelope["session_id"]})
 
-    async def _pong(self, frame: dict) -> None:
+    async def _pong(self, frame: Frame) -> None:
         for task_id, claim in list(self.claims.items()):
             if not await db(task_renew)(claim, lease_s=LEASE_S):
                 self.claims.pop(task_id, None)
@@ -173,12 +191,12 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             {"type": "pong", "ref": frame.get("ref"), "sessions": heads, "tasks_held": sorted(self.claims)}
         )
 
-    async def _resume(self, frame: dict) -> None:
+    async def _resume(self, frame: Frame) -> None:
         sequence = self.sequences[self._session_of(frame)]
-        head_seq = await sequence.replay(whole_number(frame, "since_seq"))
+        head_seq = await sequence.replay(_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
 
-    async def _sap(self, frame: dict) -> None:
+    async def _sap(self, frame: Frame) -> None:
         session_id = self._session_of(frame)
         text = frame.get("text")
         if not isinstance(text, str):
@@ -191,35 +209,37 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             {"type": "sap.result", "ref": frame.get("ref"), "session_id": session_id, "text": response}
         )
 
-    async def _take(self, frame: dict) -> None:
+    async def _take(self, frame: Frame) -> None:
         task, attempt = await db(_take)(
             self.agent, whole_number(frame, "task_id", required=False), self.worker, LEASE_S
         )
-        if task is None:
+        if task is None or attempt is None:
             await self.send_json({"type": "task.none", "ref": frame.get("ref")})
             return
         self.claims[task["id"]] = Claim(task["id"], attempt, self.worker)
         await self.send_json({"type": "task.taken", "ref": frame.get("ref"), "task": task, "attempt": attempt})
 
-    def _claim(self, frame: dict) -> Claim:
-        task_id = whole_number(frame, "task_id")
-        attempt = whole_number(frame, "attempt")
-        return Claim(task_id, attempt, self.worker)
+    def _claim(self, frame: Frame) -> Claim:
+        return Claim(_number(frame, "task_id"), _number(frame, "attempt"), self.worker)
 
-    async def _done(self, frame: dict) -> None:
+    async def _done(self, frame: Frame) -> None:
         claim = self._claim(frame)
-        result = frame.get("result_message_id") if isinstance(frame.get("result_message_id"), str) else ""
-        resources = frame.get("resources") if isinstance(frame.get("resources"), dict) else {}
-        finished = await db(task_finish)(claim, result_message_id=result[:128], resources=resources)
+        result = frame.get("result_message_id")
+        resources = frame.get("resources")
+        finished = await db(task_finish)(
+            claim,
+            result_message_id=result[:128] if isinstance(result, str) else "",
+            resources=resources if isinstance(resources, dict) else {},
+        )
         await self._settled(frame, claim, finished, "task.finished")
 
-    async def _fail(self, frame: dict) -> None:
+    async def _fail(self, frame: Frame) -> None:
         claim = self._claim(frame)
         error = str(frame.get("error") or "the agent gave up")
         failed = await db(task_fail)(claim, error=error, retry=frame.get("retry") is not False)
         await self._settled(frame, claim, failed, "task.failed")
 
-    async def _settled(self, frame: dict, claim: Claim, ok: bool, reply: str) -> None:
+    async def _settled(self, frame: Frame, claim: Claim, ok: bool, reply: str) -> None:
         self.claims.pop(claim.task_id, None)
         if not ok:
             raise ProtocolError(
@@ -232,19 +252,20 @@ class AgentConsumer(SequencedSocket, ChapSocket):
 
     # -- group events ----------------------------------------------------------------------------
 
-    def sequence_of(self, event: dict) -> Sequence | None:
-        return self.sequences.get(event.get("session_id"))
+    def sequence_of(self, event: Frame) -> Sequence | None:
+        session_id = event.get("session_id")
+        return self.sequences.get(session_id) if isinstance(session_id, str) else None
 
-    async def deliver(self, session_id, entry: Entry) -> None:
+    async def deliver(self, session_id: SessionId, entry: Entry) -> None:
         await self.send(text_data=entry.frame)
         if entry.payload_type == "task_event":
             await self._offer_tasks_of(session_id)
 
-    async def _offer_tasks_of(self, session_id) -> None:
+    async def _offer_tasks_of(self, session_id: SessionId) -> None:
         for task in await db(_offers)(self.agent, session_id):
             await self.send_json({"type": "task.offer", "task": task})
 
-    async def agent_joined(self, event):
+    async def agent_joined(self, event: Frame) -> None:
         session_id = event["session_id"]
         if session_id in self.sequences:
             return
@@ -253,7 +274,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         self.sequences[session_id] = self.sequence_for(session_id, heads.get(session_id, {}).get("head_seq", 0))
         await self.send_json({"type": "session.joined", "session_id": session_id, **heads.get(session_id, {})})
 
-    async def access_changed(self, event):
+    async def access_changed(self, event: Frame) -> None:
         """A revoked token or a disabled agent: closed at once. Taken out of a session: that session's
         messages stop, and the agent is told."""
         if self.credential_live is not None and not await db(self.credential_live)():

@@ -11,6 +11,8 @@ from __future__ import annotations
 import csv
 import io
 
+from django.contrib.auth.models import User
+
 from agents.models import Agent, Task, TaskState
 from agents.scheduling import plan_approve, task_approve
 from agents.staffing import session_start
@@ -29,7 +31,7 @@ CORRECTION = "Use the sample standard deviation (n - 1), not the population one.
 
 def iris_csv() -> bytes:
     """The iris data set as bundled by scikit-learn, one row per flower, the species by name."""
-    from sklearn.datasets import load_iris
+    from sklearn.datasets import load_iris  # type: ignore[import-untyped]  # scikit-learn ships no types
 
     iris = load_iris()
     out = io.StringIO()
@@ -51,7 +53,7 @@ def _last(session: WorkSession, payload_type: str, sender: str | None = None) ->
     return (rows.filter(sender_id=sender) if sender else rows).order_by("-seq").first()
 
 
-def demo_seed(*, owner, agents: list[Agent]) -> WorkSession:
+def demo_seed(*, owner: User, agents: list[Agent]) -> WorkSession:
     """A new demo session with a whole round of work in it. Preconditions: ``agents`` are the
     built-in agents (planner, analyst, writer, reviewer…) and ``owner`` may decide for the session."""
     caller = caller_for_user(owner)

@@ -3,5 +3,6 @@ from django.urls import path
 from agents.consumers import AgentConsumer
 
 websocket_urlpatterns = [
-    path("ws/agents/", AgentConsumer.as_asgi()),
+    # Channels routes ASGI apps by path(); django-stubs types path() for views only.
+    path("ws/agents/", AgentConsumer.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -8,6 +8,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from agents.models import Agent, AgentToken
@@ -49,7 +50,7 @@ def agent_set_enabled(*, agent: Agent, enabled: bool) -> None:
         access_changed_on_commit("agent", agent.pk)
 
 
-def live_tokens():
+def live_tokens() -> QuerySet[AgentToken]:
     return AgentToken.objects.filter(revoked_at__isnull=True, agent__enabled=True)
 
 

@@ -58,11 +58,11 @@ def grow(session, owner, messages: int) -> None:
 def run() -> int:
     from django.template.loader import render_to_string
 
-    from sessions import selectors
     from sessions.graphs import graph_cache
     from sessions.models import WorkSession
     from tests.factories import make_session, make_user
     from tests.sessions import envelopes
+    from workspace import selectors
     from workspace.fragments import live_update, map_urls
 
     results = {}

@@ -13,6 +13,8 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
+from protocol.logs import current_request_id, log_context
+
 
 class Category(StrEnum):
     VALIDATION = "validation"
@@ -93,6 +95,11 @@ def new_request_id() -> str:
     return f"req_{uuid.uuid4().hex[:16]}"
 
 
+def request_id_here() -> str:
+    """The id of the HTTP request being answered (the one its log lines carry), else a new one."""
+    return current_request_id() or new_request_id()
+
+
 @dataclass
 class ProtocolError(Exception):
     """A structured error; raise it from an operation, or return it as data."""
@@ -134,8 +141,9 @@ class ProtocolError(Exception):
 def internal_error(logger: logging.Logger, what: str) -> ProtocolError:
     """INTERNAL_ERROR for the exception being handled (call it in an ``except`` block): the traceback
     goes to the log under the request id the caller is given, and nothing else of it leaves."""
-    request_id = new_request_id()
-    logger.exception("%s failed (request %s)", what, request_id)
+    request_id = request_id_here()
+    with log_context(request=request_id):
+        logger.exception("%s failed (request %s)", what, request_id)
     return ProtocolError(
         "INTERNAL_ERROR", "the server failed", details={"request_id": request_id}, request_id=request_id
     )

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from sessions.access import SessionId
 from sessions.chap.chain import genesis_checksum
 from sessions.chap.graph import ContextGraph
 from sessions.chap.history import collection_paused, replay
@@ -72,7 +73,7 @@ class GraphCache:
                 graph.apply(seq, envelope)
                 entry.checksum = checksum
 
-    def drop(self, session_id) -> None:
+    def drop(self, session_id: SessionId) -> None:
         with self._lock:
             self._entries.pop(str(session_id), None)
 

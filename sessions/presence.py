@@ -6,7 +6,8 @@ that died stop counting by themselves.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from uuid import UUID
 
 from django.conf import settings
 from django.utils import timezone
@@ -15,16 +16,16 @@ from sessions.events import CHAP_PRESENCE, send_on_commit
 from sessions.models import Presence
 
 
-def _fresh_since():
+def _fresh_since() -> datetime:
     return timezone.now() - timedelta(seconds=settings.CHAP_HEARTBEAT_S * 2.5)
 
 
-def online(session_id) -> list[str]:
+def online(session_id: UUID) -> list[str]:
     rows = Presence.objects.filter(session_id=session_id, last_seen__gte=_fresh_since())
     return sorted(set(rows.values_list("participant", flat=True)))
 
 
-def join(session_id, participant: str, channel_name: str) -> None:
+def join(session_id: UUID, participant: str, channel_name: str) -> None:
     before = online(session_id)
     Presence.objects.update_or_create(
         channel_name=channel_name, defaults={"session_id": session_id, "participant": participant}
@@ -32,13 +33,13 @@ def join(session_id, participant: str, channel_name: str) -> None:
     _announce_if_changed(session_id, before)
 
 
-def leave(session_id, channel_name: str) -> None:
+def leave(session_id: UUID, channel_name: str) -> None:
     before = online(session_id)
     Presence.objects.filter(channel_name=channel_name).delete()
     _announce_if_changed(session_id, before)
 
 
-def seen(session_id, channel_name: str, last_known: list[str] | None) -> list[str]:
+def seen(session_id: UUID, channel_name: str, last_known: list[str] | None) -> list[str]:
     """A heartbeat: refresh this connection, and announce who is online if that changed since
     ``last_known`` — this is how the connections of a crashed process are seen to go offline."""
     Presence.objects.filter(channel_name=channel_name).update(last_seen=timezone.now())
@@ -48,7 +49,7 @@ def seen(session_id, channel_name: str, last_known: list[str] | None) -> list[st
     return now_online
 
 
-def _announce_if_changed(session_id, before: list[str]) -> None:
+def _announce_if_changed(session_id: UUID, before: list[str]) -> None:
     after = online(session_id)
     if after != before:
         send_on_commit(session_id, {"type": CHAP_PRESENCE, "online": after})

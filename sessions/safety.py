@@ -9,10 +9,16 @@ changing it, and stamps a collaborative_response with who generated it and how.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cache
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from sessions.access import KnownAgent
 
 REDACTED = "[redacted]"
 SECRETS = {
@@ -32,18 +38,44 @@ PERSONAL = {
 }
 
 
-def _redact(text: str, found: dict) -> str:
+class PostingAgent(Protocol):
+    """The agent whose message is filtered, as the provenance stamp names it (agents.models.Agent)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def llm_model(self) -> str: ...
+
+    @property
+    def behaviour(self) -> str: ...
+
+
+Envelope = dict[str, Any]
+SafetyFilter = Callable[[Envelope, PostingAgent], Envelope]
+
+
+@dataclass
+class _Found:
+    redacted: dict[str, int] = field(default_factory=dict)  # secret kind -> how many were redacted
+    flags: set[str] = field(default_factory=set)  # kinds of personal data seen
+
+
+def _redact(text: str, found: _Found) -> str:
     for kind, pattern in SECRETS.items():
         text, count = pattern.subn(": " + REDACTED if kind == "password" else REDACTED, text)
         if count:
-            found["redacted"][kind] = found["redacted"].get(kind, 0) + count
+            found.redacted[kind] = found.redacted.get(kind, 0) + count
     for kind, pattern in PERSONAL.items():
         if pattern.search(text):
-            found["flags"].add(kind)
+            found.flags.add(kind)
     return text
 
 
-def _walk(value, found: dict):
+def _walk(value: Any, found: _Found) -> Any:
     if isinstance(value, str):
         return _redact(value, found)
     if isinstance(value, list):
@@ -53,8 +85,8 @@ def _walk(value, found: dict):
     return value
 
 
-def default_filter(envelope: dict, agent) -> dict:
-    found = {"redacted": {}, "flags": set()}
+def default_filter(envelope: Envelope, agent: PostingAgent) -> Envelope:
+    found = _Found()
     payload = _walk(envelope["payload"], found)
     if envelope["payload_type"] == "collaborative_response":
         stated = payload.get("provenance") or {}
@@ -65,15 +97,18 @@ def default_filter(envelope: dict, agent) -> dict:
             "kind": agent.kind,
             "model": agent.llm_model or stated.get("model") or agent.behaviour or "external",
             "version": settings.WORKBENCH_VERSION,
-            "safety": {"redacted": found["redacted"], "flags": sorted(found["flags"])},
+            "safety": {"redacted": found.redacted, "flags": sorted(found.flags)},
         }
     return {**envelope, "payload": payload}
 
 
 @cache
-def _configured():
-    return import_string(settings.CHAP_SAFETY_FILTER)
+def _configured() -> SafetyFilter:
+    configured: SafetyFilter = import_string(settings.CHAP_SAFETY_FILTER)
+    return configured
 
 
-def filtered(envelope: dict, agent) -> dict:
-    return _configured()(envelope, agent)
+def filtered(envelope: Envelope, agent: KnownAgent | None) -> Envelope:
+    """``agent`` is the caller's agent of an agent's post: an agents.models.Agent, which sessions, a floor
+    below, know only as a KnownAgent."""
+    return _configured()(envelope, cast(PostingAgent, agent))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -42,7 +43,7 @@ def error_response(error: ProtocolError) -> Response:
     return Response({"error": error.as_dict()}, status=http_status(error))
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, ProtocolError):
         return error_response(exc)
     if isinstance(exc, RequestDataTooBig):
@@ -68,7 +69,9 @@ def exception_handler(exc, context):
     if isinstance(exc, exceptions.NotFound):
         return error_response(ProtocolError("RESOURCE_NOT_FOUND", str(exc.detail)))
     if isinstance(exc, exceptions.Throttled):
-        return error_response(ProtocolError("RATE_LIMITED", str(exc.detail), details={"wait_s": exc.wait}))
+        # DRF sets Throttled.wait in __init__; djangorestframework-stubs leaves it out.
+        wait = exc.wait  # type: ignore[attr-defined]
+        return error_response(ProtocolError("RATE_LIMITED", str(exc.detail), details={"wait_s": wait}))
     if isinstance(exc, exceptions.APIException):
         response = error_response(ProtocolError("INVALID_REQUEST", str(exc.detail)))
         response.status_code = exc.status_code

@@ -1,4 +1,6 @@
 import os
+from collections.abc import Mapping
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -6,24 +8,25 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "workbench.settings")
 # Django must be set up before anything imports models (consumers do).
 django_asgi_app = get_asgi_application()
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from agents.auth import BearerAgentMiddleware  # noqa: E402
+from agents.auth import ASGIApp, BearerAgentMiddleware  # noqa: E402
 from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
 from workbench.origins import SameOriginValidator  # noqa: E402
 from workspace.routing import websocket_urlpatterns as workspace_websockets  # noqa: E402
 
 
-def _origin_checked_unless_bearer(app):
+def _origin_checked_unless_bearer(app: ASGIApp) -> ASGIApp:
     """Browsers are held to our own origin (cookies ride along cross-site, workbench/origins.py);
     bearer-token clients are not browsers, send no cookies and usually no Origin, so the token alone
     decides."""
     checked = SameOriginValidator(app)
 
-    async def route(scope, receive, send):
+    async def route(scope: Mapping[str, Any], receive: ASGIReceiveCallable, send: ASGISendCallable) -> Any:
         headers = dict(scope.get("headers") or [])
         target = app if b"authorization" in headers and b"cookie" not in headers else checked
         return await target(scope, receive, send)
@@ -36,7 +39,10 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         "websocket": _origin_checked_unless_bearer(
             BearerAgentMiddleware(
-                AuthMiddlewareStack(URLRouter(session_websockets + agent_websockets + workspace_websockets))
+                AuthMiddlewareStack(
+                    # types-channels wants its own URLPattern subclass, which django.urls.path() never returns.
+                    URLRouter(session_websockets + agent_websockets + workspace_websockets)  # type: ignore[arg-type]
+                )
             )
         ),
     }

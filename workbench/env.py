@@ -7,12 +7,14 @@ deployment stops the process at start-up instead of surfacing as odd behaviour l
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
+_LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -40,6 +42,17 @@ def env_int(name: str, default: int, *, minimum: int = 0) -> int:
     return value
 
 
+def env_log_level(name: str, default: str) -> str:
+    """A level the logging module knows (DEBUG, INFO, WARNING, ERROR, CRITICAL), in any case."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    level = raw.strip().upper()
+    if level not in _LOG_LEVELS:
+        raise ImproperlyConfigured(f"{name} must be one of {', '.join(_LOG_LEVELS)}; got {raw!r}")
+    return level
+
+
 def env_list(name: str, default: list[str]) -> list[str]:
     raw = os.environ.get(name)
     if raw is None:
@@ -58,7 +71,7 @@ def env_mapping(name: str) -> dict[str, str]:
     return mapping
 
 
-def database_from_url(url: str, *, data_dir: Path) -> dict:
+def database_from_url(url: str, *, data_dir: Path) -> dict[str, Any]:
     """Translate a DATABASE_URL into a Django DATABASES entry.
 
     Supported: ``sqlite:///relative/or/absolute.db`` and ``postgres://`` /
@@ -99,7 +112,7 @@ def database_from_url(url: str, *, data_dir: Path) -> dict:
     )
 
 
-def datasets_database(default: dict, *, data_dir: Path, statement_timeout_s: float) -> dict:
+def datasets_database(default: dict[str, Any], *, data_dir: Path, statement_timeout_s: float) -> dict[str, Any]:
     if default["ENGINE"].endswith("postgresql"):
         # The time limit of every dataset statement, set once per connection rather than per query.
         options = {"options": f"-c statement_timeout={int(statement_timeout_s * 1000)}"}
@@ -107,7 +120,7 @@ def datasets_database(default: dict, *, data_dir: Path, statement_timeout_s: flo
     return _sqlite(data_dir / "datasets.sqlite3")
 
 
-def _sqlite(path: Path) -> dict:
+def _sqlite(path: Path) -> dict[str, Any]:
     # WAL with synchronous=NORMAL commits about 8x faster than the default journal here,
     # and IMMEDIATE transactions make concurrent writers queue instead of failing with
     # "database is locked" when a read transaction tries to upgrade.
@@ -123,9 +136,9 @@ def _sqlite(path: Path) -> dict:
     }
 
 
-def channel_layer_from_url(url: str) -> dict:
+def channel_layer_from_url(url: str) -> dict[str, Any]:
     if not url:
-        return {"BACKEND": "channels.layers.InMemoryChannelLayer"}
+        return {"BACKEND": "workbench.layers.EmbeddedChannelLayer"}
     parts = urlsplit(url)
     if parts.scheme not in {"redis", "rediss", "unix"}:
         raise ImproperlyConfigured(f"REDIS_URL scheme {parts.scheme!r} is not supported; use redis://HOST:PORT/DB")

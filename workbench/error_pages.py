@@ -7,7 +7,9 @@ A REST view's own errors never come here: workbench.api_errors answers them.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import asdict
+from typing import Any
 
 from csp.constants import HEADER
 from csp.middleware import CSPMiddleware
@@ -15,10 +17,11 @@ from csp.utils import build_policy
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 from django.template import loader
 from django.urls import Resolver404, resolve
 
-from protocol.errors import ProtocolError, new_request_id
+from protocol.errors import ProtocolError, request_id_here
 
 logger = logging.getLogger(__name__)
 
@@ -48,41 +51,43 @@ def is_api(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def error_answer(request: HttpRequest, status: int, *, details: dict | None = None, title: str = "", advice: str = ""):
+def error_answer(
+    request: HttpRequest, status: int, *, details: dict[str, Any] | None = None, title: str = "", advice: str = ""
+) -> HttpResponse:
     """The answer for an error with this HTTP status: JSON on /api/, otherwise a page."""
     code, default_title, default_advice = _BY_STATUS.get(status, _BY_STATUS[500 if status >= 500 else 400])
-    request_id = new_request_id()
+    request_id = request_id_here()
     if is_api(request):
         error = ProtocolError(code, default_title.lower(), details=details or {}, request_id=request_id)
         return JsonResponse({"error": error.as_dict()}, status=status)
-    context = {"status": status, "title": title or default_title, "advice": advice or default_advice}
+    context: dict[str, Any] = {"status": status, "title": title or default_title, "advice": advice or default_advice}
     if status >= 500:  # no context processors: whatever failed must not fail its error page too
         context["request_id"] = request_id
         return HttpResponse(loader.render_to_string("500.html", context), status=status)
     return HttpResponse(loader.render_to_string("error.html", context, request=request), status=status)
 
 
-def bad_request(request, exception=None):
+def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """handler400; a body over DATA_UPLOAD_MAX_MEMORY_SIZE is 413, not 400."""
     if isinstance(exception, RequestDataTooBig):
         return error_answer(request, 413, details={"limit_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE})
     return error_answer(request, 400)
 
 
-def permission_denied(request, exception=None):
+def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_answer(request, 403)
 
 
-def page_not_found(request, exception=None):
+def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     return error_answer(request, 404, details={"path": request.path[:500]})
 
 
-def server_error(request):
+def server_error(request: HttpRequest) -> HttpResponse:
     """handler500 (django.request has logged the traceback)."""
     return error_answer(request, 500)
 
 
-def csrf_failure(request, reason=""):
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """CSRF_FAILURE_VIEW: a form posted from a page that has expired, or from another site."""
     return error_answer(
         request,
@@ -97,10 +102,10 @@ class ApiErrorsAsJson:
     """On /api/, an error Django answered as HTML (DEBUG's technical pages too) is answered in the
     error model instead, so a client of the API always gets JSON it can read."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if response.status_code >= 400 and is_api(request) and response.get("Content-Type", "").startswith("text/html"):
             return error_answer(request, response.status_code)
@@ -112,17 +117,17 @@ class NotFoundPage:
     patterns, and DEBUG=1, the default a newcomer runs, should not publish the site's map. Placed
     after CommonMiddleware, which still turns a 404 for an address without its slash into a redirect."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
             resolve(request.path_info, getattr(request, "urlconf", None))
         except Resolver404:
             return page_not_found(request)
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         return page_not_found(request, exception) if isinstance(exception, Http404) else None
 
 
@@ -130,7 +135,7 @@ class ContentSecurityPolicy(CSPMiddleware):
     """django-csp's middleware, except that a 404 keeps the policy with DEBUG on: django-csp leaves it
     off for Django's technical 404 page, which NotFoundPage never lets through."""
 
-    def process_response(self, request, response):
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
         if response.status_code == 404 and settings.DEBUG and HEADER not in response:
             response[HEADER] = build_policy(**asdict(self.get_policy_parts(request=request, response=response)))
         return super().process_response(request, response)

@@ -10,22 +10,27 @@ origin. Bearer-token clients send no cookie and are not held to it (workbench/as
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.security.websocket import WebsocketDenier
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.utils.http import is_same_domain
 
+from agents.auth import ASGIApp
+
 # The page that opened a ws:// socket was served over http://, a wss:// one over https://.
 PAGE_SCHEMES = {"ws": "http", "wss": "https"}
 
 
-def own_origin(scope) -> str | None:
+def own_origin(scope: Mapping[str, Any]) -> str | None:
     """The origin of this server's pages as the request names it, or None for a host we do not serve.
     Django reads it (Host, X-Forwarded-Host and -Proto as configured, ALLOWED_HOSTS) as for any request."""
-    page_scope = dict(scope, method="GET", scheme=PAGE_SCHEMES.get(scope.get("scheme"), "http"))
+    page_scope = dict(scope, method="GET", scheme=PAGE_SCHEMES.get(scope.get("scheme", ""), "http"))
     request = ASGIRequest(page_scope, io.BytesIO())
     try:
         return f"{request.scheme}://{request.get_host()}"
@@ -49,7 +54,7 @@ def trusted_origin(origin: str) -> bool:
     return False
 
 
-def origin_allowed(scope) -> bool:
+def origin_allowed(scope: Mapping[str, Any]) -> bool:
     headers = dict(scope.get("headers") or [])
     origin = headers.get(b"origin", b"").decode("latin-1")
     if not origin:
@@ -60,10 +65,11 @@ def origin_allowed(scope) -> bool:
 class SameOriginValidator:
     """Refuses (HTTP 403, before the handshake completes) a WebSocket from another origin."""
 
-    def __init__(self, application):
+    def __init__(self, application: ASGIApp) -> None:
         self.application = application
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Mapping[str, Any], receive: ASGIReceiveCallable, send: ASGISendCallable) -> Any:
         if scope["type"] == "websocket" and not origin_allowed(scope):
-            return await WebsocketDenier()(scope, receive, send)
+            # An ASGI scope is a plain dict; types-channels names it a TypedDict of its own.
+            return await WebsocketDenier()(scope, receive, send)  # type: ignore[arg-type]
         return await self.application(scope, receive, send)

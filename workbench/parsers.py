@@ -6,6 +6,9 @@ before it gets here (RequestDataTooBig, answered 413 by workbench.api_errors).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import IO, Any
+
 from rest_framework.parsers import JSONParser
 
 from protocol import strict_json
@@ -13,11 +16,13 @@ from protocol.errors import ProtocolError
 
 
 class StrictJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self, stream: IO[Any], media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> Any:
         try:
             return strict_json.loads(stream.read())
         except strict_json.JsonRefused as refused:
-            details = {"reason": refused.reason}
+            details: dict[str, str | int] = {"reason": refused.reason}
             if refused.position is not None:
                 details["position"] = refused.position
             raise ProtocolError("INVALID_REQUEST", f"the body is not strict JSON: {refused}", details=details) from None

@@ -3,6 +3,7 @@
 import os
 from pathlib import Path
 
+import django_stubs_ext
 from csp.constants import NONE, SELF
 
 import workbench
@@ -13,9 +14,13 @@ from workbench.env import (
     env_bool,
     env_int,
     env_list,
+    env_log_level,
     env_mapping,
     secret_key,
 )
+
+# The generic classes django-stubs types (ModelAdmin[WorkSession], TabularInline[...]) subscriptable at run time.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DATA_DIR = Path(os.environ.get("WORKBENCH_DATA_DIR") or BASE_DIR / "data").resolve()
@@ -48,6 +53,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "workbench.request_ids.RequestIds",
     "workbench.error_pages.ApiErrorsAsJson",
     "django.middleware.security.SecurityMiddleware",
     "workbench.error_pages.ContentSecurityPolicy",
@@ -173,12 +179,16 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Each line names the HTTP request or agent task it belongs to ("-" outside one): protocol/logs.py.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "filters": {"ids": {"()": "protocol.logs.ContextIds"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s request=%(request_id)s task=%(task_id)s %(message)s"}
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["ids"]}},
+    "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "INFO")},
 }
 
 # CHAP transport: heartbeat interval announced to clients, and the per-connection rate limit.

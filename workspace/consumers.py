@@ -14,7 +14,6 @@ from urllib.parse import parse_qs
 
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_principal, session_access
-from sessions.chap.traits import SCHEDULE_CHANGES
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
 from sessions.models import Message, WorkSession
@@ -29,6 +28,7 @@ from sessions.sockets import (
     whole_number,
 )
 from workspace.fragments import board_update, live_update
+from workspace.traits import SCHEDULE_CHANGES
 
 
 def _render(session_id, seq: int, role: str, caller) -> str | None:

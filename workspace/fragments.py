@@ -11,9 +11,18 @@ from agents.gates import may_decide, waiting_for_people
 from agents.scheduling import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller, SessionId
-from sessions.chap.traits import REFRESHES_SIDE_PANELS
 from sessions.models import MemberRole, ShareRole, WorkSession
-from workspace.selectors import ANY_ROLE, schedule_board, work_state
+from workspace.selectors import (
+    ANY_ROLE,
+    decision_map_update,
+    earlier_standing,
+    schedule_board,
+    thread,
+    thread_message,
+    thread_message_by_id,
+    work_state,
+)
+from workspace.traits import REFRESHES_SIDE_PANELS
 
 
 def map_urls(session_id: SessionId) -> dict[str, str]:
@@ -56,9 +65,9 @@ def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] |
     answers, or the plan an approval or a rejection decides; None for any other message."""
     payload = envelope["payload"]
     if envelope["payload_type"] == "clarification_answer":
-        return selectors.thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
+        return thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
     if envelope["payload_type"] == "human_feedback":
-        shown = selectors.thread_message_by_id(session=session, message_id=payload["target_message_id"])
+        shown = thread_message_by_id(session=session, message_id=payload["target_message_id"])
         return shown if shown and shown["payload_type"] == "agent_capability_declaration" else None
     return None
 
@@ -69,13 +78,13 @@ def live_update(
     """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
     and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
     ``checksum``, which the forms send)."""
-    shown = selectors.thread_message(session=session, seq=seq, envelope=envelope)
+    shown = thread_message(session=session, seq=seq, envelope=envelope)
     context: dict[str, Any] = {
         "seq": seq,
         "checksum": checksum,
         "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
         "state": work_state(session),
-        "update": selectors.decision_map_update(session=session, message_id=envelope["message_id"]),
+        "update": decision_map_update(session=session, message_id=envelope["message_id"]),
         "role": role,
         "session": session,
         **map_urls(session.pk),
@@ -88,11 +97,11 @@ def live_update(
         context.update(members_context(session), refresh_members=True)
     if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
         if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
-            plans = [m for m in selectors.thread(session=session) if m["steps"]]
+            plans = [m for m in thread(session=session) if m["steps"]]
             context["redrawn"] = mark_uncovered_steps(session, plans)
         context.update(side_panels(session, role), refresh_side=True)
     if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
-        context["redrawn"] = selectors.earlier_standing(session=session, message_id=envelope["message_id"])
+        context["redrawn"] = earlier_standing(session=session, message_id=envelope["message_id"])
     decided = _decided(session, envelope)
     if decided:  # the question or the plan shows closed, with who decided it and when
         context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]

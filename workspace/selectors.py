@@ -1,5 +1,6 @@
-"""What the workspace's panels read that spans both apps: the scheduling board, what waits for a
-person, the state card and the sessions list. Dicts and frozen dataclasses for the templates, never
+"""What the workspace's screens read: the decision map drawn and the thread shown from the session's
+context graph, and the panels that span both apps: the scheduling board, what waits for a person, the
+state card and the sessions list. Dicts and frozen dataclasses for the templates, never
 attributes set on model instances; the domain reads stay in sessions and agents."""
 
 from __future__ import annotations
@@ -16,9 +17,13 @@ from agents.failures import reason_of
 from agents.gates import Gate, may_decide, waiting_counts, waiting_for_people
 from agents.models import OPEN_STATES, Approval, Task, TaskState
 from agents.scheduling import roles_missing, roles_uncovered, task_artefact
-from sessions.graphs import graph_cache
+from sessions.chap.layout import MapLayout
+from sessions.graphs import graph_cache, replay_cache
 from sessions.models import SessionState, WorkSession
-from sessions.selectors import agent_statuses, sessions_for_user
+from sessions.selectors import agent_statuses, session_messages, sessions_for_user
+from workspace.map_drawing import draw_map, map_update
+from workspace.node_details import node_details
+from workspace.thread import thread_entry
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -229,3 +234,75 @@ def session_rows(*, user: User) -> list[SessionRow]:
         )
         rows.append(SessionRow(session, key, label, waiting if may_decide(roles.get(session.pk)) else 0))
     return rows
+
+
+def decision_map(*, session: WorkSession, expanded: bool = False) -> dict[str, Any]:
+    """The decision map of the session now (see ``draw_map``)."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        return draw_map(entry.graph, entry.layout, expanded=expanded)
+
+
+def decision_map_update(*, session: WorkSession, message_id: str) -> dict[str, Any]:
+    """What one new message changes on the map (``map_update``): never the whole map."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        return map_update(entry.graph, entry.layout, message_id)
+
+
+def map_node_details(*, session: WorkSession, index: int) -> dict[str, Any] | None:
+    """One node of the map as it stands now (``node_details``); None when there is no such node."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        entry.layout.update(entry.graph)
+        return node_details(entry.graph, entry.layout, index)
+
+
+def map_node_details_at(*, session: WorkSession, seq: int, index: int) -> dict[str, Any] | None:
+    """One node of the map as it stood after message ``seq``: its status and history then."""
+    with replay_cache.at(session, seq) as context:
+        layout = MapLayout()
+        layout.update(context)
+        return node_details(context, layout, index)
+
+
+def decision_map_at(*, session: WorkSession, seq: int) -> dict[str, Any]:
+    """The decision map as it stood after message ``seq``, everything shown. Nodes keep the places
+    (and numbers) they have on today's map, since layout only ever appends."""
+    if seq == session.head_seq:
+        return {**decision_map(session=session, expanded=True), "seq": seq}
+    with replay_cache.at(session, seq) as context:
+        return {**draw_map(context, MapLayout(), expanded=True), "seq": seq}
+
+
+def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
+    """The session's messages up to the head recorded on ``session`` (the page's head, after which its
+    socket delivers) as the thread shows them, each collaborative_response with its heat."""
+    entry = graph_cache.entry(session)
+    messages = session_messages(session=session, since_seq=since_seq, upto=session.head_seq)
+    with entry.lock:
+        entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
+    return [shown for shown in entries if shown is not None]
+
+
+def thread_message(*, session: WorkSession, seq: int, envelope: dict[str, Any]) -> dict[str, Any] | None:
+    """One new message as the thread shows it (the live fragment's ``thread_entry``)."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        return thread_entry(seq, envelope, entry.graph.graph)
+
+
+def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, Any] | None:
+    """An earlier message as the thread shows it now (an answer closed one of its questions)."""
+    row = session.messages.filter(message_id=message_id).values_list("seq", "envelope").first()
+    return thread_message(session=session, seq=row[0], envelope=row[1]) if row else None
+
+
+def earlier_standing(*, session: WorkSession, message_id: str) -> list[dict[str, Any]]:
+    """The messages whose standing a new report changed (the version it replaced, the answer it
+    displaced, the correction it declined), as the thread shows them now."""
+    entry = graph_cache.entry(session)
+    with entry.lock:
+        node = entry.graph.graph.nodes.get(message_id) or {}
+        changed = sorted(str(node[key]) for key in ("supersedes", "was_current", "declines") if node.get(key))
+    return [shown for earlier in changed if (shown := thread_message_by_id(session=session, message_id=earlier))]

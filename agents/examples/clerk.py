@@ -14,17 +14,18 @@ import argparse
 import asyncio
 import sys
 from datetime import UTC, datetime
+from typing import Any
 
-from agents.client import AgentClient, ChapError
+from agents.client import AgentClient, ChapError, Frame
 from agents.sap import Block, format_block, parse
 
 
-def results(text: str) -> dict[str, dict]:
+def results(text: str) -> dict[str | None, dict[str, Any]]:
     """The result and error bodies of a SAP response stream, by block id, with ``ok`` set."""
     return {b.id: {"ok": b.type == "result", **b.body} for b in parse(text) if isinstance(b, Block)}
 
 
-def inventory(task: dict, files: dict, tables: dict) -> str:
+def inventory(task: Frame, files: dict[str, Any], tables: dict[str, Any]) -> str:
     lines = [f"# Inventory for task {task['id']}: {task['title']}", "", "## Files"]
     if files.get("ok"):
         lines += [f"- {f['path']} ({f.get('size', '?')} bytes)" for f in files.get("files", [])] or ["- none"]
@@ -38,7 +39,7 @@ def inventory(task: dict, files: dict, tables: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-async def handle(agent: AgentClient, task: dict, attempt: int) -> str:
+async def handle(agent: AgentClient, task: Frame, attempt: int) -> str:
     session_id = task["session_id"]
     listing = await agent.sap(
         session_id,
@@ -99,7 +100,7 @@ async def serve(servers: list[str], token: str, *, once: bool, wait_s: float) ->
         handled = 0
         while True:
             task, attempt = await agent.take()
-            if task is None:
+            if task is None or attempt is None:
                 if once and handled:
                     return 0
                 try:

@@ -86,12 +86,7 @@ def build_agent_context(
 
     proposal = next((env for _, env in reversed(messages) if env["payload_type"] == "task_proposal"), None)
     if proposal is not None:
-        payload = proposal["payload"]
-        constraints = ", ".join(f"{k}: {v}" for k, v in (payload.get("constraints") or {}).items())
-        criteria = "; ".join(payload.get("success_criteria") or [])
-        parts.append(
-            ("goal", f"GOAL: {payload['goal']}\nCONSTRAINTS: {constraints or 'none'}\nSUCCESS: {criteria or 'none'}")
-        )
+        parts.append(("goal", _goal(proposal["payload"])))
         included.append(proposal["message_id"])
 
     attention = _attention(graph, budget)
@@ -102,14 +97,7 @@ def build_agent_context(
 
     checkpoint = next((pair for pair in reversed(messages) if pair[1]["payload_type"] == "checkpoint"), None)
     if checkpoint is not None:
-        summary = checkpoint[1]["payload"].get("summary") or {}
-        lines = [f"CHECKPOINT {checkpoint[1]['payload']['label']} (at message {summary.get('seq')}):"]
-        lines += [
-            f"- decided: {d['type']} of {d['target']} {d.get('instruction', '')}".rstrip()
-            for d in summary.get("decisions", [])
-        ]
-        lines += [f"- step {p['step']} {p['status']}: {p['label']}" for p in summary.get("plan", [])]
-        text = "\n".join(lines)
+        text = _checkpoint(checkpoint[1]["payload"])
         if used + estimate_tokens(text) <= budget:
             parts.append(("checkpoint", text))
             used += estimate_tokens(text) + 1
@@ -143,6 +131,25 @@ def build_agent_context(
         "messages": included,
         "sections": [name for name, _ in parts],
     }
+
+
+def _goal(proposal: dict[str, Any]) -> str:
+    """The task proposal's goal, constraints and success criteria."""
+    constraints = ", ".join(f"{k}: {v}" for k, v in (proposal.get("constraints") or {}).items())
+    criteria = "; ".join(proposal.get("success_criteria") or [])
+    return f"GOAL: {proposal['goal']}\nCONSTRAINTS: {constraints or 'none'}\nSUCCESS: {criteria or 'none'}"
+
+
+def _checkpoint(checkpoint: dict[str, Any]) -> str:
+    """A checkpoint's summary: the decisions taken and the plan's steps with their status."""
+    summary = checkpoint.get("summary") or {}
+    lines = [f"CHECKPOINT {checkpoint['label']} (at message {summary.get('seq')}):"]
+    lines += [
+        f"- decided: {d['type']} of {d['target']} {d.get('instruction', '')}".rstrip()
+        for d in summary.get("decisions", [])
+    ]
+    lines += [f"- step {p['step']} {p['status']}: {p['label']}" for p in summary.get("plan", [])]
+    return "\n".join(lines)
 
 
 def _fit(

@@ -13,7 +13,7 @@ from typing import Any
 import networkx as nx
 
 from protocol.errors import ProtocolError
-from sessions.chap.graph import ASKS
+from sessions.chap.dependencies import ASKS
 from sessions.chap.labels import sender_label
 
 # Which edge into a decided node settles it, and the verb a person reads for it.

@@ -6,9 +6,8 @@ what it builds on: ``reply --responds_to--> original``, ``response --assumes--> 
 ``step --decomposes--> goal``. So everything *derived from* a node is its set of ancestors
 along the dependency edges, which is what a correction must flag.
 
-Statuses are never edited in place: a node keeps the list of status events that messages
-caused, and its status is the latest event whose cause is still in force. When a correction
-is itself overturned, its events stop counting and every node it touched falls back.
+A message's nodes and edges are its payload type's rule (``_apply_<payload_type>``); statuses,
+what derives from what and the export are ``dependencies.DependencyGraph``'s.
 
 ``apply`` costs what the message itself contains (plus, for a correction, what it flags);
 nothing in it walks the whole session, so appending stays flat as sessions grow.
@@ -16,37 +15,17 @@ nothing in it walks the whole session, so appending stays flat as sessions grow.
 
 from __future__ import annotations
 
-import io
 import json
-import re
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-import networkx as nx
-
+from sessions.chap.dependencies import DependencyGraph
 from sessions.chap.labels import feedback_label, message_label, payload_label
 from sessions.chap.traits import node_kind
 
-DEPENDENCY_EDGES = frozenset(
-    {"responds_to", "part_of", "decomposes", "fulfils", "assumes", "cites", "answers", "depends_on", "produced_by"}
-)
 REDIRECTING_FEEDBACK = frozenset({"correction", "new_direction"})
-STATUSES = ("proposed", "in_progress", "done", "open", "overturned", "needs_review")
-
-_BASE_STATUS = {
-    "task_proposal": "in_progress",
-    "agent_capability_declaration": "proposed",
-    "collaborative_response": "proposed",
-    "clarification": "open",
-    "goal": "in_progress",
-    "step": "proposed",
-    "question": "open",
-    "assumption": "proposed",
-}
 CURRENT_ANSWER = "current_answer"  # the graph-level attribute naming the report that is the session's answer now
-ASKS = frozenset({"clarification", "question"})  # the kinds of node that wait for a person's answer while open
 
 
 @dataclass(frozen=True)
@@ -58,19 +37,14 @@ class Redirect:
     target: str
 
 
-class ContextGraph:
+class ContextGraph(DependencyGraph):
     def __init__(self, session_id: str):
+        super().__init__()
         self.session_id = session_id
-        self.graph: nx.DiGraph[str] = nx.DiGraph()
         self.seq = 0
         self.goal: str | None = None
         self.steps: dict[int, str] = {}
         self.redirects: list[Redirect] = []
-        self.caused: dict[str, set[str]] = {}  # message id -> the nodes whose status it set
-        # What waits for a person, kept as statuses change so that counting it never walks the graph:
-        self.open_asks: set[str] = set()  # clarifications and report questions still open
-        self.plans: set[str] = set()  # the declarations that propose a plan
-        self.proposed_plans: set[str] = set()  # of those, the ones still only proposed
         self.latest_report: dict[str, str] = {}  # sender -> its report that stands (later ones supersede it)
 
     # -- building -----------------------------------------------------------------------------
@@ -110,12 +84,6 @@ class ContextGraph:
         if kind == "collaborative_response":
             self._stand(message_id, reply, payload.get("provenance") or {})
 
-    def _node(self, node: str, kind: str, message_id: str, seq: int, **attrs: Any) -> str:
-        base = _BASE_STATUS.get(kind, "done")
-        self.graph.add_node(node, kind=kind, message=message_id, seq=seq, base=base, events=[], **attrs)
-        self._status(node, self.graph.nodes[node], base)
-        return node
-
     def _unit(
         self, message_id: str, seq: int, kind: str, key: object, text: str, *, label: str = "", **attrs: Any
     ) -> str:
@@ -123,9 +91,6 @@ class ContextGraph:
         self._node(node, kind, message_id, seq, label=_short(label or text), text=text, **attrs)
         self._edge(node, message_id, "part_of")
         return node
-
-    def _edge(self, source: str, target: str, edge_type: str, **attrs: Any) -> None:
-        self.graph.add_edge(source, target, type=edge_type, **attrs)
 
     def _apply_task_proposal(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         self.goal = self._unit(message_id, seq, "goal", 0, payload["goal"])
@@ -322,81 +287,6 @@ class ContextGraph:
             self._withdraw(correction)
         return True
 
-    # -- statuses and invalidation ------------------------------------------------------------
-
-    def _status(self, node: str, attrs: dict[str, Any], status: str) -> None:
-        """Every status is written here, so the sets of what waits for a person follow it."""
-        attrs["status"] = status
-        if attrs["kind"] in ASKS:
-            _keep(self.open_asks, node, status == "open")
-        elif node in self.plans:
-            _keep(self.proposed_plans, node, status == "proposed")
-
-    def _set(self, node: str, status: str, cause: str) -> None:
-        attrs = self.graph.nodes[node]
-        attrs["events"].append((cause, status))
-        self._status(node, attrs, status)
-        self.caused.setdefault(cause, set()).add(node)
-
-    def _overturn(self, target: str, *, cause: str) -> None:
-        """Overturn ``target`` and flag everything derived from it; undo what the target itself set."""
-        nodes = self.graph.nodes
-        self._set(target, "overturned", cause)
-        flagged = self.caused[cause]
-        derived = self.derived_from(target)
-        whole = nodes[target]["message"]
-        if whole != target:  # a corrected part (a section, a quote) puts its whole message in doubt
-            derived |= {whole} | self.derived_from(whole)
-        for node in derived:
-            attrs = nodes[node]
-            # A question still open keeps waiting for its answer: the doubt is about what was said.
-            if node != cause and attrs["status"] not in ("overturned", "open"):
-                attrs["events"].append((cause, "needs_review"))
-                self._status(node, attrs, "needs_review")
-                flagged.add(node)
-        if target in self.caused:
-            self._withdraw(target)
-
-    def _withdraw(self, cause: str) -> None:
-        """A message was overturned: the statuses it set stop counting (a correction of a correction)."""
-        nodes = self.graph.nodes
-        for node in self.caused[cause]:
-            attrs = nodes[node]
-            attrs["events"] = [event for event in attrs["events"] if event[0] != cause]
-            self._status(node, attrs, attrs["events"][-1][1] if attrs["events"] else attrs["base"])
-
-    def derived_from(self, node: str) -> set[str]:
-        """Every node that depends on ``node``, transitively, along dependency edges."""
-        # The adjacency dict itself, not the pred view: this walk is the hot path of a correction.
-        pred = self.graph._pred  # type: ignore[attr-defined]  # networkx's stubs leave out its adjacency dicts
-        seen = {node}
-        queue = deque([node])
-        while queue:
-            current = queue.popleft()
-            for parent, edge in pred[current].items():
-                if parent not in seen and edge["type"] in DEPENDENCY_EDGES:
-                    seen.add(parent)
-                    queue.append(parent)
-        seen.discard(node)
-        return seen
-
-    def depends_on(self, node: str) -> set[str]:
-        """Everything ``node`` builds on, transitively (the node itself included)."""
-        succ = self.graph._succ  # type: ignore[attr-defined]  # as in derived_from
-        seen = {node}
-        queue = deque([node])
-        while queue:
-            current = queue.popleft()
-            for child, edge in succ[current].items():
-                if child not in seen and edge["type"] in DEPENDENCY_EDGES:
-                    seen.add(child)
-                    queue.append(child)
-        return seen
-
-    def affected_by(self, message_id: str) -> frozenset[str]:
-        """The nodes a message set the status of: for a correction, what it overturned and flagged."""
-        return frozenset(self.caused.get(message_id, ()))
-
     def unseen_redirects(self, *, since_seq: int, in_reply_to: str | None) -> list[str]:
         """Corrections after ``since_seq`` that change what a reply to ``in_reply_to`` builds on."""
         if not in_reply_to or in_reply_to not in self.graph:
@@ -433,45 +323,6 @@ class ContextGraph:
             return None
         number = _int(str(task_step_id).removeprefix("step_").removeprefix("step-").removeprefix("step"))
         return self.steps.get(number) if number is not None else None
-
-    def node_link(self) -> dict[str, Any]:
-        return nx.node_link_data(_exportable(self.graph), edges="edges")
-
-    def graphml(self) -> str:
-        buffer = io.BytesIO()
-        nx.write_graphml(_exportable(self.graph, xml=True), buffer)
-        return buffer.getvalue().decode()
-
-
-# Characters XML 1.0 forbids (control characters, U+FFFE, U+FFFF): in an export they become U+FFFD,
-# the replacement character, so GraphML stays well-formed whatever the messages hold.
-_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-
-
-def _exportable(graph: nx.DiGraph[str], *, xml: bool = False) -> nx.DiGraph[str]:
-    """A copy whose attributes are scalars: GraphML has no lists, and events are internal."""
-    out: nx.DiGraph[str] = nx.DiGraph()
-    for node, attrs in graph.nodes(data=True):
-        out.add_node(node, **{key: _scalar(value, xml) for key, value in attrs.items() if key != "events"})
-    for source, target, attrs in graph.edges(data=True):
-        out.add_edge(source, target, **{key: _scalar(value, xml) for key, value in attrs.items()})
-    return out
-
-
-def _scalar(value: object, xml: bool) -> str | bool | int | float:
-    if value is None:
-        return ""
-    if isinstance(value, bool | int | float):
-        return value
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    return _XML_FORBIDDEN.sub("\ufffd", text) if xml else text
-
-
-def _keep(members: set[str], node: str, member: bool) -> None:
-    if member:
-        members.add(node)
-    else:
-        members.discard(node)
 
 
 def _int(value: Any) -> int | None:

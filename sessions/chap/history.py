@@ -14,8 +14,7 @@ from typing import Any
 from networkx.classes.reportviews import NodeView
 
 from sessions.chap.graph import ContextGraph
-from sessions.chap.labels import feedback_label, message_label, sender_label
-from sessions.chap.layout import report_title
+from sessions.chap.labels import feedback_label, message_label, report_title, sender_label
 from sessions.chap.summary import is_decision
 from sessions.chap.traits import FOLDED_WORDS
 

@@ -105,3 +105,12 @@ def message_label(node: dict[str, Any] | None) -> str:
         what = payload_label(kind)
     sender = sender_label(node.get("sender", ""))
     return f"the {what}" + (f" from {sender}" if sender else "")
+
+
+def report_title(text: str) -> str:
+    """A report's first heading (or first line) as its name on the map and in the history."""
+    for line in (text or "").splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line
+    return ""

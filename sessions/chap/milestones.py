@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from sessions.chap.graph import ContextGraph
-from sessions.chap.labels import feedback_label, sender_label
-from sessions.chap.layout import report_title
+from sessions.chap.labels import feedback_label, report_title, sender_label
 
 PLAN_KINDS = frozenset({"agent_capability_declaration", "step"})
 

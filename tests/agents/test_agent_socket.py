@@ -13,6 +13,7 @@ from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
 from agents.scheduling import task_create
 from agents.tokens import token_issue, token_revoke
+from protocol.logs import ContextIds
 from sessions.access import caller_for_user
 from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
@@ -117,6 +118,28 @@ def test_take_run_sap_post_and_finish_a_task_over_the_socket(world):
     stored = Task.objects.get(pk=task.pk)
     assert (stored.state, stored.result_message_id) == (TaskState.DONE, envelope["message_id"])
     assert (workspace_root(world["session"].pk) / "notes.md").read_text() == "hello"
+
+
+def test_a_task_frame_that_fails_is_logged_under_its_task_and_request_ids(world, monkeypatch, caplog):
+    task = assign(world)
+    caplog.handler.addFilter(ContextIds())  # the filter settings.LOGGING puts on the console handler
+
+    def broken(claim, **fields):
+        raise RuntimeError("the disk is gone")
+
+    monkeypatch.setattr("agents.consumers.task_fail", broken)
+
+    async def scenario():
+        socket, _, _ = await open_socket(world["token"])
+        await socket.receive_json_from()
+        await socket.send_json_to({"type": "task.fail", "ref": "f", "task_id": task.pk, "attempt": 1, "error": "no"})
+        error = await until(socket, "error")
+        await socket.disconnect()
+        return error["error"]
+
+    error = async_to_sync(scenario)()
+    [record] = [record for record in caplog.records if "agent socket frame 'task.fail' failed" in record.message]
+    assert (error["code"], record.task_id, record.request_id) == ("INTERNAL_ERROR", str(task.pk), error["request_id"])
 
 
 def test_the_agent_receives_its_sessions_messages_and_new_offers_live(world):

@@ -6,7 +6,8 @@ from django.core.management import call_command
 
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
-from sessions.selectors import decision_map, final_report
+from sessions.selectors import final_report
+from workspace.selectors import decision_map
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
 

@@ -126,8 +126,15 @@ def test_search_results_escape_what_messages_say(story):
 
 
 def test_every_message_is_indexed_with_its_words(story):
-    texts = Message.objects.filter(session=story["session"]).values_list("search_text", flat=True)
-    assert all(texts) and any("battery suppliers" in text for text in texts)
+    texts = dict(Message.objects.filter(session=story["session"]).values_list("seq", "search_text"))
+    assert sorted(texts) == [1, 2, 3, 4, 5]
+    assert texts[1] == "olga\ntask proposal\nWrite a short report on battery suppliers\n2024-01-20"
+    assert texts[3] == "olga\ncheckpoint\nFirst draft in"
+    assert texts[4] == "olga\nhuman feedback\nmedium\ncorrection\nUse 2022 onwards\nassumption"
+    assert texts[5] == "workbench\ncheckpoint\nCorrection by olga of “Recent means since 2021”"
+    report = texts[2].splitlines()
+    assert report[:2] == ["analyst", "collaborative response"]
+    assert {"Recent means since 2021", "Technical or business focus?", "[1] Smith 2023", "market text"} <= set(report)
 
 
 def test_viewers_review_history_and_outsiders_get_404(client, story):

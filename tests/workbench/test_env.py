@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from workbench.env import channel_layer_from_url, database_from_url, env_bool, env_int, secret_key
+from workbench.env import channel_layer_from_url, database_from_url, env_bool, env_int, env_log_level, secret_key
 
 
 def test_empty_database_url_is_the_embedded_sqlite_file(tmp_path):
@@ -45,7 +45,7 @@ def test_bad_database_url_is_a_clear_error(url, message, tmp_path):
 
 
 def test_redis_url_selects_the_redis_layer_and_empty_the_in_memory_one():
-    assert channel_layer_from_url("")["BACKEND"] == "channels.layers.InMemoryChannelLayer"
+    assert channel_layer_from_url("")["BACKEND"] == "workbench.layers.EmbeddedChannelLayer"
     layer = channel_layer_from_url("redis://127.0.0.1:6379/2")
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
     assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/2"]
@@ -76,3 +76,11 @@ def test_short_secret_key_is_refused(monkeypatch, tmp_path):
     monkeypatch.setenv("SECRET_KEY", "short")
     with pytest.raises(ImproperlyConfigured, match="at least 32"):
         secret_key(tmp_path)
+
+
+def test_log_level_is_read_in_any_case_and_garbage_is_refused(monkeypatch):
+    monkeypatch.setenv("LOG_LEVEL", " warning ")
+    assert env_log_level("LOG_LEVEL", "INFO") == "WARNING"
+    monkeypatch.setenv("LOG_LEVEL", "loud")
+    with pytest.raises(ImproperlyConfigured, match="LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"):
+        env_log_level("LOG_LEVEL", "INFO")

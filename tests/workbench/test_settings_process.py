@@ -43,3 +43,15 @@ def test_in_memory_layer_without_debug_is_warned_about(tmp_path):
     env["REDIS_URL"] = ""
     result = run_manage("check", **env)
     assert "chap_sessions.W001" in result.stderr + result.stdout
+
+
+def test_bad_log_level_stops_manage_py_with_a_clear_message(tmp_path):
+    result = run_manage("check", LOG_LEVEL="chatty", WORKBENCH_DATA_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; got 'chatty'" in result.stderr
+
+
+def test_a_safety_filter_that_does_not_import_stops_the_start(tmp_path):
+    result = run_manage("check", CHAP_SAFETY_FILTER="sessions.safety.no_such_filter", WORKBENCH_DATA_DIR=str(tmp_path))
+    assert result.returncode != 0
+    assert "(chap_sessions.E001) CHAP_SAFETY_FILTER: 'sessions.safety.no_such_filter' does not import" in result.stderr

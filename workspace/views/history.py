@@ -6,9 +6,8 @@ from django.shortcuts import render
 
 from sessions import selectors
 from sessions.search import search_messages
-from workspace.fragments import (
-    history_urls,
-)
+from workspace.fragments import history_urls
+from workspace.selectors import decision_map_at, map_node_details_at
 from workspace.views.common import member_access
 
 TIMELINE_SHOWN = 500  # the newest entries on the history page; proposals and checkpoints always
@@ -35,7 +34,7 @@ def history(request, session_id):
         "timeline": entries,
         "left_out": left_out,
         "checkpoints": marks,
-        "map": selectors.decision_map_at(session=session, seq=seq),
+        "map": decision_map_at(session=session, seq=seq),
         "points": [(0, "the start"), *((m["seq"], m["label"]) for m in marks), (session.head_seq, "now")],
         **history_urls(session_id, seq),
     }
@@ -46,7 +45,7 @@ def history(request, session_id):
 def history_map(request, session_id):
     session = member_access(request, session_id).session
     seq = _seq_param(request, "seq", session.head_seq, session.head_seq)
-    drawn = selectors.decision_map_at(session=session, seq=seq)
+    drawn = decision_map_at(session=session, seq=seq)
     return render(request, "workspace/history.html#history-map", {"map": drawn, **history_urls(session_id, seq)})
 
 
@@ -56,7 +55,7 @@ def history_node(request, session_id, seq):
     session = member_access(request, session_id).session
     index = request.GET.get("node", "")
     node = (
-        selectors.map_node_details_at(session=session, seq=seq, index=int(index))
+        map_node_details_at(session=session, seq=seq, index=int(index))
         if index.isdigit() and seq <= session.head_seq
         else None
     )

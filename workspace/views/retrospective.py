@@ -6,11 +6,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
 from protocol.errors import ProtocolError
-from sessions import selectors
 from sessions.access import caller_for_user
 from sessions.chap.retrospective import METRIC_LABELS, bar_chart, line_chart
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from sessions.serializers import CriterionCheckSerializer, RatingSerializer
+from workspace.map_drawing import heat
 from workspace.views.common import filled_fields, member_access, refusal_text
 
 
@@ -71,5 +71,5 @@ def _retrospective_act(request, session_id, serializer_class, service) -> bool:
 def _confidence_bars(deliverable: dict | None) -> dict:
     chart = bar_chart(deliverable["sections"] if deliverable else [])
     for row in chart["rows"]:
-        row["heat"] = selectors.heat(row["confidence"])
+        row["heat"] = heat(row["confidence"])
     return chart

@@ -8,9 +8,7 @@ from agents.api import TaskActionSerializer
 from agents.scheduling import agent_pause, task_act
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
-from workspace.fragments import (
-    board_context,
-)
+from workspace.fragments import board_context
 from workspace.views.common import filled_fields, member_access, refusal_text
 
 

@@ -8,7 +8,6 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRefresh
 
 from protocol.errors import ProtocolError
-from sessions import selectors
 from sessions.access import caller_for_user
 from sessions.membership import session_update
 from workspace.fragments import (
@@ -18,7 +17,7 @@ from workspace.fragments import (
     shares_context,
     side_panels,
 )
-from workspace.selectors import work_state
+from workspace.selectors import decision_map, map_node_details, thread, work_state
 from workspace.views.common import member_access
 from workspace.views.conversation import feedback_panel_context
 
@@ -30,8 +29,8 @@ def session_detail(request, session_id):
     context = {
         "session": session,
         "role": access.role,
-        "map": selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1"),
-        "thread": mark_uncovered_steps(session, selectors.thread(session=session)),
+        "map": decision_map(session=session, expanded=request.GET.get("expand") == "1"),
+        "thread": mark_uncovered_steps(session, thread(session=session)),
         "state": work_state(session),
         **members_context(session),
         **shares_context(session),
@@ -45,7 +44,7 @@ def session_detail(request, session_id):
 @login_required
 def session_map(request, session_id):
     session = member_access(request, session_id).session
-    drawn = selectors.decision_map(session=session, expanded=request.GET.get("expand") == "1")
+    drawn = decision_map(session=session, expanded=request.GET.get("expand") == "1")
     return render(request, "workspace/partials/map.html", {"map": drawn, **map_urls(session_id)})
 
 
@@ -56,7 +55,7 @@ def map_node(request, session_id):
         index = int(request.GET.get("node", ""))
     except ValueError:
         index = -1
-    node = selectors.map_node_details(session=session, index=index)
+    node = map_node_details(session=session, index=index)
     if node is None:
         raise Http404("No such node on the map")
     return render(request, "workspace/partials/node_details.html", {"node": node, **map_urls(session_id)})

@@ -1,8 +1,9 @@
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.models import Agent
 
@@ -10,10 +11,10 @@ from agents.models import Agent
 class Command(BaseCommand):
     help = "Store measured capability profiles ({agent name: {figure: value}}, from bench/agents_eval.py --save)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="a JSON file, or - for standard input")
 
-    def handle(self, *args, file, **options):
+    def handle(self, *args: Any, file: str, **options: Any) -> None:
         try:
             profiles = json.loads(sys.stdin.read() if file == "-" else Path(file).read_text())
         except (OSError, ValueError) as exc:

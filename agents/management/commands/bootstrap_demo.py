@@ -1,8 +1,9 @@
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from agents.behaviours.registry import builtin_agents_ensure
 from agents.demo import demo_seed
@@ -16,10 +17,10 @@ class Command(BaseCommand):
         "Create the built-in agents, the demo user and a demo session of real work when missing; print how to sign in."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--url", default="http://127.0.0.1:8000/", help="where the workbench will be served")
 
-    def handle(self, *args, url, **options):
+    def handle(self, *args: Any, url: str, **options: Any) -> None:
         credentials = settings.DATA_DIR / "demo-credentials.txt"
         User = get_user_model()
         user = User.objects.filter(username=DEMO_USERNAME).first()
@@ -29,7 +30,7 @@ class Command(BaseCommand):
             user = User.objects.create_superuser(DEMO_USERNAME, email="", password=password)
             credentials.write_text(f"{DEMO_USERNAME}\n{password}\n")
             credentials.chmod(0o600)
-        builtins = builtin_agents_ensure()
+        builtins = builtin_agents_ensure()  # type: ignore[no-untyped-call]  # registry.py is not typed yet
         if not WorkSession.objects.exists():
             session = demo_seed(owner=user, agents=builtins)
             self.stdout.write(f"The demo session {session.title!r} holds {session.head_seq} messages of real work.")

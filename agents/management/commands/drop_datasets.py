@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from agents.operations.datasets.lifecycle import every_dataset_drop
@@ -9,6 +11,6 @@ class Command(BaseCommand):
         "Run it before dropping the database: DROP DATABASE leaves roles behind."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         dropped = every_dataset_drop()
         self.stdout.write(f"Dropped the datasets of {len(dropped)} session(s).")

@@ -1,5 +1,7 @@
+from typing import Any
+
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.models import Agent
 from sessions.membership import agent_join, session_create
@@ -8,12 +10,12 @@ from sessions.membership import agent_join, session_create
 class Command(BaseCommand):
     help = "Create a session owned by USER, with agents taking part, and print its id."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--owner", required=True)
         parser.add_argument("--title", required=True)
         parser.add_argument("--agent", action="append", default=[], metavar="NAME")
 
-    def handle(self, *args, owner, title, agent, **options):
+    def handle(self, *args: Any, owner: str, title: str, agent: list[str], **options: Any) -> None:
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"no user {owner!r}")

@@ -1,7 +1,8 @@
 import json
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from protocol.errors import ProtocolError
 from sessions.membership import session_import
@@ -10,11 +11,11 @@ from sessions.membership import session_import
 class Command(BaseCommand):
     help = "Load a session export (GET /api/sessions/<id>/export/) after verifying its checksum chain."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file")
         parser.add_argument("--owner", required=True, help="username who will own the imported session")
 
-    def handle(self, *args, file, owner, **options):
+    def handle(self, *args: Any, file: str, owner: str, **options: Any) -> None:
         user = get_user_model().objects.filter(username=owner).first()
         if user is None:
             raise CommandError(f"no user {owner!r}")

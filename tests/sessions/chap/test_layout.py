@@ -2,20 +2,11 @@
 feedback and decisions, with the log's machinery folded into the step that caused it."""
 
 from sessions.chap.graph import ContextGraph
-from sessions.chap.layout import (
-    DECISION,
-    GOAL,
-    PART,
-    PLAN,
-    RESULT,
-    STEP,
-    MapLayout,
-    draw_map,
-    map_update,
-    node_details,
-)
+from sessions.chap.layout import DECISION, GOAL, PART, PLAN, RESULT, STEP, MapLayout
 from sessions.chap.schemas import validate_envelope
 from tests.sessions import envelopes
+from workspace.map_drawing import draw_map, map_update
+from workspace.node_details import node_details
 
 SYSTEM = ("system", "workbench")
 

@@ -1,133 +1,93 @@
-"""The payload traits registry: every payload type has traits and, when the thread shows it, a partial
-that exists; the lists read off it are the ones the workbench used before it (written out here)."""
+"""The payload traits registries, read from one source: every payload type of the schemas has core
+traits and a workspace view; every partial a view names exists; the senders table is the one
+docs/chap.md prints; and the lists the workbench reads off the registries keep their rules."""
+
+import re
+from pathlib import Path
 
 import pytest
-from django.template import TemplateDoesNotExist
 from django.template.loader import get_template
 
 from sessions.chap import layout, traits
 from sessions.chap.labels import payload_label
-from sessions.chap.schemas import PAYLOAD_TYPES, PAYLOADS, SENDERS
-from sessions.chap.traits import TRAITS, PayloadTraits
+from sessions.chap.schemas import PAYLOAD_TYPES, PAYLOADS, SENDER_TYPES, SENDERS
+from sessions.chap.traits import TRAITS, PayloadTraits, node_kind
+from workspace.traits import REFRESHES_SIDE_PANELS, THREAD_HIDDEN, VIEWS
 
-SHOWN_IN_THREAD = {
-    "task_proposal",
-    "agent_capability_declaration",
-    "collaborative_response",
-    "human_feedback",
-    "clarification",
-    "clarification_answer",
-    "checkpoint",
-    "summary",
-    "error",
-    "session_event",
-}
+CHAP_MD = Path(__file__).resolve().parents[3] / "docs" / "chap.md"
 
 
-def test_every_payload_type_has_traits_and_no_other_has():
-    assert set(TRAITS) == set(PAYLOADS)
+def senders_in_docs() -> dict[str, set[str]]:
+    """The table under "Who may post what" in docs/chap.md: payload type -> the senders marked yes."""
+    text = CHAP_MD.read_text()
+    table = text[text.index("### Who may post what") :].split("\n\n")[2]
+    header, _, *rows = table.splitlines()
+    columns = [cell.split()[0] for cell in header.strip("|").split("|")[1:]]
+    found: dict[str, set[str]] = {}
+    for row in rows:
+        first, *cells = (cell.strip() for cell in row.strip("|").split("|"))
+        for payload_type in re.findall(r"`(\w+)`", first):
+            assert payload_type not in found, f"{payload_type} is listed twice"
+            found[payload_type] = {column for column, cell in zip(columns, cells, strict=True) if cell == "yes"}
+    return found
+
+
+def test_every_payload_type_has_traits_and_a_view_and_no_other_has():
+    assert set(TRAITS) == set(PAYLOADS) == set(VIEWS)
 
 
 @pytest.mark.parametrize("payload_type", PAYLOAD_TYPES)
-def test_a_payload_type_the_thread_shows_has_a_partial_that_exists(payload_type):
-    template = TRAITS[payload_type].template
-    if payload_type in SHOWN_IN_THREAD:
-        assert (
-            get_template(template).template.name == f"workspace/partials/payloads/{TRAITS[payload_type].renderer}.html"
-        )
+def test_the_partial_a_view_names_exists_and_only_hidden_types_have_none(payload_type):
+    template = VIEWS[payload_type].template
+    if template is None:
+        assert payload_type in THREAD_HIDDEN
     else:
-        assert template is None
-
-
-def test_a_renderer_without_a_partial_is_found_missing():
-    made_up = PayloadTraits(label="x", senders=traits.HUMAN, map_shape="result", renderer="no_such_payload")
-    with pytest.raises(TemplateDoesNotExist):
-        get_template(made_up.template)
+        assert payload_type not in THREAD_HIDDEN
+        assert (
+            get_template(template).template.name == f"workspace/partials/payloads/{VIEWS[payload_type].renderer}.html"
+        )
 
 
 def test_the_senders_table_is_the_one_docs_chap_md_lists():
-    assert {
-        "task_proposal": {"human"},
-        "agent_capability_declaration": {"agent"},
-        "collaborative_response": {"agent"},
-        "human_feedback": {"human"},
-        "clarification": {"agent"},
-        "clarification_answer": {"human"},
-        "agent_status": {"agent"},
-        "checkpoint": {"human", "system"},
-        "summary": {"agent", "system"},
-        "error": {"agent", "system"},
-        "task_event": {"system"},
-        "session_event": {"system"},
-        "operation_record": {"system"},
-    } == SENDERS
+    assert senders_in_docs() == SENDERS
     assert tuple(SENDERS) == PAYLOAD_TYPES
+    assert {sender for allowed in SENDERS.values() for sender in allowed} == set(SENDER_TYPES)
 
 
-def test_the_lists_read_off_the_traits_are_the_hand_written_ones_they_replace():
-    assert {"agent_status", "operation_record", "task_event"} == traits.THREAD_HIDDEN
-    assert {"task_event", "agent_status", "operation_record"} == traits.SCHEDULE_CHANGES
-    assert {
-        "agent_status",
-        "operation_record",
-        "task_event",
-        "agent_capability_declaration",
-        "clarification",
-        "clarification_answer",
-        "collaborative_response",
-        "human_feedback",
-    } == traits.REFRESHES_SIDE_PANELS
-    assert {"agent_status", "operation_record"} == traits.TIMELINE_HIDDEN
-    assert {"task_proposal", "checkpoint"} == traits.TIMELINE_LANDMARKS
-    assert set(SHOWN_IN_THREAD) == set(PAYLOAD_TYPES) - traits.THREAD_HIDDEN
+def test_what_the_thread_hides_the_status_bar_shows():
+    assert THREAD_HIDDEN and THREAD_HIDDEN <= REFRESHES_SIDE_PANELS
 
 
-def test_the_map_reads_its_columns_and_folds_off_the_traits():
-    assert {"operation", "task_event", "agent_status", "session_event"} == layout.ACTIVITY
-    assert layout.FOLDED_WORDS == {
-        "operation": ("operation", "operations"),
-        "task_event": ("task event", "task events"),
-        "agent_status": ("status update", "status updates"),
-        "session_event": ("session event", "session events"),
-    }
-    columns = {kind: layout.COLUMNS[column] for kind, column in layout.COLUMN_OF.items()}
-    assert columns == {
-        "task_proposal": "goal",
-        "checkpoint": "goal",
-        "agent_capability_declaration": "plan",
-        "clarification": "plan",
-        "collaborative_response": "result",
-        "summary": "result",
-        "error": "result",
-        "human_feedback": "decision",
-        "clarification_answer": "decision",
-        "step": "step",
-        "section": "part",
-        "assumption": "part",
-        "question": "part",
-    }
+def test_a_timeline_landmark_is_listed_in_the_timeline():
+    assert traits.TIMELINE_LANDMARKS and not traits.TIMELINE_LANDMARKS & traits.TIMELINE_HIDDEN
 
 
-def test_every_payload_type_is_named_in_words():
-    assert {kind: payload_label(kind) for kind in PAYLOAD_TYPES} == {
-        "task_proposal": "task",
-        "agent_capability_declaration": "plan",
-        "collaborative_response": "report",
-        "human_feedback": "feedback",
-        "clarification": "question",
-        "clarification_answer": "answer",
-        "agent_status": "status update",
-        "checkpoint": "checkpoint",
-        "summary": "summary",
-        "error": "problem report",
-        "task_event": "scheduling change",
-        "session_event": "session change",
-        "operation_record": "operation",
-    }
+@pytest.mark.parametrize("payload_type", PAYLOAD_TYPES)
+def test_the_map_folds_a_payload_type_or_stands_it_in_its_shapes_column(payload_type):
+    shape, kind = TRAITS[payload_type].map_shape, node_kind(payload_type)
+    if shape == "folded":
+        assert kind in layout.ACTIVITY and kind not in layout.COLUMN_OF
+        assert layout.FOLDED_WORDS[kind] == TRAITS[payload_type].badge_words
+    else:
+        assert kind not in layout.ACTIVITY and layout.COLUMNS[layout.COLUMN_OF[kind]] == shape
+
+
+def test_the_map_folds_only_payload_types_and_places_the_parts_of_messages():
+    folded = {node_kind(kind) for kind, t in TRAITS.items() if t.map_shape == "folded"}
+    assert layout.ACTIVITY == folded == set(layout.FOLDED_WORDS)
+    messages = {node_kind(kind) for kind in PAYLOAD_TYPES}
+    parts = {kind: layout.COLUMNS[column] for kind, column in layout.COLUMN_OF.items() if kind not in messages}
+    assert parts == {"step": "step", "section": "part", "assumption": "part", "question": "part"}
+
+
+def test_every_payload_type_is_named_in_words_of_its_own():
+    words = {kind: payload_label(kind) for kind in PAYLOAD_TYPES}
+    assert words == {kind: TRAITS[kind].label for kind in PAYLOAD_TYPES}
+    assert all(words.values()) and len(set(words.values())) == len(words)
 
 
 def test_traits_refuse_a_shape_the_map_does_not_draw_and_folds_without_badge_words():
     with pytest.raises(ValueError, match="map_shape"):
-        PayloadTraits(label="x", senders=traits.HUMAN, map_shape="circle", renderer=None)
+        PayloadTraits(label="x", senders=traits.HUMAN, map_shape="circle")
     with pytest.raises(ValueError, match="badge words"):
-        PayloadTraits(label="x", senders=traits.SYSTEM, map_shape="folded", renderer=None)
+        PayloadTraits(label="x", senders=traits.SYSTEM, map_shape="folded")

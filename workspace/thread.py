@@ -1,0 +1,129 @@
+"""One message as the thread shows it: the partial that renders it (``workspace.traits``), what it is
+for and what it answers in words, a report's heat and open questions, the decision on a plan or a
+question, and where a report stands (current, replaced, declined)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.utils.dateparse import parse_datetime
+
+from sessions.chap import labels
+from sessions.chap.decisions import decision
+from sessions.chap.graph import CURRENT_ANSWER
+from workspace.map_drawing import heat
+from workspace.traits import THREAD_HIDDEN, VIEWS
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from networkx.classes.reportviews import NodeView
+
+
+def _answers(graph: nx.DiGraph[str], node: str) -> list[str]:
+    """What the answers to a question (or clarification) said, oldest first."""
+    said = []
+    for answer, _, data in graph.in_edges(node, data=True):
+        if data["type"] == "answers":
+            payload = graph.nodes[answer].get("answer") or {}
+            option = graph.nodes.get(f"{graph.nodes[answer].get('asked', '')}#option:{payload.get('option_id')}", {})
+            said.append((graph.nodes[answer]["seq"], payload.get("free_answer") or option.get("text", "")))
+    return [text for _, text in sorted(said) if text]
+
+
+def _answer_shown(payload: dict[str, Any], nodes: NodeView[str]) -> dict[str, Any]:
+    """A clarification answer as a person reads it: the question it answers, and what it said."""
+    asked = payload["clarification_message_id"]
+    if payload.get("question_index") is not None:
+        question = nodes.get(f"{asked}#question:{payload['question_index']}", {}).get("text", "")
+    else:
+        question = nodes.get(asked, {}).get("label", "")
+    option = nodes.get(f"{asked}#option:{payload.get('option_id')}", {}).get("text", "")
+    return {"question": question, "answer": payload.get("free_answer") or option}
+
+
+# What the thread shows closed once a person decided it, with who decided and when.
+DECIDED_IN_THREAD = frozenset({"clarification", "agent_capability_declaration"})
+
+
+def _milestone_mark(envelope: dict[str, Any]) -> bool:
+    """A checkpoint the workbench marked at a milestone: a point for History, not a turn in the thread."""
+    return envelope["payload_type"] == "checkpoint" and str(envelope["sender"]["type"]) == "system"
+
+
+def _report_shown(
+    payload: dict[str, Any], graph: nx.DiGraph[str], message_id: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A report as the thread shows it: its sections and itself with their heat, the sources it cites
+    from the session named in words; and its open questions, each with whether it is still open, what
+    its answers said and the decision on it."""
+    nodes = graph.nodes
+    sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
+    content = {**payload["content"], "sections": sections}
+    questions = []
+    for index, text in enumerate(payload.get("open_questions_for_human") or []):
+        node = f"{message_id}#question:{index}"
+        answers = _answers(graph, node) if node in graph else []
+        open_now = nodes[node]["status"] == "open" if node in graph else True
+        questions.append(
+            {"index": index, "text": text, "open": open_now, "answers": answers, "decision": decision(graph, node)}
+        )
+    asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
+    questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
+    sources = [
+        {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
+        if m.get("type") == "session_message" and m.get("citation") in nodes
+        else m
+        for m in payload.get("supporting_materials") or []
+    ]
+    shown = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
+    shown["supporting_materials"] = sources
+    return shown, questions
+
+
+def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
+    """One message as the thread shows it (None for those it leaves to the status bar), with the
+    ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
+    it answers or gives feedback on, in words; each question of a report says whether it is still
+    open, and what its answers said. ``graph`` is the context graph's networkx graph."""
+    if envelope["payload_type"] in THREAD_HIDDEN or _milestone_mark(envelope):
+        return None
+    nodes, message_id = graph.nodes, envelope["message_id"]
+    payload = envelope["payload"]
+    if envelope["payload_type"] == "collaborative_response":
+        payload, questions = _report_shown(payload, graph, message_id)
+    else:
+        questions = []
+    summary = payload.get("activity") or payload.get("label") or payload.get("text") or payload.get("operation") or ""
+    kind = labels.payload_label(envelope["payload_type"])
+    if envelope["payload_type"] == "human_feedback":
+        kind = labels.feedback_label(payload["feedback_type"])
+    about = payload.get("target_message_id") or payload.get("clarification_message_id")
+    return {
+        **envelope,
+        "seq": seq,
+        "payload": payload,
+        "partial": VIEWS[envelope["payload_type"]].template,
+        "summary": summary,
+        "kind": kind,
+        "about": labels.message_label(nodes.get(about)) if about else "",
+        "questions": questions,
+        "steps": [{**step, "uncovered": None} for step in payload.get("proposed_plan") or []],
+        "template_name": (payload.get("template") or "").replace("-", " "),
+        **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
+        "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
+        "decision": decision(graph, message_id) if envelope["payload_type"] in DECIDED_IN_THREAD else None,
+        "when": parse_datetime(envelope["timestamp"].replace("Z", "+00:00")),
+        **_standing(graph, message_id),
+    }
+
+
+def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
+    """Where a report stands: the session's current answer, replaced by a newer version (and which,
+    by its place in the thread), or declined feedback; nothing for the rest."""
+    node = graph.nodes.get(message_id) or {}
+    newer = node.get("superseded_by")
+    return {
+        "current": graph.graph.get(CURRENT_ANSWER) == message_id,
+        "replaced_by": graph.nodes[newer]["seq"] if newer else None,
+        "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
+    }
