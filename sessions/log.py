@@ -130,8 +130,7 @@ def _post(
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
-        session = WorkSession.objects.select_for_update().get(pk=session_id)
-        return _append(session, checked, at_head=at_head)
+        return _append(_locked(session_id), checked, at_head=at_head)
 
 
 def feedback_give(
@@ -180,6 +179,14 @@ def _check_sender(checked: dict[str, Any], caller: Caller, session_id: SessionId
             suggestion=[f"send as {caller.sender}"],
         )
     check_sender_may_post(caller.kind, checked["payload_type"])
+
+
+HEAD_FIELDS = ("head_seq", "head_checksum", "open_questions", "proposed_plans")
+
+
+def _locked(session_id: SessionId) -> WorkSession:
+    """The session's row, locked for this transaction: only what the append reads and moves."""
+    return WorkSession.objects.select_for_update().only(*HEAD_FIELDS).get(pk=session_id)
 
 
 def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = False) -> Ack:
@@ -320,8 +327,7 @@ def checkpoint_create(*, session_id: SessionId, caller: Caller, label: str) -> A
     require_access(session_id, caller, write=True)
     check_sender_may_post(caller.kind, "checkpoint")
     with transaction.atomic():
-        session = WorkSession.objects.select_for_update().get(pk=session_id)
-        return _checkpoint(session, label=label, caller=caller)
+        return _checkpoint(_locked(session_id), label=label, caller=caller)
 
 
 def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
