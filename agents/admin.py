@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 from agents.models import Agent, AgentToken, Approval, Task, TaskState, TaskTemplate
-from agents.scheduling import task_cancel, task_retry
+from agents.scheduling.acts import task_cancel, task_retry
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from protocol.errors import ProtocolError
 from sessions.access import Caller, SessionId

@@ -17,7 +17,8 @@ from rest_framework.views import APIView
 from agents.gates import DECISIONS, Gate, gate_decide, waiting_for_people
 from agents.models import Approval, ApprovalStatus, Task
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
-from agents.scheduling import TASK_ACTIONS, plan_approve, task_act, task_create, task_get, tasks_of
+from agents.scheduling.acts import TASK_ACTIONS, task_act, task_create, task_get, tasks_of
+from agents.scheduling.plans import plan_approve
 from protocol.errors import ProtocolError
 from sessions.access import require_access
 from sessions.api import ERRORS, request_caller, validated_body

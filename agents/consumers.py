@@ -20,7 +20,7 @@ from django.conf import settings
 from agents.api import TaskSerializer
 from agents.models import Agent, AgentKind, Task, TaskState
 from agents.sap_service import sap_run
-from agents.scheduling import Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.leases import Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError, internal_error
 from protocol.logs import log_context
 from sessions.access import Caller, SessionId, caller_for_agent

@@ -14,7 +14,8 @@ import io
 from django.contrib.auth.models import User
 
 from agents.models import Agent, Task, TaskState
-from agents.scheduling import plan_approve, task_approve
+from agents.scheduling.acts import task_approve
+from agents.scheduling.plans import plan_approve
 from agents.staffing import session_start
 from agents.worker import Worker
 from sessions.access import caller_for_user
@@ -31,7 +32,7 @@ CORRECTION = "Use the sample standard deviation (n - 1), not the population one.
 
 def iris_csv() -> bytes:
     """The iris data set as bundled by scikit-learn, one row per flower, the species by name."""
-    from sklearn.datasets import load_iris  # type: ignore[import-untyped]  # scikit-learn ships no types
+    from sklearn.datasets import load_iris
 
     iris = load_iris()
     out = io.StringIO()

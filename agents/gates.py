@@ -20,7 +20,8 @@ from django.db.models import Count
 
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
-from agents.scheduling import plan_approve, plan_reject, task_approve, task_artefact, task_cancel
+from agents.scheduling.acts import task_approve, task_cancel
+from agents.scheduling.plans import plan_approve, plan_reject, task_artefact
 from protocol.errors import ProtocolError
 from sessions.access import DECIDERS, Access, Caller, SessionId, require_access, require_decider
 from sessions.chap.decisions import Decision, already_decided, decision
@@ -43,12 +44,11 @@ class Option:
 
 @dataclass(frozen=True)
 class Gate:
-    """One thing that waits for a person. ``key`` names it for ``gate_decide``."""
+    """One thing that waits for a person. ``key`` names it for ``gate_decide``; ``status`` says whether it
+    waits for an approval or an answer."""
 
     kind: str  # "operation", "step", "plan" or "question"
-    key: str
     label: str  # what waits, in plain words
-    status: str  # "waiting for approval" or "waiting for an answer"
     on_approval: str  # what happens when a person says yes (or answers)
     asked_by: str
     since: datetime | None = None
@@ -65,6 +65,17 @@ class Gate:
     def answered_not_approved(self) -> bool:
         """Questions get an answer; everything else an approval or a rejection."""
         return self.kind == "question"
+
+    @property
+    def key(self) -> str:
+        """Names it for ``gate_decide``: operation:<approval id>, step:<task id>, plan:<message id>, or
+        question:<message id> (with :<index> for one of a report's open questions)."""
+        named = {"operation": self.approval_id, "step": self.task_id}.get(self.kind, self.message_id)
+        return f"{self.kind}:{named}" + (f":{self.question_index}" if self.question_index is not None else "")
+
+    @property
+    def status(self) -> str:
+        return WAITING_FOR_AN_ANSWER if self.answered_not_approved else WAITING_FOR_APPROVAL
 
 
 def may_decide(role: str | None) -> bool:
@@ -89,9 +100,7 @@ def _operations(session: WorkSession) -> list[Gate]:
         gates.append(
             Gate(
                 kind="operation",
-                key=f"operation:{approval.pk}",
                 label=f"{who} asks to run {approval.operation}",
-                status=WAITING_FOR_APPROVAL,
                 on_approval=f"{approval.operation} runs with {who}'s rights, with {_params(approval.request)}",
                 asked_by=who,
                 since=approval.created_at,
@@ -121,9 +130,7 @@ def _steps(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="step",
-                key=f"step:{task.pk}",
                 label=f"Start {step}“{task.title}”",
-                status=WAITING_FOR_APPROVAL,
                 on_approval=f"{runner} runs “{task.title}” with {inputs}{when}",
                 asked_by="the plan" if task.plan_step else "the scheduler",
                 since=task.created_at,
@@ -160,9 +167,7 @@ def _plans(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="plan",
-                key=f"plan:{message_id}",
                 label=f"{sender}'s plan in {len(steps)} step{'s' if len(steps) != 1 else ''}",
-                status=WAITING_FOR_APPROVAL,
                 on_approval="its steps become tasks for the session's agents, each taking the previous one's output"
                 + (f"; step {', '.join(map(str, gated))} will wait for approval again" if gated else ""),
                 asked_by=sender,
@@ -200,9 +205,7 @@ def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
         gates.append(
             Gate(
                 kind="question",
-                key=f"question:{message_id}" + (f":{index}" if index is not None else ""),
                 label=f"{who} asks: {text}",
-                status=WAITING_FOR_AN_ANSWER,
                 on_approval=f"{who} works again with your answer",
                 asked_by=who,
                 since=asked_at,
@@ -307,7 +310,13 @@ def gate_decide(
             f"this item takes {expected}",
             details={"violations": {"decision": f"{decision!r} does not fit a {gate.kind}"}},
         )
-    approve = decision == "approve"
+    _carry_out(access, caller, gate, approve=decision == "approve", reason=reason, option_id=option_id)
+    return gate
+
+
+def _carry_out(access: Access, caller: Caller, gate: Gate, *, approve: bool, reason: str, option_id: str) -> None:
+    """The decision taken through the service that owns the item, so it is the same act as anywhere else."""
+    session_id = access.session_id
     if gate.kind == "operation":
         assert gate.approval_id is not None, "an operation waits as its approval"
         approval_decide(
@@ -327,7 +336,6 @@ def gate_decide(
         plan_reject(session_id=session_id, caller=caller, message_id=gate.message_id, reason=reason)
     else:
         _answer(access, caller, gate, reason, option_id)
-    return gate
 
 
 def plan_decide(*, access: Access, caller: Caller, message_id: str) -> list[Task]:

@@ -48,6 +48,9 @@ class Agent(models.Model):
 
     class Meta:
         ordering = ["name"]
+        # Sessions point at the agent model through settings.CHAP_AGENT_MODEL, as at the user model
+        # through AUTH_USER_MODEL (sessions/agent_model.py).
+        swappable = "CHAP_AGENT_MODEL"
 
     def __str__(self) -> str:
         return self.name

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import F, Q
 
 from agents.models import Agent, AgentKind, Task, TaskState
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import SYSTEM
 from sessions.events import message_accepted
 from sessions.graphs import graph_cache

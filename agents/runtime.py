@@ -15,9 +15,9 @@ import time
 from typing import Any
 
 from agents.models import Task
-from agents.sap import Block, parse
-from agents.sap_service import sap_run
-from agents.scheduling import Claim
+from agents.sap import Block
+from agents.sap_service import InProcessSap
+from agents.scheduling.leases import Claim
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
 from sessions.log import message_post_at_head
@@ -40,7 +40,7 @@ class TaskFailure(Exception):
 
 class TaskRun:
     def __init__(self, task: Task, claim: Claim) -> None:
-        assert task.agent is not None, "a task is claimed only with an agent (scheduling._ready)"
+        assert task.agent is not None, "a task is claimed only with an agent (scheduling.leases._ready)"
         self.task, self.claim, self.agent = task, claim, task.agent
         self.caller = caller_for_agent(task.agent)
         self.lost = threading.Event()
@@ -48,6 +48,7 @@ class TaskRun:
         self.sap_operations = 0
         self.llm_tokens = 0
         self._statuses = 0
+        self._sap: InProcessSap | None = None
 
     def check(self) -> None:
         if self.lost.is_set():
@@ -119,12 +120,14 @@ class TaskRun:
             payload["progress"] = {"done": done, **({"total": total} if total is not None else {})}
         return self.post(f"a{self.claim.attempt}-status{self._statuses}", "agent_status", payload)
 
-    def sap(self, text: str) -> list[Block]:
-        """Run SAP blocks with the agent's permissions; the response blocks, in order."""
+    def sap(self, *requests: Block) -> list[Block]:
+        """Run SAP request blocks with the agent's permissions; the response blocks, in order."""
         self.check()
-        responses = parse("".join(sap_run(session_id=self.task.session_id, caller=self.caller, text=text)))
-        self.sap_operations += sum(1 for block in responses if isinstance(block, Block))
-        return [block for block in responses if isinstance(block, Block)]
+        if self._sap is None:  # the agent's access to the session is checked once per run
+            self._sap = InProcessSap(session_id=self.task.session_id, caller=self.caller)
+        responses = self._sap.run(requests)
+        self.sap_operations += len(responses)
+        return responses
 
     def context(self, budget: int = 4000) -> dict[str, Any]:
         session = WorkSession.objects.get(pk=self.task.session_id)

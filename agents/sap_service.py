@@ -162,8 +162,28 @@ def sap_run(
     context = SapContext(caller, access, request_message_id)
     parser = StreamParser()
     items = [*parser.feed(text), *parser.close()]
-    budget = Budget(settings.CHAP_SAP_MAX_OPERATIONS, settings.CHAP_SAP_MAX_SECONDS)
-    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher(budget).run(items, context))
+    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher(_request_budget()).run(items, context))
+
+
+def _request_budget() -> Budget:
+    return Budget(settings.CHAP_SAP_MAX_OPERATIONS, settings.CHAP_SAP_MAX_SECONDS)
+
+
+class InProcessSap:
+    """SAP for code running in the workbench's own process (the built-in agents' behaviours): request
+    blocks in, response blocks out, through the same dispatcher, permission check, approvals and audit
+    trail as SAP text, without writing and parsing text between the two. The caller's access to the
+    session is checked once, when it starts; each operation is still authorised on its own.
+
+    Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session."""
+
+    def __init__(self, *, session_id: SessionId, caller: Caller) -> None:
+        self.context = SapContext(caller, require_access(session_id, caller))
+
+    def run(self, requests: Iterable[Block]) -> list[Block]:
+        """The responses to ``requests``, in order: one request, as one SAP text holding them would be
+        (later blocks may use earlier results by id; the same budget)."""
+        return list(dispatcher(_request_budget()).run(requests, self.context))
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:

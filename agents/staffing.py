@@ -10,7 +10,7 @@ from django.db import transaction
 
 from agents.models import Agent
 from agents.sap_service import workspace_upload
-from agents.scheduling import tasks_assign_waiting
+from agents.scheduling.acts import tasks_assign_waiting
 from protocol.errors import ProtocolError
 from sessions.access import Caller, SessionId, caller_for_user, require_manager
 from sessions.log import message_post_at_head

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def _step(step, action, capability, output, approval=False):
+
+def _step(step: int, action: str, capability: str, output: str, approval: bool = False) -> dict[str, Any]:
     return {"step": step, "action": action, "capability": capability, "output": output, "requires_approval": approval}
 
 
-def _section(title, description, required=True):
+def _section(title: str, description: str, required: bool = True) -> dict[str, Any]:
     return {"title": title, "description": description, "required": required}
 
 
-DEFAULT_TEMPLATES = [
+DEFAULT_TEMPLATES: list[dict[str, Any]] = [
     {
         "slug": "literature-review",
         "name": "Literature review",
@@ -124,7 +126,7 @@ DEFAULT_TEMPLATES = [
 ]
 
 
-def templates_ensure(**_signal_arguments) -> None:
+def templates_ensure(**_signal_arguments: Any) -> None:
     """Add the shipped templates that are missing (after every migrate); an admin's edits are kept."""
     from agents.models import TaskTemplate
 

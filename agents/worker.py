@@ -19,7 +19,7 @@ from agents.failures import UNEXPECTED, Failure
 from agents.models import AgentKind, Task
 from agents.reactions import news, reactions_run
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
-from agents.scheduling import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.leases import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError
 
 logger = logging.getLogger(__name__)

@@ -11,6 +11,8 @@ from django.core import checks
 from django.utils.module_loading import import_string
 from rest_framework.settings import IMPORT_STRINGS
 
+from sessions.agent_model import AGENT_FIELDS, PROVENANCE_FIELDS, get_agent_model
+
 
 def dotted_path_errors(setting: str, paths: Iterable[str], *, check_id: str, hint: str) -> list[checks.CheckMessage]:
     """An Error for each path in a setting that does not import a callable: a typo in a deployment
@@ -69,3 +71,20 @@ def in_memory_channel_layer_in_production(
             )
         ]
     return []
+
+
+@checks.register(checks.Tags.models)
+def agent_model_keeps_the_contract(app_configs: Sequence[AppConfig] | None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """A model put in the agents' place has every field sessions read of it, or the workbench does not start."""
+    model = get_agent_model()
+    missing = sorted((AGENT_FIELDS | PROVENANCE_FIELDS) - {field.name for field in model._meta.get_fields()})
+    if not missing:
+        return []
+    return [
+        checks.Error(
+            f"{settings.CHAP_AGENT_MODEL} lacks {', '.join(missing)}, which sessions read of an agent.",
+            hint="CHAP_AGENT_MODEL names a model with every field of sessions.agent_model.AgentContract.",
+            obj=model,
+            id="chap_sessions.E003",
+        )
+    ]

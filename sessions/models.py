@@ -107,7 +107,7 @@ class SessionAgent(models.Model):
     """An agent taking part in a session, with the role it plays and the expected roles it covers."""
 
     session = models.ForeignKey(WorkSession, on_delete=models.CASCADE, related_name="participants")
-    agent = models.ForeignKey("agents.Agent", on_delete=models.CASCADE, related_name="participations")
+    agent = models.ForeignKey(settings.CHAP_AGENT_MODEL, on_delete=models.CASCADE, related_name="participations")
     role = models.CharField(max_length=100, blank=True)
     covers_roles = models.JSONField(default=list, blank=True)
     # Paused here by an owner or editor: its tasks in this session wait, new ones included.

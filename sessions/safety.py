@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+from sessions.agent_model import AgentContract
 
 if TYPE_CHECKING:
     from sessions.access import KnownAgent
@@ -38,24 +40,8 @@ PERSONAL = {
 }
 
 
-class PostingAgent(Protocol):
-    """The agent whose message is filtered, as the provenance stamp names it (agents.models.Agent)."""
-
-    @property
-    def name(self) -> str: ...
-
-    @property
-    def kind(self) -> str: ...
-
-    @property
-    def llm_model(self) -> str: ...
-
-    @property
-    def behaviour(self) -> str: ...
-
-
 Envelope = dict[str, Any]
-SafetyFilter = Callable[[Envelope, PostingAgent], Envelope]
+SafetyFilter = Callable[[Envelope, AgentContract], Envelope]
 
 
 @dataclass
@@ -85,7 +71,7 @@ def _walk(value: Any, found: _Found) -> Any:
     return value
 
 
-def default_filter(envelope: Envelope, agent: PostingAgent) -> Envelope:
+def default_filter(envelope: Envelope, agent: AgentContract) -> Envelope:
     found = _Found()
     payload = _walk(envelope["payload"], found)
     if envelope["payload_type"] == "collaborative_response":
@@ -111,4 +97,4 @@ def _configured() -> SafetyFilter:
 def filtered(envelope: Envelope, agent: KnownAgent | None) -> Envelope:
     """``agent`` is the caller's agent of an agent's post: an agents.models.Agent, which sessions, a floor
     below, know only as a KnownAgent."""
-    return _configured()(envelope, cast(PostingAgent, agent))
+    return _configured()(envelope, cast(AgentContract, agent))

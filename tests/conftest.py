@@ -1,6 +1,7 @@
 import pytest
 
 from tests.factories import make_user
+from tests.people import session_of
 
 
 @pytest.fixture
@@ -88,3 +89,9 @@ def fresh_channel_layer():
     channel_layers.backends.clear()
     yield
     channel_layers.backends.clear()
+
+
+@pytest.fixture
+def people(db):
+    """Olga's session, edited by Ed and viewed by Vic, and Out, who is in none of it."""
+    return session_of("editor", "viewer", "outsider", title="Battery market")

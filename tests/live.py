@@ -1,4 +1,5 @@
-"""A real Daphne process serving the test database, for browser and end-to-end tests."""
+"""Real processes on the test database (Daphne servers, agent workers, manage.py) and what a client of
+them sends, for browser and end-to-end tests."""
 
 import os
 import socket
@@ -9,8 +10,11 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
+import pytest
+import websockets
 from django.conf import settings
 from django.db import connection
+from django.test import Client
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -143,3 +147,41 @@ class WorkerProcess(ChildProcess):
         ]
         self.spawn(argv, **self.env)
         return self
+
+
+def scale_configured() -> bool:
+    """Several servers share one log only through PostgreSQL and Redis."""
+    return connection.vendor == "postgresql" and bool(os.environ.get("REDIS_URL"))
+
+
+requires_scale = pytest.mark.skipif(
+    not scale_configured(), reason="several servers need DATABASE_URL=postgres://… and REDIS_URL (see .ci/run)"
+)
+
+
+def signed_in(user) -> str:
+    """The Cookie header of a browser signed in as ``user`` (the session lives in the shared database)."""
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}"
+
+
+def ws_url(server):
+    return server.url.replace("http://", "ws://")
+
+
+async def open_socket(server, path, **headers):
+    socket = await websockets.connect(ws_url(server) + path, additional_headers=headers)
+    return socket
+
+
+def run_manage(*args, **env):
+    """``manage.py args`` in a fresh process, with ``env`` over our environment."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=child_env(**env),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

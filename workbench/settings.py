@@ -208,6 +208,9 @@ CHAP_AGENTS_IN_PROCESS = env_bool("CHAP_AGENTS_IN_PROCESS", False)
 CHAP_BEHAVIOURS = env_mapping("CHAP_BEHAVIOURS")
 # filter(envelope, agent) -> envelope, applied to everything agents post (sessions/safety.py).
 CHAP_SAFETY_FILTER = os.environ.get("CHAP_SAFETY_FILTER", "sessions.safety.default_filter")
+# The agent model sessions point at, named as AUTH_USER_MODEL names the user model ("app_label.Model");
+# what sessions read of it is the contract in sessions/agent_model.py.
+CHAP_AGENT_MODEL = "agents.Agent"
 WORKBENCH_VERSION = workbench.__version__
 # Bounds of one LLM agent task: model turns, wall time and tokens.
 CHAP_LLM_MAX_STEPS = env_int("CHAP_LLM_MAX_STEPS", 8, minimum=1)

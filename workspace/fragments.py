@@ -8,7 +8,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from agents.gates import may_decide, waiting_for_people
-from agents.scheduling import roles_uncovered
+from agents.scheduling.matching import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller, SessionId
 from sessions.models import MemberRole, ShareRole, WorkSession

@@ -16,7 +16,8 @@ from django.urls import reverse
 from agents.failures import reason_of
 from agents.gates import Gate, may_decide, waiting_counts, waiting_for_people
 from agents.models import OPEN_STATES, Approval, Task, TaskState
-from agents.scheduling import roles_missing, roles_uncovered, task_artefact
+from agents.scheduling.matching import roles_missing, roles_uncovered
+from agents.scheduling.plans import task_artefact
 from sessions.chap.layout import MapLayout
 from sessions.graphs import graph_cache, replay_cache
 from sessions.models import SessionState, WorkSession

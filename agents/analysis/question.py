@@ -127,16 +127,7 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
     )
-    every = _named_apart_from_statistics(
-        text,
-        [
-            m
-            for m in mentions(text, [c["name"] for c in schema.columns])
-            if not _names_the_table(text, m, schema)
-            and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
-        ],
-        schema,
-    )
+    every = _columns_named(text, schema)
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
@@ -144,11 +135,7 @@ def read_question(text: str, schema: Schema) -> Request:
     request.direction = direction_of(text)
     if POPULATION_SD.search(text):
         request.sd = "population"
-    # "smoker = 1 / 0", "sex 1 vs 2": values of a coded category set side by side are its groups
-    compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
-    compared = compared if COMPARE.search(text) else []
-    listed = [f for f in coded_values(text, schema, every) if f.condition.get("op") == "in" or "and" in f.condition]
-    compared += listed if COMPARE.search(text) else []  # "individual_deductible 1 vs 0"
+    compared = _compared(text, schema, number_found, every)
     number_found = [f for f in number_found if f not in compared]
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
@@ -187,6 +174,29 @@ def read_question(text: str, schema: Schema) -> Request:
     if request.kind == "statistic" and not statistic and MOST.search(unnamed):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI in the data"
     return request
+
+
+def _columns_named(text: str, schema: Schema) -> list[Mention]:
+    """The columns the question names, leaving out words that name the table or a period ("monthly")."""
+    return _named_apart_from_statistics(
+        text,
+        [
+            m
+            for m in mentions(text, [c["name"] for c in schema.columns])
+            if not _names_the_table(text, m, schema)
+            and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
+        ],
+        schema,
+    )
+
+
+def _compared(text: str, schema: Schema, number_found: list[Found], every: list[Mention]) -> list[Found]:
+    """ "smoker = 1 / 0", "sex 1 vs 2": values of a coded category set side by side are its groups."""
+    if not COMPARE.search(text):
+        return []
+    compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
+    listed = [f for f in coded_values(text, schema, every) if f.condition.get("op") == "in" or "and" in f.condition]
+    return compared + listed  # "individual_deductible 1 vs 0"
 
 
 def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:

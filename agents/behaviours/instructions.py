@@ -19,6 +19,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from agents.analysis import outliers
 from agents.analysis.filters import condition_words, number_filters, value_filters
@@ -81,7 +82,7 @@ class Column:
 class Understood:
     """The settings after the instruction, what was done in words, and what could not be acted on."""
 
-    settings: dict
+    settings: dict[str, Any]
     done: list[str] = field(default_factory=list)
     not_understood: list[str] = field(default_factory=list)
 
@@ -90,7 +91,7 @@ class Understood:
         return bool(self.done)
 
 
-def empty_settings() -> dict:
+def empty_settings() -> dict[str, Any]:
     return {"sd": "population", "outliers": {}, "columns": {}, "group_by": {}, "rows": {}, "tables": []}
 
 
@@ -100,7 +101,7 @@ def table_name(path: str) -> str:
     return f"t_{table}" if not table or table[0].isdigit() else table
 
 
-def settings_of(previous: dict | None) -> dict:
+def settings_of(previous: dict[str, Any] | None) -> dict[str, Any]:
     """The settings a report was made with (its provenance), completed with the defaults."""
     settings = empty_settings()
     for key, value in (previous or {}).items():
@@ -140,7 +141,7 @@ def _period(when: str, *, end: bool) -> str:
     return f"{year:04d}-{month:02d}-{day:02d}"
 
 
-def _number(text: str):
+def _number(text: str) -> int | float:
     number = float(text)
     return int(number) if number.is_integer() else number
 
@@ -148,7 +149,7 @@ def _number(text: str):
 class Reader:
     """Reads one person's words against the columns of the session's tables."""
 
-    def __init__(self, columns: list[Column], settings: dict, *, question: dict | None = None):
+    def __init__(self, columns: list[Column], settings: dict[str, Any], *, question: dict[str, Any] | None = None):
         self.columns = columns
         self.settings = settings_of(settings)
         self.question = question or {}
@@ -292,10 +293,10 @@ class Reader:
             self._did(f"compared the groups of {table} by {' and '.join(names)} only")
         return bool(chosen)
 
-    def _conditions(self, clause: str) -> list[tuple[Column, dict]]:
+    def _conditions(self, clause: str) -> list[tuple[Column, dict[str, Any]]]:
         """The row filters a clause states: values of text columns, and comparisons of numbers, each
         turned round when the clause leaves them out (agents/analysis/filters.py)."""
-        found: list[tuple[Column, dict]] = []
+        found: list[tuple[Column, dict[str, Any]]] = []
         for table in sorted({c.table for c in self.columns}):
             columns = {c.name: c for c in self.columns if c.table == table}
             said = value_mentions(clause, {c.name: list(c.values) for c in columns.values() if c.values})
@@ -329,6 +330,8 @@ class Reader:
         return bool(named)
 
 
-def understand(text: str, columns: list[Column], settings: dict, *, question: dict | None = None) -> Understood:
+def understand(
+    text: str, columns: list[Column], settings: dict[str, Any], *, question: dict[str, Any] | None = None
+) -> Understood:
     """The settings after ``text`` (a correction, or the answer to ``question``), and what was done."""
     return Reader(columns, settings, question=question).read(text)

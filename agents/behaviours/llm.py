@@ -15,8 +15,9 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 import httpx
 from django.conf import settings
@@ -25,6 +26,7 @@ from agents.operations import workbench_registry
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, ParseError, StreamParser, format_block
 from agents.sap.dispatcher import parse_error_block
+from agents.sap.parser import Item
 from protocol.errors import ProtocolError
 from sessions.chap.schemas import payload_types_of, validate_payload
 
@@ -41,6 +43,14 @@ CHAP_RULES = f"""You are {{name}}, an AI agent in a CHAP session: a limited-resp
   open_questions_for_human."""
 
 
+class Endpoint(TypedDict):
+    """Where the agent's model answers, as ``chat_stream`` takes it."""
+
+    base_url: str
+    model: str
+    api_key: str | None
+
+
 @dataclass(frozen=True)
 class Limits:
     steps: int
@@ -55,13 +65,13 @@ class Limits:
 class LlmFailure(TaskFailure):
     """The model could not produce a valid answer within the limits."""
 
-    def __init__(self, code: str, message: str, **details):
+    def __init__(self, code: str, message: str, **details: Any) -> None:
         super().__init__(ProtocolError(code, message, details=details))
 
 
 def chat_stream(
-    *, base_url: str, model: str, api_key: str | None, messages: list[dict], timeout_s: float
-) -> Iterator[tuple[str, dict | None]]:
+    *, base_url: str, model: str, api_key: str | None, messages: list[dict[str, Any]], timeout_s: float
+) -> Iterator[tuple[str, dict[str, Any] | None]]:
     """The deltas of one streamed chat completion: ``(text, usage or None)``."""
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     body = {"model": model, "messages": messages, "stream": True, "stream_options": {"include_usage": True}}
@@ -102,15 +112,16 @@ def system_prompt(run: TaskRun) -> str:
     )
 
 
-def _final_answer(text: str) -> dict:
+def _final_answer(text: str) -> dict[str, Any]:
     """The JSON object the turn ends with (fences allowed around it)."""
     match = re.search(r"\{.*\}", text, re.S)
     if not match:
         raise ValueError("no JSON object in the answer")
-    return json.loads(match.group(0))
+    answer: dict[str, Any] = json.loads(match.group(0))
+    return answer
 
 
-def _checked(answer) -> tuple[str, dict]:
+def _checked(answer: object) -> tuple[str, dict[str, Any]]:
     """``(payload_type, payload)`` as the CHAP validator accepts it; ProtocolError or ValueError says why not."""
     if not isinstance(answer, dict) or answer.get("payload_type") not in ANSWER_TYPES:
         raise ValueError(f"the answer must be {{'payload_type': one of {list(ANSWER_TYPES)}, 'payload': {{…}}}}")
@@ -121,7 +132,7 @@ class LlmAgent:
     def __init__(self, run: TaskRun, limits: Limits | None = None):
         self.run, self.limits = run, limits or Limits.from_settings()
         agent = run.agent
-        self.endpoint = {
+        self.endpoint: Endpoint = {
             "base_url": agent.llm_base_url,
             "model": agent.llm_model,
             "api_key": os.environ.get(agent.llm_api_key_env) if agent.llm_api_key_env else None,
@@ -156,7 +167,7 @@ class LlmAgent:
             return self.run.post("answer", payload_type, payload)
         raise LlmFailure("LIMIT_EXCEEDED", f"no answer within {self.limits.steps} steps", limit_steps=self.limits.steps)
 
-    def _turn(self, messages: list[dict]) -> tuple[str, list[str]]:
+    def _turn(self, messages: list[dict[str, Any]]) -> tuple[str, list[str]]:
         """One streamed answer; SAP requests in it run as soon as each block is complete."""
         parser, text, responses = StreamParser(), [], []
         for delta, usage in chat_stream(**self.endpoint, messages=messages, timeout_s=self._left()):
@@ -176,12 +187,11 @@ class LlmAgent:
         responses += self._run_blocks(parser.close())
         return "".join(text), responses
 
-    def _run_blocks(self, items) -> list[str]:
-        out = []
+    def _run_blocks(self, items: Iterable[Item]) -> list[str]:
+        out: list[str] = []
         for item in items:
             if isinstance(item, Block) and item.is_request:
-                request = format_block(item.type, item.name, item.body, item.id)
-                out += [format_block(b.type, b.name, b.body, b.id) for b in self.run.sap(request)]
+                out += [format_block(b.type, b.name, b.body, b.id) for b in self.run.sap(item)]
             elif isinstance(item, ParseError):
                 answer = parse_error_block(item)
                 out.append(format_block(answer.type, answer.name, answer.body, answer.id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from agents.behaviours import planning
 from agents.behaviours.reading import feedback_text, proposal_behind
@@ -19,7 +20,7 @@ CAN_DO = [
 CANNOT_DO = ["do the steps it plans", "decide for the humans which interpretation is right"]
 
 
-def _template_dicts() -> dict[str, dict]:
+def _template_dicts() -> dict[str, dict[str, Any]]:
     from agents.models import TaskTemplate
 
     fields = ("slug", "name", "description", "match_text", "steps", "evaluation_criteria", "deliverable_sections")

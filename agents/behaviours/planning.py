@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from dateparser.search import search_dates
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
@@ -28,14 +29,14 @@ class Match:
     score: float
 
 
-def template_text(template: dict) -> str:
+def template_text(template: dict[str, Any]) -> str:
     parts = [template["name"], template["description"], template.get("match_text", "")]
     parts += [step["action"] for step in template.get("steps", [])]
     parts += [section["title"] for section in template.get("deliverable_sections", [])]
     return " ".join(parts)
 
 
-def proposal_text(payload: dict) -> str:
+def proposal_text(payload: dict[str, Any]) -> str:
     """What a proposal says about the kind of task: goal, background, roles, criteria."""
     parts = [payload.get("goal", "")]
     for key in ("background_context", "expected_agent_roles", "success_criteria"):
@@ -43,7 +44,7 @@ def proposal_text(payload: dict) -> str:
     return " ".join(parts)
 
 
-def rank_templates(text: str, templates: list[dict]) -> list[Match]:
+def rank_templates(text: str, templates: list[dict[str, Any]]) -> list[Match]:
     if not templates:
         return []
     # Character n-grams within words: "analyse", "analysis" and "analyze" share most of theirs.
@@ -69,7 +70,7 @@ QUESTION = re.compile(
 DATA_TEMPLATE = "data-analysis"
 
 
-def stated_template(payload: dict, templates: dict[str, dict]) -> str | None:
+def stated_template(payload: dict[str, Any], templates: dict[str, dict[str, Any]]) -> str | None:
     """The template a proposal names (the new-session form's "Kind of task"), or, for a question asked
     of an attached data file, the data analysis: either way planning has nothing to guess."""
     if payload.get("template") in templates:
@@ -93,7 +94,7 @@ def vague_because(goal: str, ranked: list[Match]) -> str | None:
     return None
 
 
-def interpretations(ranked: list[Match], templates: dict[str, dict], count: int = 3) -> list[dict]:
+def interpretations(ranked: list[Match], templates: dict[str, dict[str, Any]], count: int = 3) -> list[dict[str, Any]]:
     """Clarification options: the closest templates, each saying what it would deliver."""
     options = []
     for match in ranked[:count]:
@@ -108,9 +109,9 @@ LENGTH = re.compile(r"\b(\d+)\s*(pages?|words?|slides?)\b", re.I)
 FORMATS = {"markdown": "markdown", "pdf": "pdf", "slides": "slides", "word": "docx", "docx": "docx", "html": "html"}
 
 
-def constraints_from(text: str, *, now: datetime) -> dict:
+def constraints_from(text: str, *, now: datetime) -> dict[str, Any]:
     """Constraints a human's words state: a deadline ("tomorrow"), an audience, a length, a format."""
-    found: dict = {}
+    found: dict[str, Any] = {}
     dates = search_dates(text, languages=["en"], settings={"RELATIVE_BASE": now, "PREFER_DATES_FROM": "future"})
     future = [when for _, when in dates or [] if when.date() >= now.date()]
     if future:
@@ -130,7 +131,7 @@ def constraints_from(text: str, *, now: datetime) -> dict:
     return found
 
 
-def plan_for(template: dict) -> list[dict]:
+def plan_for(template: dict[str, Any]) -> list[dict[str, Any]]:
     """The template's steps as a CHAP proposed_plan; approval checkpoints stay where the template has them."""
     return [
         {
@@ -144,6 +145,6 @@ def plan_for(template: dict) -> list[dict]:
     ]
 
 
-def estimated_resources(template: dict) -> dict:
+def estimated_resources(template: dict[str, Any]) -> dict[str, Any]:
     minutes = MINUTES_PER_STEP * len(template["steps"])
     return {"time_to_first_draft": f"PT{minutes}M", "llm_tokens": 0}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from agents.runtime import TaskRun
 
 
-def proposal_behind(run: TaskRun, envelope: dict | None) -> dict | None:
+def proposal_behind(run: TaskRun, envelope: dict[str, Any] | None) -> dict[str, Any] | None:
     """The task proposal a message answers, through answers, clarifications, plans and feedback."""
     for _ in range(10):
         if envelope is None or envelope["payload_type"] == "task_proposal":
@@ -18,7 +20,7 @@ def proposal_behind(run: TaskRun, envelope: dict | None) -> dict | None:
     return None
 
 
-def feedback_text(envelope: dict | None) -> str:
+def feedback_text(envelope: dict[str, Any] | None) -> str:
     if envelope is None or envelope["payload_type"] != "human_feedback":
         return ""
     payload = envelope["payload"]

@@ -6,14 +6,18 @@ behaviours themselves know only the contract in agents/runtime.py, so nothing im
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.utils.module_loading import import_string
 
 from agents.behaviours import analyst, planner, reviewer, writer
 from agents.behaviours.llm import llm_behaviour
 from agents.models import Agent, AgentKind
+from agents.runtime import TaskRun
 
-BEHAVIOURS = {
+Behaviour = Callable[[TaskRun], str | None]  # the id of its result message
+BEHAVIOURS: dict[str, Behaviour] = {
     "scribe": writer.writer,
     "writer": writer.writer,
     "planner": planner.planner,
@@ -57,7 +61,7 @@ BUILTIN_AGENTS = {
 }
 
 
-def builtin_agents_ensure():
+def builtin_agents_ensure() -> list[Agent]:
     """Create the built-in agents that are missing; an admin's later edits are kept."""
     return [
         Agent.objects.get_or_create(name=name, defaults={"kind": AgentKind.BUILTIN, **fields})[0]
@@ -65,7 +69,7 @@ def builtin_agents_ensure():
     ]
 
 
-def behaviour_for(agent: Agent):
+def behaviour_for(agent: Agent) -> Behaviour | None:
     """LLM agents run the LLM loop; built-in ones the behaviour they name (or their name), from
     ``BEHAVIOURS`` or settings.CHAP_BEHAVIOURS."""
     if agent.kind == AgentKind.LLM:
@@ -74,5 +78,6 @@ def behaviour_for(agent: Agent):
     if name in BEHAVIOURS:
         return BEHAVIOURS[name]
     if name in settings.CHAP_BEHAVIOURS:
-        return import_string(settings.CHAP_BEHAVIOURS[name])
+        configured: Behaviour = import_string(settings.CHAP_BEHAVIOURS[name])
+        return configured
     return None

@@ -6,8 +6,13 @@ from __future__ import annotations
 
 import difflib
 import re
+from typing import Any
 
+from django.db.models import QuerySet
+
+from agents.models import Task, TaskTemplate
 from agents.runtime import TaskRun
+from sessions.models import Message
 
 LOW_CONFIDENCE = 0.5
 CLAIM = re.compile(r"\d|%|\b(?:increase|decrease|grew|fell|most|least|best|worst|always|never)\b", re.I)
@@ -25,7 +30,7 @@ def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9 ]", " ", text.lower()).strip()
 
 
-def headings(payload: dict) -> list[str]:
+def headings(payload: dict[str, Any]) -> list[str]:
     content = payload.get("content") or {}
     titles = [s.get("title") or s.get("id", "") for s in content.get("sections") or []]
     titles += re.findall(r"^#{1,6}\s+(.+?)\s*#*$", content.get("body", ""), re.M)
@@ -41,7 +46,7 @@ def _present(title: str, found: list[str]) -> float:
     )
 
 
-def review(payload: dict, sections: list[dict], criteria: list[str]) -> list[dict]:
+def review(payload: dict[str, Any], sections: list[dict[str, Any]], criteria: list[str]) -> list[dict[str, Any]]:
     """Findings ``{kind, title, detail, confidence}``: missing sections, unsourced claims, low-confidence
     sections, success criteria the text does not address."""
     findings = []
@@ -102,32 +107,27 @@ def review(payload: dict, sections: list[dict], criteria: list[str]) -> list[dic
     return findings
 
 
-def _report_words(message) -> str:
+def _report_words(message: Message) -> str:
     written = (message.envelope["payload"].get("provenance") or {}).get("deliverable")
     return f"{'the written report' if written else 'the report'} by {message.sender_id}"
 
 
-def reviewer(run: TaskRun) -> str:
-    from agents.models import Task, TaskTemplate
-    from sessions.models import Message
-
-    session_messages = Message.objects.filter(session_id=run.task.session_id)
+def _deliverable_of(run: TaskRun, session_messages: QuerySet[Message]) -> Message | None:
+    """What to review: the latest report of another agent among the task's inputs (the message it
+    came from, the results of the tasks it follows), else the latest in the session."""
     inputs = [
         run.task.source_message_id,
         *Task.objects.filter(dependents=run.task)
         .exclude(result_message_id="")
         .values_list("result_message_id", flat=True),
     ]
-    deliverable = (
-        session_messages.filter(message_id__in=inputs, payload_type="collaborative_response")
-        .exclude(sender_id=run.agent.name)
-        .order_by("-seq")
-        .first()
-        or session_messages.filter(payload_type="collaborative_response")
-        .exclude(sender_id=run.agent.name)
-        .order_by("-seq")
-        .first()
-    )
+    reports = session_messages.filter(payload_type="collaborative_response").exclude(sender_id=run.agent.name)
+    return reports.filter(message_id__in=inputs).order_by("-seq").first() or reports.order_by("-seq").first()
+
+
+def reviewer(run: TaskRun) -> str:
+    session_messages = Message.objects.filter(session_id=run.task.session_id)
+    deliverable = _deliverable_of(run, session_messages)
     if deliverable is None:
         return run.post(
             "clarification",

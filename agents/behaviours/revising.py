@@ -9,6 +9,7 @@ changed, and what could be done instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from agents.analysis.prose import two_decimals
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood
@@ -21,7 +22,7 @@ class Request:
 
     text: str
     kind: str  # "correction", "refinement", "new_direction" or "answer"
-    question: dict | None = None  # what the answered question was about
+    question: dict[str, Any] | None = None  # what the answered question was about
     question_text: str = ""
 
 
@@ -30,7 +31,7 @@ DECLINED_CONFIDENCE = 0.2
 OPTION_WORDS = {"exclude": "yes, leave them out", "keep": "no, keep them"}
 
 
-def _asked(run: TaskRun, answer: dict, depth: int = 0) -> tuple[dict | None, str]:
+def _asked(run: TaskRun, answer: dict[str, Any], depth: int = 0) -> tuple[dict[str, Any] | None, str]:
     """What an answered question of this agent was about: a report's question, or a clarification
     that asked it again (in reply to an answer it could not read)."""
     asked = run.message(answer.get("clarification_message_id"))
@@ -67,14 +68,14 @@ def request_of(run: TaskRun) -> Request | None:
     return None
 
 
-def asked_keys(record: dict) -> list[str]:
+def asked_keys(record: dict[str, Any]) -> list[str]:
     """What an earlier question settled: its key and each column it asked about (older reports name a
     table and its columns, newer ones ``table.column`` targets)."""
     columns = record.get("targets") or [f"{record.get('table')}.{c}" for c in record.get("columns") or []]
     return [record["key"], *columns]
 
 
-def reports(run: TaskRun) -> list[dict]:
+def reports(run: TaskRun) -> list[dict[str, Any]]:
     """This analyst's earlier reports in the session (those that carry their figures), oldest first."""
     return [
         envelope
@@ -109,7 +110,14 @@ WHAT_COULD = [
 ]
 
 
-def what_changed(request: Request, understood: Understood, before: dict, after: dict, tables_before, tables) -> dict:
+def what_changed(
+    request: Request,
+    understood: Understood,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    tables_before: list[str],
+    tables: list[str],
+) -> dict[str, Any]:
     """The section that opens a redone report: what was asked, what was done, and each figure that moved."""
     lines = [_said(request), ""]
     lines += [f"- I {done}." for done in understood.done]

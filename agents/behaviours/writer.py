@@ -3,9 +3,10 @@
 It reads the structured results of the analysis (the analyst's findings, comparisons, sections,
 sources, assumptions and uncertainties, from its collaborative_response) and writes each section
 the template's spec asks for, with that section's own confidence. Without a language model it
-writes plain templated prose from those results and says where the analysis has nothing to say;
-when its agent has an LLM endpoint set, the model rewrites each section for the readers, and a
-section whose rewrite states a number the analysis does not contain keeps the templated prose.
+writes plain templated prose from those results and says where the analysis has nothing to say
+(agents/behaviours/templated_prose.py); when its agent has an LLM endpoint set, the model rewrites
+each section for the readers, and a section whose rewrite states a number the analysis does not
+contain keeps the templated prose.
 Nothing of the session's raw context goes in: no message ids, no logs, no attached files.
 """
 
@@ -14,11 +15,13 @@ from __future__ import annotations
 import json
 import os
 import re
+from typing import Any
 
 from agents.behaviours.llm import LlmFailure, chat_stream
 from agents.behaviours.reading import feedback_text, proposal_behind
+from agents.behaviours.templated_prose import Handoff, Prose, kind_of
 from agents.runtime import TaskRun
-from agents.sap import format_block
+from agents.sap import Block
 
 CAN_DO = [
     {
@@ -34,28 +37,9 @@ DEFAULT_SPEC = [
     {"title": "Method", "description": "which data, which queries, which choices"},
     {"title": "Limitations", "description": "what the data cannot tell"},
 ]
-# Which part of the analysis a section of the spec is about, from the words of its title and description.
-KINDS = [
-    ("summary", r"summary|executive|conclusion|overview|answer"),
-    ("profiles", r"profile|column type|missing"),
-    ("statistics", r"statistic|count|mean|minim|maxim|range"),
-    ("findings", r"finding|comparison|compare|differ|group|synthesis|result"),
-    ("method", r"method|approach|quer|how"),
-    ("limitations", r"limitation|gap|caveat|risk|cannot|uncertain"),
-    ("recommendations", r"recommend|next step|what to do|action"),
-    ("sources", r"source|reference|citation"),
-    ("background", r"background|scope|question|why|audience|purpose"),
-]
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # What no report may carry: message ids, the session's storage names, encoded files.
 LEAK = re.compile(r"\b(?:msg_[0-9a-f]{6,}|task\d+-\w+|s_[0-9a-f]{6,}__\w+)\b|[A-Za-z0-9+/]{60,}={0,2}")
-
-
-def kind_of(section: dict) -> str | None:
-    words = f"{section.get('title', '')} {section.get('description', '')}".lower()
-    return next(
-        (kind for kind, pattern in KINDS if re.search(pattern, section.get("title", "").lower())), None
-    ) or next((kind for kind, pattern in KINDS if re.search(pattern, words)), None)
 
 
 def leaks(text: str) -> bool:
@@ -63,141 +47,7 @@ def leaks(text: str) -> bool:
     return bool(LEAK.search(text or ""))
 
 
-class Handoff:
-    """The analysis a writer works from, read from its collaborative_response payload."""
-
-    def __init__(self, envelope: dict | None):
-        payload = (envelope or {}).get("payload") or {}
-        self.found = envelope is not None
-        self.by = (envelope or {}).get("sender", {}).get("id", "")
-        self.provenance = payload.get("provenance") or {}
-        self.sections = (payload.get("content") or {}).get("sections") or []
-        self.sources = [m["citation"] for m in payload.get("supporting_materials") or [] if m.get("citation")]
-        self.assumptions = payload.get("assumptions_made") or []
-        self.uncertainties = payload.get("uncertainties") or []
-        self.questions = payload.get("open_questions_for_human") or []
-        self.confidence = payload.get("confidence_score")
-        self.findings = next((s for s in self.sections if s["id"] == "findings"), None)
-
-    def section_confidence(self, suffix: str) -> float | None:
-        found = [s["confidence"] for s in self.sections if s["id"].endswith(suffix) and "confidence" in s]
-        return min(found) if found else None
-
-
-def _without_details(body: str) -> str:
-    return re.sub(r"<details>.*?</details>", "", body, flags=re.S).strip()
-
-
-class Prose:
-    """Templated prose for each kind of section, from the handoff only; honest where it has nothing."""
-
-    def __init__(self, handoff: Handoff, goal: str):
-        self.handoff, self.goal = handoff, goal
-
-    def __call__(self, kind: str | None, spec: dict) -> tuple[str, float]:
-        if not self.handoff.found:
-            return "There is no analysis in this session to write this from yet.", 0.1
-        write = getattr(self, f"_{kind}", None) if kind else None
-        if write is None:
-            about = spec.get("description") or spec.get("title", "this section")
-            return f"The analysis does not speak to this ({about}); someone who knows should write it.", 0.1
-        return write()
-
-    def _lead(self) -> list[str]:
-        """The analyst's answer: the first paragraph of its Findings, the sentence that answers the question."""
-        if self.handoff.findings is None:
-            return []
-        return self.handoff.findings["body"].split("\n\n", 1)[0].splitlines()[:1]
-
-    def _findings_confidence(self) -> float:
-        found = [s["confidence"] for s in self.handoff.sections if s["id"] == "findings"]
-        return found[0] if found else self.handoff.confidence or 0.5
-
-    def _summary(self):
-        lead = " ".join(line.replace("**", "") for line in self._lead())
-        if not lead:
-            return "The analysis answered no question, so there is no single answer to state; see the figures.", 0.4
-        asked = f"Asked “{self.goal.strip()}”, the analysis finds: " if self.goal.strip() else ""
-        return asked + lead, self._findings_confidence()
-
-    def _findings(self):
-        """The analyst's Findings as it wrote them, with their chart, without its folded method note."""
-        if self.handoff.findings is None:
-            return "The analysis answered no question; its descriptive statistics are below.", 0.4
-        return _without_details(self.handoff.findings["body"]), self._findings_confidence()
-
-    def _tables_of(self, suffix: str, missing: str) -> tuple[str, float]:
-        parts = [
-            f"### {s.get('title', s['id'])}\n\n{_without_details(s['body'])}"
-            for s in self.handoff.sections
-            if s["id"].endswith(suffix)
-        ]
-        if not parts:
-            return missing, 0.2
-        return "\n\n".join(parts), self.handoff.section_confidence(suffix) or 0.5
-
-    def _profiles(self):
-        return self._tables_of("-profile", "The analysis has no column profiles.")
-
-    def _statistics(self):
-        return self._tables_of("-statistics", "The analysis has no descriptive statistics.")
-
-    def _method(self):
-        settings = self.handoff.provenance.get("settings") or {}
-        tables = self.handoff.provenance.get("tables") or []
-        kind = settings.get("sd", "population")
-        divisor = "n - 1" if kind == "sample" else "n"
-        lines = [
-            f"The {self.handoff.by or 'analyst'} worked on {', '.join(tables) or 'the data'} through "
-            "operations anyone in the session can run again (pandas and SciPy behind SAP); the tables round to "
-            "two decimals, the findings keep four significant digits.",
-            f"Standard deviations are {kind} standard deviations (dividing by {divisor}). An outlier is a value "
-            "more than 3 standard deviations from its column's mean.",
-        ]
-        decided = settings.get("outliers") or {}
-        if decided:
-            lines.append(
-                "Outliers: "
-                + "; ".join(
-                    f"{target.replace('.', ', column ')} {'left out' if d == 'exclude' else 'kept'}"
-                    for target, d in sorted(decided.items())
-                )
-                + "."
-            )
-        if self.handoff.assumptions:
-            lines += ["", "It assumed:", ""] + [f"- {a}" for a in self.handoff.assumptions]
-        if self.handoff.sources:
-            lines += ["", "The queries behind the figures:", ""] + [f"- {s}" for s in self.handoff.sources[:30]]
-        return "\n".join(lines), 0.9
-
-    def _limitations(self):
-        lines = ["The analysis is descriptive: it says what the data shows, not why, and forecasts nothing."]
-        lines += [
-            f"- {u['aspect']}" + (f": {u['reason']}" if u.get("reason") else "") for u in self.handoff.uncertainties
-        ]
-        lines += [f"- Still open: {q}" for q in self.handoff.questions]
-        return "\n".join(lines), 0.8
-
-    def _recommendations(self):
-        lead = " ".join(line.replace("**", "") for line in self._lead())
-        text = (
-            "The analysis supports no recommendation of its own: it describes, it does not weigh options. "
-            "What a reader may act on is what it found" + (f": {lead}" if lead else ".")
-        )
-        return text, 0.3
-
-    def _sources(self):
-        if not self.handoff.sources:
-            return "The analysis cites no sources.", 0.2
-        return "\n".join(f"- {s}" for s in self.handoff.sources), 0.95
-
-    def _background(self):
-        tables = self.handoff.provenance.get("tables") or []
-        asked = f"The question: “{self.goal.strip()}”. " if self.goal.strip() else ""
-        return asked + f"The data: {', '.join(tables) or 'the files attached to the session'}.", 0.8
-
-
-def _analysis_of(run: TaskRun, earlier: dict | None) -> dict | None:
+def _analysis_of(run: TaskRun, earlier: dict[str, Any] | None) -> dict[str, Any] | None:
     """The analysis this writing hands off from: the one it wrote from before (when redone), the result
     of the step it follows, or else the latest analysis in the session."""
     stated = ((earlier or {}).get("payload") or {}).get("provenance") or {}
@@ -212,7 +62,7 @@ def _analysis_of(run: TaskRun, earlier: dict | None) -> dict | None:
     return analyses[-1] if analyses else None
 
 
-def _analyses(run: TaskRun, by: str | None = None) -> list[dict]:
+def _analyses(run: TaskRun, by: str | None = None) -> list[dict[str, Any]]:
     """The session's analyses (reports that carry their findings), oldest first, of one agent or all."""
     return [
         m
@@ -223,7 +73,9 @@ def _analyses(run: TaskRun, by: str | None = None) -> list[dict]:
     ]
 
 
-def _spec_of(run: TaskRun, source: dict | None, earlier: dict | None) -> tuple[str, list[dict]]:
+def _spec_of(
+    run: TaskRun, source: dict[str, Any] | None, earlier: dict[str, Any] | None
+) -> tuple[str, list[dict[str, Any]]]:
     """The template's name and its deliverable sections, from the plan the task came from."""
     from agents.models import TaskTemplate
 
@@ -236,7 +88,9 @@ def _spec_of(run: TaskRun, source: dict | None, earlier: dict | None) -> tuple[s
     return "", DEFAULT_SPEC
 
 
-def _rewritten(run: TaskRun, goal: str, sections: list[dict]) -> tuple[list[dict], list[dict]]:
+def _rewritten(
+    run: TaskRun, goal: str, sections: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The sections as the agent's model rewrites them for the readers; a rewrite that adds a number
     or carries an id keeps the templated text. Returns the sections and what was kept back and why."""
     agent = run.agent
@@ -262,7 +116,10 @@ def _rewritten(run: TaskRun, goal: str, sections: list[dict]) -> tuple[list[dict
         if usage:
             run.llm_tokens += int(usage.get("total_tokens") or 0)
     try:
-        answer = json.loads(re.search(r"\{.*\}", "".join(text), re.S).group(0))
+        found = re.search(r"\{.*\}", "".join(text), re.S)
+        if found is None:
+            raise ValueError("no JSON object in the rewrite")
+        answer = json.loads(found.group(0))
         bodies = [str(s["body"]) for s in answer["sections"]]
     except (AttributeError, ValueError, KeyError, TypeError):
         return sections, [{"aspect": "the model's rewrite could not be read", "reason": "it was not the JSON asked"}]
@@ -279,7 +136,7 @@ def _rewritten(run: TaskRun, goal: str, sections: list[dict]) -> tuple[list[dict
     return out, kept_back
 
 
-def _earlier_of(run: TaskRun, source: dict) -> dict | None:
+def _earlier_of(run: TaskRun, source: dict[str, Any]) -> dict[str, Any] | None:
     """This writer's report that the task writes again: the one a person corrected, or, when the analysis
     it followed was redone, its latest deliverable."""
     if feedback_text(source):
@@ -291,15 +148,17 @@ def _earlier_of(run: TaskRun, source: dict) -> dict | None:
     return None
 
 
-def _redone_analysis(run: TaskRun, source: dict) -> bool:
-    return source["payload_type"] == "collaborative_response" and source["sender"]["id"] != run.agent.name
+def _redone_analysis(run: TaskRun, source: dict[str, Any]) -> bool:
+    return bool(source["payload_type"] == "collaborative_response" and source["sender"]["id"] != run.agent.name)
 
 
-def _provenance(envelope: dict | None) -> dict:
+def _provenance(envelope: dict[str, Any] | None) -> dict[str, Any]:
     return ((envelope or {}).get("payload") or {}).get("provenance") or {}
 
 
-def _what_changed(run: TaskRun, source: dict, earlier: dict | None, analysis: dict | None, by: str) -> dict | None:
+def _what_changed(
+    run: TaskRun, source: dict[str, Any], earlier: dict[str, Any] | None, analysis: dict[str, Any] | None, by: str
+) -> dict[str, Any] | None:
     """The section that opens a report written again: after whose correction, and whether the figures moved."""
     correction = feedback_text(source)
     if _redone_analysis(run, source):
@@ -333,49 +192,19 @@ def writer(run: TaskRun) -> str:
     proposal = proposal_behind(run, analysis or source)
     goal = proposal["payload"]["goal"] if proposal else ""
     template, spec = _spec_of(run, source, earlier)
-    prose = Prose(handoff, goal)
-    sections = []
-    for index, part in enumerate(spec):
-        body, confidence = prose(kind_of(part), part)
-        sections.append({"id": f"s{index + 1}", "title": part["title"], "body": body, "confidence": confidence})
-    uncertainties = []
-    if handoff.found and run.agent.llm_base_url and run.agent.llm_model:
-        try:
-            sections, uncertainties = _rewritten(run, goal, sections)
-        except LlmFailure as failure:
-            uncertainties.append(
-                {"aspect": "written without the model", "reason": failure.error.message, "suggestion": "try again"}
-            )
+    sections, uncertainties = _sections(run, handoff, goal, spec)
     changed = _what_changed(run, source, earlier, analysis, handoff.by) if source else None
     if changed is not None:
         sections.insert(0, changed)
     title = f"# {goal.strip() or run.task.title}"
     body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
     path = f"reports/task-{run.task.pk}.md"
-    [written] = run.sap(format_block("action", "file.write", {"path": path, "content": body, "overwrite": False}, "w"))
-    saved = written.type == "result" or written.body.get("code") == "RESOURCE_ALREADY_EXISTS"
-    if not saved:
-        uncertainties.append(
-            {
-                "aspect": "the report is not in the workspace",
-                "reason": f"saving it was refused: {written.body.get('message')}",
-                "suggestion": "allow file.write for this agent, or copy the report from this message",
-            }
-        )
+    saved = _saved(run, path, body, uncertainties)
     rated = [s["confidence"] for s in sections if "confidence" in s]
     payload = {
         "task_step_id": f"task-{run.task.pk}",
         "content": {"format": "markdown", "body": body, "sections": sections},
-        "supporting_materials": (
-            [{"type": "analysis", "citation": f"the analysis by {handoff.by}", "confidence_in_source": "high"}]
-            if handoff.found
-            else []
-        )
-        + (
-            [{"type": "workspace_file", "citation": path, "relevance": "the report, for the next step"}]
-            if saved
-            else []
-        ),
+        "supporting_materials": _materials(handoff, path if saved else None),
         "assumptions_made": ["the analysis it follows is the one to write up", *handoff.assumptions],
         "confidence_score": round(sum(rated) / len(rated), 2),
         "uncertainties": uncertainties + handoff.uncertainties,
@@ -393,11 +222,55 @@ def writer(run: TaskRun) -> str:
     return run.post("report", "collaborative_response", payload, in_reply_to=_replying_to(run, source, analysis))
 
 
-def _replying_to(run: TaskRun, source: dict | None, analysis: dict | None) -> str | None:
+def _sections(
+    run: TaskRun, handoff: Handoff, goal: str, spec: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each section of the spec in templated prose, rewritten by the agent's model when it has one;
+    and what the writer is unsure of (a rewrite kept back, a model that did not answer)."""
+    prose = Prose(handoff, goal)
+    sections = []
+    for index, part in enumerate(spec):
+        body, confidence = prose(kind_of(part), part)
+        sections.append({"id": f"s{index + 1}", "title": part["title"], "body": body, "confidence": confidence})
+    uncertainties: list[dict[str, Any]] = []
+    if handoff.found and run.agent.llm_base_url and run.agent.llm_model:
+        try:
+            sections, uncertainties = _rewritten(run, goal, sections)
+        except LlmFailure as failure:
+            uncertainties.append(
+                {"aspect": "written without the model", "reason": failure.error.message, "suggestion": "try again"}
+            )
+    return sections, uncertainties
+
+
+def _saved(run: TaskRun, path: str, body: str, uncertainties: list[dict[str, Any]]) -> bool:
+    """Save the report into the workspace with the agent's own rights; a refusal becomes an uncertainty."""
+    [written] = run.sap(Block("action", "file.write", "w", {"path": path, "content": body, "overwrite": False}))
+    saved = written.type == "result" or written.body.get("code") == "RESOURCE_ALREADY_EXISTS"
+    if not saved:
+        uncertainties.append(
+            {
+                "aspect": "the report is not in the workspace",
+                "reason": f"saving it was refused: {written.body.get('message')}",
+                "suggestion": "allow file.write for this agent, or copy the report from this message",
+            }
+        )
+    return saved
+
+
+def _materials(handoff: Handoff, path: str | None) -> list[dict[str, Any]]:
+    """What the report rests on: the analysis, and where the report was saved."""
+    analysis = [{"type": "analysis", "citation": f"the analysis by {handoff.by}", "confidence_in_source": "high"}]
+    saved = [{"type": "workspace_file", "citation": path, "relevance": "the report, for the next step"}]
+    return (analysis if handoff.found else []) + (saved if path is not None else [])
+
+
+def _replying_to(run: TaskRun, source: dict[str, Any] | None, analysis: dict[str, Any] | None) -> str | None:
     """The person's correction when the report is written again because of one, else the analysis."""
     if source and feedback_text(source):
         return str(source["message_id"])
     if source and _redone_analysis(run, source):
         behind = run.message(source.get("in_reply_to"))
-        return str((behind if feedback_text(behind) else source)["message_id"])
-    return (analysis or source or {}).get("message_id")
+        return str((behind if behind is not None and feedback_text(behind) else source)["message_id"])
+    replied: str | None = (analysis or source or {}).get("message_id")
+    return replied

@@ -2,7 +2,7 @@
 
 from functools import cache
 
-from agents.operations import files, system
+from agents.operations import file_operations, system
 from agents.operations.datasets import operations as datasets
 from agents.operations.stats import operations as stats
 from agents.sap import CORE_OPERATIONS, Registry
@@ -12,5 +12,12 @@ from agents.sap.workflow import WORKFLOW
 @cache
 def workbench_registry() -> Registry:
     return Registry(
-        [*CORE_OPERATIONS, WORKFLOW, *system.OPERATIONS, *files.OPERATIONS, *datasets.OPERATIONS, *stats.OPERATIONS]
+        [
+            *CORE_OPERATIONS,
+            WORKFLOW,
+            *system.OPERATIONS,
+            *file_operations.OPERATIONS,
+            *datasets.OPERATIONS,
+            *stats.OPERATIONS,
+        ]
     )

@@ -1,8 +1,13 @@
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
+from typing import TypeAlias
 
 from sessions.access import Access, Caller
+
+# A session's id as the model holds it, or as its text (a dataset file's or schema's name).
+SessionId: TypeAlias = uuid.UUID | str
 
 
 @dataclass(frozen=True)
@@ -14,5 +19,5 @@ class SapContext:
     request_message_id: str | None = None  # the CHAP message that asked for these operations
 
     @property
-    def session_id(self):
+    def session_id(self) -> uuid.UUID:
         return self.access.session_id

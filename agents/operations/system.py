@@ -7,21 +7,22 @@ import re
 import threading
 import time
 from collections import deque
+from typing import Any
 
 import psutil
 
-from agents.sap import Example, Operation, Param, format_block
+from agents.sap import Call, Example, Operation, Param, format_block
 from protocol.errors import ProtocolError
 
 SAMPLE_EVERY_S = 10
 KEEP_SAMPLES = 360  # an hour
-_samples: deque[dict] = deque(maxlen=KEEP_SAMPLES)
+_samples: deque[dict[str, Any]] = deque(maxlen=KEEP_SAMPLES)
 _lock = threading.Lock()
 _process = psutil.Process(os.getpid())
 _DURATION = re.compile(r"^(\d+)([smh])$")
 
 
-def sample() -> dict:
+def sample() -> dict[str, Any]:
     """One reading, kept for later time ranges; readings closer than SAMPLE_EVERY_S reuse the last."""
     with _lock:
         now = time.time()
@@ -42,7 +43,7 @@ def sample() -> dict:
         return reading
 
 
-def _metrics(call, params):
+def _metrics(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     match = _DURATION.match(params["time_range"])
     if match is None:
         raise ProtocolError(

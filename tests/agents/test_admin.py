@@ -6,12 +6,12 @@ import pytest
 from django.urls import reverse
 
 from agents.models import AgentToken, Task, TaskState, TaskTemplate
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from agents.tokens import agent_for_token, token_issue
 from sessions.access import caller_for_user
-from sessions.membership import agent_join
 from sessions.models import CriterionCheck, Message, Rating
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_user
+from tests.people import session_of, with_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -24,18 +24,17 @@ def admin_client(client):
 
 @pytest.fixture
 def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Supplier scan")
-    agent = make_agent(
+    world = with_agent(
+        session_of(title="Supplier scan"),
         "scribe",
+        token=False,
         kind="builtin",
         roles=["writing"],
         can_do=[{"action": "write briefs", "scope": "the session log", "limitation": "no judgement"}],
         measured_profile={"reviewer_recall": 0.8},
     )
-    agent_join(session=session, agent=agent)
-    task = task_create(session_id=session.pk, caller=caller_for_user(owner), title="Brief", agent="scribe")
-    return {"session": session, "agent": agent, "task": task}
+    caller = caller_for_user(world["owner"])
+    return {**world, "task": task_create(session_id=world["session"].pk, caller=caller, title="Brief", agent="scribe")}
 
 
 def act(client, model, action, ids):

@@ -11,14 +11,15 @@ from channels.testing import WebsocketCommunicator
 
 from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
-from agents.scheduling import task_create
-from agents.tokens import token_issue, token_revoke
+from agents.scheduling.acts import task_create
+from agents.tokens import token_revoke
 from protocol.logs import ContextIds
 from sessions.access import caller_for_user
 from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_session
 from tests.live import ROOT, child_env
+from tests.people import clerk_world
 from tests.sessions import envelopes
 from workbench.asgi import application
 
@@ -28,11 +29,7 @@ CLERK_OPERATIONS = ["file.list", "file.write", "dataset.list-tables"]
 
 @pytest.fixture
 def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Inventory")
-    agent = make_agent("clerk", kind="external", allowed_operations=CLERK_OPERATIONS)
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
+    return clerk_world(allowed_operations=CLERK_OPERATIONS)
 
 
 def assign(world, title="List what we have"):

@@ -11,28 +11,9 @@ from agents.models import Agent, Task
 from agents.operations.files import workspace_root
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
-from tests.agents import test_builtin_agents
-from tests.agents.test_builtin_agents import feedback_on, work_until_idle
+from tests.agents.teamwork import DAYS, PRICES, REGIONS, feedback_on, reports, work_until_idle, write_orders
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-team = test_builtin_agents.team
-
-# 20 ordinary prices and two far away: both lie more than 3 SDs from the mean of all 22.
-PRICES = [10 + (i % 7) for i in range(40)] + [400.0, 450.0]
-REGIONS = ["north" if i % 2 else "south" for i in range(len(PRICES))]
-DAYS = [f"2026-0{1 + i % 3}-1{i % 9}" for i in range(len(PRICES))]
-
-
-def write_orders(session):
-    with (workspace_root(session.pk) / "orders.csv").open("w", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(["region", "day", "price"])
-        writer.writerows(zip(REGIONS, DAYS, PRICES, strict=True))
-
-
-def reports(session):
-    rows = Message.objects.filter(session=session, sender_id="analyst", payload_type="collaborative_response")
-    return [m.envelope for m in rows.order_by("seq")]
 
 
 def statistics_row(report, column="price"):

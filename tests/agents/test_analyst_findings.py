@@ -11,42 +11,10 @@ import pytest
 
 from agents.models import Agent, Task
 from agents.operations.files import workspace_root
-from agents.scheduling import plan_approve
-from sessions.access import caller_for_user
-from tests.agents import test_builtin_agents
-from tests.agents.test_builtin_agents import last, work_until_idle
+from tests.agents.teamwork import attach_baskets, last, plan_and_run, work_until_idle
 from workspace.markdown import render_markdown
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-team = test_builtin_agents.team
-
-# Three shops with known means: east sells the most per basket, and the shops differ in items.
-BASKETS = {
-    "east": [(30.0 + i, 2 + i % 2) for i in range(8)],
-    "west": [(20.0 + i, 4) for i in range(6)],
-    "north_side": [(12.0, 1), (14.0, 1), (16.0, 2), (18.0, 2), (20.0, 3)],
-}
-GOAL = (
-    "Analyse the baskets CSV data: which shop has the highest mean basket value, and how do the shops differ in items?"
-)
-
-
-def attach_baskets(session, name="baskets.csv", extra=()):
-    with (workspace_root(session.pk) / name).open("w", newline="") as out:
-        writer = csv.writer(out)
-        writer.writerow(["shop", "basket_value", "items"])
-        writer.writerows((shop, value, items) for shop, rows in BASKETS.items() for value, items in rows)
-        writer.writerows(extra)
-
-
-def plan_and_run(team, goal=GOAL, attached="baskets.csv"):
-    proposal = team["says"]("task_proposal", {"goal": goal, "background_context": [f"attached file {attached}"]})
-    work_until_idle()
-    plan = last(team["session"], "agent_capability_declaration")
-    assert plan["in_reply_to"] == proposal and plan["payload"]["template"] == "data-analysis"
-    plan_approve(session_id=team["session"].pk, caller=caller_for_user(team["owner"]), message_id=plan["message_id"])
-    work_until_idle()
-    return last(team["session"], "collaborative_response", sender="analyst")
 
 
 def findings_of(report):

@@ -3,29 +3,24 @@
 import csv
 import io
 import json
-import math
 import statistics
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
-from django.test import TestCase
 
 from agents.behaviours.planning import constraints_from, plan_for, rank_templates, vague_because
-from agents.behaviours.registry import builtin_agents_ensure
 from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
 from agents.operations.files import workspace_root
 from agents.reactions import reactions_run
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
-from agents.worker import Worker
-from sessions.access import caller_for_agent, caller_for_user
+from sessions.access import caller_for_agent
 from sessions.graphs import graph_cache
 from sessions.log import message_post_at_head
-from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from tests.agents.test_sap_http import sap
-from tests.factories import make_session, make_user
+from tests.agents.sap_calls import block, sap
+from tests.agents.teamwork import feedback_on, last, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 TEMPLATES = {t["slug"]: t for t in DEFAULT_TEMPLATES}
@@ -35,50 +30,6 @@ SALES = [
     *[("south", 40 + 2 * i, 5) for i in range(9)],
     ("east", 7, 1),
 ]
-
-
-@pytest.fixture
-def team(django_capture_on_commit_callbacks):
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Sales review")
-    for agent in builtin_agents_ensure():
-        agent_join(session=session, agent=agent)
-
-    def says(payload_type, payload, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            ack = message_post_at_head(
-                session_id=session.pk,
-                caller=caller_for_user(owner),
-                payload_type=payload_type,
-                payload=payload,
-                **kwargs,
-            )
-        return ack.message_id
-
-    return {"session": session, "owner": owner, "says": says}
-
-
-def work_until_idle():
-    """Run ready tasks, and what their messages set off once committed, until nothing is left."""
-    while True:
-        with TestCase.captureOnCommitCallbacks(execute=True) as callbacks:
-            ran = Worker("w", lease_s=30).run_once()
-        if not ran and not callbacks:
-            return
-
-
-def feedback_on(team, message_id, text, kind="correction"):
-    """A member's feedback of ``kind`` on a message, in words; its message id."""
-    return team["says"](
-        "human_feedback",
-        {"target_message_id": message_id, "feedback_type": kind, "specific_instructions": {"request": text}},
-    )
-
-
-def last(session, payload_type, sender=None):
-    rows = Message.objects.filter(session=session, payload_type=payload_type).order_by("-seq")
-    rows = rows.filter(sender_id=sender) if sender else rows
-    return rows.first().envelope
 
 
 # -- the planning core -------------------------------------------------------------------------
@@ -239,21 +190,41 @@ def test_the_analysts_figures_are_the_true_statistics(team):
     assert report["provenance"]["ai_generated"] is True and report["provenance"]["agent"] == "analyst"
 
 
+STATISTICS = ("n", "mean", "min", "max", "sum", "sd")
+
+
+def figures_returned(operation, request, body):
+    """The figures an answer holds, under the keys the analyst files them by: each column's statistics
+    from stats.describe, each group's row count and means from a grouped dataset.query."""
+    table = request["table"]
+    if operation == "stats.describe":
+        return {f"{table}|stat|{c['column']}|{key}": c[key] for c in body["columns"] for key in STATISTICS}
+    if operation != "dataset.query" or not request.get("group_by"):
+        return {}
+    [by] = request["group_by"]
+    _, _, *means = body["columns"]
+    figures = {}
+    for group, n, *values in body["rows"]:
+        figures[f"{table}|group|{by}|{group}|n"] = n
+        figures |= {
+            f"{table}|group|{by}|{group}|{mean.removeprefix('mean_')}": v for mean, v in zip(means, values, strict=True)
+        }
+    return figures
+
+
 def test_every_cited_query_reproduces_its_figures(team):
     report = analyse(team)["payload"]
     analyst = Task.objects.get(title="Analyse the sales").agent
     world = {"session": team["session"], "token": token_issue(agent=analyst)}
-    queries = [m["query"]["request"] for m in report["supporting_materials"] if m["type"] == "dataset_query"]
-    assert queries
-    body = report["content"]["body"]
-    for request in queries:
-        [answer] = sap(world, f"@@query:dataset.query#q\n{json.dumps(request)}\n@@end\n")
+    returned = {}
+    for material in report["supporting_materials"]:
+        operation, request = material["query"]["operation"], material["query"]["request"]
+        [answer] = sap(world, block("query", operation, json.dumps(request), "q"))
         assert answer.type == "result"
-        derive = math.sqrt if "sql" in request else float  # the sql query is the variance behind sd
-        for row in answer.body["rows"]:
-            for value in row:
-                if isinstance(value, float) and value != int(value):
-                    assert str(round(derive(value), 2)) in body
+        returned |= figures_returned(operation, request, answer.body)
+    cited = {key: value for key, (_label, value) in report["provenance"]["figures"].items()}
+    assert len(cited) == 21  # 6 statistics of 2 columns, and the rows and 2 means of 3 regions
+    assert cited == {key: None if value is None else round(float(value), 2) for key, value in returned.items()}
 
 
 def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team):

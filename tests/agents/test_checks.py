@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 from django.db import connections
 
-from tests.workbench.test_settings_process import run_manage
+from tests.live import run_manage
 
 
 @pytest.fixture

@@ -8,14 +8,15 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import task_create, task_reassign, task_retry
+from agents.scheduling.acts import task_create, task_reassign, task_retry
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.log import message_post_at_head
 from sessions.membership import agent_join
 from sessions.models import Message
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent
+from tests.people import session_of
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 BEHAVIOURS = {"broken": "tests.agents.behaviours.broken", "timing_out": "tests.agents.behaviours.timing_out"}
@@ -24,8 +25,7 @@ BEHAVIOURS = {"broken": "tests.agents.behaviours.broken", "timing_out": "tests.a
 @pytest.fixture
 def team(settings):
     settings.CHAP_BEHAVIOURS = BEHAVIOURS
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Tumours")
+    world = session_of(title="Tumours")
     agents = {
         "analyst": make_agent("analyst", kind="builtin", roles=["analysis"], behaviour="broken"),
         "scribe": make_agent("scribe", kind="builtin", roles=["writing"], behaviour="scribe"),
@@ -34,8 +34,8 @@ def team(settings):
         "ghost": make_agent("ghost", kind="builtin", roles=["analysis"], behaviour="no-such-behaviour"),
     }
     for agent in agents.values():
-        agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "caller": caller_for_user(owner), **agents}
+        agent_join(session=world["session"], agent=agent)
+    return {**world, "caller": caller_for_user(world["owner"]), **agents}
 
 
 def step(team, agent, title="Analyse the data", role="analysis"):

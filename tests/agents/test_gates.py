@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from agents.gates import gate_decide, waiting_counts, waiting_for_people
 from agents.models import Approval, Task, TaskState
-from agents.scheduling import task_create, task_unassign
+from agents.scheduling.acts import task_create, task_unassign
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
@@ -17,6 +17,7 @@ from sessions.log import message_post
 from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
 from tests.factories import make_agent, make_session, make_user
+from tests.people import session_of, with_builtin
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -30,20 +31,13 @@ def post(session, agent, factory, **kwargs):
 
 @pytest.fixture
 def team():
-    owner, editor, viewer = make_user("olga"), make_user("ed"), make_user("vic")
-    session = make_session(owner=owner, title="Sales", members={editor: "editor", viewer: "viewer"})
-    planner = make_agent("planner", kind="builtin", roles=["planning"])
-    reviewer = make_agent("reviewer", kind="builtin", roles=["review"])
-    for agent in (planner, reviewer):
-        agent_join(session=session, agent=agent)
+    people = session_of("editor", "viewer", title="Sales")
+    agents = with_builtin(people["session"], planner=["planning"], reviewer=["review"])
     return {
-        "session": session,
-        "owner": caller_for_user(owner),
-        "editor": caller_for_user(editor),
-        "viewer": caller_for_user(viewer),
-        "users": (owner, editor, viewer),
-        "planner": planner,
-        "reviewer": reviewer,
+        "session": people["session"],
+        **{role: caller_for_user(people[role]) for role in ("owner", "editor", "viewer")},
+        "users": (people["owner"], people["editor"], people["viewer"]),
+        **agents,
     }
 
 

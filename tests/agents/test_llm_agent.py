@@ -6,13 +6,14 @@ import pytest
 
 from agents.models import Task, TaskState
 from agents.operations.files import workspace_root
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from agents.worker import Worker
 from sessions.access import caller_for_user
 from sessions.membership import agent_join
 from sessions.models import Message
 from tests.agents.llm_server import ScriptedModel
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent
+from tests.people import session_of
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -30,8 +31,8 @@ ANSWER = {
 @pytest.fixture
 def world(monkeypatch):
     monkeypatch.setenv("TEST_LLM_KEY", "sk-test")
-    owner = make_user("olga")
-    session = make_session(owner=owner)
+    people = session_of()
+    owner, session = people["owner"], people["session"]
     servers = []
 
     def start(turns, **agent_fields):

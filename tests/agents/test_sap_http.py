@@ -14,36 +14,18 @@ from agents.sap import parse
 from agents.tokens import token_issue
 from sessions.membership import agent_join
 from sessions.models import Message
-from tests.factories import make_agent, make_session, make_user
+from tests.agents.sap_calls import block, sap
+from tests.factories import make_agent
+from tests.people import session_of, with_agent
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def world():
-    owner, viewer = make_user("olga"), make_user("vic")
-    session = make_session(owner=owner, members={viewer: "viewer"})
-    agent = make_agent("worker", allowed_operations=["file.*", "system.metrics"], approval_operations=[])
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "viewer": viewer, "agent": agent, "token": token_issue(agent=agent)}
-
-
-def sap(world, text, *, token=None, user=None, headers=None):
-    client = APIClient(headers=headers)
-    if user is not None:
-        client.force_login(user)
-    else:
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token or world['token']}")
-    response = client.post(f"/api/sessions/{world['session'].pk}/sap/", text, content_type="text/plain")
-    if response.status_code != 200:
-        return response
-    body = b"".join(response.streaming_content).decode()
-    assert response["Content-Type"].startswith("text/plain")
-    return [item for item in parse(body)]
-
-
-def block(kind, name, body="{}", block_id="1"):
-    return f"@@{kind}:{name}#{block_id}\n{body}\n@@end\n"
+    return with_agent(
+        session_of("viewer"), "worker", allowed_operations=["file.*", "system.metrics"], approval_operations=[]
+    )
 
 
 def test_write_read_list_stat_copy_move_round_trip(world):

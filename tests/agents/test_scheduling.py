@@ -7,28 +7,25 @@ from django.utils import timezone
 
 from agents.models import Task, TaskState
 from agents.runtime import TaskRun
-from agents.scheduling import (
-    Claim,
-    plan_accept,
+from agents.scheduling.acts import (
     task_approve,
     task_cancel,
-    task_claim,
     task_create,
-    task_fail,
-    task_finish,
     task_pause,
     task_reassign,
-    task_renew,
     task_reprioritise,
     task_resume,
     task_retry,
 )
+from agents.scheduling.leases import Claim, task_claim, task_fail, task_finish, task_renew
+from agents.scheduling.plans import plan_accept
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.membership import agent_join
 from sessions.models import Message
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_user
+from tests.people import session_of
 from tests.sessions.envelopes import envelope
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -36,16 +33,15 @@ pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 @pytest.fixture
 def team():
-    owner, viewer = make_user("owner"), make_user("viewer")
-    session = make_session(owner=owner, members={viewer: "viewer"})
+    people = session_of("viewer")
     researcher = make_agent("researcher", kind="builtin", roles=["research"], behaviour="scribe")
     writer = make_agent("writer", kind="builtin", roles=["writing", "research"], behaviour="scribe")
     for agent in (researcher, writer):
-        agent_join(session=session, agent=agent)
+        agent_join(session=people["session"], agent=agent)
     return {
-        "session": session,
-        "owner": caller_for_user(owner),
-        "viewer": caller_for_user(viewer),
+        "session": people["session"],
+        "owner": caller_for_user(people["owner"]),
+        "viewer": caller_for_user(people["viewer"]),
         "agents": [researcher, writer],
     }
 

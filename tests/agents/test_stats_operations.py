@@ -8,8 +8,9 @@ from sklearn.datasets import load_iris
 
 from agents.tokens import token_issue
 from sessions.membership import agent_join
-from tests.agents.test_sap_http import block, sap
-from tests.factories import make_agent, make_session, make_user
+from tests.agents.sap_calls import block, sap
+from tests.factories import make_agent
+from tests.people import session_of, with_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -24,10 +25,7 @@ def iris_csv() -> str:
 
 @pytest.fixture
 def world():
-    session = make_session(owner=make_user("olga"))
-    agent = make_agent("statistician", allowed_operations=["dataset.*", "stats.*", "file.*"])
-    agent_join(session=session, agent=agent)
-    world = {"session": session, "agent": agent, "token": token_issue(agent=agent)}
+    world = with_agent(session_of(), "statistician", allowed_operations=["dataset.*", "stats.*", "file.*"])
     call(world, "action", "file.write", {"path": "iris.csv", "content": iris_csv()})
     call(world, "action", "dataset.import-csv", {"path": "iris.csv", "table": "iris"})
     return world

@@ -5,22 +5,18 @@ import pytest
 from agents.models import TaskState
 from sessions.access import caller_for_agent
 from sessions.log import message_post
-from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.factories import make_agent, make_session, make_user
+from tests.people import api_as, session_of, with_builtin
 from tests.sessions import envelopes
-from tests.sessions.test_api import api_as
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 
 @pytest.fixture
 def world():
-    owner, viewer = make_user("olga"), make_user("vic")
-    session = make_session(owner=owner, members={viewer: "viewer"})
-    for name, roles in (("finder", ["research"]), ("author", ["writing"])):
-        agent_join(session=session, agent=make_agent(name, kind="builtin", roles=roles))
-    return {"session": session, "owner": api_as(owner), "viewer": api_as(viewer), "outsider": api_as(make_user())}
+    people = session_of("viewer", "outsider")
+    with_builtin(people["session"], finder=["research"], author=["writing"])
+    return {"session": people["session"], **{role: api_as(people[role]) for role in ("owner", "viewer", "outsider")}}
 
 
 def tasks_url(world, tail=""):

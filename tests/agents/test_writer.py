@@ -11,14 +11,11 @@ from agents.behaviours.reviewer import review
 from agents.behaviours.writer import leaks
 from agents.models import Agent, TaskTemplate
 from sessions.models import Message
-from tests.agents import test_builtin_agents
 from tests.agents.llm_server import ScriptedModel
-from tests.agents.test_analyst_findings import GOAL, attach_baskets, plan_and_run
-from tests.agents.test_builtin_agents import feedback_on, last, work_until_idle
+from tests.agents.teamwork import GOAL, attach_baskets, feedback_on, last, plan_and_run, work_until_idle
 from tests.pages import leaked_ids, visible_text
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-team = test_builtin_agents.team
 BASE64_OF_A_FILE = re.compile(r"[A-Za-z0-9+/]{60,}={0,2}")
 
 
@@ -115,7 +112,7 @@ def test_a_figure_correction_on_the_written_report_is_redone_by_the_analyst_then
     team, client
 ):
     from agents.models import Task
-    from agents.scheduling import task_approve
+    from agents.scheduling.acts import task_approve
     from sessions.access import caller_for_user
     from sessions.graphs import graph_cache
     from sessions.models import WorkSession

@@ -5,7 +5,7 @@ import re
 import pytest
 
 from agents.models import Task
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.log import checkpoint_create
 from sessions.membership import agent_join, session_update

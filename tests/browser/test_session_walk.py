@@ -66,7 +66,7 @@ def give_feedback(page, report, kind: str, text: str) -> None:
 def _failing_step(session_id):
     """A step given to an agent whose behaviour this workbench does not have: it can only fail."""
     from agents.models import Agent, AgentKind
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
     from sessions.access import SYSTEM
     from sessions.membership import agent_join
 

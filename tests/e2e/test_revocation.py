@@ -10,22 +10,14 @@ from urllib.parse import urlencode
 import pytest
 import websockets
 from django.contrib.auth.models import Group
-from django.test import Client
 
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
 from sessions.membership import agent_join, session_share
-from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
+from tests.live import open_socket, requires_scale, signed_in
 
 pytestmark = [requires_scale, pytest.mark.processes]
-
-
-def signed_in(user) -> str:
-    """The Cookie header of a browser signed in as ``user`` (the session lives in the shared database)."""
-    client = Client()
-    client.force_login(user)
-    return f"sessionid={client.cookies['sessionid'].value}"
 
 
 def post_as(server, cookie: str, path: str, *, method="POST", data: bytes = b"", content_type=None) -> int:
@@ -39,11 +31,6 @@ def post_as(server, cookie: str, path: str, *, method="POST", data: bytes = b"",
         request.add_header("Content-Type", content_type)
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status
-
-
-async def open_socket(server, path, **headers):
-    socket = await websockets.connect(server.url.replace("http://", "ws://") + path, additional_headers=headers)
-    return socket
 
 
 async def closed_with(socket, timeout=10) -> int:

@@ -13,14 +13,11 @@ from django.core.management import call_command
 from django.db import connections as db_connections
 
 from agents.client import ChapClient
-from agents.tokens import token_issue
-from sessions.chap.chain import genesis_checksum
-from sessions.membership import agent_join
 from sessions.models import Message
-from tests.e2e.conftest import requires_scale
-from tests.e2e.test_revocation import open_socket, signed_in
-from tests.factories import make_agent, make_session, make_user
-from tests.sessions import envelopes
+from tests.factories import make_session, make_user
+from tests.live import open_socket, requires_scale, signed_in, ws_url
+from tests.people import agents_in
+from tests.sessions.envelopes import note
 
 pytestmark = [requires_scale, pytest.mark.processes]
 
@@ -28,31 +25,6 @@ FAULT_CLIENTS = int(os.environ.get("CHAP_FAULT_CLIENTS", 20))
 # 20 writers of 200 messages each (4,000, every one to 20 readers): about 100 s on two cores. Set
 # CHAP_FAULT_CLIENTS and CHAP_FAULT_MESSAGES higher for a longer soak (500 each took 254 s).
 FAULT_MESSAGES = int(os.environ.get("CHAP_FAULT_MESSAGES", 200))
-
-
-def ws_url(server):
-    return server.url.replace("http://", "ws://")
-
-
-def agents_in(session, count):
-    tokens = []
-    for n in range(count):
-        agent = make_agent(f"client{n}")
-        agent_join(session=session, agent=agent)
-        tokens.append((agent.name, token_issue(agent=agent)))
-    return tokens
-
-
-def note(session, sender, message_id):
-    # Every writer states the genesis version: nothing a summary builds on is ever corrected.
-    return envelopes.envelope(
-        "summary",
-        {"text": f"note {message_id}"},
-        message_id=message_id,
-        sender=("agent", sender),
-        session_id=session.pk,
-        context_checksum=genesis_checksum(str(session.pk)),
-    )
 
 
 async def drain_until(client, head, timeout=120):

@@ -3,13 +3,12 @@
 import pytest
 
 from agents.models import Task, TaskState
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.membership import agent_join
 from sessions.models import Message
-from tests.e2e.conftest import requires_scale
 from tests.factories import make_agent, make_session, make_user
-from tests.live import WorkerProcess, wait_for
+from tests.live import WorkerProcess, requires_scale, wait_for
 
 pytestmark = [requires_scale, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 BEHAVIOURS = "slow=tests.agents.behaviours.slow,quick=tests.agents.behaviours.quick"

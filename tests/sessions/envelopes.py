@@ -2,6 +2,10 @@
 
 import itertools
 
+from sessions.chap.chain import genesis_checksum
+from sessions.chap.graph import ContextGraph
+from sessions.chap.schemas import validate_envelope
+
 _ids = itertools.count(1)
 SESSION = "sess-test"
 CHECKSUM = "0" * 16
@@ -109,3 +113,22 @@ def minimal_payload(payload_type: str) -> dict:
     from sessions.chap.schemas import PAYLOADS
 
     return minimal(Param("object", properties=PAYLOADS[payload_type]))
+
+
+def note(session, sender, message_id):
+    # Every writer states the genesis version: nothing a summary builds on is ever corrected.
+    return envelope(
+        "summary",
+        {"text": f"note {message_id}"},
+        message_id=message_id,
+        sender=("agent", sender),
+        session_id=session.pk,
+        context_checksum=genesis_checksum(str(session.pk)),
+    )
+
+
+def build(*messages) -> ContextGraph:
+    graph = ContextGraph("s")
+    for seq, message in enumerate(messages, start=1):
+        graph.apply(seq, validate_envelope(message))
+    return graph

@@ -13,9 +13,10 @@ from sessions.access import caller_for_user
 from sessions.membership import session_share
 from sessions.models import Message, WorkSession
 from tests.factories import make_user
-from tests.sessions.test_consumer import SAME_ORIGIN, bearer_headers
-from tests.sessions.test_revocation import (
+from tests.sockets import (
+    SAME_ORIGIN,
     agent_socket,
+    bearer_headers,
     chap_socket,
     close_code,
     closed_by,
@@ -24,7 +25,6 @@ from tests.sessions.test_revocation import (
     run,
     ui_socket,
 )
-from tests.sessions.test_revocation import world as world
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)  # deleting drops datasets
 

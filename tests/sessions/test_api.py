@@ -8,26 +8,11 @@ from agents.tokens import token_issue
 from sessions.membership import agent_join, session_import
 from sessions.models import Message, WorkSession
 from sessions.selectors import session_export
-from tests.factories import agent_in, make_agent, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, post_message
+from tests.people import api_as
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
-
-
-def api_as(user=None, token=None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_login(user)
-    if token is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token}")
-    return client
-
-
-@pytest.fixture
-def people():
-    owner, editor, viewer, outsider = (make_user(name) for name in ("olga", "ed", "vic", "out"))
-    session = make_session(owner=owner, title="Battery market", members={editor: "editor", viewer: "viewer"})
-    return {"session": session, "owner": owner, "editor": editor, "viewer": viewer, "outsider": outsider}
 
 
 def url(session, tail=""):

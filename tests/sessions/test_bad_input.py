@@ -12,15 +12,13 @@ from channels.testing import WebsocketCommunicator
 from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
-from agents.tokens import token_issue
 from protocol.strict_json import MAX_DEPTH
 from sessions.access import caller_for_user
 from sessions.chap.schemas import validate_envelope
-from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 
 DEEP = "[" * 100_000 + "]" * 100_000
@@ -33,15 +31,6 @@ NOT_STRICT = {
     "Infinity": '{"type": "ping", "n": -Infinity}',
     "a number too large": '{"type": "ping", "n": 1e999}',
 }
-
-
-@pytest.fixture
-def world(db):
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Inventory")
-    agent = make_agent("clerk", kind="external")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
 
 
 def envelope_for(world, **kwargs):

@@ -6,7 +6,8 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import agent_pause, plan_accept, task_create
+from agents.scheduling.acts import agent_pause, task_create
+from agents.scheduling.plans import plan_accept
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap import labels
 from sessions.log import message_post

@@ -6,32 +6,16 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from channels.testing import WebsocketCommunicator
-from django.test import Client
 
 from agents.tokens import token_issue, token_revoke
 from sessions.events import message_frame
 from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent, make_user
 from tests.sessions import envelopes
-from workbench.asgi import application
+from tests.sockets import Socket, bearer_headers, cookie_headers, run
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-# What a browser sends with a socket opened from one of the workbench's own pages.
-SAME_ORIGIN = [(b"host", b"localhost"), (b"origin", b"http://localhost")]
-
-
-def cookie_headers(_client, user):
-    client = Client()  # one browser per user: logging another user in would end the first one's session
-    client.force_login(user)
-    return [*SAME_ORIGIN, (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
-
-
-def bearer_headers(token):
-    return [(b"authorization", f"Bearer {token}".encode())]
 
 
 def envelope_for(session, sender, factory=envelopes.proposal, **kwargs):
@@ -39,48 +23,6 @@ def envelope_for(session, sender, factory=envelopes.proposal, **kwargs):
     return factory(
         session_id=session.pk, context_checksum=kwargs.pop("context_checksum", head), sender=sender, **kwargs
     )
-
-
-class Socket:
-    """One connection; ``run`` drives a coroutine scenario to the end and always disconnects."""
-
-    def __init__(self, session, headers):
-        self.communicator = WebsocketCommunicator(application, f"/ws/sessions/{session.pk}/chap/", headers=headers)
-
-    async def open(self):
-        connected, code = await self.communicator.connect()
-        return connected, code
-
-    async def send(self, frame):
-        await self.communicator.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
-
-    async def receive(self, timeout=5):
-        """The next frame that is not a presence update (those come whenever someone joins)."""
-        return await self.receive_until(lambda frame: frame["type"] != "presence", timeout)
-
-    async def receive_until(self, wanted, timeout=5):
-        """The next frame of type ``wanted`` (or for which ``wanted(frame)`` holds), skipping others."""
-        while True:
-            frame = await self.communicator.receive_json_from(timeout=timeout)
-            if wanted(frame) if callable(wanted) else frame["type"] == wanted:
-                return frame
-
-    async def close(self):
-        await self.communicator.disconnect()
-
-
-def run(scenario):
-    return async_to_sync(scenario)()
-
-
-@pytest.fixture
-def alice(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def session(alice):
-    return make_session(owner=alice)
 
 
 def test_post_is_acked_and_delivered_once_to_every_member_connection(client, session, alice):

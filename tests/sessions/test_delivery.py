@@ -13,30 +13,19 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
-from agents.tokens import token_issue
 from protocol.errors import ProtocolError
 from sessions import log
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
 from sessions.events import CHAP_MESSAGE, message_frame, session_group
-from sessions.membership import agent_join
 from sessions.models import Message
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
 SOCKETS = ["chap", "agent", "page"]
-
-
-@pytest.fixture
-def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Inventory")
-    agent = make_agent("clerk", kind="external")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
 
 
 def post_unannounced(world, count: int, monkeypatch) -> list[int]:
@@ -245,7 +234,7 @@ async def fragments(socket: WebsocketCommunicator, count: int) -> list[str]:
 
 
 def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_order(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
 
     owner = caller_for_user(world["owner"])
     socket = page_socket(client, world, "workspace:detail")
@@ -265,7 +254,7 @@ def test_what_is_committed_between_the_page_and_its_socket_is_delivered_once_in_
 
 
 def test_the_scheduling_page_gets_its_board_for_a_task_created_before_its_socket_joined(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
 
     socket = page_socket(client, world, "workspace:schedule")
     task_create(

@@ -15,9 +15,10 @@ from django.db import connections as db_connections
 
 from agents.client import ChapClient
 from sessions.models import Message
-from tests.e2e.test_servers import agents_in, note, ws_url
 from tests.factories import make_session
-from tests.live import DaphneServer
+from tests.live import DaphneServer, ws_url
+from tests.people import agents_in
+from tests.sessions.envelopes import note
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(600)]
 

@@ -11,7 +11,7 @@ from sessions.access import caller_for_user
 from sessions.models import Message, WorkSession
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import Socket, cookie_headers
+from tests.sockets import Socket, cookie_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 QUESTION = {"question": "Which suppliers?", "options": [{"id": "eu", "label": "European ones"}]}

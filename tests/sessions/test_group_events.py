@@ -11,7 +11,6 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from agents.consumers import AgentConsumer
-from agents.tokens import token_issue
 from sessions.access import caller_for_user
 from sessions.consumers import SessionConsumer
 from sessions.events import (
@@ -24,11 +23,12 @@ from sessions.events import (
     send_on_commit,
     session_group,
 )
-from sessions.membership import agent_join, session_update
+from sessions.membership import session_update
 from sessions.models import Message
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import post_message
+from tests.people import clerk_world
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 from workspace.consumers import WorkspaceConsumer
 
@@ -55,12 +55,9 @@ def example_events(session) -> dict[str, dict]:
 
 @pytest.fixture
 def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Inventory")
-    agent = make_agent("clerk", kind="external")
-    agent_join(session=session, agent=agent)
-    post_message(session, caller_for_user(owner), envelopes.proposal)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
+    world = clerk_world()
+    post_message(world["session"], caller_for_user(world["owner"]), envelopes.proposal)
+    return world
 
 
 class Sockets:

@@ -18,13 +18,8 @@ from tests.sessions import envelopes
 
 
 @pytest.fixture
-def owner(db):
-    return make_user("alice")
-
-
-@pytest.fixture
-def session(owner):
-    return make_session(owner=owner)
+def owner(alice):
+    return alice
 
 
 def refused(code, *args, **kwargs) -> ProtocolError:

@@ -13,8 +13,8 @@ from sessions.membership import agent_join, session_update
 from sessions.models import SessionState, WorkSession
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
+from tests.people import api_as, session_of
 from tests.sessions import envelopes
-from tests.sessions.test_api import api_as
 
 pytestmark = pytest.mark.django_db
 
@@ -28,16 +28,14 @@ def proposal(**kwargs):
 
 @pytest.fixture
 def team():
-    owner, editor, viewer = make_user("olga"), make_user("ed"), make_user("vic")
-    session = make_session(owner=owner, title="Suppliers", members={editor: "editor", viewer: "viewer"})
-    analyst = make_agent("analyst", kind="builtin")
+    people = session_of("editor", "viewer", title="Suppliers")
+    session, analyst = people["session"], make_agent("analyst", kind="builtin")
     agent_join(session=session, agent=analyst)
-    me = caller_for_user(owner)
+    me = caller_for_user(people["owner"])
     post_message(session, me, proposal, message_id="t")
     post_message(session, caller_for_agent(analyst), envelopes.response, message_id="r1", in_reply_to="t")
     post_message(session, me, envelopes.feedback, "r1", feedback_type="approval", message_id="a1")
-    people = {"owner": owner, "editor": editor, "viewer": viewer}
-    return {"session": session, "analyst": analyst, **people}
+    return {**people, "analyst": analyst}
 
 
 def finish(team):

@@ -2,87 +2,31 @@
 token, a disabled agent, a member or agent taken out of the session is closed with 4403; a member
 given a lower role goes on with it. (tests/e2e/test_revocation.py: the same across two servers.)"""
 
-import json
-
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from sessions.access import caller_for_agent, caller_for_user
-from sessions.membership import agent_join, agent_leave, member_invite, member_remove
+from sessions.membership import agent_leave, member_invite, member_remove
 from sessions.models import WorkSession
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import make_session, make_user, post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
-from workbench.asgi import application
+from tests.sockets import (
+    agent_socket,
+    bearer_headers,
+    chap_socket,
+    close_code,
+    closed_by,
+    cookie_headers,
+    frame_of,
+    opened,
+    run,
+    ui_socket,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def world():
-    owner, editor = make_user("olga"), make_user("ed")
-    session = make_session(owner=owner, members={editor: "editor"})
-    agent = make_agent("clerk", kind="external")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "editor": editor, "agent": agent, "token": token_issue(agent=agent)}
-
-
-def chap_socket(world, headers):
-    return WebsocketCommunicator(application, f"/ws/sessions/{world['session'].pk}/chap/", headers=headers)
-
-
-def agent_socket(token):
-    return WebsocketCommunicator(application, "/ws/agents/", headers=bearer_headers(token))
-
-
-def ui_socket(world, headers):
-    return WebsocketCommunicator(application, f"/ws/sessions/{world['session'].pk}/ui/", headers=headers)
-
-
-async def opened(socket):
-    connected, code = await socket.connect()
-    assert connected, code
-    return socket
-
-
-async def close_code(socket, timeout=3):
-    """The code the server closed the socket with, skipping what it sent before."""
-    while True:
-        output = await socket.receive_output(timeout=timeout)
-        if output["type"] == "websocket.close":
-            return output.get("code")
-
-
-async def frame_of(socket, kind, timeout=3):
-    while True:
-        output = await socket.receive_output(timeout=timeout)
-        assert output["type"] == "websocket.send", output
-        frame = json.loads(output["text"])
-        if frame["type"] == kind:
-            return frame
-
-
-def run(scenario, *args):
-    return async_to_sync(scenario)(*args)
-
-
-def closed_by(socket, action, *, greeted=False):
-    """The code ``socket`` closes with once ``action`` (a database change) has run while it was open;
-    ``greeted`` waits for the hello first, so the change lands on a socket known to be serving."""
-
-    async def scenario():
-        await opened(socket)
-        if greeted:
-            await frame_of(socket, "hello")
-        await database_sync_to_async(action)()
-        return await close_code(socket)
-
-    return run(scenario)
 
 
 def remove_editor(world):

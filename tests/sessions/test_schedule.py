@@ -4,10 +4,13 @@ import pytest
 from django.urls import reverse
 
 from agents.models import Task, TaskState
-from agents.scheduling import Claim, plan_accept, task_claim, task_create, task_finish
+from agents.scheduling.acts import task_create
+from agents.scheduling.leases import Claim, task_claim, task_finish
+from agents.scheduling.plans import plan_accept
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.membership import agent_join, member_add
-from tests.factories import make_agent, make_session, make_user, post_message
+from tests.factories import make_agent, make_user, post_message
+from tests.people import session_of, with_builtin
 from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -15,10 +18,9 @@ pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 @pytest.fixture
 def team(client):
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Supplier scan")
-    for name, roles in (("finder", ["research"]), ("author", ["writing"])):
-        agent_join(session=session, agent=make_agent(name, kind="builtin", roles=roles))
+    people = session_of(title="Supplier scan")
+    session, owner = people["session"], people["owner"]
+    with_builtin(session, finder=["research"], author=["writing"])
     client.force_login(owner)
     caller = caller_for_user(owner)
     made = {

@@ -22,7 +22,7 @@ from sessions.membership import session_import, session_update
 from sessions.models import Message, SessionState, WorkSession
 from sessions.retrospectives import retrospective_report
 from sessions.selectors import EXPORT_FORMAT, history_difference
-from tests.factories import agent_in, make_agent, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, make_user, post_message
 from tests.sessions import envelopes
 from workbench.asgi import application
 
@@ -37,11 +37,6 @@ def test_humans_keep_the_final_say():
         assert SENDERS[human_only] == {"human"}, human_only
     for written_by_the_workbench in ("operation_record", "task_event", "session_event"):
         assert SENDERS[written_by_the_workbench] == {"system"}
-
-
-@pytest.fixture
-def session(db):
-    return make_session(owner=make_user("olga"))
 
 
 def caller_of(kind, session):

@@ -2,7 +2,7 @@ from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 
 from tests.factories import make_session, make_user
-from tests.sessions.test_consumer import SAME_ORIGIN
+from tests.sockets import SAME_ORIGIN
 from workbench.asgi import application
 
 

@@ -6,21 +6,22 @@ from django.contrib.auth.models import Group
 
 from sessions.access import caller_for_user
 from sessions.membership import session_share, session_unshare
-from tests.factories import make_session, make_user
-from tests.sessions.test_consumer import cookie_headers
-from tests.sessions.test_revocation import chap_socket, closed_by
+from tests.factories import make_user
+from tests.people import session_of
+from tests.sockets import chap_socket, closed_by, cookie_headers
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
 def world():
-    owner, reader = make_user("olga"), make_user("fin")
-    session = make_session(owner=owner)
+    world, reader = session_of(), make_user("fin")
     group = Group.objects.create(name="finance")
     group.user_set.add(reader)
-    session_share(session_id=session.pk, caller=caller_for_user(owner), group="finance", role="viewer")
-    return {"session": session, "owner": owner, "reader": reader, "group": group}
+    session_share(
+        session_id=world["session"].pk, caller=caller_for_user(world["owner"]), group="finance", role="viewer"
+    )
+    return {**world, "reader": reader, "group": group}
 
 
 def test_unsharing_closes_the_teams_open_socket(client, world):

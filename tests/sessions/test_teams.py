@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
 
-from agents.scheduling import task_create
+from agents.scheduling.acts import task_create
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user, effective_role
 from sessions.membership import session_share, session_unshare, session_update

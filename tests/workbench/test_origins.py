@@ -8,7 +8,8 @@ from django.test import Client
 
 from agents.tokens import token_issue
 from sessions.membership import agent_join
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_agent
+from tests.people import session_of
 from workbench.asgi import application
 from workbench.origins import origin_allowed
 
@@ -84,12 +85,11 @@ def connects(path, *headers) -> tuple[bool, int | None]:
 
 @pytest.fixture
 def member(transactional_db):
-    owner = make_user("olga")
-    session = make_session(owner=owner)
+    world = session_of()
     client = Client()
-    client.force_login(owner)
+    client.force_login(world["owner"])
     cookie = (b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())
-    return {"session": session, "cookie": cookie}
+    return {"session": world["session"], "cookie": cookie}
 
 
 @pytest.mark.parametrize("socket", ["chap", "ui"])

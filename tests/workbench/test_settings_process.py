@@ -1,20 +1,6 @@
 """Settings as a fresh process sees them: bad values stop start-up with a clear message."""
 
-import subprocess
-import sys
-
-from tests.live import ROOT, child_env
-
-
-def run_manage(*args, **env):
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=child_env(**env),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.live import run_manage
 
 
 def test_bad_database_url_stops_manage_py_with_improperly_configured(tmp_path):

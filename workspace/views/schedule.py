@@ -5,7 +5,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
 from agents.api import TaskActionSerializer
-from agents.scheduling import agent_pause, task_act
+from agents.scheduling.acts import agent_pause, task_act
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from workspace.fragments import board_context

@@ -30,7 +30,7 @@ class Command(BaseCommand):
             user = User.objects.create_superuser(DEMO_USERNAME, email="", password=password)
             credentials.write_text(f"{DEMO_USERNAME}\n{password}\n")
             credentials.chmod(0o600)
-        builtins = builtin_agents_ensure()  # type: ignore[no-untyped-call]  # registry.py is not typed yet
+        builtins = builtin_agents_ensure()
         if not WorkSession.objects.exists():
             session = demo_seed(owner=user, agents=builtins)
             self.stdout.write(f"The demo session {session.title!r} holds {session.head_seq} messages of real work.")

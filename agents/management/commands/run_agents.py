@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.models import Agent
-from agents.scheduling import DEFAULT_LEASE_S
+from agents.scheduling.leases import DEFAULT_LEASE_S
 from agents.worker import Worker, default_worker_name
 
 

@@ -8,153 +8,160 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import dataclass
+from typing import Any
 
 import sqlglot
 from sqlglot import expressions as exp
 from sqlglot.errors import OptimizeError
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
-from agents.operations.datasets.store import ALLOWED_FUNCTIONS, CATALOGUE_PREFIXES, COLUMN_NAME, quote_identifier
+from agents.operations.datasets.store import Store
+from agents.operations.datasets.wall import ALLOWED_FUNCTIONS, CATALOGUE_PREFIXES, COLUMN_NAME, quote_identifier
 from protocol.errors import ProtocolError
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "like", "is_null")
 
 
-def compile_query(store, table: str, columns: list[dict], params: dict) -> tuple[str, list, list[str]]:
+def compile_query(
+    store: Store, table: str, columns: list[dict[str, Any]], params: dict[str, Any]
+) -> tuple[str, list[Any], list[str]]:
     """A structured query as parameterised SQL over quoted identifiers; returns (sql, params, names).
 
     Every name is checked against the table's columns first (SQLite would read a double-quoted
     name that is no column as a string, and no name should reach SQL unchecked anyway).
     """
-    known = {c["name"] for c in columns}
-
-    def column(name, where: str) -> str:
-        if name not in known:
-            close = difflib.get_close_matches(name, sorted(known), n=1)
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"{where}: no column {name!r} in {table!r}",
-                details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(known)},
-                suggestion=[f"did you mean {close[0]!r}?"] if close else [],
-            )
-        return quote_identifier(name)
-
-    select, names = [], []
-    everything = [c["name"] for c in columns]
-    for index, item in enumerate(params.get("select") or everything):
-        if item == "*":
-            select.append("*")
-            continue
-        if isinstance(item, str):
-            select.append(column(item, f"select[{index}]"))
-            names.append(item)
-            continue
-        if not isinstance(item, dict):
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"select[{index}] must be a column name or {{fn, column, as}}",
-                details={"invalid": {f"select[{index}]": f"expected string or object, got {type(item).__name__}"}},
-            )
-        fn = item.get("fn")
-        if fn not in AGGREGATES:
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"select[{index}].fn must be one of {list(AGGREGATES)}",
-                details={"violations": {f"select[{index}].fn": fn}},
-            )
-        target = (
-            "*"
-            if item.get("column", "*") == "*" and fn == "count"
-            else column(item.get("column", ""), f"select[{index}].column")
-        )
-        alias = item.get("as") or f"{fn}_{item.get('column', 'all')}".replace("*", "all")
-        if not re.fullmatch(COLUMN_NAME, alias):
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"select[{index}].as must be an identifier",
-                details={"violations": {f"select[{index}].as": alias}},
-            )
-        select.append(f"{fn.upper()}({target}) AS {quote_identifier(alias)}")
-        names.append(alias)
-    values: list = []
-
-    def condition(node, where: str, depth: int = 0) -> str:
-        if depth > 8:
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                "filters nest too deep (at most 8 levels)",
-                details={"violations": {where: "too deep"}},
-            )
-        if not isinstance(node, dict):
-            raise ProtocolError(
-                "VALIDATION_FAILED", f"{where} must be an object", details={"invalid": {where: "expected object"}}
-            )
-        for joiner in ("and", "or"):
-            if joiner in node:
-                parts = node[joiner]
-                if not isinstance(parts, list) or not parts:
-                    raise ProtocolError(
-                        "VALIDATION_FAILED",
-                        f"{where}.{joiner} must be a non-empty list",
-                        details={"invalid": {f"{where}.{joiner}": "expected array"}},
-                    )
-                inner = f" {joiner.upper()} ".join(
-                    condition(p, f"{where}.{joiner}[{i}]", depth + 1) for i, p in enumerate(parts)
-                )
-                return f"({inner})"
-        op = node.get("op", "=")
-        if op not in OPS:
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"{where}.op must be one of {list(OPS)}",
-                details={"violations": {f"{where}.op": op}},
-            )
-        target = column(str(node.get("column")), f"{where}.column")
-        value = node.get("value")
-        if op == "is_null":
-            return f"{target} IS {'' if value is not False else 'NOT '}NULL"
-        if op == "in":
-            if not isinstance(value, list) or not value or len(value) > 1000:
-                raise ProtocolError(
-                    "VALIDATION_FAILED",
-                    f"{where}.value must be a list of 1 to 1000 values",
-                    details={"invalid": {f"{where}.value": "expected array"}},
-                )
-            values.extend(value)
-            return f"{target} IN ({', '.join([store.mark] * len(value))})"
-        if isinstance(value, dict | list):
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"{where}.value must be a plain value",
-                details={"invalid": {f"{where}.value": "expected scalar"}},
-            )
-        values.append(value)
-        return f"{target} {'LIKE' if op == 'like' else op} {store.mark}"
-
+    allowed = _Columns(table, {c["name"] for c in columns})
+    select, names = _select(allowed, params.get("select") or [c["name"] for c in columns])
+    values: list[Any] = []
     sql = f"SELECT {', '.join(select)} FROM {store.qualified(table)}"
     if params.get("filters"):
-        sql += " WHERE " + condition(params["filters"], "filters")
+        sql += " WHERE " + _condition(store.mark, allowed, params["filters"], "filters", values)
     if params.get("group_by"):
-        sql += " GROUP BY " + ", ".join(column(name, f"group_by[{i}]") for i, name in enumerate(params["group_by"]))
-    orders = []
-    for index, order in enumerate(params.get("order_by") or []):
-        if not isinstance(order, dict):
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"order_by[{index}] must be {{column, direction}}",
-                details={"invalid": {f"order_by[{index}]": "expected object"}},
-            )
-        name = order.get("column", "")
-        is_alias = name in names and name not in known
-        quoted = quote_identifier(name) if is_alias else column(name, f"order_by[{index}].column")
-        orders.append(f"{quoted} {'DESC' if order.get('direction') == 'desc' else 'ASC'}")
+        sql += " GROUP BY " + ", ".join(
+            allowed.quoted(name, f"group_by[{i}]") for i, name in enumerate(params["group_by"])
+        )
+    orders = _orders(allowed, params.get("order_by") or [], names)
     if orders:
         sql += " ORDER BY " + ", ".join(orders)
     return sql, values, names
 
 
-def checked_sql(store, text: str) -> str:
+def _invalid(where: str, message: str, why: str) -> ProtocolError:
+    return ProtocolError("VALIDATION_FAILED", message, details={"invalid": {where: why}})
+
+
+def _violation(where: str, message: str, value: Any) -> ProtocolError:
+    return ProtocolError("VALIDATION_FAILED", message, details={"violations": {where: value}})
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """The table's column names, the only names a structured query may use."""
+
+    table: str
+    names: set[str]
+
+    def quoted(self, name: str, where: str) -> str:
+        if name not in self.names:
+            close = difflib.get_close_matches(name, sorted(self.names), n=1)
+            raise ProtocolError(
+                "VALIDATION_FAILED",
+                f"{where}: no column {name!r} in {self.table!r}",
+                details={"invalid": {where: f"unknown column {name!r}"}, "columns": sorted(self.names)},
+                suggestion=[f"did you mean {close[0]!r}?"] if close else [],
+            )
+        return quote_identifier(name)
+
+
+def _select(allowed: _Columns, items: list[Any]) -> tuple[list[str], list[str]]:
+    """The SELECT list, and the names of the result's columns (a column's own, or an aggregate's alias)."""
+    select, names = [], []
+    for index, item in enumerate(items):
+        if item == "*":
+            select.append("*")
+        elif isinstance(item, str):
+            select.append(allowed.quoted(item, f"select[{index}]"))
+            names.append(item)
+        else:
+            expression, alias = _aggregate(allowed, item, f"select[{index}]")
+            select.append(expression)
+            names.append(alias)
+    return select, names
+
+
+def _aggregate(allowed: _Columns, item: Any, where: str) -> tuple[str, str]:
+    """``{fn, column, as}`` as ``FN("column") AS "alias"``, and the alias."""
+    if not isinstance(item, dict):
+        raise _invalid(
+            where,
+            f"{where} must be a column name or {{fn, column, as}}",
+            f"expected string or object, got {type(item).__name__}",
+        )
+    fn = item.get("fn")
+    if fn not in AGGREGATES:
+        raise _violation(f"{where}.fn", f"{where}.fn must be one of {list(AGGREGATES)}", fn)
+    counts_rows = item.get("column", "*") == "*" and fn == "count"
+    target = "*" if counts_rows else allowed.quoted(item.get("column", ""), f"{where}.column")
+    alias = item.get("as") or f"{fn}_{item.get('column', 'all')}".replace("*", "all")
+    if not re.fullmatch(COLUMN_NAME, alias):
+        raise _violation(f"{where}.as", f"{where}.as must be an identifier", alias)
+    return f"{fn.upper()}({target}) AS {quote_identifier(alias)}", alias
+
+
+def _condition(mark: str, allowed: _Columns, node: Any, where: str, values: list[Any], depth: int = 0) -> str:
+    """A filter as SQL with ``mark`` placeholders, its values appended to ``values`` in order."""
+    if depth > 8:
+        raise _violation(where, "filters nest too deep (at most 8 levels)", "too deep")
+    if not isinstance(node, dict):
+        raise _invalid(where, f"{where} must be an object", "expected object")
+    for joiner in ("and", "or"):
+        if joiner in node:
+            parts = node[joiner]
+            if not isinstance(parts, list) or not parts:
+                raise _invalid(f"{where}.{joiner}", f"{where}.{joiner} must be a non-empty list", "expected array")
+            inner = f" {joiner.upper()} ".join(
+                _condition(mark, allowed, p, f"{where}.{joiner}[{i}]", values, depth + 1) for i, p in enumerate(parts)
+            )
+            return f"({inner})"
+    return _comparison(mark, allowed, node, where, values)
+
+
+def _comparison(mark: str, allowed: _Columns, node: dict[str, Any], where: str, values: list[Any]) -> str:
+    """One ``{column, op, value}`` condition."""
+    op = node.get("op", "=")
+    if op not in OPS:
+        raise _violation(f"{where}.op", f"{where}.op must be one of {list(OPS)}", op)
+    target = allowed.quoted(str(node.get("column")), f"{where}.column")
+    value = node.get("value")
+    if op == "is_null":
+        return f"{target} IS {'' if value is not False else 'NOT '}NULL"
+    if op == "in":
+        if not isinstance(value, list) or not value or len(value) > 1000:
+            raise _invalid(f"{where}.value", f"{where}.value must be a list of 1 to 1000 values", "expected array")
+        values.extend(value)
+        return f"{target} IN ({', '.join([mark] * len(value))})"
+    if isinstance(value, dict | list):
+        raise _invalid(f"{where}.value", f"{where}.value must be a plain value", "expected scalar")
+    values.append(value)
+    return f"{target} {'LIKE' if op == 'like' else op} {mark}"
+
+
+def _orders(allowed: _Columns, order_by: list[Any], names: list[str]) -> list[str]:
+    """ORDER BY terms: a column of the table, or the alias of an aggregate the query selects."""
+    orders = []
+    for index, order in enumerate(order_by):
+        if not isinstance(order, dict):
+            raise _invalid(f"order_by[{index}]", f"order_by[{index}] must be {{column, direction}}", "expected object")
+        name = order.get("column", "")
+        is_alias = name in names and name not in allowed.names
+        quoted = quote_identifier(name) if is_alias else allowed.quoted(name, f"order_by[{index}].column")
+        orders.append(f"{quoted} {'DESC' if order.get('direction') == 'desc' else 'ASC'}")
+    return orders
+
+
+def checked_sql(store: Store, text: str) -> str:
     """``text`` if it reads as one SELECT of this session's tables with allowed functions.
 
     The first, friendly line: it names what is wrong and what to do. The wall is the database (the

@@ -6,17 +6,12 @@ import csv
 import io
 import math
 import re
+from typing import Any
 
-from agents.operations.datasets.store import (
-    create_table,
-    insert_rows,
-    is_date,
-    open_store,
-    require_table,
-    stored_as_json,
-    table_columns,
-)
+from agents.operations.datasets.rows import insert_rows, is_date, stored_as_json
+from agents.operations.datasets.store import create_table, open_store, require_table, table_columns
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
+from agents.sap import Call
 from protocol.errors import ProtocolError
 
 
@@ -36,7 +31,7 @@ def infer_type(values: list[str]) -> str:
     return "string"
 
 
-def convert_text(kind: str, text: str):
+def convert_text(kind: str, text: str) -> str | float | bool | None:
     if text == "":
         return None
     if kind == "number":
@@ -70,7 +65,7 @@ def read_records(text: str, delimiter: str) -> list[list[str]]:
         ) from None
 
 
-def import_csv(call, params):
+def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     session_id = call.context.session_id
     storage, name = existing_file(session_id, params["path"])
     with storage.open(name, "rb") as handle:
@@ -129,7 +124,7 @@ def import_csv(call, params):
     }
 
 
-def export_csv(call, params):
+def export_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     session_id = call.context.session_id
     name = safe_name(session_id, params["path"])
     storage = storage_for(session_id)

@@ -9,20 +9,22 @@ from __future__ import annotations
 import uuid
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import connections, transaction
 
+from agents.operations.context import SessionId
 from agents.operations.datasets.store import ALIAS, PostgresStore, open_store
 
 
-def datasets_drop_with_session(sender, instance, **kwargs) -> None:
+def datasets_drop_with_session(sender: type[Any], instance: Any, **kwargs: Any) -> None:
     """``post_delete`` of a session (the admin, a bulk delete, the shell: every path deletes the row):
     its datasets go once the deletion commits, and stay if it rolls back."""
     transaction.on_commit(partial(session_datasets_drop, instance.pk))
 
 
-def session_datasets_drop(session_id) -> None:
+def session_datasets_drop(session_id: SessionId) -> None:
     with open_store(session_id) as store:
         store.drop()
 

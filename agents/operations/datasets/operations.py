@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from agents.operations.datasets.compiler import OPS, checked_sql, compile_query
 from agents.operations.datasets.csv_io import export_csv, import_csv
+from agents.operations.datasets.rows import column_value, insert_rows, stored_as_json
 from agents.operations.datasets.store import (
-    COLUMN_NAME,
     TYPES,
-    column_value,
+    Store,
     create_table,
-    insert_rows,
     open_store,
-    quote_identifier,
     require_table,
     row_count,
-    stored_as_json,
     table_columns,
 )
+from agents.operations.datasets.wall import COLUMN_NAME, quote_identifier
 from agents.operations.files import overwrite_risk
-from agents.sap import ErrorDoc, Example, Operation, Param, format_block
+from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
 from protocol.errors import ProtocolError
 
 TABLE = Param(
@@ -35,7 +34,7 @@ MAX_ROWS = 10_000
 NOT_FOUND = ErrorDoc("RESOURCE_NOT_FOUND", "No such table in this session.", "List them with dataset.list-tables.")
 
 
-def _create_table(call, params):
+def _create_table(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     table = params["table"]
     with open_store(call.context.session_id) as store:
         if table in store.tables():
@@ -62,7 +61,7 @@ def _already_exists(table: str) -> ProtocolError:
     )
 
 
-def _check_column_names(columns: list[dict]) -> None:
+def _check_column_names(columns: list[dict[str, Any]]) -> None:
     names = [c["name"] for c in columns]
     bad = [n for n in names if not re.fullmatch(COLUMN_NAME, n)]
     if bad or len(set(names)) != len(names):
@@ -73,17 +72,17 @@ def _check_column_names(columns: list[dict]) -> None:
         )
 
 
-def _table_exists(call, params):
+def _table_exists(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     with open_store(call.context.session_id) as store:
         return {"table": params["table"], "exists": params["table"] in store.tables()}
 
 
-def _list_tables(call, params):
+def _list_tables(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     with open_store(call.context.session_id) as store:
         return {"tables": [{"table": t, "rows": row_count(store, t)} for t in store.tables()]}
 
 
-def _describe_table(call, params):
+def _describe_table(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     table = params["table"]
     with open_store(call.context.session_id) as store:
         columns = require_table(store, table)
@@ -108,7 +107,7 @@ def _describe_table(call, params):
     return {"table": table, "row_count": row[0], "columns": described}
 
 
-def _insert_rows(call, params):
+def _insert_rows(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     table = params["table"]
     with open_store(call.context.session_id) as store:
         columns = require_table(store, table)
@@ -131,7 +130,7 @@ def _insert_rows(call, params):
 # -- queries ----------------------------------------------------------------------------------
 
 
-def _run(store, sql: str, values: list, *, limit: int, offset: int) -> dict:
+def _run(store: Store, sql: str, values: list[Any], *, limit: int, offset: int) -> dict[str, Any]:
     """Rows of ``sql`` within the time and row limits; ``truncated`` says when there were more."""
     names, rows, total = store.read(sql, values, limit=limit, offset=offset)
     truncated = total is not None
@@ -146,7 +145,7 @@ def _run(store, sql: str, values: list, *, limit: int, offset: int) -> dict:
     }
 
 
-def _query(call, params):
+def _query(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     limits = {"limit": params["limit"], "offset": params["offset"]}
     with open_store(call.context.session_id) as store:
         if params.get("sql"):
@@ -164,7 +163,7 @@ def _query(call, params):
 # -- CSV ----------------------------------------------------------------------------------------
 
 
-def _drop_table(call, params):
+def _drop_table(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     with open_store(call.context.session_id) as store:
         require_table(store, params["table"])
         with store.atomic():

@@ -9,6 +9,8 @@ parameters when it has none, so a ``%`` in it is just a character.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 
 from agents.sap.values import json_safe
@@ -17,7 +19,7 @@ from protocol.errors import ProtocolError
 MAX_VALUE_BYTES = 10 * 1024 * 1024
 # One page of results, its values counted as text: what one answer may carry to an agent or a browser.
 MAX_PAGE_BYTES = 10 * 1024 * 1024
-Page = tuple[list[str], list, int | None]
+Page = tuple[list[str], list[list[Any]], int | None]
 
 # The server measures the page (every row as text; a row longer than a value may be, value by value
 # as JSON text) and joins the rows to the verdict only when both fit: too big, and one row of sizes
@@ -41,7 +43,7 @@ LEFT JOIN page AS p ON v.value_bytes <= {max_value} AND v.page_bytes <= {max_pag
 """
 
 
-def _execute(cursor, sql: str, values: list) -> None:
+def _execute(cursor: Any, sql: str, values: list[Any]) -> None:
     """No parameters when there are none: psycopg then reads no placeholders in the text."""
     if values:
         cursor.execute(sql, values)
@@ -49,7 +51,7 @@ def _execute(cursor, sql: str, values: list) -> None:
         cursor.execute(sql)
 
 
-def _total(cursor, sql: str, values: list, rows: list, limit: int) -> int | None:
+def _total(cursor: Any, sql: str, values: list[Any], rows: list[Any], limit: int) -> int | None:
     """The whole result's row count, asked for only when the page was cut."""
     if len(rows) <= limit:
         return None
@@ -57,7 +59,7 @@ def _total(cursor, sql: str, values: list, rows: list, limit: int) -> int | None
     return int(cursor.fetchone()[0])
 
 
-def sqlite_page(cursor, sql: str, values: list, *, limit: int, offset: int) -> Page:
+def sqlite_page(cursor: Any, sql: str, values: list[Any], *, limit: int, offset: int) -> Page:
     """Rows of ``sql`` (one more than ``limit``, to know there are more), counted as they come."""
     _execute(cursor, f"SELECT * FROM ({sql}) AS limited LIMIT {int(limit) + 1} OFFSET {int(offset)}", values)
     names = [d[0] for d in cursor.description]
@@ -71,7 +73,7 @@ def sqlite_page(cursor, sql: str, values: list, *, limit: int, offset: int) -> P
     return names, [[json_safe(v) for v in row] for row in rows[:limit]], total
 
 
-def postgres_page(cursor, sql: str, values: list, *, limit: int, offset: int) -> Page:
+def postgres_page(cursor: Any, sql: str, values: list[Any], *, limit: int, offset: int) -> Page:
     """As ``sqlite_page``, measured by the server before any row is sent."""
     wrapped = _POSTGRES_PAGE.format(
         sql=sql, rows=int(limit) + 1, offset=int(offset), max_value=MAX_VALUE_BYTES, max_page=MAX_PAGE_BYTES
@@ -89,7 +91,7 @@ def postgres_page(cursor, sql: str, values: list, *, limit: int, offset: int) ->
     return names, [[json_safe(v) for v in row] for row in rows[:limit]], total
 
 
-def _text_bytes(value) -> int:
+def _text_bytes(value: Any) -> int:
     if value is None:
         return 0
     if isinstance(value, bytes):

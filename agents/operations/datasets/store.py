@@ -3,18 +3,19 @@
 On SQLite each session's tables live in a database file of their own, read through a read-only
 connection whose authorizer allows only SELECT, reads of that file's tables and an allow-list of
 functions; on PostgreSQL each session has a schema of its own, read through a role of its own that
-may only SELECT there. Identifiers are always quoted and values always bound.
+may only SELECT there. Identifiers are always quoted and values always bound. What the wall lets
+through is ``wall``'s; what a row's values may be, ``rows``'.
 """
 
 from __future__ import annotations
 
-import math
 import sqlite3
 import time
 import uuid
-from contextlib import contextmanager
-from datetime import date
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import Any, TypeAlias
 from urllib.parse import quote
 
 import psycopg
@@ -22,117 +23,17 @@ from django.conf import settings
 from django.db import DatabaseError, connections, transaction
 from psycopg import sql as pg_sql
 
+from agents.operations.context import SessionId
 from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
-from agents.sap.values import json_safe
+from agents.operations.datasets.wall import CATALOGUE_PREFIXES, quote_identifier, sqlite_authorizer
 from protocol.errors import ProtocolError
 
 ALIAS = "datasets"
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
 DECLARED = {"text": "string", "double precision": "number", "real": "number", "boolean": "boolean", "date": "date"}
-COLUMN_NAME = r"^[a-zA-Z_][a-zA-Z0-9_]*$"
-# How the databases' own catalogues are named; no session table takes such a name, and dataset SQL
-# may name none (PostgreSQL reads an unqualified pg_class as its catalogue's, whatever the path says).
-CATALOGUE_PREFIXES = ("pg_", "information_schema", "sqlite_")
-# The functions a raw query may call, by the database's own names; everything else is refused
-# (by the SQLite authorizer itself, and on both databases by the friendly check first).
-ALLOWED_FUNCTIONS = frozenset(
-    [
-        "count",
-        "sum",
-        "avg",
-        "min",
-        "max",
-        "total",
-        "group_concat",
-        "string_agg",
-        "stddev",
-        "stddev_samp",
-        "stddev_pop",
-        "variance",
-        "var_samp",
-        "var_pop",
-        "percentile_cont",
-        "percentile_disc",
-        "mode",
-        "corr",
-        "covar_samp",
-        "covar_pop",
-        "bool_and",
-        "bool_or",
-        "every",
-        "abs",
-        "round",
-        "lower",
-        "upper",
-        "length",
-        "char_length",
-        "substr",
-        "substring",
-        "trim",
-        "ltrim",
-        "rtrim",
-        "replace",
-        "coalesce",
-        "ifnull",
-        "nullif",
-        "iif",
-        "instr",
-        "position",
-        "like",
-        "glob",
-        "typeof",
-        "sign",
-        "floor",
-        "ceil",
-        "ceiling",
-        "sqrt",
-        "power",
-        "pow",
-        "exp",
-        "ln",
-        "log",
-        "log10",
-        "mod",
-        "date",
-        "time",
-        "datetime",
-        "julianday",
-        "strftime",
-        "unixepoch",
-        "date_trunc",
-        "date_part",
-        "extract",
-        "to_char",
-        "age",
-        "concat",
-        "concat_ws",
-        "left",
-        "right",
-        "lpad",
-        "rpad",
-        "greatest",
-        "least",
-        "row_number",
-        "rank",
-        "dense_rank",
-        "percent_rank",
-        "cume_dist",
-        "ntile",
-        "lag",
-        "lead",
-        "first_value",
-        "last_value",
-        "nth_value",
-    ]
-)
 
 
-def quote_identifier(name: str) -> str:
-    """SQL's own identifier quoting (an embedded quote doubled): the same rule in SQLite and PostgreSQL."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def open_store(session_id) -> SqliteStore | PostgresStore:
+def open_store(session_id: SessionId) -> Store:
     engine = PostgresStore if connections[ALIAS].vendor == "postgresql" else SqliteStore
     return engine(session_id)
 
@@ -144,16 +45,16 @@ class SqliteStore:
     postgres = False
     mark = "?"
 
-    def __init__(self, session_id):
+    def __init__(self, session_id: SessionId) -> None:
         self.hex = uuid.UUID(str(session_id)).hex
         self.path = Path(settings.DATA_DIR) / "datasets" / f"{self.hex}.sqlite3"
         self._writer: sqlite3.Connection | None = None
         self._reader: sqlite3.Connection | None = None
 
-    def __enter__(self):
+    def __enter__(self) -> SqliteStore:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         for connection in (self._writer, self._reader):
             if connection is not None:
                 connection.close()
@@ -190,17 +91,17 @@ class SqliteStore:
             self._reader.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
         return self._reader
 
-    def execute(self, sql: str, params=(), *, fetch: bool = False):
+    def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
         """A write, or a read of our own making (a write in progress sees its own rows)."""
         connection = self.reader if fetch and self._writer is None else self.writer
         cursor = connection.execute(sql, params)
         return cursor.fetchall() if fetch else cursor.rowcount
 
-    def executemany(self, sql: str, rows) -> None:
+    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
         self.writer.executemany(sql, rows)
 
     @contextmanager
-    def atomic(self):
+    def atomic(self) -> Iterator[None]:
         self.writer.execute("BEGIN IMMEDIATE")
         try:
             yield
@@ -215,7 +116,7 @@ class SqliteStore:
         rows = self.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY 1", fetch=True)
         return [name for (name,) in rows]
 
-    def column_rows(self, table: str) -> list[tuple]:
+    def column_rows(self, table: str) -> list[tuple[str, str, bool]]:
         if table not in self.tables():
             return []
         return [(r[1], r[2], not r[3]) for r in self.execute(f"PRAGMA table_info({self.qualified(table)})", fetch=True)]
@@ -225,12 +126,12 @@ class SqliteStore:
 
     def used_bytes(self) -> int:
         page_count = self.execute("PRAGMA page_count", fetch=True)[0][0]
-        return page_count * self.execute("PRAGMA page_size", fetch=True)[0][0]
+        return int(page_count * self.execute("PRAGMA page_size", fetch=True)[0][0])
 
-    def read(self, sql: str, values: list, *, limit: int, offset: int) -> Page:
+    def read(self, sql: str, values: list[Any], *, limit: int, offset: int) -> Page:
         deadline = time.monotonic() + settings.DATASET_QUERY_TIMEOUT_S
         reader = self.reader
-        reader.set_authorizer(_sqlite_authorizer)
+        reader.set_authorizer(sqlite_authorizer)
         reader.set_progress_handler(lambda: int(time.monotonic() > deadline), 10_000)
         try:
             return sqlite_page(reader.cursor(), sql, values, limit=limit, offset=offset)
@@ -249,35 +150,36 @@ class PostgresStore:
     postgres = True
     mark = "%s"
 
-    def __init__(self, session_id):
+    def __init__(self, session_id: SessionId) -> None:
         self.connection = connections[ALIAS]
         self.hex = uuid.UUID(str(session_id)).hex
         self.schema = f"session_{self.hex}"
         self.role = f"chap_ds_{self.hex}"
 
-    def __enter__(self):
+    def __enter__(self) -> PostgresStore:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         return None
 
     def qualified(self, table: str) -> str:
         return self._compose(pg_sql.Identifier(self.schema, table))
 
-    def _compose(self, composable) -> str:
+    def _compose(self, composable: pg_sql.Composable) -> str:
         self.connection.ensure_connection()
         return composable.as_string(self.connection.connection)
 
-    def execute(self, sql: str, params=(), *, fetch: bool = False):
+    def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
+        """The fetched rows, or the count of rows written."""
         with self.connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if fetch else cursor.rowcount
 
-    def executemany(self, sql: str, rows) -> None:
+    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
         with self.connection.cursor() as cursor:
             cursor.executemany(sql, rows)
 
-    def atomic(self):
+    def atomic(self) -> AbstractContextManager[None]:
         return transaction.atomic(using=ALIAS)
 
     def tables(self) -> list[str]:
@@ -289,8 +191,8 @@ class PostgresStore:
         )
         return [name for (name,) in rows]
 
-    def column_rows(self, table: str) -> list[tuple]:
-        return self.execute(
+    def column_rows(self, table: str) -> list[tuple[str, str, bool]]:
+        rows: list[tuple[str, str, bool]] = self.execute(
             # pg_catalog, not information_schema: the same answer, many times faster.
             "SELECT a.attname, format_type(a.atttypid, a.atttypmod), NOT a.attnotnull FROM pg_attribute a "
             "JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
@@ -298,6 +200,7 @@ class PostgresStore:
             [self.schema, table],
             fetch=True,
         )
+        return rows
 
     def prepare_schema(self) -> None:
         """The schema and its reader role, idempotently."""
@@ -334,7 +237,7 @@ class PostgresStore:
         )
         return int(rows[0][0])
 
-    def read(self, sql: str, values: list, *, limit: int, offset: int) -> Page:
+    def read(self, sql: str, values: list[Any], *, limit: int, offset: int) -> Page:
         timeout_ms = max(1, int(settings.DATASET_QUERY_TIMEOUT_S * 1000))
         settings_sql = pg_sql.SQL(
             "SET LOCAL ROLE {role}; SET LOCAL search_path = {schema}; SET LOCAL statement_timeout = {timeout}; "
@@ -354,31 +257,22 @@ class PostgresStore:
         return result
 
 
+# Either database's store: the same methods, so the operations never ask which it is.
+Store: TypeAlias = SqliteStore | PostgresStore
+
+
 def _lenient_text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
 
-def _sqlite_authorizer(action, first, second, database, _trigger):
-    """Only SELECT, reads in this session's own file (its tables and common table expressions; not
-    its catalogue) and the allowed functions: the database, not the parser, refuses ATTACH, PRAGMA,
-    writes and everything else."""
-    if action in (sqlite3.SQLITE_SELECT, sqlite3.SQLITE_RECURSIVE):
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_READ and database in ("main", None) and not first.lower().startswith("sqlite_"):
-        return sqlite3.SQLITE_OK
-    if action == sqlite3.SQLITE_FUNCTION and second.lower() in ALLOWED_FUNCTIONS:
-        return sqlite3.SQLITE_OK
-    return sqlite3.SQLITE_DENY
-
-
-def table_columns(store, table: str) -> list[dict]:
+def table_columns(store: Store, table: str) -> list[dict[str, Any]]:
     return [
         {"name": name, "type": DECLARED.get(kind.lower(), "string"), "nullable": bool(nullable)}
         for name, kind, nullable in store.column_rows(table)
     ]
 
 
-def require_table(store, table: str) -> list[dict]:
+def require_table(store: Store, table: str) -> list[dict[str, Any]]:
     columns = table_columns(store, table)
     if not columns:
         raise ProtocolError(
@@ -390,7 +284,7 @@ def require_table(store, table: str) -> list[dict]:
     return columns
 
 
-def create_table(store, table: str, columns: list[dict]) -> None:
+def create_table(store: Store, table: str, columns: list[dict[str, Any]]) -> None:
     if table.lower().startswith(CATALOGUE_PREFIXES):
         raise ProtocolError(
             "VALIDATION_FAILED",
@@ -407,70 +301,5 @@ def create_table(store, table: str, columns: list[dict]) -> None:
     store.execute(f"CREATE TABLE {store.qualified(table)} ({spec})")
 
 
-def check_quota(store) -> None:
-    """Inside the writing transaction, so a write that passes the quota is undone whole."""
-    used = store.used_bytes()
-    if used > settings.DATASET_QUOTA_BYTES:
-        raise ProtocolError(
-            "LIMIT_EXCEEDED",
-            f"the session's datasets would take {used} bytes, more than the quota of {settings.DATASET_QUOTA_BYTES}",
-            details={"limit": settings.DATASET_QUOTA_BYTES, "used": used},
-            suggestion=["drop tables you no longer need", "load fewer rows, or aggregate first"],
-        )
-
-
-def column_value(column: dict, value, where: str):
-    """A JSON value as the column stores it; ProtocolError naming ``where`` when it does not fit."""
-    if value is None:
-        if not column["nullable"]:
-            raise ProtocolError(
-                "VALIDATION_FAILED",
-                f"{where}: {column['name']} may not be null",
-                details={"invalid": {where: "null in a NOT NULL column"}},
-            )
-        return None
-    kind = column["type"]
-    ok = (
-        (kind == "string" and isinstance(value, str))
-        or (
-            kind == "number" and isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-        )
-        or (kind == "boolean" and isinstance(value, bool))
-        or (kind == "date" and isinstance(value, str) and is_date(value))
-    )
-    if not ok:
-        raise ProtocolError(
-            "VALIDATION_FAILED",
-            f"{where}: {column['name']} expects {kind}, got {value!r}",
-            details={"invalid": {where: f"expected {kind}"}},
-        )
-    return value
-
-
-def is_date(text: str) -> bool:
-    try:
-        date.fromisoformat(text)
-    except ValueError:
-        return False
-    return len(text) == 10
-
-
-def insert_rows(store, table: str, columns: list[dict], rows: list[list]) -> None:
-    names = ", ".join(quote_identifier(c["name"]) for c in columns)
-    marks = ", ".join([store.mark] * len(columns))
-    store.executemany(f"INSERT INTO {store.qualified(table)} ({names}) VALUES ({marks})", rows)
-    check_quota(store)
-
-
-def stored_as_json(column: dict, value):
-    if value is None:
-        return None
-    if column["type"] == "boolean":
-        return bool(value)
-    if column["type"] == "date":
-        return value.isoformat() if isinstance(value, date) else str(value)
-    return json_safe(value)
-
-
-def row_count(store, table: str) -> int:
-    return store.execute(f"SELECT COUNT(*) FROM {store.qualified(table)}", fetch=True)[0][0]
+def row_count(store: Store, table: str) -> int:
+    return int(store.execute(f"SELECT COUNT(*) FROM {store.qualified(table)}", fetch=True)[0][0])

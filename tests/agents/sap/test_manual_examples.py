@@ -9,11 +9,9 @@ import pytest
 from agents.operations import workbench_registry
 from agents.sap import Block, parse
 from agents.sap_service import approval_decide
-from agents.tokens import token_issue
 from sessions.access import caller_for_user
-from sessions.membership import agent_join
-from tests.agents.test_sap_http import sap
-from tests.factories import make_agent, make_session, make_user
+from tests.agents.sap_calls import sap
+from tests.people import session_of, with_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -89,11 +87,7 @@ def differences(promised, given, where="body") -> list[str]:
 
 @pytest.fixture
 def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner)
-    agent = make_agent("example-runner", allowed_operations=["*"], approval_operations=[])
-    agent_join(session=session, agent=agent)
-    world = {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
+    world = with_agent(session_of(), "example-runner", allowed_operations=["*"], approval_operations=[])
     assert all(response.type == "result" for response in sap(world, SETUP))
     return world
 

@@ -1,8 +1,7 @@
 from sessions.chap.context import build_agent_context, estimate_tokens
 from sessions.chap.metrics import process_metrics
 from sessions.chap.schemas import validate_envelope
-from tests.sessions.chap.test_graph import build
-from tests.sessions.envelopes import declaration, envelope, feedback, proposal, response
+from tests.sessions.envelopes import build, declaration, envelope, feedback, proposal, response
 
 
 def test_token_estimate_counts_cjk_characters_one_each():

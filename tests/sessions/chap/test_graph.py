@@ -3,17 +3,9 @@ import json
 import networkx as nx
 import pytest
 
-from sessions.chap.graph import ContextGraph
 from sessions.chap.schemas import validate_envelope
 from sessions.chap.summary import layered_summary
-from tests.sessions.envelopes import declaration, envelope, feedback, proposal, response
-
-
-def build(*messages) -> ContextGraph:
-    graph = ContextGraph("s")
-    for seq, message in enumerate(messages, start=1):
-        graph.apply(seq, validate_envelope(message))
-    return graph
+from tests.sessions.envelopes import build, declaration, envelope, feedback, proposal, response
 
 
 def status(graph, node) -> str:

@@ -9,7 +9,8 @@ from sessions.access import caller_for_agent, caller_for_user
 from sessions.log import checkpoint_create, message_post
 from sessions.membership import agent_join, member_add
 from sessions.models import WorkSession
-from tests.factories import agent_in, make_agent, make_session, make_user, post_message
+from tests.factories import agent_in, make_agent, make_user, post_message
+from tests.people import session_of
 from tests.sessions import envelopes
 from workspace.fragments import live_update
 
@@ -22,12 +23,12 @@ def post(session, user, factory, *args, **kwargs):
 
 @pytest.fixture
 def world(client):
-    owner = make_user("olga")
-    session = make_session(owner=owner, title="Battery market")
+    world = session_of(title="Battery market")
+    session, owner = world["session"], world["owner"]
     post(session, owner, envelopes.proposal, message_id="t")
     post_message(session, agent_in(session, "writer"), envelopes.response, message_id="r1", in_reply_to="t")
     client.force_login(owner)
-    return {"session": session, "owner": owner, "client": client}
+    return {**world, "client": client}
 
 
 def page(world, name="workspace:detail", query=""):

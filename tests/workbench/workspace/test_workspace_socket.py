@@ -9,11 +9,11 @@ from django.test.html import parse_html
 from agents.tokens import token_issue
 from sessions.access import caller_for_agent
 from sessions.log import message_post
-from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.factories import make_agent, make_session, make_user
+from tests.factories import make_user
+from tests.people import session_of, with_agent
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import bearer_headers, cookie_headers
+from tests.sockets import bearer_headers, cookie_headers
 from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -25,11 +25,7 @@ def ui_socket(session, headers):
 
 @pytest.fixture
 def world():
-    owner, viewer = make_user("olga"), make_user("vic")
-    session = make_session(owner=owner, members={viewer: "viewer"})
-    agent = make_agent("planner")
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "viewer": viewer, "agent": agent}
+    return with_agent(session_of("viewer"), "planner", token=False)
 
 
 def ask(world):
@@ -73,7 +69,7 @@ def test_outsiders_and_agents_are_refused(client, world):
 
 
 def test_the_scheduling_view_gets_its_board_again_when_a_task_changes(client, world):
-    from agents.scheduling import task_create
+    from agents.scheduling.acts import task_create
     from sessions.access import caller_for_user
 
     headers = cookie_headers(client, world["owner"])

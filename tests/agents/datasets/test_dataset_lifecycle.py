@@ -10,7 +10,7 @@ from django.db import connections
 
 from agents.operations.datasets.store import open_store
 from sessions.membership import agent_join
-from tests.agents.test_datasets import load_sales, one, world  # noqa: F401 (fixture)
+from tests.agents.sap_calls import load_sales, one
 from tests.factories import make_session, make_user
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -32,7 +32,7 @@ def leftovers(session) -> list[str]:
 
 
 def test_deleting_a_session_in_the_admin_drops_its_datasets_and_reader_role(
-    world,  # noqa: F811
+    world,
     client,
     django_capture_on_commit_callbacks,
 ):
@@ -50,7 +50,7 @@ def test_deleting_a_session_in_the_admin_drops_its_datasets_and_reader_role(
     assert one(kept, "query", "dataset.query", {"sql": "SELECT COUNT(*) AS n FROM sales"}).body["rows"] == [[4]]
 
 
-def test_drop_datasets_before_dropping_the_database_leaves_no_role(world):  # noqa: F811
+def test_drop_datasets_before_dropping_the_database_leaves_no_role(world):
     load_sales(world)
     assert leftovers(world["session"])
     said = io.StringIO()

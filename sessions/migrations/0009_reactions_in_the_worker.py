@@ -11,7 +11,7 @@ def start_at_the_head(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("chap_sessions", "0007_waiting_figures")]
+    dependencies = [("chap_sessions", "0008_sessionagent_agent_model_setting")]
 
     operations = [
         migrations.AddField(

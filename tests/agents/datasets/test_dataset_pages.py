@@ -8,7 +8,7 @@ from django.db import connections
 
 from agents.operations.datasets import pages
 from agents.operations.datasets.store import open_store
-from tests.agents.test_datasets import load_sales, one, world  # noqa: F401 (fixture)
+from tests.agents.sap_calls import load_sales, one
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -17,7 +17,7 @@ def postgres():
     return connections["datasets"].vendor == "postgresql"
 
 
-def test_a_percent_sign_in_sql_is_just_a_character(world):  # noqa: F811
+def test_a_percent_sign_in_sql_is_just_a_character(world):
     load_sales(world)
     answer = one(world, "query", "dataset.query", {"sql": "SELECT region FROM sales WHERE region LIKE 'E%' LIMIT 1"})
     assert answer.type == "result", answer.body
@@ -38,7 +38,7 @@ def huge_value_sql() -> str:
     )
 
 
-def test_a_value_past_the_limit_is_refused_with_limit_exceeded(world):  # noqa: F811
+def test_a_value_past_the_limit_is_refused_with_limit_exceeded(world):
     load_sales(world)
     answer = one(world, "query", "dataset.query", {"sql": huge_value_sql()})
     assert answer.type == "error" and answer.body["code"] == "LIMIT_EXCEEDED", answer.body
@@ -47,7 +47,7 @@ def test_a_value_past_the_limit_is_refused_with_limit_exceeded(world):  # noqa: 
     assert answer.body["suggestion"]
 
 
-def test_postgresql_refuses_a_huge_value_before_the_workbench_reads_it(world):  # noqa: F811
+def test_postgresql_refuses_a_huge_value_before_the_workbench_reads_it(world):
     if not postgres():
         pytest.skip("a PostgreSQL property (SQLite refuses to build the value at all)")
     load_sales(world)
@@ -62,7 +62,7 @@ def test_postgresql_refuses_a_huge_value_before_the_workbench_reads_it(world):  
     assert peak < pages.MAX_VALUE_BYTES // 10
 
 
-def test_a_page_past_the_byte_limit_is_refused_and_a_smaller_page_is_not(world, monkeypatch):  # noqa: F811
+def test_a_page_past_the_byte_limit_is_refused_and_a_smaller_page_is_not(world, monkeypatch):
     load_sales(world)
     monkeypatch.setattr(pages, "MAX_PAGE_BYTES", 30)
     answer = one(world, "query", "dataset.query", {"sql": "SELECT region, day FROM sales"})
@@ -75,7 +75,7 @@ def test_a_page_past_the_byte_limit_is_refused_and_a_smaller_page_is_not(world, 
     assert smaller.body["total_rows"] == 4
 
 
-def test_an_empty_page_and_an_offset_past_the_end_are_empty(world):  # noqa: F811
+def test_an_empty_page_and_an_offset_past_the_end_are_empty(world):
     load_sales(world)
     empty = one(world, "query", "dataset.query", {"sql": "SELECT region FROM sales WHERE region = 'nowhere'"})
     assert empty.body["rows"] == [] and empty.body["columns"] == ["region"]

@@ -1,36 +1,12 @@
 """dataset.* through the SAP endpoint, on whichever database the suite runs on."""
 
-import json
-
 import pytest
 
-from agents.tokens import token_issue
 from sessions.membership import agent_join
-from tests.agents.test_sap_http import block, sap
-from tests.factories import make_agent, make_session, make_user
+from tests.agents.sap_calls import load_sales, one
+from tests.factories import make_session
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
-
-SALES = "region,amount,paid,day\nEU,10.5,true,2024-01-01\nEU,20,false,2024-01-02\nUS,7,true,2024-01-03\nUS,,yes,\nbroken,line\n"
-
-
-@pytest.fixture
-def world():
-    owner = make_user("olga")
-    session = make_session(owner=owner)
-    agent = make_agent("analyst", allowed_operations=["dataset.*", "file.*"])
-    agent_join(session=session, agent=agent)
-    return {"session": session, "owner": owner, "agent": agent, "token": token_issue(agent=agent)}
-
-
-def one(world, kind, name, body, block_id="1", **kwargs):
-    responses = sap(world, block(kind, name, json.dumps(body), block_id), **kwargs)
-    return responses[-1]
-
-
-def load_sales(world):
-    one(world, "action", "file.write", {"path": "sales.csv", "content": SALES})
-    return one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "sales"})
 
 
 def test_reference_progressive_errors_for_create_table_end_to_end(world):

@@ -12,7 +12,7 @@ from agents.operations.datasets.store import open_store
 from protocol.errors import ProtocolError
 from sessions.membership import agent_join
 from sessions.models import Message
-from tests.agents.test_datasets import load_sales, one, world  # noqa: F401 (fixture)
+from tests.agents.sap_calls import load_sales, one
 from tests.factories import make_session
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -23,7 +23,7 @@ def postgres():
 
 
 @pytest.fixture
-def other(world):  # noqa: F811
+def other(world):
     """Another session of the same agent, with a secret table."""
     session = make_session(owner=world["owner"])
     agent_join(session=session, agent=world["agent"])
@@ -33,13 +33,13 @@ def other(world):  # noqa: F811
     return other_world
 
 
-def read_directly(world, sql):  # noqa: F811
+def read_directly(world, sql):
     """Past the friendly SQL check, straight to the database: what the wall alone allows."""
     with open_store(world["session"].pk) as store:
         return store.read(sql, [], limit=10, offset=0)
 
 
-def test_shadowing_cte_does_not_reach_another_sessions_table(world, other):  # noqa: F811
+def test_shadowing_cte_does_not_reach_another_sessions_table(world, other):
     load_sales(world)
     with open_store(other["session"].pk) as store:
         secret = store.qualified("secrets")
@@ -51,7 +51,7 @@ def test_shadowing_cte_does_not_reach_another_sessions_table(world, other):  # n
     assert answer.type == "error" and "swordfish" not in json.dumps(answer.body)
 
 
-def test_a_with_query_names_a_table_only_in_its_own_scope(world, other):  # noqa: F811
+def test_a_with_query_names_a_table_only_in_its_own_scope(world, other):
     load_sales(world)
     attack = (
         "SELECT (WITH pg_namespace AS (SELECT 1) SELECT 1) AS a, "
@@ -83,7 +83,7 @@ def test_a_with_query_names_a_table_only_in_its_own_scope(world, other):  # noqa
         "SELECT 'sales'::pg_catalog.regclass AS t FROM sales",
     ],
 )
-def test_dataset_sql_may_not_read_the_catalogue(world, catalogue):  # noqa: F811
+def test_dataset_sql_may_not_read_the_catalogue(world, catalogue):
     load_sales(world)
     answer = one(world, "query", "dataset.query", {"sql": catalogue})
     assert answer.type == "error" and answer.body["code"] == "PERMISSION_DENIED", answer.body
@@ -91,7 +91,7 @@ def test_dataset_sql_may_not_read_the_catalogue(world, catalogue):  # noqa: F811
 
 
 @pytest.mark.parametrize("name", ["pg_class", "PG_Roles", "sqlite_stat1", "information_schema_x"])
-def test_no_table_takes_a_catalogue_name(world, name):  # noqa: F811
+def test_no_table_takes_a_catalogue_name(world, name):
     answer = one(world, "action", "dataset.create-table", {"table": name, "columns": [{"name": "a"}]})
     assert answer.body["code"] == "VALIDATION_FAILED" and answer.body["details"]["violations"] == {"table": name}
     assert one(world, "query", "dataset.table-exists", {"table": name}).body["exists"] is False
@@ -105,7 +105,7 @@ def test_no_table_takes_a_catalogue_name(world, name):  # noqa: F811
         "SELECT region FROM sales UNION SELECT word FROM {secret}",
     ],
 )
-def test_the_database_refuses_another_sessions_table_even_past_the_check(world, other, attack):  # noqa: F811
+def test_the_database_refuses_another_sessions_table_even_past_the_check(world, other, attack):
     load_sales(world)
     with open_store(other["session"].pk) as store:
         secret = store.qualified("secrets") if postgres() else '"secrets"'
@@ -115,7 +115,7 @@ def test_the_database_refuses_another_sessions_table_even_past_the_check(world, 
     assert "swordfish" not in json.dumps(refused.value.as_dict())
 
 
-def test_the_database_refuses_the_workbench_tables_and_the_way_back_to_its_role(world):  # noqa: F811
+def test_the_database_refuses_the_workbench_tables_and_the_way_back_to_its_role(world):
     load_sales(world)
     attacks = ["SELECT password FROM auth_user", "SELECT * FROM main.sqlite_master", "SELECT zeroblob(10) AS z"]
     if postgres():
@@ -133,7 +133,7 @@ def test_the_database_refuses_the_workbench_tables_and_the_way_back_to_its_role(
     assert read_directly(world, "SELECT COUNT(*) AS n FROM sales")[1] == [[4]]
 
 
-def test_sqlite_reads_cannot_attach_pragma_or_write(world, other):  # noqa: F811
+def test_sqlite_reads_cannot_attach_pragma_or_write(world, other):
     if postgres():
         pytest.skip("SQLite's authorizer and read-only file")
     load_sales(world)
@@ -145,7 +145,7 @@ def test_sqlite_reads_cannot_attach_pragma_or_write(world, other):  # noqa: F811
     assert read_directly(world, "SELECT COUNT(*) FROM sales")[1] == [[4]]
 
 
-def test_a_structured_query_column_with_a_quote_is_refused(world):  # noqa: F811
+def test_a_structured_query_column_with_a_quote_is_refused(world):
     load_sales(world)
     evil = 'region" FROM public.auth_user --'
     answer = one(world, "query", "dataset.query", {"table": "sales", "select": [evil]})
@@ -154,7 +154,7 @@ def test_a_structured_query_column_with_a_quote_is_refused(world):  # noqa: F811
     assert answer.body["code"] == "VALIDATION_FAILED"
 
 
-def test_values_json_cannot_carry_come_back_encoded_and_are_logged(world):  # noqa: F811
+def test_values_json_cannot_carry_come_back_encoded_and_are_logged(world):
     load_sales(world)
     if postgres():
         sql = (
@@ -191,13 +191,13 @@ def test_values_json_cannot_carry_come_back_encoded_and_are_logged(world):  # no
         {"table": "sales", "group_by": [5]},
     ],
 )
-def test_odd_structured_queries_are_validation_errors(world, body):  # noqa: F811
+def test_odd_structured_queries_are_validation_errors(world, body):
     load_sales(world)
     answer = one(world, "query", "dataset.query", body)
     assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED", answer.body
 
 
-def test_file_names_past_255_bytes_and_files_under_files_are_validation_errors(world):  # noqa: F811
+def test_file_names_past_255_bytes_and_files_under_files_are_validation_errors(world):
     long_name = "é" * 200 + ".csv"
     answer = one(world, "action", "file.write", {"path": long_name, "content": "x"})
     assert answer.body["code"] == "VALIDATION_FAILED"
@@ -206,7 +206,7 @@ def test_file_names_past_255_bytes_and_files_under_files_are_validation_errors(w
     assert answer.body["code"] == "VALIDATION_FAILED" and "is a file" in answer.body["message"]
 
 
-def test_datasets_have_a_quota(world, settings):  # noqa: F811
+def test_datasets_have_a_quota(world, settings):
     load_sales(world)
     settings.DATASET_QUOTA_BYTES = 1
     answer = one(world, "action", "dataset.insert", {"table": "sales", "rows": [{"region": "EU"}]})
@@ -215,7 +215,7 @@ def test_datasets_have_a_quota(world, settings):  # noqa: F811
     assert one(world, "query", "dataset.describe-table", {"table": "sales"}).body["row_count"] == 4
 
 
-def test_export_csv_obeys_the_file_size_limit(world, monkeypatch):  # noqa: F811
+def test_export_csv_obeys_the_file_size_limit(world, monkeypatch):
     load_sales(world)
     monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)
     answer = one(world, "action", "dataset.export-csv", {"table": "sales", "path": "out.csv"})

@@ -1,0 +1,171 @@
+"""One analysis of the session's tables, as the analyst does it: through SAP only, every query cited.
+
+An ``Analysis`` finds the session's tables (importing the CSV files the humans attached first), reads
+their profiles and answers the question from the table it names most; table_sections.py writes each
+table's sections from it. It keeps what the report carries besides its sections: the figures "What
+changed" compares, the sources, what it is unsure of and the questions it asks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.analysis import outliers
+from agents.analysis.schema import Schema
+from agents.behaviours import answering
+from agents.behaviours.instructions import Column, settings_of, table_name
+from agents.runtime import TaskFailure, TaskRun
+from agents.sap import Block
+from protocol.errors import ProtocolError
+
+COMPARING = ("compare", "rank_differences")  # questions whose groups outliers are measured within
+OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the table's profile"}
+MATERIAL_TYPES = {"dataset.query": "dataset_query", "dataset.describe-table": "dataset_describe"}
+
+
+@dataclass
+class Evidence:
+    """The queries behind a report, each cited with the table and, in words, what it computes."""
+
+    materials: list[dict[str, Any]] = field(default_factory=list)
+
+    def cite(
+        self, source: str, request: dict[str, Any], words: str, operation: str = "dataset.query"
+    ) -> dict[str, Any]:
+        """A source as a person names it (the file, the table, the operation) and the request that
+        re-runs it; the SQL the server compiled stays out (it names the session's storage, not the data)."""
+        material = {
+            "type": MATERIAL_TYPES.get(operation, "statistics"),
+            "citation": f"{source}, {OPERATION_WORDS.get(operation, 'the operation ' + operation)}: {words}"[:2000],
+            "confidence_in_source": "high",
+            "query": {"operation": operation, "request": request},
+        }
+        self.materials.append(material)
+        return material
+
+
+class Analysis:
+    def __init__(self, run: TaskRun, settings: dict[str, Any] | None = None):
+        self.run = run
+        self.settings = settings_of(settings)
+        self.evidence = Evidence()
+        self.uncertainties: list[dict[str, Any]] = []
+        self.questions: list[str] = []
+        self.asked: list[dict[str, Any]] = []  # what each question is about, in the order of ``questions``
+        self.asked_before: set[str] = set()  # the keys of questions asked before, and the columns they were about
+        self.pending_outliers: list[outliers.Pending] = []
+        self.compared: dict[str, str] = {}  # table -> the text column whose groups the question compares
+        self.figures: dict[str, list[Any]] = {}  # key -> [label, value]: what "What changed" compares
+        self.described: dict[str, dict[str, Any]] = {}
+        self.schemas: dict[str, Schema] = {}
+        self.files: dict[str, str] = {}  # table -> the attached file it was imported from
+
+    def source(self, table: str) -> str:
+        """Where a table's figures come from, in a person's words."""
+        path = self.files.get(table)
+        return f"{path} (table {table})" if path else f"the table {table}"
+
+    def ask(self, name: str, body: dict[str, Any], kind: str = "query") -> dict[str, Any]:
+        [answer] = self.run.sap(Block(kind, name, "a", body))
+        if answer.type != "result":
+            raise AnalysisRefused(name, answer)
+        return answer.body
+
+    def query(
+        self, table: str, request: dict[str, Any], words: str, operation: str = "dataset.query"
+    ) -> dict[str, Any]:
+        answer = self.ask(operation, request)
+        self.evidence.cite(self.source(table), request, words, operation)
+        return answer
+
+    def figure(self, key: str, label: str, value: float | None) -> None:
+        self.figures[key] = [label, None if value is None else round(float(value), 2)]
+
+    def tables(self) -> list[str]:
+        """The session's tables, after importing every attached CSV that has none yet."""
+        existing = {t["table"] for t in self.ask("dataset.list-tables", {})["tables"]}
+        files = self.ask("file.list", {"pattern": "*.csv", "recursive": True, "format": "bare"})["files"]
+        for path in files:
+            table = table_name(path)
+            self.files.setdefault(table, path)
+            if table not in existing:
+                report = self.ask("dataset.import-csv", {"path": path, "table": table}, kind="action")
+                existing.add(table)
+                if report["rows_rejected"]:
+                    self.uncertainties.append(
+                        {
+                            "aspect": f"{report['rows_rejected']} rows of {path} were not loaded",
+                            "reason": "; ".join(f"line {r['line']}: {r['reason']}" for r in report["rejected"][:3]),
+                            "suggestion": "fix those lines and attach the file again",
+                        }
+                    )
+        return sorted(existing)
+
+    def describe(self, table: str) -> dict[str, Any]:
+        if table not in self.described:
+            self.described[table] = self.ask("dataset.describe-table", {"table": table})
+        return self.described[table]
+
+    def schema(self, table: str) -> Schema:
+        if table not in self.schemas:
+            self.schemas[table] = answering.schema_of(self, table)
+        return self.schemas[table]
+
+    def columns(self, tables: list[str]) -> list[Column]:
+        """Every column of the tables, text columns with their values: what a person's words may name."""
+        return [
+            Column(
+                table,
+                c["name"],
+                c["type"],
+                tuple(str(v) for v in c.get("values") or ()) if c["type"] == "string" else (),
+            )
+            for table in tables
+            for c in self.schema(table).columns
+        ]
+
+    def findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The section that answers the question, from the table it names most."""
+        schema = answering.best_table(question, [self.schema(t) for t in tables])
+        rows = self.settings["rows"].get(schema.table, [])
+        section, request = answering.findings(self, question, schema, self.source(schema.table), rows)
+        group = request.get("group")
+        types = {c["name"]: c["type"] for c in self.describe(schema.table)["columns"]}
+        if request["kind"] in COMPARING and group and not request.get("cycle") and types.get(group) == "string":
+            self.compared[schema.table] = group
+        return section, request
+
+    def reads_differently(self, tables: list[str], before: str, after: str) -> bool:
+        """Whether a person's words change the question the findings answer (a median, a ranking...)."""
+        schema = answering.best_table(after, [self.schema(t) for t in tables])
+        rows = self.settings["rows"].get(schema.table, [])
+        return answering.request_for(before, schema, rows) != answering.request_for(after, schema, rows)
+
+    def chosen_tables(self, tables: list[str]) -> list[str]:
+        wanted = [t for t in self.settings.get("tables") or [] if t in tables]
+        return wanted or tables
+
+    def ask_pending(self) -> None:
+        """One short question for every outlying value found, however many columns and tables have
+        them, with the bounds and how to answer column by column folded into its details."""
+        if not self.pending_outliers:
+            return
+        targets = [p.target for p in self.pending_outliers]
+        text, details = outliers.question(self.pending_outliers)
+        self.questions.append(text)
+        self.asked.append(
+            {"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets), "details": details}
+        )
+
+
+class AnalysisRefused(TaskFailure):
+    """SAP refused a step of the analysis (a missing permission, say): the analyst stops and says so."""
+
+    def __init__(self, operation: str, answer: Block):
+        body = answer.body
+        if answer.type == "event":  # the step waits for a human's approval
+            body = {"code": "PERMISSION_DENIED", "message": f"{operation} waits for approval {body.get('approval_id')}"}
+        super().__init__(
+            ProtocolError(body["code"], f"{operation}: {body['message']}", details=body.get("details") or {})
+        )

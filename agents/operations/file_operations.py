@@ -1,0 +1,269 @@
+"""The file.* operations: their parameters, manuals and handlers, over the session's workspace
+(``files`` says which paths and sizes it takes)."""
+
+from __future__ import annotations
+
+import base64
+import fnmatch
+from pathlib import Path
+from typing import Any
+
+from agents.operations.files import (
+    MAX_FILE_BYTES,
+    check_room,
+    existing_file,
+    file_exists,
+    overwrite_risk,
+    safe_name,
+    stat,
+    storage_for,
+    store_bytes,
+    workspace_root,
+)
+from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
+from protocol.errors import ProtocolError
+
+ENCODINGS = ("utf-8", "base64")
+
+PATH = Param(
+    "string",
+    "a path relative to the session's workspace, e.g. reports/q1.md",
+    required=True,
+    min_length=1,
+    max_length=1024,
+)
+OUTSIDE = ErrorDoc("PATH_OUTSIDE_WORKSPACE", "The path leads outside the workspace.", "Use a relative path inside it.")
+NOT_FOUND = ErrorDoc("RESOURCE_NOT_FOUND", "No file at that path.", "List the workspace with file.list.")
+TOO_BIG = ErrorDoc("LIMIT_EXCEEDED", "The file or the workspace would be too large.", "Write less, or delete files.")
+EXISTS = ErrorDoc("RESOURCE_ALREADY_EXISTS", "A file is there already.", "Set overwrite (needs approval) or append.")
+
+
+def _decode(content: str, encoding: str) -> bytes:
+    if encoding == "base64":
+        try:
+            return base64.b64decode(content, validate=True)
+        except ValueError:
+            raise ProtocolError(
+                "VALIDATION_FAILED", "content is not valid base64", details={"invalid": {"content": "expected base64"}}
+            ) from None
+    return content.encode("utf-8")
+
+
+def _read(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    storage, name = existing_file(call.context.session_id, params["path"])
+    with storage.open(name, "rb") as handle:
+        handle.seek(params["offset"])
+        data = handle.read(params["length"]) if params.get("length") else handle.read(MAX_FILE_BYTES)
+    size = storage.size(name)
+    if params["encoding"] == "base64":
+        content = base64.b64encode(data).decode()
+    else:
+        try:
+            content = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError(
+                "VALIDATION_FAILED",
+                f"{name!r} is not UTF-8 text (or the range cuts a character)",
+                details={"invalid": {"encoding": "the file is binary"}},
+                suggestion=['read it with "encoding": "base64"'],
+            ) from None
+    return {
+        "path": name,
+        "encoding": params["encoding"],
+        "content": content,
+        "size": size,
+        "offset": params["offset"],
+        "length": len(data),
+        "truncated": params["offset"] + len(data) < size,
+    }
+
+
+def _write(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    session_id = call.context.session_id
+    name = safe_name(session_id, params["path"])
+    storage = storage_for(session_id)
+    data = _decode(params["content"], params["encoding"])
+    exists = storage.exists(name)
+    if exists and Path(storage.path(name)).is_dir():
+        raise ProtocolError("RESOURCE_ALREADY_EXISTS", f"{name!r} is a folder", details={"resource_type": "FOLDER"})
+    if exists and not (params["append"] or params["overwrite"]):
+        raise file_exists(name, "write to another path", 'set "append": true')
+    if exists and params["append"]:
+        with storage.open(name, "rb") as handle:
+            data = handle.read() + data
+    check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
+    store_bytes(storage, name, data)
+    return {"status": "success", **stat(storage, name), "created": not exists}
+
+
+def _list(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    root = workspace_root(call.context.session_id)
+    storage = storage_for(call.context.session_id)
+    candidates = root.rglob("*") if params["recursive"] else root.glob("*")
+    entries: list[str | dict[str, Any]] = []
+    for path in sorted(candidates):
+        if not path.is_file() or path.is_symlink():
+            continue
+        name = path.relative_to(root).as_posix()
+        if fnmatch.fnmatch(path.name, params["pattern"]) or fnmatch.fnmatch(name, params["pattern"]):
+            entries.append(name if params["format"] == "bare" else stat(storage, name))
+    return {"pattern": params["pattern"], "count": len(entries), "files": entries}
+
+
+def _copy_or_move(call: Call, params: dict[str, Any], *, move: bool) -> dict[str, Any]:
+    session_id = call.context.session_id
+    storage, source = existing_file(session_id, params["source"])
+    destination = safe_name(session_id, params["destination"])
+    exists = storage.exists(destination)
+    if exists and not params["overwrite"]:
+        raise file_exists(destination, "choose another destination")
+    with storage.open(source, "rb") as handle:
+        data = handle.read()
+    if not move:
+        check_room(session_id, len(data), replacing=storage.size(destination) if exists else 0)
+    store_bytes(storage, destination, data)
+    if move:
+        storage.delete(source)
+    return {"status": "success", "source": source, **stat(storage, destination)}
+
+
+def _delete(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    if not params["confirm"]:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            'file.delete needs "confirm": true',
+            details={"violations": {"confirm": "must be true"}},
+        )
+    storage, name = existing_file(call.context.session_id, params["path"])
+    storage.delete(name)
+    return {"status": "success", "deleted": name}
+
+
+def _stat_op(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    return stat(*existing_file(call.context.session_id, params["path"]))
+
+
+def _stat_example(path: str, size: int) -> dict[str, Any]:
+    """What ``stat`` says of a file, in a manual's example."""
+    return {"path": path, "size": size, "modified": "2024-01-15T10:30:00+00:00"}
+
+
+def _example(kind: str, name: str, body: dict[str, Any], result: dict[str, Any]) -> tuple[Example]:
+    return (Example(format_block(kind, name, body, "1"), format_block("result", name, result, "1")),)
+
+
+OPERATIONS = (
+    Operation(
+        "file.read",
+        "query",
+        "Read a file of the workspace, whole or a byte range.",
+        _read,
+        {
+            "path": PATH,
+            "encoding": Param("string", default="utf-8", enum=ENCODINGS),
+            "offset": Param("integer", "first byte", default=0, minimum=0, maximum=2**40),
+            "length": Param("integer", "bytes to read", minimum=1, maximum=MAX_FILE_BYTES),
+        },
+        examples=_example(
+            "query",
+            "file.read",
+            {"path": "report.txt", "encoding": "utf-8"},
+            {
+                "path": "report.txt",
+                "encoding": "utf-8",
+                "content": "…",
+                "size": 1,
+                "offset": 0,
+                "length": 1,
+                "truncated": False,
+            },
+        ),
+        errors=(OUTSIDE, NOT_FOUND),
+    ),
+    Operation(
+        "file.write",
+        "action",
+        "Write text (or base64 bytes) to a workspace file. Overwriting needs approval.",
+        _write,
+        {
+            "path": PATH,
+            "content": Param("string", required=True, max_length=MAX_FILE_BYTES * 2),
+            "encoding": Param("string", default="utf-8", enum=ENCODINGS),
+            "append": Param("boolean", default=False),
+            "overwrite": Param("boolean", default=False),
+        },
+        examples=_example(
+            "action",
+            "file.write",
+            {"path": "notes/log.txt", "content": "started", "append": True},
+            {"status": "success", **_stat_example("notes/log.txt", 7), "created": True},
+        ),
+        errors=(OUTSIDE, EXISTS, TOO_BIG),
+        side_effects=True,
+        risk=overwrite_risk("path"),
+    ),
+    Operation(
+        "file.list",
+        "query",
+        "List workspace files matching a glob pattern.",
+        _list,
+        {
+            "pattern": Param("string", default="*", max_length=200),
+            "recursive": Param("boolean", default=False),
+            "format": Param("string", default="bare", enum=("bare", "detailed")),
+        },
+        examples=_example(
+            "query",
+            "file.list",
+            {"pattern": "*.docx", "format": "bare"},
+            {"pattern": "*.docx", "count": 1, "files": ["brief.docx"]},
+        ),
+    ),
+    Operation(
+        "file.copy",
+        "action",
+        "Copy a workspace file. Replacing an existing file needs approval.",
+        lambda call, params: _copy_or_move(call, params, move=False),
+        {"source": PATH, "destination": PATH, "overwrite": Param("boolean", default=False)},
+        examples=_example(
+            "action",
+            "file.copy",
+            {"source": "a.txt", "destination": "b.txt"},
+            {"status": "success", "source": "a.txt", **_stat_example("b.txt", 1)},
+        ),
+        errors=(OUTSIDE, NOT_FOUND, EXISTS, TOO_BIG),
+        side_effects=True,
+        risk=overwrite_risk("destination"),
+    ),
+    Operation(
+        "file.move",
+        "action",
+        "Move or rename a workspace file. Replacing an existing file needs approval.",
+        lambda call, params: _copy_or_move(call, params, move=True),
+        {"source": PATH, "destination": PATH, "overwrite": Param("boolean", default=False)},
+        errors=(OUTSIDE, NOT_FOUND, EXISTS),
+        side_effects=True,
+        risk=overwrite_risk("destination"),
+    ),
+    Operation(
+        "file.delete",
+        "action",
+        "Delete a workspace file. Irreversible: a human approves it first.",
+        _delete,
+        {"path": PATH, "confirm": Param("boolean", "must be true", required=True)},
+        examples=_example(
+            "action", "file.delete", {"path": "temp.txt", "confirm": True}, {"status": "success", "deleted": "temp.txt"}
+        ),
+        errors=(OUTSIDE, NOT_FOUND),
+        side_effects=True,
+        irreversible=True,
+    ),
+    Operation(
+        "file.stat",
+        "query",
+        "Size and modification time of a workspace file.",
+        _stat_op,
+        {"path": PATH},
+        errors=(OUTSIDE, NOT_FOUND),
+    ),
+)

@@ -1,0 +1,217 @@
+"""What each stats.* operation does with its call: read the rows, compute (``engine``), draw the chart.
+
+Each handler answers with the engine's figures, the table and row count they came from, and a
+Vega-Lite chart whose title and description say the answer in words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from agents.operations.stats import charts, engine, timeline
+from agents.operations.stats.frame import load_frame, require_number
+from agents.sap import Call
+from protocol.errors import ProtocolError
+
+STATISTIC_WORDS = {"sd": "standard deviation", "percentile": "percentile", "count": "count of"}
+
+
+def _frame(call: Call, params: dict[str, Any], columns: list[str], measures: list[str]) -> pd.DataFrame:
+    """The table's rows for the call; the columns a call names for different roles must differ."""
+    if len(set(columns)) < len(columns):
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "each role (group, time, measure, entity) needs a column of its own",
+            details={"invalid": {"columns": columns}},
+        )
+    frame = load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
+    for where, name in enumerate(measures):
+        require_number(frame, params["table"], name, f"measure[{where}]")
+    return frame
+
+
+def _numbers(frame: pd.DataFrame, *, besides: tuple[str, ...] = ()) -> list[str]:
+    return [n for n, t in frame.attrs["types"].items() if t == "number" and n not in besides]
+
+
+def _said(statistic: str, percentile: float) -> str:
+    if statistic == "percentile":
+        return f"{percentile:g}th percentile of"
+    return STATISTIC_WORDS.get(statistic, statistic)
+
+
+def _answer(
+    params: dict[str, Any], frame: pd.DataFrame, result: dict[str, Any], chart: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The engine's figures after the table and the count of rows they came from, with their chart last."""
+    return {"table": params["table"], "rows": len(frame), **result, **({"chart": chart} if chart else {})}
+
+
+def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    within = params.get("outliers_within")
+    named = params.get("columns") or []
+    frame = _frame(call, params, [*named, within] if named and within and within not in named else named, [])
+    columns = named or _numbers(frame, besides=(within,) if within else ())
+    for where, name in enumerate(columns):
+        require_number(frame, params["table"], name, f"columns[{where}]")
+    if within is not None and within not in frame.columns:
+        raise ProtocolError("VALIDATION_FAILED", f"{params['table']} has no column {within}",
+                       details={"invalid": {"outliers_within": within}})  # fmt: skip
+    described = engine.describe(
+        frame, columns, percentiles=tuple(params["percentiles"]), sd=params["sd"], within=within
+    )
+    result = {"sd": params["sd"], "columns": described}
+    if len(columns) != 1:
+        return _answer(params, frame, result)
+    only = described[0]
+    marks = {"mean": only["mean"], **{f"{p} percentile": v for p, v in only["percentiles"].items()}}
+    chart = charts.histogram(
+        frame,
+        columns[0],
+        marks=marks,
+        title=f"Distribution of {charts.label(columns[0])} ({only['n']} values)",
+        description=f"Histogram of {charts.label(columns[0])} with lines at its mean and percentiles: "
+        + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
+    )
+    return _answer(params, frame, result, chart)
+
+
+def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    measure, group = params["measure"], params["group_by"]
+    frame = _frame(call, params, [group, measure], [measure])
+    if params.get("cycle"):
+        frame[group] = timeline.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
+    result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
+    said = _said(params["statistic"], params["percentile"])
+    bars = [{"group": str(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
+    chart = charts.bar_chart(
+        bars,
+        category="group",
+        amount="value",
+        title=f"{said.capitalize()} {charts.label(measure)} by {charts.label(group)}",
+        description=f"Bar chart of the {said} {charts.label(measure)} in each {charts.label(group)}, highest first: "
+        + ", ".join(f"{b['group']} {b['value']:.4g}" for b in bars[:12]),
+        amount_title=f"{said} {charts.label(measure)}",
+    )
+    return _answer(params, frame, result, chart)
+
+
+def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    group = params["group_by"]
+    frame = _frame(call, params, [], params.get("measures") or [])
+    measures = params.get("measures") or _numbers(frame, besides=(group,))
+    if group not in frame.columns:
+        raise ProtocolError(
+            "VALIDATION_FAILED", f"group_by: no column {group!r}", details={"columns": list(frame.columns)}
+        )
+    result = engine.rank_differences(frame, group, measures)
+    effect = "|Cohen's d|" if len(result["groups"]) == 2 else "eta squared"
+    bars = [{"measure": m["measure"], "effect": abs(m["effect_size"])} for m in result["measures"]]
+    chart = charts.bar_chart(
+        bars,
+        category="measure",
+        amount="effect",
+        title=f"How much each measure differs between the {charts.label(group)} groups ({effect})",
+        description=f"Bar chart of {effect} per measure between the {charts.label(group)} groups, largest first: "
+        + ", ".join(f"{b['measure']} {b['effect']:.3g}" for b in bars[:10]),
+        amount_title=effect,
+    )
+    return _answer(params, frame, result, chart)
+
+
+def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    outcome = params["outcome"]
+    frame = _frame(call, params, [], params.get("variables") or [])
+    if outcome not in frame.columns:
+        raise ProtocolError(
+            "VALIDATION_FAILED", f"outcome: no column {outcome!r}", details={"columns": list(frame.columns)}
+        )
+    variables = params.get("variables") or _numbers(frame, besides=(outcome,))
+    result = engine.associate(frame, outcome, variables)
+    if result["variables"]:
+        top = result["variables"][0]["variable"]
+        return _answer(params, frame, result, _association_chart(frame, top, outcome, result))
+    return _answer(params, frame, result)
+
+
+def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict[str, Any]) -> dict[str, Any]:
+    if result["method"] == "pearson":
+        r = result["variables"][0]["pearson_r"]
+        return charts.scatter_with_fit(
+            frame,
+            top,
+            outcome,
+            title=f"{charts.label(outcome)} against {charts.label(top)} (Pearson r = {r:.4g})",
+            description=f"Scatter plot of {charts.label(outcome)} against {charts.label(top)} with its "
+            f"least-squares line; Pearson r = {r:.4g}.",
+        )
+    strength = result["variables"][0]["strength"]
+    return charts.box_plot(
+        frame,
+        top,
+        outcome,
+        title=f"{charts.label(top)} in each {charts.label(outcome)} group",
+        description=f"Box plots of {charts.label(top)} for each value of {charts.label(outcome)}; "
+        "it is the measure most associated with "
+        f"{charts.label(outcome)} (strength {strength:.3g}).",
+    )
+
+
+def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    time, measure = params["time"], params["measure"]
+    frame = _frame(call, params, [time, measure], [measure])
+    result = timeline.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
+    said = _said(params["statistic"], 50)
+    per = result["period"] if result["period"] != "value" else time
+    chart = charts.line_chart(
+        result["points"],
+        period=per,
+        measure=f"{said} {charts.label(measure)}",
+        title=f"{said.capitalize()} {charts.label(measure)} per {charts.label(per)}",
+        description=f"Line chart of the {said} {charts.label(measure)} over {len(result['points'])} periods"
+        + (
+            f", from {result['points'][0]['value']:.4g} to {result['points'][-1]['value']:.4g}"
+            if result["points"]
+            else ""
+        ),
+    )
+    return _answer(params, frame, result, chart)
+
+
+def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    column, weight = params["column"], params.get("weight")
+    frame = _frame(call, params, [column, *([weight] if weight else [])], [weight] if weight else [])
+    result = engine.share(frame, column, weight=weight)
+    bars = [{"category": str(c["value"]), "percent": c["percent"]} for c in result["categories"]]
+    of = f"the total {charts.label(weight)}" if weight else "the rows"
+    chart = charts.bar_chart(
+        bars,
+        category="category",
+        amount="percent",
+        title=f"Share of {of} by {charts.label(column)} (%)",
+        description=f"Bar chart of each {charts.label(column)}'s share of {of}, largest first: "
+        + ", ".join(f"{b['category']} {b['percent']:.3g}%" for b in bars[:12] if b["percent"] is not None),
+        amount_title="percent",
+    )
+    return _answer(params, frame, result, chart)
+
+
+def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    entity, time, measure = params["entity"], params["time"], params["measure"]
+    frame = _frame(call, params, [entity, time, measure], [measure])
+    result = timeline.growth(frame, entity, time, measure)
+    bars = [{"entity": str(e["entity"]), "percent": e["percent_change"]} for e in result["entities"]]
+    bars = [b for b in bars if b["percent"] is not None]
+    chart = charts.bar_chart(
+        bars,
+        category="entity",
+        amount="percent",
+        title=f"Change in {charts.label(measure)} from first to last {charts.label(time)}, "
+        f"per {charts.label(entity)} (%)",
+        description=f"Bar chart of each {charts.label(entity)}'s percentage change in {charts.label(measure)}, "
+        "largest first: " + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
+        amount_title="% change",
+    )
+    return _answer(params, frame, result, chart)

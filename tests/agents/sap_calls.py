@@ -1,0 +1,38 @@
+"""Calling SAP as an agent would: POST a stream of blocks to the session's SAP endpoint, read the replies."""
+
+import json
+
+from rest_framework.test import APIClient
+
+from agents.sap import parse
+
+
+def sap(world, text, *, token=None, user=None, headers=None):
+    client = APIClient(headers=headers)
+    if user is not None:
+        client.force_login(user)
+    else:
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {token or world['token']}")
+    response = client.post(f"/api/sessions/{world['session'].pk}/sap/", text, content_type="text/plain")
+    if response.status_code != 200:
+        return response
+    body = b"".join(response.streaming_content).decode()
+    assert response["Content-Type"].startswith("text/plain")
+    return [item for item in parse(body)]
+
+
+def block(kind, name, body="{}", block_id="1"):
+    return f"@@{kind}:{name}#{block_id}\n{body}\n@@end\n"
+
+
+SALES = "region,amount,paid,day\nEU,10.5,true,2024-01-01\nEU,20,false,2024-01-02\nUS,7,true,2024-01-03\nUS,,yes,\nbroken,line\n"
+
+
+def one(world, kind, name, body, block_id="1", **kwargs):
+    responses = sap(world, block(kind, name, json.dumps(body), block_id), **kwargs)
+    return responses[-1]
+
+
+def load_sales(world):
+    one(world, "action", "file.write", {"path": "sales.csv", "content": SALES})
+    return one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "sales"})
