@@ -26,8 +26,8 @@ from protocol.logs import log_context
 from sessions.access import Caller, SessionId, caller_for_agent
 from sessions.delivery import Entry, Sequence, SequencedSocket, db
 from sessions.events import CHAP_PRESENCE, agent_group, session_group
+from sessions.log import message_post
 from sessions.models import WorkSession
-from sessions.services import message_post
 from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0

@@ -19,8 +19,8 @@ from agents.scheduling.plans import plan_approve
 from agents.staffing import session_start
 from agents.worker import Worker
 from sessions.access import caller_for_user
+from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head
 
 DEMO_TITLE = "Demo: iris flower measurements"
 DEMO_GOAL = (

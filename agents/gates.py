@@ -23,12 +23,12 @@ from agents.sap_service import approval_decide
 from agents.scheduling.acts import task_approve, task_cancel
 from agents.scheduling.plans import plan_approve, plan_reject, task_artefact
 from protocol.errors import ProtocolError
-from sessions.access import DECIDERS, Caller, SessionId, managers_only, require_access
+from sessions.access import DECIDERS, Access, Caller, SessionId, managers_only, require_access, require_decider
 from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
+from sessions.log import answer_give
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head
 
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
@@ -261,15 +261,24 @@ DECISIONS = ("approve", "reject", "answer")
 
 
 def gate_decide(
-    *, session_id: SessionId, caller: Caller, key: str, decision: str, reason: str = "", option_id: str = ""
+    *,
+    session_id: SessionId,
+    caller: Caller,
+    key: str,
+    decision: str,
+    reason: str = "",
+    option_id: str = "",
+    access: Access | None = None,
 ) -> Gate:
     """Decide one item of ``waiting_for_people``: approve or reject (with a reason) an operation, a
     step or a plan; answer a question (``reason`` is the answer, or ``option_id`` one of its options).
 
     Owners and editors decide; anyone else gets PERMISSION_DENIED, an item that waits no more
-    ALREADY_DECIDED. Returns the item as it was decided.
+    ALREADY_DECIDED. Returns the item as it was decided. ``access``: the caller's, when the edge read
+    it already (the page's view).
     """
-    access = require_access(session_id, caller)
+    if access is None:
+        access = require_access(session_id, caller)
     if caller.kind != "human" or not may_decide(access.role):
         raise managers_only(access, to="decide what waits for approval", permission="gate.decide")
     if decision not in DECISIONS:
@@ -296,14 +305,13 @@ def gate_decide(
             f"this item takes {expected}",
             details={"violations": {"decision": f"{decision!r} does not fit a {gate.kind}"}},
         )
-    _carry_out(session_id, caller, gate, approve=decision == "approve", reason=reason, option_id=option_id)
+    _carry_out(access, caller, gate, approve=decision == "approve", reason=reason, option_id=option_id)
     return gate
 
 
-def _carry_out(
-    session_id: SessionId, caller: Caller, gate: Gate, *, approve: bool, reason: str, option_id: str
-) -> None:
+def _carry_out(access: Access, caller: Caller, gate: Gate, *, approve: bool, reason: str, option_id: str) -> None:
     """The decision taken through the service that owns the item, so it is the same act as anywhere else."""
+    session_id = access.session_id
     if gate.kind == "operation":
         assert gate.approval_id is not None, "an operation waits as its approval"
         approval_decide(
@@ -318,11 +326,18 @@ def _carry_out(
                 session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate"
             )
     elif gate.kind == "plan" and approve:
-        plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id)
+        plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id, access=access)
     elif gate.kind == "plan":
         plan_reject(session_id=session_id, caller=caller, message_id=gate.message_id, reason=reason)
     else:
-        _answer(session_id, caller, gate, reason, option_id)
+        _answer(access, caller, gate, reason, option_id)
+
+
+def plan_decide(*, access: Access, caller: Caller, message_id: str) -> list[Task]:
+    """A person approves a proposed plan from the thread: owners and editors do; the approval goes in
+    the log and its steps become tasks (``scheduling.plan_approve``), with the access read once."""
+    require_decider(access, to="approve plans")
+    return plan_approve(session_id=access.session_id, caller=caller, message_id=message_id, access=access)
 
 
 def _decided(session: WorkSession, key: str) -> Decision | None:
@@ -336,7 +351,7 @@ def _decided(session: WorkSession, key: str) -> Decision | None:
         return decision(entry.graph.graph, f"{message_id}#question:{index}" if index else message_id)
 
 
-def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
+def _answer(access: Access, caller: Caller, gate: Gate, text: str, option_id: str) -> None:
     payload: dict[str, Any] = {"clarification_message_id": gate.message_id}
     if gate.question_index is not None:
         payload["question_index"] = gate.question_index
@@ -354,4 +369,4 @@ def _answer(session_id: SessionId, caller: Caller, gate: Gate, text: str, option
         raise ProtocolError(
             "VALIDATION_FAILED", "an answer needs words or an option", details={"missing": ["reason", "option_id"]}
         )
-    message_post_at_head(session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload)
+    answer_give(access=access, caller=caller, payload=payload)

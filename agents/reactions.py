@@ -1,4 +1,4 @@
-"""What the agents' work queue does when a message is accepted: the tasks that a message calls for.
+"""The tasks that the log's messages call for, set off by the worker after the message's request.
 
 - a task proposal → a planning task for each agent of the session that plans;
 - an answer to an agent's clarification or question → that agent works again, with the answer;
@@ -10,11 +10,21 @@
 
 Humans set work off; an agent's report only carries a redo forward along the plan's dependencies,
 which end, so agents never set each other off in a loop.
+
+The request that posts a message only commits it (and its answer to the browser): the worker
+(``agents.worker``, in ``run_agents`` or in the server's process) reacts before it takes a task,
+reading each session's messages after ``WorkSession.handled_seq``. The accepted message's signal only
+wakes a worker of the same process early.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Q
 
 from agents.models import Agent, AgentKind, Task, TaskState
 from agents.scheduling.acts import task_create
@@ -23,14 +33,54 @@ from sessions.events import message_accepted
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
 
+logger = logging.getLogger(__name__)
+
 PLANNING_ROLE = "planning"
 REVISED_FEEDBACK = ("correction", "refinement", "new_direction")
 WORKING_KINDS = (AgentKind.BUILTIN, AgentKind.LLM)
 FINISHED = (TaskState.DONE, TaskState.FAILED)
+# The messages that may set work off, by sender; ``react`` says what each one asks for.
+SETS_OFF = Q(sender_type="human", payload_type__in=("task_proposal", "clarification_answer", "human_feedback")) | Q(
+    sender_type="agent", payload_type="collaborative_response"
+)
+SESSIONS_PER_RUN = 20
+news = threading.Event()  # set when this process commits a message: its worker reacts without waiting a poll
 
 
 def connect() -> None:
-    message_accepted.connect(react, dispatch_uid="agents.reactions")
+    message_accepted.connect(_news, dispatch_uid="agents.reactions")
+
+
+def _news(**_: Any) -> None:
+    news.set()
+
+
+def reactions_run() -> bool:
+    """React to the messages nothing has reacted to yet, a session at a time; False when there were none."""
+    reacted = False
+    for _ in range(SESSIONS_PER_RUN):
+        if not _react_in_one_session():
+            break
+        reacted = True
+    return reacted
+
+
+def _react_in_one_session() -> bool:
+    with transaction.atomic():
+        # The row lock keeps two workers off one session's messages (SQLite: its write transaction).
+        pending = WorkSession.objects.select_for_update(skip_locked=True).filter(handled_seq__lt=F("head_seq"))
+        session = pending.order_by("last_activity_at").only("pk", "handled_seq", "head_seq").first()
+        if session is None:
+            return False
+        rows = Message.objects.filter(SETS_OFF, session=session, seq__gt=session.handled_seq, seq__lte=session.head_seq)
+        for seq, envelope in rows.order_by("seq").values_list("seq", "envelope"):
+            try:
+                with transaction.atomic():
+                    react(session_id=session.pk, seq=seq, envelope=envelope)
+            except Exception:  # one failed reaction must not hold up the session's later messages
+                logger.exception("reaction to message %s of session %s failed", seq, session.pk)
+        WorkSession.objects.filter(pk=session.pk).update(handled_seq=session.head_seq)
+    return True
 
 
 def _agents_of(session_id):

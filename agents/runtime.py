@@ -20,9 +20,9 @@ from agents.sap_service import InProcessSap
 from agents.scheduling.leases import Claim
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent
+from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
 from sessions.selectors import agent_context
-from sessions.services import message_post_at_head
 
 
 class LeaseLost(Exception):

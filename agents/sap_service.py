@@ -38,8 +38,8 @@ from agents.sap.values import json_safe
 from protocol.errors import ProtocolError, new_request_id, not_found
 from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
+from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head
 
 logger = logging.getLogger(__name__)
 # Discovery, and workflows: each workflow step is authorised on its own, so a workflow adds no power.

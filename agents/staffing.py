@@ -13,8 +13,9 @@ from agents.sap_service import workspace_upload
 from agents.scheduling.acts import tasks_assign_waiting
 from protocol.errors import not_found
 from sessions.access import Caller, SessionId, caller_for_user, require_manager
+from sessions.log import message_post_at_head
+from sessions.membership import agent_join, session_create, session_event_post
 from sessions.models import SessionAgent, WorkSession
-from sessions.services import agent_join, message_post_at_head, session_create, session_event_post
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User

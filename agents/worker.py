@@ -10,12 +10,14 @@ import logging
 import os
 import socket
 import threading
+import time
 
 from django.db import DatabaseError, close_old_connections, connections
 
 from agents.behaviours.registry import behaviour_for
 from agents.failures import UNEXPECTED, Failure
 from agents.models import AgentKind, Task
+from agents.reactions import news, reactions_run
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
 from agents.scheduling.leases import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError
@@ -52,12 +54,14 @@ class Worker:
         self.agent_ids = agent_ids
 
     def run_once(self) -> bool:
-        """Run one task if one is ready; False when there was none."""
+        """React to the messages posted since (the tasks they call for), then run one task if one is
+        ready; False when there was nothing to do."""
+        reacted = reactions_run()
         task = task_claim(
             worker=self.name, kinds=(AgentKind.BUILTIN, AgentKind.LLM), agent_ids=self.agent_ids, lease_s=self.lease_s
         )
         if task is None:
-            return False
+            return reacted
         self.run(task)
         return True
 
@@ -112,13 +116,22 @@ class Worker:
     def run_forever(self, stop: threading.Event, *, poll_s: float = 1.0) -> None:
         while not stop.is_set():
             close_old_connections()
+            news.clear()  # news from now on wakes the idle wait below
             try:
                 busy = self.run_once()
             except DatabaseError:
                 logger.exception("worker %s could not reach the database", self.name)
                 busy = False
             if not busy:
-                stop.wait(poll_s)
+                _idle(stop, poll_s)
+
+
+def _idle(stop: threading.Event, poll_s: float, *, slice_s: float = 0.05) -> None:
+    """Wait ``poll_s``, or less when this process posts a message (``reactions.news``) or stops."""
+    deadline = time.monotonic() + poll_s
+    while not stop.is_set() and time.monotonic() < deadline:
+        if news.wait(slice_s):
+            return
 
 
 def start_in_background(*, poll_s: float = 1.0) -> threading.Event:

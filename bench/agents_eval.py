@@ -60,7 +60,7 @@ def main() -> int:
 
 def _session(title: str):
     from agents.behaviours.registry import builtin_agents_ensure
-    from sessions.services import agent_join
+    from sessions.membership import agent_join
     from tests.factories import make_session, make_user
 
     session = make_session(owner=make_user(), title=title)
@@ -77,9 +77,9 @@ def _work() -> None:
 
 
 def _human_says(session, payload_type: str, payload: dict) -> str:
-    """Post as the session's owner and let the reactions schedule work, as after a real commit."""
+    """Post as the session's owner; the worker (``_work``) reacts to it and schedules the work."""
     from sessions.access import caller_for_user
-    from sessions.services import message_post_at_head
+    from sessions.log import message_post_at_head
 
     owner = caller_for_user(session.created_by)
     return message_post_at_head(
@@ -310,7 +310,7 @@ def run_questions(directory: Path = QUESTIONS) -> int:
 def evaluate_reviewer() -> dict:
     from agents.models import Agent, Task
     from sessions.access import caller_for_agent
-    from sessions.services import message_post_at_head
+    from sessions.log import message_post_at_head
 
     deliverables = json.loads((EVAL / "deliverables.json").read_text())
     found = expected = false_alarms = 0

@@ -131,8 +131,9 @@ def bench_appends(total: int, owner: str = "bench") -> dict:
 
     from agents.models import Agent
     from sessions.access import caller_for_agent, caller_for_user
+    from sessions.log import message_post
+    from sessions.membership import agent_join, session_create
     from sessions.models import WorkSession
-    from sessions.services import agent_join, message_post, session_create
 
     user = get_user_model().objects.create_user(owner, password="x")
     session = session_create(owner=user, title=owner)

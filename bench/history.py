@@ -31,8 +31,8 @@ def build(size: int):
     from django.db import connection
 
     from sessions.access import caller_for_user
+    from sessions.log import message_post_at_head
     from sessions.models import WorkSession
-    from sessions.services import message_post_at_head
     from tests.sessions import envelopes
 
     session = bench_appends(size - 1, owner=f"history{size}")["session"]

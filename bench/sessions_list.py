@@ -28,8 +28,8 @@ COPIED = [
 
 def copies_of(session, count: int) -> None:
     """``count`` more sessions of the owner with the same log and the same row: what their list reads."""
+    from sessions.log import WAITING_FIELDS
     from sessions.models import MemberRole, Membership, Message, WorkSession
-    from sessions.services import WAITING_FIELDS
 
     rows = list(Message.objects.filter(session=session).order_by("seq").values(*COPIED))
     kept = {field: getattr(session, field) for field in ("head_seq", "head_checksum", *WAITING_FIELDS)}

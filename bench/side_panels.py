@@ -24,8 +24,8 @@ def run() -> int:
     from django.template.loader import render_to_string
 
     from sessions import selectors
+    from sessions.log import message_post
     from sessions.models import WorkSession
-    from sessions.services import message_post
     from tests.factories import agent_in, make_session, make_user
     from tests.sessions import envelopes
 

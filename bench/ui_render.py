@@ -26,8 +26,8 @@ def grow(session, owner, messages: int) -> None:
     """Post rounds of two operation records + a response (+ feedback every third round) until the log
     holds about ``messages`` messages."""
     from sessions.access import SYSTEM, caller_for_user
+    from sessions.log import message_post
     from sessions.models import WorkSession
-    from sessions.services import message_post
     from tests.factories import agent_in
     from tests.sessions import envelopes
 
@@ -86,7 +86,7 @@ def run() -> int:
         render_map()
         map_s, thread_s = best(9, render_map), best(5, render_thread)
         from sessions.access import caller_for_user
-        from sessions.services import message_post
+        from sessions.log import message_post
 
         timings = []
         for k in range(5):

@@ -135,7 +135,7 @@ def main() -> int:
         from django.db import connection
 
         from agents.tokens import token_issue
-        from sessions.services import agent_join
+        from sessions.membership import agent_join
         from tests.factories import make_agent, make_session
         from tests.sessions import envelopes
 

@@ -153,9 +153,14 @@ def require_access(session_id: SessionId, caller: Caller, *, write: bool = False
     return access
 
 
-def require_manager(session_id: SessionId, caller: Caller, *, to: str, permission: str) -> Access:
-    """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``."""
-    access = require_access(session_id, caller, write=True)
+def require_manager(
+    session_id: SessionId, caller: Caller, *, to: str, permission: str, access: Access | None = None
+) -> Access:
+    """The caller's access, when it may manage the session; PERMISSION_DENIED saying who may ``to``.
+    ``access``: the caller's, read already by the edge (checked here, not read again)."""
+    access = _read_once(session_id, caller, access)
+    if not access.can_write:
+        _refuse_post(access)
     if access.role not in MANAGERS:
         raise managers_only(access, to=to, permission=permission)
     return access
@@ -171,11 +176,34 @@ def managers_only(access: Access, *, to: str, permission: str) -> ProtocolError:
     )
 
 
-def require_post(session_id: SessionId, caller: Caller, envelope: dict[str, Any]) -> Access:
-    """``require_access`` for posting ``envelope``: writers post anything, commenters refinements."""
-    access = require_access(session_id, caller)
+def require_post(
+    session_id: SessionId, caller: Caller, envelope: dict[str, Any], *, access: Access | None = None
+) -> Access:
+    """``require_access`` for posting ``envelope``: writers post anything, commenters refinements.
+    ``access``: the caller's, read already by the edge (checked here, not read again)."""
+    access = _read_once(session_id, caller, access)
     if not access.may_post(envelope):
         _refuse_post(access)
+    return access
+
+
+def require_decider(access: Access, *, to: str) -> None:
+    """PERMISSION_DENIED unless the caller decides what waits for people (owners and editors)."""
+    if access.role not in DECIDERS:
+        raise ProtocolError(
+            "PERMISSION_DENIED",
+            f"owners and editors {to}; viewers cannot",
+            details={"role": access.role, "permission": "gate.decide"},
+            suggestion=["ask one of the session's owners or editors"],
+        )
+
+
+def _read_once(session_id: SessionId, caller: Caller, access: Access | None) -> Access:
+    """``access`` when the edge read it already (for this session), else the caller's access now."""
+    if access is None:
+        return require_access(session_id, caller)
+    if str(access.session_id) != str(session_id):
+        raise ValueError(f"the access given is to session {access.session_id}, not {session_id}")
     return access
 
 

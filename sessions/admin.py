@@ -8,10 +8,9 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from sessions.access import caller_for_user
-from sessions.events import access_changed_on_commit
+from sessions.access import Caller, caller_for_user
+from sessions.membership import agent_join, agent_leave, member_add, member_drop, share_drop, share_set
 from sessions.models import CriterionCheck, GroupShare, Membership, Message, Rating, SessionAgent, WorkSession
-from sessions.services import share_announce
 
 
 def signed_in_staff(request: HttpRequest) -> User:
@@ -102,34 +101,37 @@ class WorkSessionAdmin(admin.ModelAdmin[WorkSession]):
     ]
 
     def save_formset(self, request: HttpRequest, form: Any, formset: Any, change: bool) -> None:
-        """A member or agent removed here, or given another role, loses or changes access on its open
-        sockets at once, as through the services."""
-        if formset.model is GroupShare:
-            self._save_shares(request, formset)
+        """Members, agents and team shares edited here change through the membership services, so the
+        log and their open sockets learn it as when the owner changes them on the session page."""
+        save = {Membership: _save_members, SessionAgent: _save_agents, GroupShare: _save_shares}.get(formset.model)
+        if save is None:
+            super().save_formset(request, form, formset, change)
             return
-        super().save_formset(request, form, formset, change)
-        touched = [*formset.deleted_objects, *(changed for changed, _ in formset.changed_objects)]
-        for row in touched:
-            if isinstance(row, Membership):
-                access_changed_on_commit("user", row.user_id, row.session_id)
-            elif isinstance(row, SessionAgent):
-                access_changed_on_commit("agent", row.agent_id, row.session_id)
+        rows = formset.save(commit=False)
+        save(caller_for_user(signed_in_staff(request)), formset.deleted_objects, rows)
 
-    def _save_shares(self, request: HttpRequest, formset: Any) -> None:
-        """Shares made, changed or removed here are logged as session events, as through the services."""
-        shares = formset.save(commit=False)
-        admin_user = signed_in_staff(request)
-        admin_caller = caller_for_user(admin_user)
-        for share in formset.deleted_objects:
-            share.delete()
-            share_announce(session_id=share.session_id, caller=admin_caller, group=share.group, role=None)
-        changed = {row.pk for row, _ in formset.changed_objects}
-        for share in shares:
-            is_new = share.pk is None
-            share.shared_by = share.shared_by or admin_user
-            share.save()
-            if is_new or share.pk in changed:
-                share_announce(session_id=share.session_id, caller=admin_caller, group=share.group, role=share.role)
+
+def _save_members(caller: Caller, deleted: list[Any], rows: list[Any]) -> None:
+    for row in deleted:
+        member_drop(row)
+    for row in rows:
+        member_add(session=row.session, user=row.user, role=row.role)
+
+
+def _save_agents(caller: Caller, deleted: list[Any], rows: list[Any]) -> None:
+    for row in deleted:
+        agent_leave(session=row.session, agent=row.agent)
+    for row in rows:
+        agent_join(
+            session=row.session, agent=row.agent, role=row.role, covers_roles=row.covers_roles, paused=row.paused
+        )
+
+
+def _save_shares(caller: Caller, deleted: list[Any], rows: list[Any]) -> None:
+    for row in deleted:
+        share_drop(session_id=row.session_id, group=row.group, caller=caller)
+    for row in rows:
+        share_set(session_id=row.session_id, group=row.group, role=row.role, caller=caller)
 
 
 @admin.register(Message)

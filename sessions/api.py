@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from protocol.errors import ProtocolError, not_found
-from sessions import selectors, services
+from sessions import log, membership, selectors
 from sessions.access import Access, Caller, caller_for_principal, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import deliverable_markdown
@@ -113,7 +113,7 @@ class SessionListView(APIView):
             raise ProtocolError(
                 "PERMISSION_DENIED", "agents cannot create sessions", details={"permission": "session.create"}
             )
-        session = services.session_create(owner=_person(request), title=data["title"])
+        session = membership.session_create(owner=_person(request), title=data["title"])
         return Response(SessionSerializer(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -126,14 +126,14 @@ class SessionDetailView(APIView):
     def patch(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(SessionUpdateSerializer, request)
-        session = services.session_update(session_id=session_id, caller=request_caller(request), **data)
+        session = membership.session_update(session_id=session_id, caller=request_caller(request), **data)
         return Response(SessionSerializer(session).data)
 
 
 class SessionArchiveView(APIView):
     @extend_schema(request=None, responses={200: SessionSerializer, **ERRORS})
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
-        session = services.session_update(session_id=session_id, caller=request_caller(request), state="archived")
+        session = membership.session_update(session_id=session_id, caller=request_caller(request), state="archived")
         return Response(SessionSerializer(session).data)
 
 
@@ -147,15 +147,15 @@ class MemberListView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(MemberInviteSerializer, request)
-        membership = services.member_invite(session_id=session_id, caller=request_caller(request), **data)
-        return Response(MemberSerializer(membership).data, status=status.HTTP_201_CREATED)
+        member = membership.member_invite(session_id=session_id, caller=request_caller(request), **data)
+        return Response(MemberSerializer(member).data, status=status.HTTP_201_CREATED)
 
 
 class MemberDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, session_id: UUID, username: str) -> HttpResponse:
         """Remove a member (owner only); the member's open sockets of this session close at once."""
-        services.member_remove(session_id=session_id, caller=request_caller(request), username=username)
+        membership.member_remove(session_id=session_id, caller=request_caller(request), username=username)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -175,7 +175,7 @@ class ShareListView(APIView):
     )
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         data = validated_body(ShareCreateSerializer, request)
-        share = services.session_share(session_id=session_id, caller=request_caller(request), **data)
+        share = membership.session_share(session_id=session_id, caller=request_caller(request), **data)
         return Response(ShareSerializer(share).data, status=status.HTTP_201_CREATED)
 
 
@@ -183,7 +183,7 @@ class ShareDetailView(APIView):
     @extend_schema(request=None, responses={204: None, **ERRORS})
     def delete(self, request: Request, session_id: UUID, group: str) -> HttpResponse:
         """Stop sharing with a team (owner); logged, and the team's open sockets of the session close."""
-        services.session_unshare(session_id=session_id, caller=request_caller(request), group=group)
+        membership.session_unshare(session_id=session_id, caller=request_caller(request), group=group)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -213,7 +213,7 @@ class MessageListView(APIView):
         _access(request, session_id)
         if not isinstance(request.data, dict):
             raise ProtocolError("INVALID_MESSAGE", "a CHAP message is a JSON object")
-        ack = services.message_post(session_id=session_id, caller=request_caller(request), envelope=request.data)
+        ack = log.message_post(session_id=session_id, caller=request_caller(request), envelope=request.data)
         return Response(ack.as_frame(), status=status.HTTP_200_OK if ack.replayed else status.HTTP_201_CREATED)
 
 
@@ -259,7 +259,7 @@ class CheckpointListView(APIView):
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         _access(request, session_id)
         data = validated_body(CheckpointCreateSerializer, request)
-        ack = services.checkpoint_create(session_id=session_id, caller=request_caller(request), label=data["label"])
+        ack = log.checkpoint_create(session_id=session_id, caller=request_caller(request), label=data["label"])
         return Response(ack.as_frame(), status=status.HTTP_201_CREATED)
 
 

@@ -17,7 +17,7 @@ from sessions import presence
 from sessions.access import session_access
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, session_group
-from sessions.services import message_post
+from sessions.log import message_post
 from sessions.sockets import (
     CLOSE_FORBIDDEN,
     ChapSocket,

@@ -39,6 +39,14 @@ class GraphCache:
 
     def entry(self, session: WorkSession) -> _Entry:
         """The session's graph at the head recorded on ``session``; hold ``entry.lock`` while using it."""
+        entry = self.slot(session)
+        with entry.lock:
+            self.catch_up(entry, session)
+        return entry
+
+    def slot(self, session: WorkSession) -> _Entry:
+        """The session's entry as it is, for a caller that takes its lock and catches it up itself
+        (the append, which must catch up under the lock anyway)."""
         key = str(session.pk)
         with self._lock:
             entry = self._entries.get(key)
@@ -49,8 +57,6 @@ class GraphCache:
                     self._entries.popitem(last=False)
             else:
                 self._entries.move_to_end(key)
-        with entry.lock:
-            self.catch_up(entry, session)
         return entry
 
     def catch_up(self, entry: _Entry, session: WorkSession) -> None:

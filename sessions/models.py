@@ -44,7 +44,7 @@ class WorkSession(models.Model):
     # version check, and updating it is the append.
     head_seq = models.PositiveIntegerField(default=0)
     head_checksum = models.CharField(max_length=16, blank=True)
-    # What of the log waits for a person, kept by the same append (``services._append``) so that the
+    # What of the log waits for a person, kept by the same append (``log._append``) so that the
     # sessions list reads it here instead of replaying every session's log.
     open_questions = models.PositiveIntegerField(
         default=0, help_text="clarifications and report questions nobody has answered yet"
@@ -52,9 +52,20 @@ class WorkSession(models.Model):
     proposed_plans = models.JSONField(
         default=list, blank=True, help_text="message ids of the plans nobody has approved or corrected yet"
     )
+    # How far the workbench's reactions to the log (agents.reactions: the tasks a message calls for) have
+    # got. The worker reacts to the messages after it, so a request only writes its message.
+    handled_seq = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["-last_activity_at"]
+        indexes = [
+            # Only the sessions with messages nobody has reacted to yet: the worker's poll reads this.
+            models.Index(
+                fields=["last_activity_at"],
+                condition=models.Q(handled_seq__lt=models.F("head_seq")),
+                name="session_unhandled",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.title

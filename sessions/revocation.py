@@ -17,8 +17,8 @@ from django.contrib.auth import get_user
 
 from sessions.access import SYSTEM
 from sessions.events import ACCESS_CHANGED, access_changed_on_commit, send_on_commit
+from sessions.membership import share_announce
 from sessions.models import GroupShare
-from sessions.services import share_announce
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import Group, User

@@ -4,8 +4,8 @@ import itertools
 
 from django.contrib.auth import get_user_model
 
+from sessions.membership import member_add, session_create
 from sessions.models import MemberRole, WorkSession
-from sessions.services import member_add, session_create
 
 _counter = itertools.count(1)
 PASSWORD = "correct-horse-battery-staple"
@@ -37,7 +37,7 @@ def agent_in(session, name: str = "analyst", **fields):
     """The caller of agent ``name`` (made when missing) taking part in ``session``."""
     from agents.models import Agent
     from sessions.access import caller_for_agent
-    from sessions.services import agent_join
+    from sessions.membership import agent_join
 
     agent, _ = Agent.objects.get_or_create(name=name, defaults=fields)
     agent_join(session=session, agent=agent)
@@ -46,8 +46,8 @@ def agent_in(session, name: str = "analyst", **fields):
 
 def post_message(session, caller, factory, *args, **kwargs):
     """Post ``factory(*args, **kwargs)`` (an envelope factory) as ``caller``, against the session's head."""
+    from sessions.log import message_post
     from sessions.models import WorkSession
-    from sessions.services import message_post
 
     kwargs.setdefault("context_checksum", WorkSession.objects.get(pk=session.pk).head_checksum)
     kwargs.setdefault("session_id", session.pk)

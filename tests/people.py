@@ -7,7 +7,7 @@ a plain dict of what a test works with: the session, its people by role, and the
 from rest_framework.test import APIClient
 
 from agents.tokens import token_issue
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.factories import make_agent, make_session, make_user
 
 NAMES = {"owner": "olga", "editor": "ed", "viewer": "vic", "outsider": "out"}

@@ -86,3 +86,14 @@ def feedback_payload(form: Mapping[str, str]) -> dict[str, Any] | Prompt:
     if form.get("priority") in PRIORITIES:
         payload["priority"] = form["priority"]
     return payload
+
+
+def answer_payload(form: Mapping[str, str]) -> dict[str, Any]:
+    """The clarification_answer a clarification's option button or a question's answer box posts."""
+    payload: dict[str, Any] = {"clarification_message_id": form.get("clarification_message_id", "")}
+    for key in ("option_id", "free_answer"):
+        if form.get(key):
+            payload[key] = form[key]
+    if form.get("question_index", "").isdigit():
+        payload["question_index"] = int(form["question_index"])
+    return payload

@@ -17,12 +17,12 @@ from agents.models import OPEN_STATES, Task, TaskState
 from agents.scheduling.matching import _match_agent, _not_taking_part, _participant, _paused_here, _role_mismatch
 from protocol.errors import ProtocolError, not_found
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_manager
+from sessions.log import message_post_at_head
 from sessions.models import SessionAgent
-from sessions.services import message_post_at_head
 
 
-def _require_planner(session_id: SessionId, caller: Caller) -> Access:
-    return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule")
+def _require_planner(session_id: SessionId, caller: Caller, access: Access | None = None) -> Access:
+    return require_manager(session_id, caller, to="schedule its tasks", permission="task.schedule", access=access)
 
 
 def _task_of(session_id: uuid.UUID, task_id: int | str, *, lock: bool = False) -> Task:

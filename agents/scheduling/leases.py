@@ -22,8 +22,8 @@ from agents.failures import Failure, problem_report
 from agents.models import AgentKind, Task, TaskState
 from agents.scheduling.acts import _record
 from sessions.access import SYSTEM, caller_for_agent
+from sessions.log import message_post_at_head
 from sessions.models import SessionAgent
-from sessions.services import message_post_at_head
 
 DEFAULT_LEASE_S = 30.0
 

@@ -8,11 +8,11 @@ from django.db import transaction
 from agents.models import Agent, Task
 from agents.scheduling.acts import _require_planner, task_create
 from protocol.errors import not_found
-from sessions.access import Caller, SessionId
+from sessions.access import Access, Caller, SessionId
 from sessions.chap.graph import ContextGraph
 from sessions.chap.labels import message_label
+from sessions.log import message_post_at_head
 from sessions.models import Message
-from sessions.services import message_post_at_head
 
 
 @transaction.atomic
@@ -55,11 +55,12 @@ def plan_accept(*, session_id: SessionId, caller: Caller, message_id: str) -> li
     return tasks
 
 
-def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> list[Task]:
+def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str, access: Access | None = None) -> list[Task]:
     """A person approves an agent's proposed plan: the approval goes in the log, then its steps
     become tasks (``plan_accept``). A plan a person approved or rejected already is not decided
-    again: ``message_post`` refuses the second decision with ALREADY_DECIDED."""
-    access = _require_planner(session_id, caller)
+    again: ``message_post`` refuses the second decision with ALREADY_DECIDED. ``access``: the
+    caller's, when the edge read it already."""
+    access = _require_planner(session_id, caller, access)
     with transaction.atomic():
         message_post_at_head(
             session_id=access.session_id,
@@ -67,6 +68,7 @@ def plan_approve(*, session_id: SessionId, caller: Caller, message_id: str) -> l
             payload_type="human_feedback",
             payload={"target_message_id": message_id, "feedback_type": "approval"},
             in_reply_to=message_id,
+            access=access,
         )
         return plan_accept(session_id=access.session_id, caller=caller, message_id=message_id)
 

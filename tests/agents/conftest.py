@@ -5,7 +5,8 @@ import pytest
 
 from agents.behaviours.registry import builtin_agents_ensure
 from sessions.access import caller_for_user
-from sessions.services import agent_join, message_post_at_head
+from sessions.log import message_post_at_head
+from sessions.membership import agent_join
 from tests.people import session_of
 
 

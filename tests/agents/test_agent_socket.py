@@ -15,8 +15,8 @@ from agents.scheduling.acts import task_create
 from agents.tokens import token_revoke
 from protocol.logs import ContextIds
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join
 from tests.factories import make_session
 from tests.live import ROOT, child_env
 from tests.people import clerk_world

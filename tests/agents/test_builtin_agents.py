@@ -12,12 +12,13 @@ from agents.behaviours.planning import constraints_from, plan_for, rank_template
 from agents.behaviours.reviewer import review
 from agents.models import Agent, Task, TaskState
 from agents.operations.files import workspace_root
+from agents.reactions import reactions_run
 from agents.task_templates import DEFAULT_TEMPLATES
 from agents.tokens import token_issue
 from sessions.access import caller_for_agent
 from sessions.graphs import graph_cache
+from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
-from sessions.services import message_post_at_head
 from tests.agents.sap_calls import block, sap
 from tests.agents.teamwork import feedback_on, last, work_until_idle
 
@@ -80,6 +81,7 @@ def test_a_plan_keeps_the_templates_approval_checkpoints():
 
 def test_a_clear_proposal_gets_a_plan_from_its_template(team):
     proposal = team["says"]("task_proposal", {"goal": "Compare our product with competitors on features and pricing"})
+    assert reactions_run()  # the worker, after the request: the proposal calls for a plan
     assert Task.objects.filter(source_message_id=proposal, agent__name="planner").exists()
     work_until_idle()
     declared = last(team["session"], "agent_capability_declaration")
@@ -242,6 +244,7 @@ def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team)
     )
     session = WorkSession.objects.get(pk=team["session"].pk)
     assert graph_cache.entry(session).graph.graph.nodes[report["message_id"]]["status"] == "needs_review"
+    assert reactions_run()  # the worker, after the request: the correction calls for a redo
     redo = Task.objects.get(source_message_id=correction)
     assert redo.agent.name == "analyst"
     work_until_idle()

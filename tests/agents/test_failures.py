@@ -12,8 +12,9 @@ from agents.scheduling.acts import task_create, task_reassign, task_retry
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
+from sessions.log import message_post_at_head
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join, message_post_at_head
 from tests.factories import make_agent
 from tests.people import session_of
 

@@ -13,8 +13,9 @@ from agents.scheduling.acts import task_create, task_unassign
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.graphs import graph_cache
+from sessions.log import message_post
+from sessions.membership import agent_join
 from sessions.models import Message, WorkSession
-from sessions.services import agent_join, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.people import session_of, with_builtin
 from tests.sessions import envelopes

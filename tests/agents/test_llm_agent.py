@@ -9,8 +9,8 @@ from agents.operations.files import workspace_root
 from agents.scheduling.acts import task_create
 from agents.worker import Worker
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.agents.llm_server import ScriptedModel
 from tests.factories import make_agent
 from tests.people import session_of

@@ -12,8 +12,8 @@ from agents.models import Approval
 from agents.operations.files import workspace_root
 from agents.sap import parse
 from agents.tokens import token_issue
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.agents.sap_calls import block, sap
 from tests.factories import make_agent
 from tests.people import session_of, with_agent
@@ -316,7 +316,7 @@ def test_workflow_steps_keep_the_callers_permissions(world):
 
 def test_records_link_to_the_chap_message_that_asked(world):
     from sessions.access import caller_for_user
-    from sessions.services import message_post
+    from sessions.log import message_post
     from tests.sessions import envelopes
 
     session = world["session"]

@@ -8,6 +8,7 @@ from django.test import TestCase
 from django.test.utils import CaptureQueriesContext
 
 from agents.models import Agent, Approval, Task
+from agents.reactions import reactions_run
 from agents.sap import Block
 from agents.sap_service import InProcessSap
 from agents.worker import Worker
@@ -35,6 +36,7 @@ def test_the_analysts_redo_after_one_correction_costs_a_bounded_number_of_querie
     work_until_idle()
     [first] = reports(session)
     feedback_on(team, first["message_id"], "Use the sample standard deviation")
+    assert reactions_run()  # the worker sets the redo off (agents.reactions); the redo itself is measured
     before = Message.objects.filter(session=session).count()
     with CaptureQueriesContext(connection) as queries, TestCase.captureOnCommitCallbacks(execute=True):
         assert Worker("w", lease_s=30).run_once()

@@ -11,8 +11,8 @@ from agents import sap_service
 from agents.operations import workbench_registry
 from agents.sap import Operation, Registry, format_block, parse
 from agents.tokens import token_issue
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
 from workbench.asgi import application
 

@@ -22,8 +22,8 @@ from agents.scheduling.plans import plan_accept
 from agents.worker import Worker
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.factories import make_agent, make_user
 from tests.people import session_of
 from tests.sessions.envelopes import envelope
@@ -127,7 +127,7 @@ def test_viewers_and_outsiders_cannot_schedule(team):
 
 
 def test_an_accepted_plan_becomes_a_chain_of_tasks_once(team):
-    from sessions.services import message_post
+    from sessions.log import message_post
 
     agent = team["agents"][0]
     plan = [

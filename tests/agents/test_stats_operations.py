@@ -7,7 +7,7 @@ import pytest
 from sklearn.datasets import load_iris
 
 from agents.tokens import token_issue
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.agents.sap_calls import block, sap
 from tests.factories import make_agent
 from tests.people import session_of, with_agent

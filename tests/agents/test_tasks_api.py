@@ -4,8 +4,8 @@ import pytest
 
 from agents.models import TaskState
 from sessions.access import caller_for_agent
+from sessions.log import message_post
 from sessions.models import WorkSession
-from sessions.services import message_post
 from tests.people import api_as, session_of, with_builtin
 from tests.sessions import envelopes
 

@@ -206,7 +206,7 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
 def _two_agents_with_a_task_each():
     from agents.scheduling.acts import task_create
     from sessions.access import caller_for_user
-    from sessions.services import agent_join
+    from sessions.membership import agent_join
     from tests.factories import make_agent, make_session
 
     olga, ed = make_user("olga"), make_user("ed")

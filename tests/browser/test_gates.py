@@ -18,7 +18,7 @@ WAIT = 60_000
 def start_session(owner, editor):
     from agents.models import Agent
     from agents.staffing import session_start
-    from sessions.services import member_add, session_share
+    from sessions.membership import member_add, session_share
 
     agents = Agent.objects.filter(name__in=["planner", "analyst", "scribe", "reviewer"])
     session = session_start(

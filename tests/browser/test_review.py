@@ -7,8 +7,9 @@ import pytest
 from agents.models import Task
 from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
+from sessions.log import checkpoint_create
+from sessions.membership import agent_join, session_update
 from sessions.models import SessionState
-from sessions.services import agent_join, checkpoint_create, session_update
 from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes

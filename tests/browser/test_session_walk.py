@@ -68,7 +68,7 @@ def _failing_step(session_id):
     from agents.models import Agent, AgentKind
     from agents.scheduling.acts import task_create
     from sessions.access import SYSTEM
-    from sessions.services import agent_join
+    from sessions.membership import agent_join
 
     ghost = Agent.objects.create(name="ghost", kind=AgentKind.BUILTIN, behaviour="nowhere", roles=["charts"])
     session = WorkSession.objects.get(pk=session_id)

@@ -7,8 +7,8 @@ import urllib.request
 import pytest
 
 from agents.tokens import token_issue
+from sessions.membership import agent_join
 from sessions.models import WorkSession
-from sessions.services import agent_join
 from tests.chromium import off_the_browser_thread, open_page, screenshot, session_with_a_report, sign_in
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
@@ -123,7 +123,7 @@ def test_a_reconnecting_workspace_goes_on_after_the_last_message_it_shows(daphne
 
 def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(chromium, transactional_db, tmp_path):
     from agents.behaviours.registry import builtin_agents_ensure
-    from sessions.services import member_add
+    from sessions.membership import member_add
     from tests.live import DaphneServer
 
     builtin_agents_ensure()

@@ -13,7 +13,7 @@ from django.contrib.auth.models import Group
 
 from agents.tokens import token_issue
 from sessions.access import caller_for_user
-from sessions.services import agent_join, session_share
+from sessions.membership import agent_join, session_share
 from tests.factories import make_agent, make_session, make_user
 from tests.live import open_socket, requires_scale, signed_in
 

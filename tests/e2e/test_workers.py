@@ -5,8 +5,8 @@ import pytest
 from agents.models import Task, TaskState
 from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.factories import make_agent, make_session, make_user
 from tests.live import WorkerProcess, requires_scale, wait_for
 

@@ -10,8 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from sessions.access import caller_for_user
+from sessions.membership import session_share
 from sessions.models import Message, WorkSession
-from sessions.services import session_share
 from tests.factories import make_user
 from tests.sockets import (
     SAME_ORIGIN,

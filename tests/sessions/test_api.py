@@ -5,9 +5,9 @@ from django.core.management import call_command
 from rest_framework.test import APIClient
 
 from agents.tokens import token_issue
+from sessions.membership import agent_join, session_import
 from sessions.models import Message, WorkSession
 from sessions.selectors import session_export
-from sessions.services import agent_join, session_import
 from tests.factories import agent_in, make_agent, post_message
 from tests.people import api_as
 from tests.sessions import envelopes

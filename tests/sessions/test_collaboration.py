@@ -10,8 +10,9 @@ from agents.scheduling.acts import agent_pause, task_create
 from agents.scheduling.plans import plan_accept
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap import labels
+from sessions.log import message_post
+from sessions.membership import agent_join, member_invite
 from sessions.models import Membership, Message
-from sessions.services import agent_join, member_invite, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions.envelopes import envelope
 from workspace.selectors import work_state

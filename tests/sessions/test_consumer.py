@@ -9,8 +9,8 @@ from channels.layers import get_channel_layer
 
 from agents.tokens import token_issue, token_revoke
 from sessions.events import message_frame
+from sessions.membership import agent_join
 from sessions.models import WorkSession
-from sessions.services import agent_join
 from tests.factories import make_agent, make_user
 from tests.sessions import envelopes
 from tests.sockets import Socket, bearer_headers, cookie_headers, run
@@ -134,7 +134,7 @@ def test_rate_limit_is_retryable(client, session, alice, settings):
 def test_resume_replays_in_order_and_live_messages_are_not_doubled(client, session, alice):
     headers = cookie_headers(client, alice)
     from sessions.access import caller_for_user
-    from sessions.services import message_post
+    from sessions.log import message_post
 
     for n in range(1, 6):
         message_post(
@@ -165,15 +165,15 @@ def test_resume_replays_in_order_and_live_messages_are_not_doubled(client, sessi
 
 
 def test_broadcasts_already_delivered_by_a_replay_are_dropped(client, session, alice, monkeypatch):
-    from sessions import services
+    from sessions import log
     from sessions.access import caller_for_user
     from sessions.events import session_group
 
     headers = cookie_headers(client, alice)
     # Store three messages without broadcasting them, as if their broadcasts were still in flight.
-    monkeypatch.setattr(services, "send_on_commit", lambda session_id, event: None)
+    monkeypatch.setattr(log, "send_on_commit", lambda session_id, event: None)
     stored = [
-        services.message_post(
+        log.message_post(
             session_id=session.pk,
             caller=caller_for_user(alice),
             envelope=envelope_for(session, ("human", "alice"), message_id=f"g{n}"),
@@ -207,12 +207,12 @@ def test_broadcasts_already_delivered_by_a_replay_are_dropped(client, session, a
 
 
 def test_a_broadcast_ahead_of_the_connection_fills_the_gap_first(client, session, alice, monkeypatch):
-    from sessions import services
+    from sessions import log
     from sessions.access import caller_for_user
     from sessions.events import session_group
 
     headers = cookie_headers(client, alice)
-    monkeypatch.setattr(services, "send_on_commit", lambda session_id, event: None)
+    monkeypatch.setattr(log, "send_on_commit", lambda session_id, event: None)
 
     async def scenario():
         socket = Socket(session, headers)
@@ -220,7 +220,7 @@ def test_a_broadcast_ahead_of_the_connection_fills_the_gap_first(client, session
             await socket.open()
             await socket.receive()
             for n in (1, 2, 3):
-                await database_sync_to_async(services.message_post)(
+                await database_sync_to_async(log.message_post)(
                     session_id=session.pk,
                     caller=caller_for_user(alice),
                     envelope=await database_sync_to_async(envelope_for)(

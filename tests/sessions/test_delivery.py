@@ -14,7 +14,7 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from protocol.errors import ProtocolError
-from sessions import services
+from sessions import log
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
 from sessions.events import CHAP_MESSAGE, message_frame, session_group
@@ -31,7 +31,7 @@ SOCKETS = ["chap", "agent", "page"]
 def post_unannounced(world, count: int, monkeypatch) -> list[int]:
     """Store ``count`` messages whose broadcasts never leave, as if lost with a crashed process."""
     with monkeypatch.context() as patched:
-        patched.setattr(services, "send_on_commit", lambda session_id, event: None)
+        patched.setattr(log, "send_on_commit", lambda session_id, event: None)
         owner = caller_for_user(world["owner"])
         return [post_message(world["session"], owner, envelopes.proposal).seq for _ in range(count)]
 

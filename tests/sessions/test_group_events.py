@@ -23,8 +23,8 @@ from sessions.events import (
     send_on_commit,
     session_group,
 )
+from sessions.membership import session_update
 from sessions.models import Message
-from sessions.services import session_update
 from tests.factories import post_message
 from tests.people import clerk_world
 from tests.sessions import envelopes

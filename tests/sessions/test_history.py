@@ -10,9 +10,10 @@ from pytest_django.asserts import assertInHTML
 from sessions.access import caller_for_user
 from sessions.chap.history import statuses
 from sessions.graphs import graph_at, replay_cache
+from sessions.log import checkpoint_create
+from sessions.membership import member_add
 from sessions.models import Message, WorkSession
 from sessions.search import fts5_query, search_messages
-from sessions.services import checkpoint_create, member_add
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 

@@ -9,8 +9,9 @@ from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
 from sessions.chap.chain import genesis_checksum
 from sessions.graphs import graph_at, graph_cache
+from sessions.log import checkpoint_create, message_post
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join, checkpoint_create, message_post
 from tests.factories import make_agent, make_session, make_user
 from tests.factories import post_message as post
 from tests.sessions import envelopes

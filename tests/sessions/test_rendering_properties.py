@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from protocol.errors import ProtocolError
 from sessions.access import SYSTEM, caller_for_user
 from sessions.chap.schemas import PAYLOAD_TYPES, SENDERS
+from sessions.log import envelope_for, message_post
+from sessions.membership import session_update
 from sessions.models import Message, WorkSession
-from sessions.services import envelope_for, message_post, session_update
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.strategies import payloads

@@ -9,9 +9,9 @@ from django.urls import reverse
 from agents.models import Approval
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.membership import agent_join, session_update
 from sessions.models import SessionState, WorkSession
 from sessions.retrospectives import criterion_check, retrospective_report, session_rate
-from sessions.services import agent_join, session_update
 from tests.factories import agent_in, make_agent, make_session, make_user, post_message
 from tests.people import api_as, session_of
 from tests.sessions import envelopes

@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from agents.tokens import agent_set_enabled, token_issue, token_revoke
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.membership import agent_leave, member_invite, member_remove
 from sessions.models import WorkSession
-from sessions.services import agent_leave, member_invite, member_remove
 from tests.factories import make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sockets import (

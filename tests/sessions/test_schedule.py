@@ -8,7 +8,7 @@ from agents.scheduling.acts import task_create
 from agents.scheduling.leases import Claim, task_claim, task_finish
 from agents.scheduling.plans import plan_accept
 from sessions.access import caller_for_agent, caller_for_user
-from sessions.services import agent_join, member_add
+from sessions.membership import agent_join, member_add
 from tests.factories import make_agent, make_user, post_message
 from tests.people import session_of, with_builtin
 from tests.sessions import envelopes

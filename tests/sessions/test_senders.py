@@ -18,10 +18,10 @@ from sessions.chap.metrics import process_metrics
 from sessions.chap.retrospective import metrics_over_time
 from sessions.chap.schemas import PAYLOAD_TYPES, PAYLOADS, SENDER_TYPES, SENDERS, validate_envelope
 from sessions.chap.summary import layered_summary
+from sessions.membership import session_import, session_update
 from sessions.models import Message, SessionState, WorkSession
 from sessions.retrospectives import retrospective_report
 from sessions.selectors import EXPORT_FORMAT, history_difference
-from sessions.services import session_import, session_update
 from tests.factories import agent_in, make_agent, make_user, post_message
 from tests.sessions import envelopes
 from workbench.asgi import application

@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from sessions.access import caller_for_user
-from sessions.services import session_share, session_unshare
+from sessions.membership import session_share, session_unshare
 from tests.factories import make_user
 from tests.people import session_of
 from tests.sockets import chap_socket, closed_by, cookie_headers

@@ -8,8 +8,8 @@ from django.urls import reverse
 from agents.scheduling.acts import task_create
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user, effective_role
+from sessions.membership import session_share, session_unshare, session_update
 from sessions.models import GroupShare, Message, WorkSession
-from sessions.services import session_share, session_unshare, session_update
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 

@@ -83,7 +83,7 @@ def graph():
 
 
 def test_the_graph_is_read_from_the_code(graph):
-    assert graph.has_edge("agents.sap_service", "sessions.services")
+    assert graph.has_edge("agents.sap_service", "sessions.log")
     assert graph.has_edge("workspace.views.conversation", "agents.gates")
     assert graph.has_edge("sessions.chap.schemas", "protocol.validation")
 

@@ -7,7 +7,7 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from agents.tokens import token_issue
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.factories import make_agent
 from tests.people import session_of
 from workbench.asgi import application

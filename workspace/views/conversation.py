@@ -5,17 +5,12 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from agents.gates import gate_decide, may_decide
-from agents.scheduling import plans
+from agents.gates import gate_decide, plan_decide
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.chap.labels import feedback_label
-from sessions.services import (
-    envelope_for,
-    message_post,
-    message_post_at_head,
-)
-from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, feedback_payload
+from sessions.log import answer_give, feedback_give
+from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, answer_payload, feedback_payload
 from workspace.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from workspace.fragments import (
     board_context,
@@ -24,11 +19,11 @@ from workspace.fragments import (
 from workspace.views.common import member_access
 
 
-def feedback_panel_context(session) -> dict:
+def feedback_panel_context(session_id, checksum: str) -> dict:
     """What the feedback panel shows; the checksum is the version the page was written against."""
     return {
-        "session": session,
-        "checksum": session.head_checksum,
+        "session_id": session_id,
+        "checksum": checksum,
         "feedback_types": FEEDBACK_TYPES,
         "templates": FEEDBACK_TEMPLATES,
         "priorities": PRIORITIES,
@@ -36,42 +31,40 @@ def feedback_panel_context(session) -> dict:
     }
 
 
-def feedback_panel(request, session, **extra):
-    return render(request, "workspace/partials/feedback_panel.html", {**feedback_panel_context(session), **extra})
+def feedback_panel(request, session_id, checksum: str, **extra):
+    context = {**feedback_panel_context(session_id, checksum), **extra}
+    return render(request, "workspace/partials/feedback_panel.html", context)
 
 
 @login_required
 @require_POST
 def feedback_post(request, session_id):
-    """The feedback panel: a human_feedback message through message_post, or the panel again saying why not."""
+    """The feedback panel: the person's feedback through feedback_give, or the panel again saying why
+    not. Access is read once; the panel comes back at the new head the ack names."""
     access = member_access(request, session_id)
-    session = access.session
     if not access.can_comment:
-        return feedback_panel(request, session, error="Viewers read the session; ask its owner to make you an editor.")
+        error = "Viewers read the session; ask its owner to make you an editor."
+        return feedback_panel(request, access.session_id, access.session.head_checksum, error=error)
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
-        return feedback_panel(request, session, prompt=payload, form=request.POST)
-    caller = caller_for_user(request.user)
-    envelope = envelope_for(
-        session_id=session.pk,
-        caller=caller,
-        payload_type="human_feedback",
-        payload=payload,
-        context_checksum=request.POST.get("context_checksum") or session.head_checksum,
-        in_reply_to=payload["target_message_id"],
-    )
+        return feedback_panel(
+            request, access.session_id, access.session.head_checksum, prompt=payload, form=request.POST
+        )
     try:
-        ack = message_post(session_id=session.pk, caller=caller, envelope=envelope)
+        ack = feedback_give(
+            access=access,
+            caller=caller_for_user(request.user),
+            payload=payload,
+            context_checksum=request.POST.get("context_checksum") or None,
+        )
     except ProtocolError as error:
-        session.refresh_from_db()
+        head = access.session.head_checksum  # read now, after the refusal
         if error.code == "CONTEXT_CONFLICT":
-            return feedback_panel(
-                request, session, conflict={"message": error.message, **error.details}, form=request.POST
-            )
-        return feedback_panel(request, session, error=error.message, form=request.POST)
-    session.refresh_from_db()
-    kind = feedback_label(payload["feedback_type"])
-    return feedback_panel(request, session, sent=f"Your {kind} is in the thread as #{ack.seq}.")
+            conflict = {"message": error.message, **error.details}
+            return feedback_panel(request, access.session_id, head, conflict=conflict, form=request.POST)
+        return feedback_panel(request, access.session_id, head, error=error.message, form=request.POST)
+    sent = f"Your {feedback_label(payload['feedback_type'])} is in the thread as #{ack.seq}."
+    return feedback_panel(request, access.session_id, ack.head, sent=sent)
 
 
 @login_required
@@ -89,6 +82,7 @@ def gate_decision(request, session_id):
             decision=request.POST.get("decision", ""),
             reason=request.POST.get("reason", "")[:2000],
             option_id=request.POST.get("option_id", ""),
+            access=access,
         )
     except ProtocolError as refused:
         error = refused.message
@@ -103,23 +97,10 @@ def gate_decision(request, session_id):
 @login_required
 @require_POST
 def answer_post(request, session_id):
-    """A clarification's option button or an open question's answer box: a clarification_answer."""
+    """A clarification's option button or an open question's answer box, through answer_give."""
     access = member_access(request, session_id)
-    caller = caller_for_user(request.user)
-    payload = {"clarification_message_id": request.POST.get("clarification_message_id", "")}
-    for key in ("option_id", "free_answer"):
-        if request.POST.get(key):
-            payload[key] = request.POST[key]
-    if request.POST.get("question_index", "").isdigit():
-        payload["question_index"] = int(request.POST["question_index"])
     try:
-        if not may_decide(access.role):
-            raise ProtocolError(
-                "PERMISSION_DENIED", "owners and editors answer; viewers cannot", details={"role": access.role}
-            )
-        ack = message_post_at_head(
-            session_id=session_id, caller=caller, payload_type="clarification_answer", payload=payload
-        )
+        ack = answer_give(access=access, caller=caller_for_user(request.user), payload=answer_payload(request.POST))
     except ProtocolError as error:
         return render(request, "workspace/partials/answered.html", {"error": error.message})
     sent = f"Answered: your answer is in the thread as #{ack.seq}, and the agent works again with it."
@@ -129,15 +110,10 @@ def answer_post(request, session_id):
 @login_required
 @require_POST
 def plan_approve(request, session_id, message_id):
-    """The thread's "Approve the plan": plan_approve (the approval in the log, then the tasks)."""
+    """The thread's "Approve the plan", through plan_decide (the approval in the log, then the tasks)."""
     access = member_access(request, session_id)
-    caller = caller_for_user(request.user)
     try:
-        if not may_decide(access.role):
-            raise ProtocolError(
-                "PERMISSION_DENIED", "owners and editors approve plans; viewers cannot", details={"role": access.role}
-            )
-        tasks = plans.plan_approve(session_id=session_id, caller=caller, message_id=message_id)
+        tasks = plan_decide(access=access, caller=caller_for_user(request.user), message_id=message_id)
     except ProtocolError as error:
         return render(request, "workspace/partials/answered.html", {"error": error.message})
     return render(

@@ -10,11 +10,7 @@ from django.views.decorators.http import require_POST
 from agents.staffing import agent_invite
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
-from sessions.services import (
-    member_invite,
-    session_share,
-    session_unshare,
-)
+from sessions.membership import member_invite, session_share, session_unshare
 from workspace.fragments import (
     members_context,
     shares_context,

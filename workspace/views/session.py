@@ -11,7 +11,7 @@ from django_htmx.http import HttpResponseClientRefresh
 
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
-from sessions.services import session_update
+from sessions.membership import session_update
 from workspace.fragments import (
     map_urls,
     mark_uncovered_steps,
@@ -36,7 +36,7 @@ def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         "state": work_state(session),
         **members_context(session),
         **shares_context(session),
-        **feedback_panel_context(session),
+        **feedback_panel_context(session.pk, session.head_checksum),
         **side_panels(session, access.role),
         **map_urls(session_id),
     }

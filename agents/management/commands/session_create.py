@@ -4,7 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from agents.models import Agent
-from sessions.services import agent_join, session_create
+from sessions.membership import agent_join, session_create
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from protocol.errors import ProtocolError
-from sessions.services import session_import
+from sessions.membership import session_import
 
 
 class Command(BaseCommand):

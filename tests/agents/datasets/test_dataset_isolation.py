@@ -10,8 +10,8 @@ from django.db import connections
 from agents.operations import files
 from agents.operations.datasets.store import open_store
 from protocol.errors import ProtocolError
+from sessions.membership import agent_join
 from sessions.models import Message
-from sessions.services import agent_join
 from tests.agents.sap_calls import load_sales, one
 from tests.factories import make_session
 

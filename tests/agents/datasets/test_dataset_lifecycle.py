@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from agents.operations.datasets.store import open_store
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.agents.sap_calls import load_sales, one
 from tests.factories import make_session, make_user
 

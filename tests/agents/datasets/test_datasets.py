@@ -2,7 +2,7 @@
 
 import pytest
 
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.agents.sap_calls import load_sales, one
 from tests.factories import make_session
 

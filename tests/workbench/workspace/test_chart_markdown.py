@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_agent, caller_for_user
-from sessions.services import agent_join
+from sessions.membership import agent_join
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from workspace.markdown import MAX_DATA_VALUES, draw_svg, render_markdown

@@ -7,8 +7,8 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.membership import agent_join, session_update
 from sessions.models import WorkSession
-from sessions.services import agent_join, session_update
 from tests.factories import make_agent, make_session, make_user, post_message
 from tests.sessions import envelopes
 from workspace.markdown import render_markdown

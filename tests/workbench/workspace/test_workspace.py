@@ -6,8 +6,9 @@ import pytest
 from django.urls import reverse
 
 from sessions.access import caller_for_agent, caller_for_user
+from sessions.log import checkpoint_create, message_post
+from sessions.membership import agent_join, member_add
 from sessions.models import WorkSession
-from sessions.services import agent_join, checkpoint_create, member_add, message_post
 from tests.factories import agent_in, make_agent, make_user, post_message
 from tests.people import session_of
 from tests.sessions import envelopes
@@ -193,6 +194,7 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
 
     from agents.behaviours.registry import builtin_agents_ensure
     from agents.models import Task
+    from agents.reactions import reactions_run
 
     builtin_agents_ensure()
     user = make_user("nina")
@@ -224,6 +226,8 @@ def test_the_new_session_form_invites_agents_attaches_files_and_posts_the_propos
         "attached file attachments/sales.csv",
     ]
     assert sorted(session.participants.values_list("agent__name", flat=True)) == ["analyst", "planner"]
+    assert not Task.objects.filter(session=session).exists()  # the request only posted the proposal
+    assert reactions_run()  # the worker reacts to it
     assert Task.objects.filter(session=session, agent__name="planner").exists()
     from agents.operations.files import workspace_root
 

@@ -8,8 +8,8 @@ from django.test.html import parse_html
 
 from agents.tokens import token_issue
 from sessions.access import caller_for_agent
+from sessions.log import message_post
 from sessions.models import WorkSession
-from sessions.services import message_post
 from tests.factories import make_user
 from tests.people import session_of, with_agent
 from tests.sessions import envelopes
