@@ -225,6 +225,7 @@ def _append(session_id: SessionId, checked: dict[str, Any]) -> Ack:
             "seq": seq,
             "payload_type": checked["payload_type"],
             "frame": message_frame(seq, checked),
+            "checksum": checksum,
         },
     )
     announce_on_commit(session.pk, seq, checked)
