@@ -34,11 +34,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+SERVER_SECRET_KEY = "bench-" + "x" * 40
+
+
 def start_server(port: int) -> subprocess.Popen:
     env = {
         **os.environ,
         "DEBUG": "0",
-        "SECRET_KEY": "bench-" + "x" * 40,
+        "SECRET_KEY": SERVER_SECRET_KEY,
         "ALLOWED_HOSTS": "127.0.0.1",
         "CHAP_WS_RATE_PER_S": "100000",
         "CHAP_WS_BURST": "100000",
@@ -51,12 +54,14 @@ def start_server(port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(100):
+    deadline = time.monotonic() + 90  # a busy machine takes a while to import the workbench
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return process
         except OSError:
             time.sleep(0.1)
+    process.kill()
     raise RuntimeError("daphne did not start")
 
 
