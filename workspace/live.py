@@ -108,17 +108,42 @@ async def _news(session_id: SessionId, entry: Entry) -> bool:
     return bool(await _once.get(("news", str(session_id), entry.seq), lambda: db(is_news)(session_id, entry)))
 
 
+class Contexts:
+    """Each message's ``live_context``, worked out once in whichever worker thread asks first (the
+    pages of other roles render from it in one trip to a thread, not two); the newest are kept."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size, self.lock = size, threading.Lock()
+        self.made: OrderedDict[Hashable, tuple[threading.Lock, list[dict[str, Any]]]] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        with self.lock:
+            if key not in self.made:
+                self.made[key] = (threading.Lock(), [])
+                if len(self.made) > self.size:
+                    self.made.popitem(last=False)
+            once, kept = self.made[key]
+        with once:
+            if not kept:
+                kept.append(make())
+            return kept[0]
+
+
+_contexts = Contexts()
+
+
+def _fragment(session_id: SessionId, entry: Entry, news: bool, role: str, caller: Caller) -> str:
+    key = (str(session_id), entry.seq, _actor(entry, caller))
+    return live_html(_contexts.get(key, lambda: _context(session_id, entry, news, caller)), role)
+
+
 async def page_fragment(session_id: SessionId, entry: Entry, role: str, caller: Caller) -> str:
     """The workspace page's out-of-band swaps for ``entry``, for a viewer with ``role``."""
-    base = (str(session_id), entry.seq, _actor(entry, caller))
-
-    async def context() -> dict[str, Any]:
-        return await db(_context)(session_id, entry, await _news(session_id, entry), caller)
 
     async def html() -> str:
-        return await db(live_html)(await _once.get(("context", *base), context), role)
+        return await db(_fragment)(session_id, entry, await _news(session_id, entry), role, caller)
 
-    return str(await _once.get(("html", *base, role), html))
+    return str(await _once.get(("html", str(session_id), entry.seq, _actor(entry, caller), role), html))
 
 
 async def board_fragment(session_id: SessionId, entry: Entry, role: str) -> str | None:
