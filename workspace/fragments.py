@@ -92,7 +92,8 @@ def live_context(
     in it (``caller``: whether they did what a session_event reports): its thread entry, its map nodes,
     the statuses it changed, and the version the page now shows (``seq``, which a reconnecting socket
     resumes from, and ``checksum``, which the forms send). A message that is not ``news`` (an audit
-    record that changed no gate) shows only as its node's count on the map."""
+    record that changed no gate) shows only as its node's count on the map. ``session`` is its row as
+    read just now: the graph and what waits are taken at its head."""
     context: dict[str, Any] = {
         "seq": seq,
         "checksum": checksum,
