@@ -51,7 +51,6 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         self.role, self.credential_live = access.role, credential_of(self.scope, self.caller)
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
         self.posting: set[asyncio.Task] = set()
-        self.post_turn = asyncio.Lock()
         self.online: list[str] | None = None  # who this connection last saw announced as online
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.principal, self.channel_name)
@@ -102,10 +101,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
 
     async def _start_post(self, envelope: dict) -> None:
         """Post without blocking this connection's event loop: while a post waits for the session's
-        lock, the connection keeps delivering the messages of others. A few may be in flight; they
-        are stored one at a time, in the order they came (``post_turn``): posts of one connection
-        racing each other for the session's lock only made the database wait (SQLite's writers sleep
-        while they are locked out)."""
+        lock, the connection keeps delivering the messages of others. A few may be in flight."""
         task = asyncio.create_task(self._post(envelope))
         self.posting.add(task)
         task.add_done_callback(self.posting.discard)
@@ -115,8 +111,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
     async def _post(self, envelope: dict) -> None:
         message_id = envelope.get("message_id")
         try:
-            async with self.post_turn:
-                ack = await db(message_post)(session_id=self.session_id, caller=self.caller, envelope=envelope)
+            ack = await db(message_post)(session_id=self.session_id, caller=self.caller, envelope=envelope)
         except ProtocolError as error:
             await self.send_json(error_frame(error, message_id))
             return
