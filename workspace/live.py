@@ -69,7 +69,7 @@ def is_news(session_id: SessionId, entry: Entry) -> bool:
     the session's pending approvals as the last one this process saw found them."""
     if entry.payload_type != AUDIT_RECORD:
         return True
-    pending = Approval.objects.filter(session_id=session_id, status=ApprovalStatus.PENDING)
+    pending = Approval.objects.filter(session__pk=session_id, status=ApprovalStatus.PENDING)
     now = frozenset(pending.values_list("pk", flat=True))
     with _pending_lock:
         before = _pending.pop(str(session_id), None)
@@ -83,7 +83,7 @@ def _checksum(session_id: SessionId, entry: Entry) -> str:
     """The log's checksum after the entry: the event carries it; one sent without it is read."""
     if entry.checksum:
         return entry.checksum
-    return Message.objects.values_list("checksum", flat=True).get(session_id=session_id, seq=entry.seq)
+    return Message.objects.values_list("checksum", flat=True).get(session__pk=session_id, seq=entry.seq)
 
 
 def _context(session_id: SessionId, entry: Entry, news: bool, caller: Caller | None) -> dict[str, Any]:
