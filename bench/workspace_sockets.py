@@ -204,6 +204,7 @@ def run(args) -> bool:
                 )
     finally:
         server.kill()
+        server.wait(timeout=30)  # its database connections close before the database is dropped
     return ok
 
 
