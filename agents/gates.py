@@ -217,10 +217,12 @@ def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
     return gates
 
 
-def waiting_for_people(session: WorkSession) -> tuple[Gate, ...]:
+def waiting_for_people(session: WorkSession, *, fresh: bool = False) -> tuple[Gate, ...]:
     """Everything in ``session`` that waits for a person's decision or answer, oldest first in each
-    kind: SAP operations needing approval, plan steps at their gate, plans, then questions."""
-    session.refresh_from_db(fields=["head_seq", "head_checksum"])  # the graph of the log as it is now
+    kind: SAP operations needing approval, plan steps at their gate, plans, then questions. The
+    session's head is read again unless the caller read its row just now (``fresh``)."""
+    if not fresh:
+        session.refresh_from_db(fields=["head_seq", "head_checksum"])  # the graph of the log as it is now
     entry = graph_cache.entry(session)
     with entry.lock:
         graph = entry.graph

@@ -6,8 +6,8 @@ One sender and N subscribers on one session. Full path: the sender posts CHAP en
 store, chain, graph, broadcast after commit); every subscriber receives each as a message frame.
 Baseline: the same frames relayed by a consumer that only does group_send. Two phases each:
 saturation (the sender keeps up to 8 frames in flight) for messages/s, and a fixed offered rate for
-send-to-receipt latency at every subscriber (p50/p99). Targets (issue #6): full-path throughput at
-least 0.5x the bare one, full-path p99 at most 3x the bare p99. Uses the configured DATABASE_URL and
+send-to-receipt latency at every subscriber (p50/p99). Targets (issue 29): full-path throughput at
+least 0.8x the bare one, full-path p99 at most 1.5x the bare p99. Uses the configured DATABASE_URL and
 REDIS_URL (a fresh data directory, and a fresh PostgreSQL database when DATABASE_URL is set).
 """
 
@@ -34,11 +34,14 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+SERVER_SECRET_KEY = "bench-" + "x" * 40
+
+
 def start_server(port: int) -> subprocess.Popen:
     env = {
         **os.environ,
         "DEBUG": "0",
-        "SECRET_KEY": "bench-" + "x" * 40,
+        "SECRET_KEY": SERVER_SECRET_KEY,
         "ALLOWED_HOSTS": "127.0.0.1",
         "CHAP_WS_RATE_PER_S": "100000",
         "CHAP_WS_BURST": "100000",
@@ -51,12 +54,14 @@ def start_server(port: int) -> subprocess.Popen:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    for _ in range(100):
+    deadline = time.monotonic() + 90  # a busy machine takes a while to import the workbench
+    while time.monotonic() < deadline and process.poll() is None:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
             return process
         except OSError:
             time.sleep(0.1)
+    process.kill()
     raise RuntimeError("daphne did not start")
 
 
@@ -178,9 +183,9 @@ def main() -> int:
             )
         ratio = results["chap"][0] / results["bare"][0]
         p99 = results["chap"][2] / results["bare"][2]
-        ok = ratio >= 0.5 and p99 <= 3
+        ok = ratio >= 0.8 and p99 <= 1.5
         print(
-            f"full path / bare: throughput {ratio:.2f}x (target >= 0.5), p99 {p99:.2f}x (target <= 3) "
+            f"full path / bare: throughput {ratio:.2f}x (target >= 0.8), p99 {p99:.2f}x (target <= 1.5) "
             f"{'OK' if ok else 'MISSED'}"
         )
         return 0 if ok else 1

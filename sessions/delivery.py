@@ -50,11 +50,13 @@ def db(function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
 
 
 class Entry(NamedTuple):
-    """One message as a socket delivers it: the frame serialised once for all its recipients."""
+    """One message as a socket delivers it: the frame serialised once for all its recipients, and the
+    version of the log after it (``checksum``), so the page socket need not read the message back."""
 
     seq: int
     frame: str
     payload_type: str
+    checksum: str = ""
 
 
 def _head(session_id: SessionId) -> tuple[int, str]:
@@ -64,8 +66,10 @@ def _head(session_id: SessionId) -> tuple[int, str]:
 def _entries(session_id: SessionId, after: int, upto: int, limit: int) -> list[Entry]:
     rows = Message.objects.filter(session__pk=session_id, seq__gt=after, seq__lte=upto).order_by("seq")
     return [
-        Entry(seq, message_frame(seq, envelope), payload_type)
-        for seq, envelope, payload_type in rows.values_list("seq", "envelope", "payload_type")[:limit]
+        Entry(seq, message_frame(seq, envelope), payload_type, checksum)
+        for seq, envelope, payload_type, checksum in rows.values_list("seq", "envelope", "payload_type", "checksum")[
+            :limit
+        ]
     ]
 
 
@@ -220,4 +224,6 @@ class SequencedSocket:
     async def chap_message(self, event: dict[str, Any]) -> None:
         sequence = self.sequence_of(event)
         if sequence is not None:
-            await sequence.offer(Entry(event["seq"], event["frame"], event.get("payload_type", "")))
+            await sequence.offer(
+                Entry(event["seq"], event["frame"], event.get("payload_type", ""), event.get("checksum", ""))
+            )

@@ -22,7 +22,7 @@ logger = logging.getLogger(__name__)
 # Every event that travels over the channel layer, named once. Each consumer handles each of them or
 # ignores it on purpose (its ``IGNORED_EVENTS``), so no event can close a socket;
 # tests/sessions/test_group_events.py sends every one to every consumer.
-CHAP_MESSAGE = "chap.message"  # an accepted message: session_id, seq, payload_type, frame
+CHAP_MESSAGE = "chap.message"  # an accepted message: session_id, seq, payload_type, frame, checksum
 CHAP_PRESENCE = "chap.presence"  # who is online in the session now: online
 AGENT_JOINED = "agent.joined"  # the agent was added to a session: session_id
 ACCESS_CHANGED = "access.changed"  # the principal's access changed: session_id, or None for all

@@ -3,8 +3,9 @@ WebSocket extension).
 
 It joins the session's group and, for every message after the page's head (sessions.delivery:
 in order, once, those committed between the page's render and this join replayed from the log),
-sends out-of-band swaps rendered for this viewer: the thread entry, the map nodes the message added,
-and those whose status it changed. Each connection renders its own fragment with its own role.
+sends out-of-band swaps for this viewer's role: the thread entry, the map nodes the message added,
+and those whose status it changed. They are rendered from the event, once per message and role for
+every page the process serves (workspace.live).
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from protocol.errors import ProtocolError
 from sessions.access import caller_for_principal, session_access
 from sessions.delivery import Entry, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
-from sessions.models import Message, WorkSession
 from sessions.sockets import (
     CLOSE_FORBIDDEN,
     GuardedSocket,
@@ -27,17 +27,8 @@ from sessions.sockets import (
     principal_of,
     whole_number,
 )
-from workspace.fragments import board_update, live_update
+from workspace.live import board_fragment, page_fragment
 from workspace.traits import SCHEDULE_CHANGES
-
-
-def _render(session_id, seq: int, role: str, caller) -> str | None:
-    row = Message.objects.filter(session_id=session_id, seq=seq).values_list("envelope", "checksum").first()
-    if row is None:
-        return None
-    envelope, checksum = row
-    session = WorkSession.objects.get(pk=session_id)
-    return live_update(session=session, seq=seq, envelope=envelope, checksum=checksum, role=role, caller=caller)
 
 
 def since_of(query: dict[str, list[str]]) -> int | None:
@@ -90,13 +81,12 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
         return self.sequence
 
     async def deliver(self, session_id, entry: Entry) -> None:
-        if self.view == "schedule":
-            if entry.payload_type in SCHEDULE_CHANGES:
-                await self.send(text_data=await db(board_update)(self.session_id, self.role))
-            return
-        html = await db(_render)(self.session_id, entry.seq, self.role, self.caller)
-        if html:
-            await self.send(text_data=html)
+        if self.view == "workspace":
+            await self.send(text_data=await page_fragment(self.session_id, entry, self.role, self.caller))
+        elif entry.payload_type in SCHEDULE_CHANGES:
+            board = await board_fragment(self.session_id, entry, self.role)
+            if board is not None:
+                await self.send(text_data=board)
 
     async def access_changed(self, event):
         """Removed from the session or signed out: closed at once. Another role: what follows is

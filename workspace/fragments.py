@@ -7,7 +7,7 @@ from typing import Any
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from agents.gates import may_decide, waiting_for_people
+from agents.gates import Gate, may_decide, waiting_for_people
 from agents.scheduling.matching import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller, SessionId
@@ -42,11 +42,12 @@ def history_urls(session_id: SessionId, seq: int) -> dict[str, str]:
 
 def side_panels(session: WorkSession, role: str) -> dict[str, Any]:
     """The agent status bar and what waits for people (``waiting_for_people``), for this viewer."""
-    return {
-        "agents": selectors.agent_statuses(session=session),
-        "gates": waiting_for_people(session),
-        "can_decide": may_decide(role),
-    }
+    return {**_panels(session, waiting_for_people(session)), "can_decide": may_decide(role)}
+
+
+def _panels(session: WorkSession, gates: tuple[Gate, ...]) -> dict[str, Any]:
+    """The side panels but for what differs by role (whether the viewer may decide)."""
+    return {"agents": selectors.agent_statuses(session=session), "gates": gates}
 
 
 def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -75,23 +76,51 @@ def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] |
 def live_update(
     *, session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, role: str, caller: Caller | None = None
 ) -> str:
-    """Out-of-band swaps for one new message: its thread entry, its map nodes, the statuses it changed,
-    and the version the page now shows (``seq``, which a reconnecting socket resumes from, and
-    ``checksum``, which the forms send)."""
-    shown = thread_message(session=session, seq=seq, envelope=envelope)
+    """Out-of-band swaps for one new message, for a viewer with ``role`` (``live_context`` rendered)."""
+    return live_html(live_context(session=session, seq=seq, envelope=envelope, checksum=checksum, caller=caller), role)
+
+
+def live_html(context: dict[str, Any], role: str) -> str:
+    """The live fragment of ``live_context`` for a viewer with ``role``: all of it that differs by role."""
+    return render_to_string(LIVE_UPDATE, {**context, "role": role, "can_decide": may_decide(role)})
+
+
+LIVE_UPDATE = "workspace/partials/live_update.html"
+
+
+def live_context(
+    *,
+    session: WorkSession,
+    seq: int,
+    envelope: dict[str, Any],
+    checksum: str,
+    caller: Caller | None = None,
+    news: bool = True,
+) -> dict[str, Any]:
+    """What the live fragment of one new message shows, the same for every viewer with the same part
+    in it (``caller``: whether they did what a session_event reports): its thread entry, its map nodes,
+    the statuses it changed, and the version the page now shows (``seq``, which a reconnecting socket
+    resumes from, and ``checksum``, which the forms send). A message that is not ``news`` (an audit
+    record that changed no gate) shows only as its node's count on the map. ``session`` is its row as
+    read just now: the graph and what waits are taken at its head."""
     context: dict[str, Any] = {
         "seq": seq,
         "checksum": checksum,
-        "message": mark_uncovered_steps(session, [shown])[0] if shown else None,
-        "state": work_state(session),
         "update": decision_map_update(session=session, message_id=envelope["message_id"]),
-        "role": role,
         "session": session,
         **map_urls(session.pk),
     }
-    if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
-        context.update(side_panels(session, role), refresh_side=True)
+    if not news:
+        return context
+    shown = thread_message(session=session, seq=seq, envelope=envelope)
+    context["message"] = mark_uncovered_steps(session, [shown])[0] if shown else None
     action = envelope["payload"].get("action") if envelope["payload_type"] == "session_event" else None
+    moves_state = action is not None or envelope["payload_type"] in REFRESHES_SIDE_PANELS
+    gates = waiting_for_people(session, fresh=True) if moves_state else ()
+    if moves_state:  # what waits, the tasks or the session's own state may have changed
+        context["state"] = work_state(session, gates)
+    if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
+        context.update(_panels(session, gates), refresh_side=True)
     by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
     if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
@@ -99,13 +128,13 @@ def live_update(
         if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
             plans = [m for m in thread(session=session) if m["steps"]]
             context["redrawn"] = mark_uncovered_steps(session, plans)
-        context.update(side_panels(session, role), refresh_side=True)
+        context.update(_panels(session, gates), refresh_side=True)
     if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
         context["redrawn"] = earlier_standing(session=session, message_id=envelope["message_id"])
     decided = _decided(session, envelope)
     if decided:  # the question or the plan shows closed, with who decided it and when
         context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]
-    return render_to_string("workspace/partials/live_update.html", context)
+    return context
 
 
 def members_context(session: WorkSession) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, Exists, OuterRef, Q
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, OuterRef, Q
 from django.urls import reverse
 
 from agents.failures import reason_of
@@ -103,18 +103,24 @@ def schedule_board(*, session: WorkSession) -> dict[str, Any]:
     return {"lanes": lanes, "unassigned": unassigned, "handoffs": handoffs, "agents": sorted(statuses)}
 
 
-def waiting_now(session: WorkSession) -> list[dict[str, Any]]:
+def waiting_now(
+    session: WorkSession, gates: tuple[Gate, ...] | None = None, unassigned_roles: set[str] | None = None
+) -> list[dict[str, Any]]:
     """What waits for a person, as the state card lists it: each item of ``waiting_for_people``
-    (agents.gates) with a link to where it is decided, and the roles a step needs that no agent here
-    takes (someone has to invite one). Each item has ``what`` and ``href``."""
+    (agents.gates; ``gates`` when the caller read it already) with a link to where it is decided, and
+    the roles a step needs that no agent here takes (someone has to invite one; ``unassigned_roles``,
+    those of the open tasks nobody has, when the caller read them already). Each item has ``what``
+    and ``href``."""
     schedule = reverse("workspace:schedule", args=[session.pk])
     items = []
-    for gate in waiting_for_people(session):
+    for gate in waiting_for_people(session) if gates is None else gates:
         href = f"{schedule}#task-{gate.task_id}" if gate.kind == "step" else "#approvals"
         items.append({"what": gate.label, "href": href, "kind": gate.kind})
-    unassigned = Task.objects.filter(session=session, state__in=OPEN_STATES, agent__isnull=True)
-    roles = set(unassigned.values_list("required_role", flat=True))
-    for role, candidates in roles_uncovered(session_id=session.pk, roles=roles).items():
+    if unassigned_roles is None:
+        unassigned = Task.objects.filter(session=session, state__in=OPEN_STATES, agent__isnull=True)
+        unassigned_roles = set(unassigned.values_list("required_role", flat=True))
+    uncovered = roles_uncovered(session_id=session.pk, roles=unassigned_roles) if unassigned_roles - {""} else {}
+    for role, candidates in uncovered.items():
         offer = f" (you can invite {', '.join(candidates)})" if candidates else ""
         what = f"A step needs an agent that does {role}, and none in this session does{offer}"
         items.append({"what": what, "href": f"{schedule}#unassigned", "kind": "agent"})
@@ -151,23 +157,33 @@ def _standing(
     return session.state, session.get_state_display()
 
 
-def work_state(session: WorkSession) -> dict[str, Any]:
+def work_state(session: WorkSession, gates: tuple[Gate, ...] | None = None) -> dict[str, Any]:
     """Where the session stands, as its state card says it: ``key`` (working, waiting, review,
-    done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``)."""
-    waiting = waiting_now(session)
+    done…), ``label``, a ``detail`` line, and what waits for a person (``waiting``; from ``gates``
+    when the caller read ``waiting_for_people`` already). Its unfinished tasks are read in one query
+    (a second tells a finished session from one without tasks), so a live update pays little for it."""
+    ready = ExpressionWrapper(_ready(), output_field=BooleanField())
+    unfinished = list(
+        Task.objects.filter(session=session)
+        .exclude(state__in=[TaskState.DONE, TaskState.CANCELLED])
+        .select_related("agent")
+        .annotate(ready=ready)
+    )
+    unassigned = {t.required_role for t in unfinished if t.state in OPEN_STATES and t.agent is None}
+    waiting = waiting_now(session, gates, unassigned)
     questions = sum(item["kind"] == "question" for item in waiting)
-    tasks = Task.objects.filter(session=session)
-    running = list(tasks.filter(state=TaskState.RUNNING).select_related("agent")[:3])
+    running = [task for task in unfinished if task.state == TaskState.RUNNING][:3]
     schedule = reverse("workspace:schedule", args=[session.pk])
+    failures = sorted((t for t in unfinished if t.state == TaskState.FAILED), key=_finished_first)[:5]
     failed = [
         {"what": f"“{task.title}” failed: {reason_of(task.last_error)}", "href": f"{schedule}#task-{task.pk}"}
-        for task in tasks.filter(state=TaskState.FAILED).order_by("finished_at")[:5]
+        for task in failures
     ]
     key, label = _standing(
         session,
-        working=bool(running) or tasks.filter(_ready()).exists(),
+        working=bool(running) or any(task.ready for task in unfinished),
         waiting=bool(waiting),
-        finished=tasks.exists() and not tasks.exclude(state__in=[TaskState.DONE, TaskState.CANCELLED]).exists(),
+        finished=not unfinished and Task.objects.filter(session=session).exists(),
         failed=bool(failed),
     )
     if key == "failed":
@@ -184,6 +200,11 @@ def work_state(session: WorkSession) -> dict[str, Any]:
         "label": label,
         "detail": detail,
     }
+
+
+def _finished_first(task: Task) -> tuple[bool, Any]:
+    """Failed tasks in the order they finished, as the database sorts them (those without a time last)."""
+    return (task.finished_at is None, task.finished_at)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,154 @@
+"""What the page socket sends for one new message: rendered from the broadcast event, once per message
+for every open page of the process.
+
+What a page shows of a message is the same for every viewer but for their role (the forms of those
+who decide) and, for a session_event, whether they did what it reports; so a process works out a
+message's fragment once (``live_context``) and renders its HTML once per role, and every socket of
+the process sends that. The message itself comes from the event (its frame, and the log's checksum
+after it): nothing the event carries is read back.
+
+An audit record (operation_record) is not news (``is_news``): it adds to its step's count on the map,
+and what waits for people is sent again only when the session's pending approvals changed (it asked
+for one, or one was decided and ran).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine, Hashable
+from typing import Any
+
+from agents.models import Approval, ApprovalStatus
+from sessions.access import Caller, SessionId
+from sessions.delivery import Entry, db
+from sessions.models import Message, WorkSession
+from workspace.fragments import board_update, live_context, live_html
+
+KEPT = 512  # renders kept per process: the newest messages of the open sessions, each role
+SESSIONS_KEPT = 256  # sessions whose pending approvals a process remembers
+
+AUDIT_RECORD = "operation_record"
+
+
+class Once:
+    """Each key's value made once on the sockets' event loop: the first socket to ask starts it, the
+    others await the same task. The newest ``size`` keys are kept; one that failed is made again."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size = size
+        self.tasks: OrderedDict[Hashable, asyncio.Task[Any]] = OrderedDict()
+
+    async def get(self, key: Hashable, make: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+        loop = asyncio.get_running_loop()
+        task = self.tasks.get(key)
+        if task is None or task.get_loop() is not loop or (task.done() and (task.cancelled() or task.exception())):
+            task = loop.create_task(make())
+            self.tasks[key] = task
+            if len(self.tasks) > self.size:
+                self.tasks.popitem(last=False)
+        else:
+            self.tasks.move_to_end(key)
+        return await asyncio.shield(task)  # a socket that goes away does not cancel it for the others
+
+
+_once = Once()
+_pending: OrderedDict[str, frozenset[int]] = OrderedDict()
+_pending_lock = threading.Lock()
+
+
+def envelope_of(entry: Entry) -> dict[str, Any]:
+    envelope: dict[str, Any] = json.loads(entry.frame)["envelope"]
+    return envelope
+
+
+def is_news(session_id: SessionId, entry: Entry) -> bool:
+    """Whether a message changes more than its node's count: anything but an audit record that left
+    the session's pending approvals as the last one this process saw found them."""
+    if entry.payload_type != AUDIT_RECORD:
+        return True
+    pending = Approval.objects.filter(session__pk=session_id, status=ApprovalStatus.PENDING)
+    now = frozenset(pending.values_list("pk", flat=True))
+    with _pending_lock:
+        before = _pending.pop(str(session_id), None)
+        _pending[str(session_id)] = now
+        if len(_pending) > SESSIONS_KEPT:
+            _pending.popitem(last=False)
+    return before != now
+
+
+def _checksum(session_id: SessionId, entry: Entry) -> str:
+    """The log's checksum after the entry: the event carries it; one sent without it is read."""
+    if entry.checksum:
+        return entry.checksum
+    return Message.objects.values_list("checksum", flat=True).get(session__pk=session_id, seq=entry.seq)
+
+
+def _context(session_id: SessionId, entry: Entry, news: bool, caller: Caller | None) -> dict[str, Any]:
+    return live_context(
+        session=WorkSession.objects.get(pk=session_id),
+        seq=entry.seq,
+        envelope=envelope_of(entry),
+        checksum=_checksum(session_id, entry),
+        caller=caller,
+        news=news,
+    )
+
+
+def _actor(entry: Entry, caller: Caller) -> str:
+    """Who the viewer is, where the fragment differs by it (a session_event: whether they did it)."""
+    return f"{caller.kind}:{caller.sender_id}" if entry.payload_type == "session_event" else ""
+
+
+async def _news(session_id: SessionId, entry: Entry) -> bool:
+    if entry.payload_type != AUDIT_RECORD:
+        return True
+    return bool(await _once.get(("news", str(session_id), entry.seq), lambda: db(is_news)(session_id, entry)))
+
+
+class Contexts:
+    """Each message's ``live_context``, worked out once in whichever worker thread asks first (the
+    pages of other roles render from it in one trip to a thread, not two); the newest are kept."""
+
+    def __init__(self, size: int = KEPT) -> None:
+        self.size, self.lock = size, threading.Lock()
+        self.made: OrderedDict[Hashable, tuple[threading.Lock, list[dict[str, Any]]]] = OrderedDict()
+
+    def get(self, key: Hashable, make: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        with self.lock:
+            if key not in self.made:
+                self.made[key] = (threading.Lock(), [])
+                if len(self.made) > self.size:
+                    self.made.popitem(last=False)
+            once, kept = self.made[key]
+        with once:
+            if not kept:
+                kept.append(make())
+            return kept[0]
+
+
+_contexts = Contexts()
+
+
+def _fragment(session_id: SessionId, entry: Entry, news: bool, role: str, caller: Caller) -> str:
+    key = (str(session_id), entry.seq, _actor(entry, caller))
+    return live_html(_contexts.get(key, lambda: _context(session_id, entry, news, caller)), role)
+
+
+async def page_fragment(session_id: SessionId, entry: Entry, role: str, caller: Caller) -> str:
+    """The workspace page's out-of-band swaps for ``entry``, for a viewer with ``role``."""
+
+    async def html() -> str:
+        return await db(_fragment)(session_id, entry, await _news(session_id, entry), role, caller)
+
+    return str(await _once.get(("html", str(session_id), entry.seq, _actor(entry, caller), role), html))
+
+
+async def board_fragment(session_id: SessionId, entry: Entry, role: str) -> str | None:
+    """The scheduling board again after a message that changes it (None after any other)."""
+    if not await _news(session_id, entry):
+        return None
+    key = ("board", str(session_id), entry.seq, role)
+    return str(await _once.get(key, lambda: db(board_update)(session_id, role)))
