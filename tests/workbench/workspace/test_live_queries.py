@@ -19,7 +19,7 @@ from sessions.events import CHAP_MESSAGE, message_frame, session_group
 from sessions.models import Message
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
-from tests.sessions.test_consumer import cookie_headers
+from tests.sockets import cookie_headers
 from workbench.asgi import application
 
 pytestmark = pytest.mark.django_db(transaction=True)
