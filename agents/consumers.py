@@ -61,13 +61,6 @@ def _take(agent: Agent, task_id: int | None, worker: str, lease_s: float) -> tup
     return (TaskSerializer(task).data, task.attempts) if task else (None, None)
 
 
-def _number(frame: Frame, key: str) -> int:
-    """A whole number the frame must carry (whole_number refuses the frame without it)."""
-    value = whole_number(frame, key)
-    assert value is not None, "whole_number refuses a missing required number"
-    return value
-
-
 class AgentConsumer(SequencedSocket, ChapSocket):
     IGNORED_EVENTS = frozenset({CHAP_PRESENCE})  # no presence on this socket (docs/transport.md)
 
@@ -191,7 +184,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
 
     async def _resume(self, frame: Frame) -> None:
         sequence = self.sequences[self._session_of(frame)]
-        head_seq = await sequence.replay(_number(frame, "since_seq"))
+        head_seq = await sequence.replay(whole_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
 
     async def _sap(self, frame: Frame) -> None:
@@ -218,7 +211,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         await self.send_json({"type": "task.taken", "ref": frame.get("ref"), "task": task, "attempt": attempt})
 
     def _claim(self, frame: Frame) -> Claim:
-        return Claim(_number(frame, "task_id"), _number(frame, "attempt"), self.worker)
+        return Claim(whole_number(frame, "task_id"), whole_number(frame, "attempt"), self.worker)
 
     async def _done(self, frame: Frame) -> None:
         claim = self._claim(frame)

@@ -22,9 +22,10 @@ from __future__ import annotations
 import logging
 import threading
 from typing import Any
+from uuid import UUID
 
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import F, Q, QuerySet
 
 from agents.models import Agent, AgentKind, Task, TaskState
 from agents.scheduling.acts import task_create
@@ -83,25 +84,25 @@ def _react_in_one_session() -> bool:
     return True
 
 
-def _agents_of(session_id):
+def _agents_of(session_id: UUID) -> QuerySet[Agent]:
     return Agent.objects.filter(participations__session_id=session_id, enabled=True, kind__in=WORKING_KINDS)
 
 
-def _message(session_id, message_id: str | None) -> Message | None:
+def _message(session_id: UUID, message_id: str | None) -> Message | None:
     return Message.objects.filter(session_id=session_id, message_id=message_id).first() if message_id else None
 
 
-def _author_of(session_id, message: Message | None) -> Agent | None:
+def _author_of(session_id: UUID, message: Message | None) -> Agent | None:
     if message is None or message.sender_type != "agent":
         return None
     return _agents_of(session_id).filter(name=message.sender_id).first()
 
 
-def _author(session_id, message_id: str) -> Agent | None:
+def _author(session_id: UUID, message_id: str) -> Agent | None:
     return _author_of(session_id, _message(session_id, message_id))
 
 
-def _acting_agent(session_id, message: Message | None) -> Agent | None:
+def _acting_agent(session_id: UUID, message: Message | None) -> Agent | None:
     """Who can act on feedback about a message: for a report written from another agent's analysis,
     that analyst (only it can change the figures); else the message's author."""
     if message is None or message.sender_type != "agent":
@@ -110,17 +111,17 @@ def _acting_agent(session_id, message: Message | None) -> Agent | None:
     return (_author(session_id, written_from) if written_from else None) or _author_of(session_id, message)
 
 
-def _planners(session_id):
+def _planners(session_id: UUID) -> list[Agent]:
     return [agent for agent in _agents_of(session_id) if PLANNING_ROLE in (agent.roles or [])]
 
 
-def _schedule(session_id, agent: Agent, title: str, message_id: str) -> None:
+def _schedule(session_id: UUID, agent: Agent, title: str, message_id: str) -> None:
     task_create(
         session_id=session_id, caller=SYSTEM, title=title[:2000], agent=agent.name, source_message_id=message_id
     )
 
 
-def react(*, session_id, seq, envelope, **_):
+def react(*, session_id: UUID, seq: int, envelope: dict[str, Any], **_: Any) -> None:
     if envelope["sender"]["type"] == "agent":
         if envelope["payload_type"] == "collaborative_response":
             carry_forward(session_id, envelope)
@@ -130,8 +131,8 @@ def react(*, session_id, seq, envelope, **_):
     payload, message_id = envelope["payload"], envelope["message_id"]
     kind = envelope["payload_type"]
     if kind == "task_proposal":
-        for agent in _planners(session_id):
-            _schedule(session_id, agent, f"Plan: {payload['goal']}", message_id)
+        for planner in _planners(session_id):
+            _schedule(session_id, planner, f"Plan: {payload['goal']}", message_id)
     elif kind == "clarification_answer":
         agent = _author(session_id, payload["clarification_message_id"])
         if agent is not None:
@@ -140,7 +141,7 @@ def react(*, session_id, seq, envelope, **_):
         _revise(session_id, payload, message_id)
 
 
-def _revise(session_id, payload: dict[str, Any], message_id: str) -> None:
+def _revise(session_id: UUID, payload: dict[str, Any], message_id: str) -> None:
     feedback = payload["feedback_type"]
     target = _message(session_id, payload["target_message_id"])
     agent = _acting_agent(session_id, target)
@@ -152,7 +153,7 @@ def _revise(session_id, payload: dict[str, Any], message_id: str) -> None:
             _schedule(session_id, planner, f"Plan again after the {feedback.replace('_', ' ')}", message_id)
 
 
-def carry_forward(session_id, envelope: dict[str, Any]) -> None:
+def carry_forward(session_id: UUID, envelope: dict[str, Any]) -> None:
     """An agent's new report replaces its earlier one: the plan steps that ended in the earlier one now
     end in the new one, and the finished steps that built on them run again from it."""
     new_id = envelope["message_id"]
@@ -164,4 +165,5 @@ def carry_forward(session_id, envelope: dict[str, Any]) -> None:
     for step in Task.objects.filter(session_id=session_id, result_message_id=replaced, plan_step__isnull=False):
         Task.objects.filter(pk=step.pk).update(result_message_id=new_id)
         for later in step.dependents.filter(state__in=FINISHED, agent__isnull=False).select_related("agent"):
+            assert later.agent is not None, "only the steps with an agent are run again"
             _schedule(session_id, later.agent, f"{later.title} (again, from the new version)", new_id)

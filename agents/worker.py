@@ -21,6 +21,7 @@ from agents.reactions import news, reactions_run
 from agents.runtime import LeaseLost, TaskFailure, TaskRun
 from agents.scheduling.leases import DEFAULT_LEASE_S, Claim, task_claim, task_fail, task_finish, task_renew
 from protocol.errors import ProtocolError
+from protocol.logs import log_context
 
 logger = logging.getLogger(__name__)
 
@@ -66,52 +67,60 @@ class Worker:
         return True
 
     def run(self, task: Task) -> None:
-        claim = Claim(task.pk, task.attempts, self.name)
-        run = TaskRun(task, claim)
-        stop = threading.Event()
-        renewer = threading.Thread(target=self._renew, args=(claim, run, stop), daemon=True, name=f"lease-{task.pk}")
-        renewer.start()
-        try:
-            behaviour = behaviour_for(task.agent)
-            if behaviour is None:
-                name = task.agent.behaviour or task.agent.name
-                why = f"the workbench has no built-in behaviour called {name!r}"
-                failure = Failure("RESOURCE_NOT_FOUND", why, fault_of_agent=True, needs_another_agent=True)
-                task_fail(claim, error=failure.as_error(), retry=False, failure=failure)
-                return
-            run.status(f"working on: {task.title}", done=0, total=1)
-            result = behaviour(run)
-            run.status(f"finished: {task.title}", state="idle", done=1, total=1)
-            if not task_finish(claim, result_message_id=result or "", resources=run.resources()):
-                logger.warning(
-                    "task %s finished after its lease was lost; the result stays, the state does not", task.pk
-                )
-        except LeaseLost:
-            logger.warning("worker %s lost task %s (attempt %s)", self.name, task.pk, claim.attempt)
-        except Exception as error:
-            failure = failure_of(error)
-            if failure.fault_of_agent:
-                logger.exception("task %s failed in worker %s", task.pk, self.name)
-            task_fail(
-                claim, error=failure.as_error(), resources=run.resources(), retry=failure.retryable, failure=failure
+        """Run one claimed task; the log lines written meanwhile, the lease renewer's too, carry its id."""
+        with log_context(task=task.pk):
+            claim = Claim(task.pk, task.attempts, self.name)
+            run = TaskRun(task, claim)
+            stop = threading.Event()
+            renewer = threading.Thread(
+                target=self._renew, args=(claim, run, stop), daemon=True, name=f"lease-{task.pk}"
             )
-        finally:
-            stop.set()
-            renewer.join()
+            renewer.start()
+            try:
+                agent = task.agent
+                assert agent is not None, "a task is claimed only with an agent (scheduling.leases._ready)"
+                behaviour = behaviour_for(agent)
+                if behaviour is None:
+                    name = agent.behaviour or agent.name
+                    why = f"the workbench has no built-in behaviour called {name!r}"
+                    failure = Failure("RESOURCE_NOT_FOUND", why, fault_of_agent=True, needs_another_agent=True)
+                    task_fail(claim, error=failure.as_error(), retry=False, failure=failure)
+                    return
+                run.status(f"working on: {task.title}", done=0, total=1)
+                result = behaviour(run)
+                run.status(f"finished: {task.title}", state="idle", done=1, total=1)
+                if not task_finish(claim, result_message_id=result or "", resources=run.resources()):
+                    logger.warning(
+                        "task %s finished after its lease was lost; the result stays, the state does not", task.pk
+                    )
+            except LeaseLost:
+                logger.warning("worker %s lost task %s (attempt %s)", self.name, task.pk, claim.attempt)
+            except Exception as error:
+                failure = failure_of(error)
+                if failure.fault_of_agent:
+                    logger.exception("task %s failed in worker %s", task.pk, self.name)
+                task_fail(
+                    claim, error=failure.as_error(), resources=run.resources(), retry=failure.retryable, failure=failure
+                )
+            finally:
+                stop.set()
+                renewer.join()
 
     def _renew(self, claim: Claim, run: TaskRun, stop: threading.Event) -> None:
-        try:
-            while not stop.wait(self.lease_s / 3):
-                try:
-                    held = task_renew(claim, lease_s=self.lease_s)
-                except DatabaseError:
-                    logger.warning("could not renew the lease of task %s; trying again", claim.task_id)
-                    continue
-                if not held:
-                    run.lost.set()
-                    return
-        finally:
-            connections.close_all()
+        """Renew the lease until the run stops; a thread does not inherit the run's log context, so it sets its own."""
+        with log_context(task=claim.task_id):
+            try:
+                while not stop.wait(self.lease_s / 3):
+                    try:
+                        held = task_renew(claim, lease_s=self.lease_s)
+                    except DatabaseError:
+                        logger.warning("could not renew the lease of task %s; trying again", claim.task_id)
+                        continue
+                    if not held:
+                        run.lost.set()
+                        return
+            finally:
+                connections.close_all()
 
     def run_forever(self, stop: threading.Event, *, poll_s: float = 1.0) -> None:
         while not stop.is_set():

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from uuid import UUID
 
 from django.conf import settings
 
 from protocol.errors import ProtocolError, internal_error
 from sessions import presence
-from sessions.access import session_access
-from sessions.delivery import Entry, SequencedSocket, db, read_head
+from sessions.access import Caller, SessionId, session_access
+from sessions.delivery import Entry, Sequence, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, session_group
 from sessions.log import message_post
 from sessions.sockets import (
     CLOSE_FORBIDDEN,
     ChapSocket,
+    Frame,
     access_now,
     concerns,
     credential_of,
@@ -37,20 +39,21 @@ logger = logging.getLogger(__name__)
 class SessionConsumer(SequencedSocket, ChapSocket):
     IGNORED_EVENTS = frozenset({AGENT_JOINED})  # for agent sockets, which join the new session's group
 
-    async def connect(self):
-        self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
-        self.caller = scope_caller(self.scope)
+    async def connect(self) -> None:
+        self.session_id: UUID = self.scope["url_route"]["kwargs"]["session_id"]
+        caller = scope_caller(self.scope)
         access = None
-        if self.caller is not None:
-            access = await db(session_access)(self.session_id, self.caller)
-        if access is None:
+        if caller is not None:
+            access = await db(session_access)(self.session_id, caller)
+        if caller is None or access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
+        self.caller: Caller = caller
         self.group = session_group(self.session_id)
         self.principal = principal_of(self.caller)
         self.role, self.credential_live = access.role, credential_of(self.scope, self.caller)
         self.participant = f"{self.caller.kind}:{self.caller.sender_id}"
-        self.posting: set[asyncio.Task] = set()
+        self.posting: set[asyncio.Task[None]] = set()
         self.online: list[str] | None = None  # who this connection last saw announced as online
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.principal, self.channel_name)
@@ -70,7 +73,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         await db(presence.join)(self.session_id, self.participant, self.channel_name)
         self.start_watching()
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if not hasattr(self, "group"):
             return
         self.watchdog.cancel()
@@ -81,7 +84,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
 
     # -- frames from the client -----------------------------------------------------------------
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         frame = await self.read_frame(text_data, bytes_data)
         if frame is None:
             return
@@ -99,7 +102,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
                 details={"known": ["ping", "resume", "a CHAP envelope (no type, has payload_type)"]},
             )
 
-    async def _start_post(self, envelope: dict) -> None:
+    async def _start_post(self, envelope: Frame) -> None:
         """Post without blocking this connection's event loop: while a post waits for the session's
         lock, the connection keeps delivering the messages of others. A few may be in flight."""
         task = asyncio.create_task(self._post(envelope))
@@ -108,7 +111,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         if len(self.posting) >= MAX_POSTS_IN_FLIGHT:
             await asyncio.wait(self.posting, return_when=asyncio.FIRST_COMPLETED)
 
-    async def _post(self, envelope: dict) -> None:
+    async def _post(self, envelope: Frame) -> None:
         message_id = envelope.get("message_id")
         try:
             ack = await db(message_post)(session_id=self.session_id, caller=self.caller, envelope=envelope)
@@ -127,7 +130,7 @@ class SessionConsumer(SequencedSocket, ChapSocket):
         self.online = await db(presence.seen)(self.session_id, self.channel_name, self.online)
         await self.send_json({"type": "pong", "head_seq": head_seq, "context_checksum": checksum})
 
-    async def _resume(self, frame: dict) -> None:
+    async def _resume(self, frame: Frame) -> None:
         try:
             head_seq = await self.sequence.replay(whole_number(frame, "since_seq"))
         except ProtocolError as error:
@@ -137,17 +140,17 @@ class SessionConsumer(SequencedSocket, ChapSocket):
 
     # -- group events ------------------------------------------------------------------------
 
-    def sequence_of(self, event: dict):
+    def sequence_of(self, event: Frame) -> Sequence:
         return self.sequence
 
-    async def deliver(self, session_id, entry: Entry) -> None:
+    async def deliver(self, session_id: SessionId, entry: Entry) -> None:
         await self.send(text_data=entry.frame)
 
-    async def chap_presence(self, event):
+    async def chap_presence(self, event: Frame) -> None:
         self.online = event["online"]
         await self.send_json({"type": "presence", "online": event["online"]})
 
-    async def access_changed(self, event):
+    async def access_changed(self, event: Frame) -> None:
         """Removed, revoked, disabled or signed out: closed at once. Another role: told, and posts follow it."""
         if not concerns(event, self.session_id):
             return

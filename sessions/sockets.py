@@ -10,7 +10,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -101,6 +101,14 @@ class RateLimiter:
             return False
         self.tokens -= 1
         return True
+
+
+@overload
+def whole_number(frame: Frame, key: str, *, required: Literal[True] = True) -> int: ...
+
+
+@overload
+def whole_number(frame: Frame, key: str, *, required: bool) -> int | None: ...
 
 
 def whole_number(frame: Frame, key: str, *, required: bool = True) -> int | None:

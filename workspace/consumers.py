@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import json
 from urllib.parse import parse_qs
+from uuid import UUID
 
 from protocol.errors import ProtocolError
-from sessions.access import caller_for_principal, session_access
-from sessions.delivery import Entry, SequencedSocket, db, read_head
+from sessions.access import Caller, SessionId, caller_for_principal, session_access
+from sessions.delivery import Entry, Sequence, SequencedSocket, db, read_head
 from sessions.events import AGENT_JOINED, CHAP_PRESENCE, session_group
 from sessions.sockets import (
     CLOSE_FORBIDDEN,
+    Frame,
     GuardedSocket,
     access_now,
     concerns,
@@ -44,14 +46,15 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
     # for the agent sockets of the agent that joined.
     IGNORED_EVENTS = frozenset({CHAP_PRESENCE, AGENT_JOINED})
 
-    async def connect(self):
-        self.session_id = self.scope["url_route"]["kwargs"]["session_id"]
+    async def connect(self) -> None:
+        self.session_id: UUID = self.scope["url_route"]["kwargs"]["session_id"]
         caller = caller_for_principal(self.scope.get("user"))
         access = await db(session_access)(self.session_id, caller) if caller and caller.kind == "human" else None
-        if access is None:
+        if caller is None or access is None:
             await self.close(code=CLOSE_FORBIDDEN)
             return
-        self.role, self.caller, self.credential_live = access.role, caller, credential_of(self.scope, caller)
+        self.caller: Caller = caller
+        self.role, self.credential_live = access.role, credential_of(self.scope, caller)
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         self.view = "schedule" if query.get("view") == ["schedule"] else "workspace"
         self.group, self.principal = session_group(self.session_id), principal_of(caller)
@@ -67,20 +70,20 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
         except ProtocolError as error:  # the page goes on live from the head; the error says why it was not resumed
             await self.send(text_data=json.dumps(error_frame(error), ensure_ascii=False))
 
-    async def disconnect(self, code):
+    async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             if hasattr(self, "sequence"):  # it left before it read the head
                 self.sequence.close()
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.channel_layer.group_discard(self.principal, self.channel_name)
 
-    async def receive(self, text_data=None, bytes_data=None):
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The page sends nothing it needs answered: forms post over HTTP, through the same services."""
 
-    def sequence_of(self, event: dict):
+    def sequence_of(self, event: Frame) -> Sequence:
         return self.sequence
 
-    async def deliver(self, session_id, entry: Entry) -> None:
+    async def deliver(self, session_id: SessionId, entry: Entry) -> None:
         if self.view == "workspace":
             await self.send(text_data=await page_fragment(self.session_id, entry, self.role, self.caller))
         elif entry.payload_type in SCHEDULE_CHANGES:
@@ -88,7 +91,7 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
             if board is not None:
                 await self.send(text_data=board)
 
-    async def access_changed(self, event):
+    async def access_changed(self, event: Frame) -> None:
         """Removed from the session or signed out: closed at once. Another role: what follows is
         rendered for it."""
         if not concerns(event, self.session_id):

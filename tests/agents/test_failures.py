@@ -2,15 +2,18 @@
 and the sessions list; a retry that would fail the same way says why; a step given to an agent
 without its role asks first."""
 
+import logging
 import re
 
 import pytest
+from django.db import DatabaseError
 from django.urls import reverse
 
 from agents.models import Task, TaskState
 from agents.scheduling.acts import task_create, task_reassign, task_retry
 from agents.worker import Worker
 from protocol.errors import ProtocolError
+from protocol.logs import ContextIds
 from sessions.access import caller_for_user
 from sessions.log import message_post_at_head
 from sessions.membership import agent_join
@@ -155,3 +158,24 @@ def test_a_step_given_to_an_agent_without_its_role_is_refused_until_confirmed(te
     assert done.status_code == 200 and done.json()["agent"] == "scribe"
     last = Message.objects.filter(session=session, payload_type="task_event").last().envelope["payload"]
     assert last["note"] == "given to scribe, which does not do review, on purpose"
+
+
+def test_the_workers_log_lines_about_a_task_carry_its_id_the_lease_renewers_too(team, settings, caplog, monkeypatch):
+    def renew_fails(claim, lease_s):
+        raise DatabaseError("the database is gone for a moment")
+
+    settings.CHAP_BEHAVIOURS = {**BEHAVIOURS, "quick": "tests.agents.behaviours.quick"}
+    agent_join(session=team["session"], agent=make_agent("sprinter", kind="builtin", behaviour="quick"))
+    monkeypatch.setattr("agents.worker.task_renew", renew_fails)
+    caplog.handler.addFilter(ContextIds())
+    caplog.set_level(logging.WARNING, logger="agents.worker")
+    broken, quick = (
+        task_create(session_id=team["session"].pk, caller=team["caller"], title="Analyse", agent=name).pk
+        for name in ("analyst", "sprinter")
+    )
+    for task in Task.objects.select_related("agent").filter(pk__in=(broken, quick)):
+        Worker("w", lease_s=0.03).run(task)
+    lines = {(r.task_id, r.getMessage().split(";")[0]) for r in caplog.records if r.name == "agents.worker"}
+    assert (str(broken), f"task {broken} failed in worker w") in lines
+    assert (str(quick), f"could not renew the lease of task {quick}") in lines
+    assert all(task_id in (str(broken), str(quick)) for task_id, _ in lines)

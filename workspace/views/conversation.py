@@ -1,7 +1,11 @@
 """What people say to the agents from the session page: feedback, answers, plan approvals and gate decisions.
 Each posts through one service and answers with the panel it came from."""
 
+from typing import Any
+from uuid import UUID
+
 from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
@@ -16,10 +20,10 @@ from workspace.fragments import (
     board_context,
     side_panels,
 )
-from workspace.views.common import member_access
+from workspace.views.common import SignedInRequest, member_access
 
 
-def feedback_panel_context(session_id, checksum: str) -> dict:
+def feedback_panel_context(session_id: UUID, checksum: str) -> dict[str, Any]:
     """What the feedback panel shows; the checksum is the version the page was written against."""
     return {
         "session_id": session_id,
@@ -31,14 +35,14 @@ def feedback_panel_context(session_id, checksum: str) -> dict:
     }
 
 
-def feedback_panel(request, session_id, checksum: str, **extra):
+def feedback_panel(request: SignedInRequest, session_id: UUID, checksum: str, **extra: Any) -> HttpResponse:
     context = {**feedback_panel_context(session_id, checksum), **extra}
     return render(request, "workspace/partials/feedback_panel.html", context)
 
 
 @login_required
 @require_POST
-def feedback_post(request, session_id):
+def feedback_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """The feedback panel: the person's feedback through feedback_give, or the panel again saying why
     not. Access is read once; the panel comes back at the new head the ack names."""
     access = member_access(request, session_id)
@@ -69,7 +73,7 @@ def feedback_post(request, session_id):
 
 @login_required
 @require_POST
-def gate_decision(request, session_id):
+def gate_decision(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """Approve, reject or answer an item waiting for people, through gate_decide; the workspace panel
     (or, from the scheduling view, the board) comes back updated."""
     access = member_access(request, session_id)
@@ -96,7 +100,7 @@ def gate_decision(request, session_id):
 
 @login_required
 @require_POST
-def answer_post(request, session_id):
+def answer_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A clarification's option button or an open question's answer box, through answer_give."""
     access = member_access(request, session_id)
     try:
@@ -109,7 +113,7 @@ def answer_post(request, session_id):
 
 @login_required
 @require_POST
-def plan_approve(request, session_id, message_id):
+def plan_approve(request: SignedInRequest, session_id: UUID, message_id: str) -> HttpResponse:
     """The thread's "Approve the plan", through plan_decide (the approval in the log, then the tasks)."""
     access = member_access(request, session_id)
     try:
