@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from channels.consumer import get_handler_name
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -19,7 +20,7 @@ from django.conf import settings
 from protocol import strict_json
 from protocol.errors import ProtocolError, internal_error
 from sessions.access import Access, Caller, SessionId, caller_for_agent, caller_for_principal, session_access
-from sessions.events import principal_group
+from sessions.events import CHAP_MESSAGE, principal_group
 from sessions.revocation import still_signed_in
 
 if TYPE_CHECKING:
@@ -137,13 +138,21 @@ class GuardedSocket(AsyncWebsocketConsumer):
     """
 
     IGNORED_EVENTS: frozenset[str] = frozenset()
+    # Events handled without Channels' ``close_old_connections`` hop to its one shared sync thread
+    # before the handler: their handlers reach the database only through ``sessions.delivery.db``, whose
+    # threads tidy their own connections. A message goes to every connection of its session, and those
+    # hops, one per connection, queued behind each other on that thread (bench/ws_fanout.py).
+    DIRECT_EVENTS = frozenset({CHAP_MESSAGE})
 
     async def dispatch(self, message: Frame) -> None:
         kind = message.get("type")
         if kind in self.IGNORED_EVENTS:
             return
         try:
-            await super().dispatch(message)
+            if kind in self.DIRECT_EVENTS:
+                await getattr(self, get_handler_name(message))(message)
+            else:
+                await super().dispatch(message)
         except StopConsumer:
             raise
         except Exception:

@@ -132,6 +132,9 @@ def _sqlite(path: Path) -> dict[str, Any]:
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         },
+        # Kept open in the socket's database threads: opening one (and its PRAGMAs) per call cost more
+        # than a post's own queries (bench/ws_fanout.py).
+        "CONN_MAX_AGE": 60,
         "TEST": {"NAME": str(path.with_name(f"test_{path.name}"))},
     }
 
