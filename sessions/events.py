@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import threading
 from typing import TYPE_CHECKING, Any, Literal
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.db import transaction
 from django.dispatch import Signal
 
@@ -88,6 +90,28 @@ def send_to_agent_on_commit(agent_id: int, event: dict[str, Any]) -> None:
 
 
 def _send(group: str, event: dict[str, Any]) -> None:
+    """Broadcast from synchronous code. The in-memory layer's queues live on the server's own loop, which
+    ``async_to_sync`` reaches; a layer shared between processes (Redis) is sent to from one loop kept
+    for this, since ``async_to_sync`` in a process without a server loop (the worker, a command) would
+    start a loop, and open a connection, for every message."""
     layer = get_channel_layer()
-    if layer is not None:
+    if layer is None:
+        return
+    if isinstance(layer, InMemoryChannelLayer):
         async_to_sync(layer.group_send)(group, event)
+    else:
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, event), _broadcast_loop()).result()
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_started = threading.Lock()
+
+
+def _broadcast_loop() -> asyncio.AbstractEventLoop:
+    """The process's one loop for broadcasts from synchronous code, in a daemon thread of its own."""
+    global _loop
+    with _loop_started:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name="chap-broadcasts", daemon=True).start()
+        return _loop
