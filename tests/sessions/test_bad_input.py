@@ -40,7 +40,7 @@ def envelope_for(world, **kwargs):
 
 async def frames_until(communicator, kind):
     while True:
-        frame = await communicator.receive_json_from(timeout=5)
+        frame = await communicator.receive_json_from(timeout=30)
         if frame["type"] == kind:
             return frame
 
@@ -151,11 +151,11 @@ def test_a_page_socket_opened_with_a_bad_since_is_told_why_and_goes_on_live_from
 
     async def scenario():
         assert (await communicator.connect())[0]
-        error = await communicator.receive_json_from(timeout=5)
+        error = await communicator.receive_json_from(timeout=30)
         await database_sync_to_async(post_message)(
             world["session"], caller_for_user(world["owner"]), envelopes.proposal
         )
-        fragment = await communicator.receive_from(timeout=5)
+        fragment = await communicator.receive_from(timeout=30)
         await communicator.disconnect()
         return error, fragment
 

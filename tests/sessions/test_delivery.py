@@ -150,18 +150,18 @@ class Receiver:
         connected, code = await self.socket.connect()
         assert connected, code
         if self.kind != "page":
-            assert (await self.socket.receive_json_from(timeout=5))["type"] == "hello"
+            assert (await self.socket.receive_json_from(timeout=30))["type"] == "hello"
             if self.since is not None:
                 await self.socket.send_json_to(
                     {"type": "resume", "session_id": str(self.world["session"].pk), "since_seq": self.since}
                 )
-                while self._note(await self.socket.receive_from(timeout=5)) != "resumed":
+                while self._note(await self.socket.receive_from(timeout=30)) != "resumed":
                     pass
 
     async def seqs(self, count: int) -> list[int]:
         """The sequence numbers of the first ``count`` messages it was sent, and of any that follow at once."""
         while len(self.received) < count:
-            self._note(await self.socket.receive_from(timeout=10))
+            self._note(await self.socket.receive_from(timeout=30))
         while not await self.socket.receive_nothing(timeout=0.5):
             self._note(await self.socket.receive_from())
         await self.socket.disconnect()
@@ -227,7 +227,7 @@ def page_socket(client, world, page: str) -> WebsocketCommunicator:
 
 async def fragments(socket: WebsocketCommunicator, count: int) -> list[str]:
     """The first ``count`` fragments the socket is sent; then it is sent nothing more."""
-    received = [await socket.receive_from(timeout=10) for _ in range(count)]
+    received = [await socket.receive_from(timeout=30) for _ in range(count)]
     assert await socket.receive_nothing(timeout=0.5)
     await socket.disconnect()
     return received

@@ -87,7 +87,7 @@ class Sockets:
             connected, _ = await communicator.connect()
             assert connected
         for communicator in self.json.values():
-            assert (await communicator.receive_json_from(timeout=5))["type"] == "hello"
+            assert (await communicator.receive_json_from(timeout=30))["type"] == "hello"
 
     async def assert_all_open(self):
         """Each JSON socket answers a ping; each page socket was sent no close."""
@@ -160,7 +160,7 @@ def test_a_human_opening_the_chap_socket_leaves_the_agents_sockets_open(world):
 
     async def scenario():
         assert (await agent_socket.connect())[0]
-        assert (await agent_socket.receive_json_from(timeout=5))["type"] == "hello"
+        assert (await agent_socket.receive_json_from(timeout=30))["type"] == "hello"
         assert (await human.connect())[0]
         await agent_socket.send_to(text_data=json.dumps({"type": "ping"}))
         output = await agent_socket.receive_output(timeout=5)

@@ -171,12 +171,12 @@ def test_a_lowered_members_workspace_renders_for_the_new_role(client, world):
     async def scenario():
         socket = await opened(ui_socket(world, headers))
         await database_sync_to_async(ask)(world)
-        as_editor = await socket.receive_from(timeout=3)
+        as_editor = await socket.receive_from(timeout=30)
         await database_sync_to_async(member_invite)(
             session_id=world["session"].pk, caller=caller_for_user(world["owner"]), username="ed", role="viewer"
         )
         await database_sync_to_async(ask)(world)
-        as_viewer = await socket.receive_from(timeout=3)
+        as_viewer = await socket.receive_from(timeout=30)
         await socket.disconnect()
         return as_editor, as_viewer
 

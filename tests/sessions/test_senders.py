@@ -134,11 +134,11 @@ def test_an_agent_on_the_chap_socket_gets_an_error_frame_for_human_feedback(with
         )
         connected, _ = await socket.connect()
         assert connected
-        assert (await socket.receive_json_from(timeout=5))["type"] == "hello"
+        assert (await socket.receive_json_from(timeout=30))["type"] == "hello"
         await socket.send_json_to(approval)
-        answer = await socket.receive_json_from(timeout=5)
+        answer = await socket.receive_json_from(timeout=30)
         while answer["type"] == "presence":
-            answer = await socket.receive_json_from(timeout=5)
+            answer = await socket.receive_json_from(timeout=30)
         await socket.disconnect()
         return answer
 

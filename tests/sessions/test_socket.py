@@ -27,7 +27,7 @@ def test_member_connects_through_the_asgi_stack_and_gets_hello(client, transacti
     async def scenario():
         communicator, connected, _ = await open_socket(session.id, cookie)
         assert connected
-        hello = await communicator.receive_json_from(timeout=5)
+        hello = await communicator.receive_json_from(timeout=30)
         await communicator.disconnect()
         return hello
 

@@ -45,7 +45,7 @@ def test_each_viewer_gets_the_new_message_rendered_for_its_role(client, world):
         owner, viewer = ui_socket(world["session"], owner_headers), ui_socket(world["session"], viewer_headers)
         assert (await owner.connect())[0] and (await viewer.connect())[0]
         await database_sync_to_async(ask)(world)
-        frames = [await owner.receive_from(timeout=5), await viewer.receive_from(timeout=5)]
+        frames = [await owner.receive_from(timeout=30), await viewer.receive_from(timeout=30)]
         await owner.disconnect()
         await viewer.disconnect()
         return frames
@@ -82,7 +82,7 @@ def test_the_scheduling_view_gets_its_board_again_when_a_task_changes(client, wo
         await database_sync_to_async(task_create)(
             session_id=world["session"].pk, caller=caller_for_user(world["owner"]), title="Plan it", agent="planner"
         )
-        html = await socket.receive_from(timeout=5)
+        html = await socket.receive_from(timeout=30)
         await socket.disconnect()
         return html
 
