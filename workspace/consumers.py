@@ -60,9 +60,11 @@ class WorkspaceConsumer(SequencedSocket, GuardedSocket):
         self.group, self.principal = session_group(self.session_id), principal_of(caller)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.channel_layer.group_add(self.principal, self.channel_name)
-        await self.accept()
+        # The head is read before the socket is accepted: what is committed once the page holds an open
+        # socket comes live, never counted as already shown.
         head_seq, _ = await read_head(self.session_id)
         self.sequence = self.sequence_for(self.session_id, head_seq)
+        await self.accept()
         try:
             since = since_of(query)
             if since is not None:
