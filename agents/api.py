@@ -1,7 +1,9 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
 from collections.abc import AsyncIterator, Iterator, Mapping
-from typing import IO, Any
+from functools import partial
+from io import BytesIO
+from typing import IO, Any, cast
 from uuid import UUID
 
 from asgiref.sync import sync_to_async
@@ -16,6 +18,7 @@ from rest_framework.views import APIView
 
 from agents.gates import DECISIONS, Gate, gate_decide, waiting_for_people
 from agents.models import Approval, ApprovalStatus, Task
+from agents.operations.uploads import CHUNK_BYTES, refuse_declared, stage
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from agents.scheduling.acts import TASK_ACTIONS, task_act, task_create, task_get, tasks_of
 from agents.scheduling.plans import plan_approve
@@ -141,20 +144,28 @@ class ApprovalDecisionView(APIView):
         return Response(ApprovalSerializer(approval).data)
 
 
-class RawBytesParser(parsers.BaseParser):
-    """The body as bytes. Uploads are not multipart: Daphne (Twisted) answers a malformed multipart
-    body with an empty 400 before the workbench sees it, and a raw body has nothing to get wrong."""
+class RawBodyParser(parsers.BaseParser):
+    """The body as the stream it arrives on, for the view to stage on disk. Uploads are not multipart:
+    Daphne (Twisted) answers a malformed multipart body with an empty 400 before the workbench sees
+    it, and a raw body has nothing to get wrong."""
 
     media_type = "application/octet-stream"
 
-    def parse(  # type: ignore[override]  # bytes, as PlainTextParser's text
-        self, stream: IO[Any] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
-    ) -> bytes:
-        return stream.read() if stream is not None else b""
+    def parse(  # type: ignore[override]  # a stream, as PlainTextParser's text
+        self, stream: IO[bytes] | None, media_type: str | None = None, parser_context: Mapping[str, Any] | None = None
+    ) -> IO[bytes]:
+        return stream if stream is not None else BytesIO()
+
+
+def _declared_length(request: Request) -> int | None:
+    try:
+        return int(request.META.get("CONTENT_LENGTH") or "")
+    except ValueError:
+        return None
 
 
 class UploadView(APIView):
-    parser_classes = [RawBytesParser]
+    parser_classes = [RawBodyParser]
 
     @extend_schema(
         request={"application/octet-stream": OpenApiTypes.BINARY},
@@ -164,15 +175,21 @@ class UploadView(APIView):
         responses={201: OpenApiTypes.OBJECT, 202: OpenApiTypes.OBJECT, **ERRORS},
         description=(
             "Upload a file into the session's workspace: owners and editors, and agents allowed file.write "
-            "(202 with approval.requested when the agent's writes wait for a person); agents read it with file.read."
+            "(202 with approval.requested when the agent's writes wait for a person); agents read it with file.read. "
+            "The body streams to disk; past WORKBENCH_MAX_UPLOAD_MB it is refused (413 LIMIT_EXCEEDED), before "
+            "a byte is read when Content-Length says so. The log records the file's size and sha256."
         ),
     )
     def post(self, request: Request, session_id: UUID) -> HttpResponse:
         path = request.query_params.get("path") or ""
         if not path:
             raise ProtocolError("VALIDATION_FAILED", "path is required", details={"missing": ["path"]})
-        data = request.data if isinstance(request.data, bytes) else b""
-        response = workspace_upload(session_id=session_id, caller=request_caller(request), path=path, data=data)
+        caller = request_caller(request)
+        require_access(session_id, caller, write=True)  # outsiders and readers are refused before the body
+        refuse_declared(_declared_length(request))
+        body = cast("IO[bytes]", request.data)  # RawBodyParser's stream
+        upload = stage(iter(partial(body.read, CHUNK_BYTES), b""))
+        response = workspace_upload(session_id=session_id, caller=caller, path=path, upload=upload)
         return Response(response.body, status=202 if response.type == "event" else 201)
 
 

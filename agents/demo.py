@@ -14,6 +14,7 @@ import io
 from django.contrib.auth.models import User
 
 from agents.models import Agent, Task, TaskState
+from agents.operations.uploads import stage
 from agents.scheduling.acts import task_approve
 from agents.scheduling.plans import plan_approve
 from agents.staffing import session_start
@@ -67,7 +68,7 @@ def demo_seed(*, owner: User, agents: list[Agent]) -> WorkSession:
             "success_criteria": ["names the species with the highest mean petal length", "compares sepal width"],
         },
         agents=agents,
-        files=[("iris.csv", iris_csv())],
+        files=[("iris.csv", stage([iris_csv()]))],
     )
     _work(agents)
     plan = _last(session, "agent_capability_declaration")

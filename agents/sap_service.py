@@ -16,7 +16,6 @@ node of the context graph), with caller, request, outcome and duration.
 
 from __future__ import annotations
 
-import base64
 import fnmatch
 import json
 import logging
@@ -32,6 +31,7 @@ from django.utils import timezone
 from agents.models import Agent, Approval, ApprovalStatus
 from agents.operations import workbench_registry
 from agents.operations.context import SapContext
+from agents.operations.uploads import StagedUpload, discard_staged
 from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
@@ -114,6 +114,8 @@ def record_outcome(outcome: Outcome, context: SapContext) -> None:
 
 
 def _record(context: SapContext, block: Block, response: Block, kind: str, duration_s: float) -> None:
+    operation = workbench_registry().get(block.name)
+    request_body = operation.recorded(block.body) if operation and operation.recorded else block.body
     text = json.dumps(json_safe(response.body), ensure_ascii=False, default=str)
     body = (
         _storable(response.body)
@@ -123,7 +125,12 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
     payload = {
         "operation": block.name,
         **({"request_message_id": context.request_message_id} if context.request_message_id else {}),
-        "request": {"type": block.type, "id": block.id, "body": _storable(block.body), "caller": context.caller.sender},
+        "request": {
+            "type": block.type,
+            "id": block.id,
+            "body": _storable(request_body),
+            "caller": context.caller.sender,
+        },
         "outcome": kind,
         "response": body,
         "duration_ms": round(duration_s * 1000, 3),
@@ -261,13 +268,18 @@ def _run_approved(block: Block, context: SapContext) -> Block:
         return error_block(block.name, block.id, failure)
 
 
-def workspace_upload(*, session_id: SessionId, caller: Caller, path: str, data: bytes) -> Block:
-    """An upload into the workspace: the caller's own file.write, checked, approved and recorded as one
-    (a person who may write; an agent within its allowed and approval operations)."""
-    access = require_access(session_id, caller, write=True)
-    context = SapContext(caller, access)
-    body = {"path": path, "content": base64.b64encode(data).decode(), "encoding": "base64"}
-    *_, response = dispatcher().execute(Block("action", "file.write", "upload", body), context)
+def workspace_upload(*, session_id: SessionId, caller: Caller, path: str, upload: StagedUpload) -> Block:
+    """A staged upload into the workspace: the caller's own file.write, checked, approved and recorded
+    as one (a person who may write; an agent within its allowed and approval operations). Refused, the
+    staged file is discarded; waiting for approval, it stays staged until the decision."""
+    response = None
+    try:
+        context = SapContext(caller, require_access(session_id, caller, write=True))
+        body = {"path": path, "staged": upload.token}
+        *_, response = dispatcher().execute(Block("action", "file.write", "upload", body), context)
+    finally:
+        if response is None or response.type == "error":
+            discard_staged(upload)
     if response.type == "error":
         raise ProtocolError(
             response.body["code"],

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.db import transaction
 
 from agents.models import Agent
+from agents.operations.uploads import StagedUpload
 from agents.sap_service import workspace_upload
 from agents.scheduling.acts import tasks_assign_waiting
 from protocol.errors import not_found
@@ -47,17 +48,18 @@ def session_start(
     title: str,
     proposal: dict[str, Any],
     agents: Iterable[Agent] = (),
-    files: Iterable[tuple[str, bytes]] = (),
+    files: Iterable[tuple[str, StagedUpload]] = (),
 ) -> WorkSession:
-    """A new session as the new-session form describes it: its agents invited, its files in the
-    workspace, then the task proposal (which sets the agents to work, agents.reactions)."""
+    """A new session as the new-session form describes it: its agents invited, its files (staged
+    uploads, agents.operations.uploads) in the workspace, then the task proposal (which sets the
+    agents to work, agents.reactions)."""
     session = session_create(owner=owner, title=title)
     caller = caller_for_user(owner)
     for agent in agents:
         agent_join(session=session, agent=agent)
     attached = []
-    for name, data in files:
-        workspace_upload(session_id=session.pk, caller=caller, path=f"attachments/{name}", data=data)
+    for name, upload in files:
+        workspace_upload(session_id=session.pk, caller=caller, path=f"attachments/{name}", upload=upload)
         attached.append(f"attachments/{name}")
     if attached:
         proposal = {

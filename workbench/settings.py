@@ -72,6 +72,15 @@ ROOT_URLCONF = "workbench.urls"
 CSRF_FAILURE_VIEW = "workbench.error_pages.csrf_failure"
 # Request bodies over this are refused: 413 MESSAGE_TOO_LARGE (REST: workbench.parsers), never a 500.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# Uploads (the new-session form, REST's files route, staffing): one limit for the files of one request,
+# checked as the bytes arrive, which go to disk under DATA_DIR/uploads (agents/operations/uploads.py)
+# and move into the session's workspace. Daphne refuses a body past it plus the form's own fields
+# before reading it (workbench/daphne_limits.py). A workspace holds four uploads at the limit.
+WORKBENCH_MAX_UPLOAD_MB = env_int("WORKBENCH_MAX_UPLOAD_MB", 1024, minimum=1)
+MAX_UPLOAD_BYTES = WORKBENCH_MAX_UPLOAD_MB * 1024 * 1024
+MAX_REQUEST_BODY_BYTES = MAX_UPLOAD_BYTES + DATA_UPLOAD_MAX_MEMORY_SIZE
+WORKSPACE_QUOTA_BYTES = 4 * MAX_UPLOAD_BYTES
+FILE_UPLOAD_HANDLERS = ["workspace.uploads.BoundedUploadHandler"]
 ASGI_APPLICATION = "workbench.asgi.application"
 
 TEMPLATES = [

@@ -6,14 +6,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 
 from agents.models import Agent, TaskTemplate
+from protocol.errors import ProtocolError
 from sessions.models import SessionState
+from workspace.uploads import StagedUploadedFile
 
 ROLES = [(role, role.capitalize()) for role in ("planning", "research", "analysis", "writing", "review")]
-MAX_ATTACHMENT_BYTES = 10 * 1024 * 1024
 
 FieldKind = TypeVar("FieldKind", bound=forms.Field)
 
@@ -79,8 +81,12 @@ class NewSessionForm(forms.Form):
     # The form's metaclass moves its fields into base_fields; the stubs see this one shadow BaseForm.files.
     files = MultipleFileField(required=False, label="Files to attach")  # type: ignore[assignment]
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, upload_refusal: ProtocolError | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.upload_refusal = upload_refusal
+        self.fields["files"].widget.attrs.update(
+            {"data-max-upload-bytes": settings.MAX_UPLOAD_BYTES, "data-max-upload-mb": settings.WORKBENCH_MAX_UPLOAD_MB}
+        )
         enabled = TaskTemplate.objects.filter(enabled=True).order_by("name")
         templates = list(enabled.values_list("slug", "name", "steps"))
         _field(self, "template", forms.ChoiceField).choices = [
@@ -104,12 +110,15 @@ class NewSessionForm(forms.Form):
                 chosen.append(able[0])
         return chosen
 
-    def clean_files(self) -> list[UploadedFile[bytes]]:
+    def clean_files(self) -> list[StagedUploadedFile]:
+        """The files, staged on disk by workspace.uploads; ``upload_refusal`` says why they are not."""
+        if self.upload_refusal is not None:
+            raise forms.ValidationError(
+                f"{self.upload_refusal.message}: {' · '.join(self.upload_refusal.suggestion)}",
+                code="upload_too_large",
+            )
         files: list[UploadedFile[bytes]] = self.cleaned_data["files"]
-        for upload in files:
-            if (upload.size or 0) > MAX_ATTACHMENT_BYTES:
-                raise forms.ValidationError(f"{upload.name} is larger than {MAX_ATTACHMENT_BYTES // 1024 // 1024} MB")
-        return files
+        return [upload for upload in files if isinstance(upload, StagedUploadedFile)]
 
     def proposal(self) -> dict[str, Any]:
         data = self.cleaned_data

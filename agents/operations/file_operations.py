@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import base64
 import fnmatch
+import hashlib
 from pathlib import Path
 from typing import Any
+
+from django.core.files.storage import FileSystemStorage
 
 from agents.operations.files import (
     MAX_FILE_BYTES,
     check_room,
     existing_file,
     file_exists,
+    move_in,
     overwrite_risk,
     safe_name,
     stat,
@@ -20,6 +24,7 @@ from agents.operations.files import (
     store_bytes,
     workspace_root,
 )
+from agents.operations.uploads import CHUNK_BYTES, existing_staged, upload_limit_bytes
 from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
 from protocol.errors import ProtocolError, already_exists
 
@@ -82,18 +87,78 @@ def _write(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     session_id = call.context.session_id
     name = safe_name(session_id, params["path"])
     storage = storage_for(session_id)
-    data = _decode(params["content"], params["encoding"])
     exists = storage.exists(name)
     if exists and Path(storage.path(name)).is_dir():
         raise already_exists("FOLDER", None, f"{name!r} is a folder")
     if exists and not (params["append"] or params["overwrite"]):
         raise file_exists(name, "write to another path", 'set "append": true')
+    replacing = storage.size(name) if exists else 0
+    if params.get("staged") is not None:
+        return _move_staged(call, params, storage, name, exists=exists)
+    data = _decode(_content_of(params), params["encoding"])
     if exists and params["append"]:
         with storage.open(name, "rb") as handle:
             data = handle.read() + data
-    check_room(session_id, len(data), replacing=storage.size(name) if exists else 0)
+    check_room(session_id, len(data), replacing=replacing)
     store_bytes(storage, name, data)
-    return {"status": "success", **stat(storage, name), "created": not exists}
+    return {
+        "status": "success",
+        **stat(storage, name),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "created": not exists,
+    }
+
+
+def _content_of(params: dict[str, Any]) -> str:
+    content = params.get("content")
+    if content is None:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "file.write needs content (or staged, the token of an upload)",
+            details={"missing": ["content"]},
+            suggestion=['send {"path": …, "content": …}'],
+        )
+    return str(content)
+
+
+def _move_staged(
+    call: Call, params: dict[str, Any], storage: FileSystemStorage, name: str, *, exists: bool
+) -> dict[str, Any]:
+    """The upload ``staged`` names, moved into the workspace as ``name`` (the caller's checks passed)."""
+    if params.get("content") is not None or params["append"]:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "an upload (staged) is written whole: no content, no append",
+            details={"invalid": {"staged": "given with content or append"}},
+        )
+    source = existing_staged(params["staged"])
+    size = source.stat().st_size
+    replacing = storage.size(name) if exists else 0
+    check_room(call.context.session_id, size, replacing=replacing, limit=upload_limit_bytes())
+    digest = _sha256_of(source)
+    move_in(storage, name, source)
+    return {"status": "success", **stat(storage, name), "sha256": digest, "created": not exists}
+
+
+def _sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while chunk := handle.read(CHUNK_BYTES):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _recorded_write(body: dict[str, Any]) -> dict[str, Any]:
+    """The record of a write: the file's name, and of its content only the size and sha256."""
+    kept = {key: value for key, value in body.items() if key != "content"}
+    content = body.get("content")
+    if isinstance(content, str):
+        try:
+            data = _decode(content, str(body.get("encoding", "utf-8")))
+        except ProtocolError:
+            data = content.encode("utf-8", "surrogatepass")
+        kept["content"] = {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
+    return kept
 
 
 def _list(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -183,24 +248,34 @@ OPERATIONS = (
     Operation(
         "file.write",
         "action",
-        "Write text (or base64 bytes) to a workspace file. Overwriting needs approval.",
+        "Write text (or base64 bytes) to a workspace file. Overwriting needs approval. "
+        "The session's log records the file's size and sha256, not its content.",
         _write,
         {
             "path": PATH,
-            "content": Param("string", required=True, max_length=MAX_FILE_BYTES * 2),
+            "content": Param(
+                "string", "the file's text (or base64 bytes); required unless staged", max_length=MAX_FILE_BYTES * 2
+            ),
             "encoding": Param("string", default="utf-8", enum=ENCODINGS),
             "append": Param("boolean", default=False),
             "overwrite": Param("boolean", default=False),
+            "staged": Param(
+                "string",
+                "instead of content: the token of an upload the server staged "
+                "(POST /api/sessions/<id>/files/ sends it)",
+                max_length=32,
+            ),
         },
         examples=_example(
             "action",
             "file.write",
             {"path": "notes/log.txt", "content": "started", "append": True},
-            {"status": "success", **_stat_example("notes/log.txt", 7), "created": True},
+            {"status": "success", **_stat_example("notes/log.txt", 7), "sha256": "…", "created": True},
         ),
         errors=(OUTSIDE, EXISTS, TOO_BIG),
         side_effects=True,
         risk=overwrite_risk("path"),
+        recorded=_recorded_write,
     ),
     Operation(
         "file.list",

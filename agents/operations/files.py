@@ -23,9 +23,9 @@ from django.core.files.storage import FileSystemStorage
 from agents.operations.context import SapContext, SessionId
 from protocol.errors import ProtocolError, already_exists, not_found
 
+# A file written or read through a SAP body; uploads (``uploads``) may be larger, up to their own limit.
 MAX_FILE_BYTES = 10 * 1024 * 1024
 MAX_NAME_BYTES = 255
-QUOTA_BYTES = 200 * 1024 * 1024
 
 
 def workspace_root(session_id: SessionId) -> Path:
@@ -96,19 +96,23 @@ def _used_bytes(session_id: SessionId) -> int:
     return sum(f.stat().st_size for f in workspace_root(session_id).rglob("*") if f.is_file() and not f.is_symlink())
 
 
-def check_room(session_id: SessionId, adding: int, replacing: int = 0) -> None:
-    if adding > MAX_FILE_BYTES:
+def check_room(session_id: SessionId, adding: int, replacing: int = 0, *, limit: int | None = None) -> None:
+    """LIMIT_EXCEEDED when a file of ``adding`` bytes is past ``limit`` (MAX_FILE_BYTES unless given)
+    or would take the workspace past its quota."""
+    limit = MAX_FILE_BYTES if limit is None else limit
+    if adding > limit:
         raise ProtocolError(
             "LIMIT_EXCEEDED",
-            f"files are limited to {MAX_FILE_BYTES} bytes",
-            details={"limit": MAX_FILE_BYTES, "size": adding},
+            f"files are limited to {limit} bytes",
+            details={"limit": limit, "size": adding},
         )
     used = _used_bytes(session_id) - replacing
-    if used + adding > QUOTA_BYTES:
+    quota = settings.WORKSPACE_QUOTA_BYTES
+    if used + adding > quota:
         raise ProtocolError(
             "LIMIT_EXCEEDED",
-            f"the workspace quota of {QUOTA_BYTES} bytes would be exceeded",
-            details={"limit": QUOTA_BYTES, "used": used, "adding": adding},
+            f"the workspace quota of {quota} bytes would be exceeded",
+            details={"limit": quota, "used": used, "adding": adding},
             suggestion=["delete files you no longer need"],
         )
 
@@ -120,6 +124,13 @@ def store_bytes(storage: FileSystemStorage, name: str, data: bytes) -> None:
     if saved != name:  # the storage chose another name: never leave a stray copy
         storage.delete(saved)
         raise ProtocolError("INTERNAL_ERROR", f"could not write {name!r}")
+
+
+def move_in(storage: FileSystemStorage, name: str, source: Path) -> None:
+    """Move the file at ``source`` to ``name`` (replacing it): a rename, so no byte is copied."""
+    target = Path(storage.path(name))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    source.replace(target)
 
 
 def stat(storage: FileSystemStorage, name: str) -> dict[str, Any]:

@@ -46,6 +46,9 @@ class Operation:
     risk: Callable[[dict[str, Any], Any], str | None] | None = None
     # True for operations (workflow.execute) whose body holds placeholders for their own steps.
     resolves_own_placeholders: bool = False
+    # What the audit record keeps of a request's body, when not all of it (a file's content: its size
+    # and hash instead). ``recorded(body)`` returns the body to record.
+    recorded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):

@@ -89,11 +89,11 @@ def test_symlinks_that_lead_outside_are_refused(world, tmp_path):
     assert write.body["code"] == "PATH_OUTSIDE_WORKSPACE" and not (outside / "new.txt").exists()
 
 
-def test_oversize_writes_and_a_full_workspace_are_refused(world, monkeypatch):
+def test_oversize_writes_and_a_full_workspace_are_refused(world, monkeypatch, settings):
     from agents.operations import files
 
     monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
-    monkeypatch.setattr(files, "QUOTA_BYTES", 1500)
+    settings.WORKSPACE_QUOTA_BYTES = 1500
 
     def write(path, size, block_id="1"):
         return block("action", "file.write", json.dumps({"path": path, "content": "x" * size}), block_id)

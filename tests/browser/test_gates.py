@@ -17,6 +17,7 @@ WAIT = 60_000
 
 def start_session(owner, editor):
     from agents.models import Agent
+    from agents.operations.uploads import stage
     from agents.staffing import session_start
     from sessions.membership import member_add, session_share
 
@@ -26,7 +27,7 @@ def start_session(owner, editor):
         title="Regional sales",
         proposal={"goal": "Analyse the attached sales CSV: compare the regions", "constraints": {"audience": "sales"}},
         agents=list(agents),
-        files=[("sales.csv", SALES.encode())],
+        files=[("sales.csv", stage([SALES.encode()]))],
     )
     member_add(session=session, user=editor, role="editor")
     session_share(session_id=session.pk, caller=caller_for_user(owner), group="finance", role="viewer")

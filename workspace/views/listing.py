@@ -4,11 +4,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 
+from agents.operations.uploads import discard_staged
 from agents.staffing import session_start
 from protocol.errors import ProtocolError
 from sessions import selectors
 from workspace.forms import NewSessionForm, ReviewFilterForm
 from workspace.selectors import session_rows
+from workspace.uploads import StagedUploadedFile, upload_refusal
 from workspace.views.common import SignedInRequest
 
 
@@ -20,22 +22,29 @@ def session_list(request: SignedInRequest) -> HttpResponse:
 @login_required
 def session_new(request: SignedInRequest) -> HttpResponse:
     """The task proposal form; the new session opens with its agents, files and proposal in place."""
-    form = NewSessionForm(request.POST or None, request.FILES or None)
-    if request.method == "POST" and form.is_valid():
-        files = [(upload.name, upload.read()) for upload in form.cleaned_data["files"]]
-        try:
-            session = session_start(
-                owner=request.user,
-                title=form.title_or_goal(),
-                proposal=form.proposal(),
-                agents=form.cleaned_data["agents"],
-                files=files,
-            )
-        except ProtocolError as error:
-            form.add_error("files", error.message)
-        else:
-            return redirect("workspace:detail", session_id=session.pk)
-    return render(request, "workspace/new.html", {"form": form}, status=400 if form.errors else 200)
+    refusal = upload_refusal(request) if request.method == "POST" else None
+    form = NewSessionForm(request.POST or None, request.FILES or None, upload_refusal=refusal)
+    try:
+        if request.method == "POST" and form.is_valid():
+            files = [(upload.name or "", upload.staged) for upload in form.cleaned_data["files"]]
+            try:
+                session = session_start(
+                    owner=request.user,
+                    title=form.title_or_goal(),
+                    proposal=form.proposal(),
+                    agents=form.cleaned_data["agents"],
+                    files=files,
+                )
+            except ProtocolError as error:
+                form.add_error("files", error.message)
+            else:
+                return redirect("workspace:detail", session_id=session.pk)
+    finally:  # what did not move into a workspace leaves the staging area
+        for upload in request.FILES.getlist("files"):
+            if isinstance(upload, StagedUploadedFile):
+                discard_staged(upload.staged)
+    status = 413 if refusal is not None else 400 if form.errors else 200
+    return render(request, "workspace/new.html", {"form": form}, status=status)
 
 
 @login_required
