@@ -6,10 +6,12 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import quote
 
+import psutil
 import pytest
 import websockets
 from django.conf import settings
@@ -185,3 +187,43 @@ def run_manage(*args, **env):
         text=True,
         timeout=120,
     )
+
+
+class PeakMemory:
+    """The peak growth of a process's resident memory over a ``with`` block, sampled every 10 ms."""
+
+    def __init__(self, pid: int):
+        self.process = psutil.Process(pid)
+        self.baseline = self.peak = self.process.memory_info().rss
+        self._stop = threading.Event()
+        self._sampler = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self):
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.process.memory_info().rss)
+            time.sleep(0.01)
+
+    def __enter__(self):
+        self._sampler.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._sampler.join()
+
+    @property
+    def growth_mb(self) -> float:
+        return (self.peak - self.baseline) / (1024 * 1024)
+
+
+def generated(total: int, piece=1024 * 1024, digest=None):
+    """``total`` bytes of CSV-like text, generated a piece at a time (never whole in this process)."""
+    row = b"north,1234.5,2024-01-01,some words to fill the line\n"
+    block = (row * (piece // len(row) + 1))[:piece]
+    sent = 0
+    while sent < total:
+        chunk = block[: min(piece, total - sent)]
+        if digest is not None:
+            digest.update(chunk)
+        sent += len(chunk)
+        yield chunk

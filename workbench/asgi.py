@@ -17,6 +17,7 @@ from django.conf import settings  # noqa: E402
 from agents.auth import ASGIApp, BearerAgentMiddleware  # noqa: E402
 from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
+from workbench import daphne_limits  # noqa: E402
 from workbench.origins import SameOriginValidator  # noqa: E402
 from workspace.routing import websocket_urlpatterns as workspace_websockets  # noqa: E402
 
@@ -35,6 +36,7 @@ def _origin_checked_unless_bearer(app: ASGIApp) -> ASGIApp:
     return route
 
 
+daphne_limits.install(api_body_limit=settings.MAX_UPLOAD_BYTES, page_body_limit=settings.MAX_REQUEST_BODY_BYTES)
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
