@@ -216,6 +216,11 @@ _INPUT_REFUSALS = (
     ("the same in a message built by the server", "`message_post`", "`INVALID_MESSAGE` (400)"),
     ("a frame over 1 MiB", "sockets", "`MESSAGE_TOO_LARGE`; over 4 MiB Daphne closes with 1009"),
     ("a body over 2.5 MB", "REST, forms", "`MESSAGE_TOO_LARGE` (413)"),
+    (
+        "an upload past `WORKBENCH_MAX_UPLOAD_MB`",
+        "REST files, the new-session form",
+        "`LIMIT_EXCEEDED` (413), before the body when `Content-Length` says so",
+    ),
     ("a `resume` past the session's last message", "sockets", "`INVALID_FRAME` (`details.head_seq`)"),
     ("a frame whose handling fails on the server", "sockets", "`INTERNAL_ERROR`; the socket stays open"),
 )

@@ -50,20 +50,21 @@
   function upload(files) {
     const form = panel();
     const token = form.elements.csrfmiddlewaretoken.value;
-    Array.from(files).forEach((file) => {
+    Array.from(files).forEach(async (file) => {
       const path = "uploads/" + file.name.replace(/[^A-Za-z0-9._-]/g, "_");
-      fetch(form.dataset.uploadUrl + "?path=" + encodeURIComponent(path), {
-        method: "POST", body: file, headers: { "X-CSRFToken": token, "Content-Type": "application/octet-stream" },
-      }).then((response) => {
-        const item = document.createElement("li");
-        item.textContent = response.ok ? path : file.name + ": not attached (" + response.status + ")";
-        if (response.ok) {
-          const field = document.createElement("input");
-          Object.assign(field, { type: "hidden", name: "attachments", value: path });
-          form.appendChild(field);
-        }
-        form.querySelector("[data-role=attached]").appendChild(item);
-      });
+      const item = document.createElement("li");
+      const bar = window.chapUploads.progressBar("Uploading " + file.name);
+      item.append(file.name + " ", bar);
+      form.querySelector("[data-role=attached]").appendChild(item);
+      const answer = await window.chapUploads.send(form.dataset.uploadUrl + "?path=" + encodeURIComponent(path), file,
+        { "X-CSRFToken": token, "Content-Type": "application/octet-stream" }, bar);
+      const ok = answer && answer.status < 300;
+      item.textContent = ok ? path : file.name + ": not attached (" + window.chapUploads.refusal(answer) + ")";
+      if (ok) {
+        const field = document.createElement("input");
+        Object.assign(field, { type: "hidden", name: "attachments", value: path });
+        form.appendChild(field);
+      }
     });
   }
   document.addEventListener("dragover", (event) => { if (event.target.closest("[data-role=drop]")) event.preventDefault(); });
