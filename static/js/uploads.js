@@ -62,6 +62,7 @@ window.chapUploads = (function () {
     const files = Array.from(input.files);
     if (!files.length) return; // nothing to upload: the form posts as it always did
     event.preventDefault();
+    field.querySelectorAll(".error").forEach((old) => old.remove());
     const limit = Number(input.dataset.maxUploadBytes);
     const total = files.reduce((sum, file) => sum + file.size, 0);
     if (total > limit) {
