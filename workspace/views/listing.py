@@ -22,25 +22,26 @@ def session_list(request: SignedInRequest) -> HttpResponse:
 @login_required
 def session_new(request: SignedInRequest) -> HttpResponse:
     """The task proposal form; the new session opens with its agents, files and proposal in place."""
+    data, files = request.POST, request.FILES  # parsed first: the upload handlers' refusal is known after
     refusal = upload_refusal(request) if request.method == "POST" else None
-    form = NewSessionForm(request.POST or None, request.FILES or None, upload_refusal=refusal)
+    form = NewSessionForm(data or None, files or None, upload_refusal=refusal)
     try:
         if request.method == "POST" and form.is_valid():
-            files = [(upload.name or "", upload.staged) for upload in form.cleaned_data["files"]]
+            attached = [(upload.name or "", upload.staged) for upload in form.cleaned_data["files"]]
             try:
                 session = session_start(
                     owner=request.user,
                     title=form.title_or_goal(),
                     proposal=form.proposal(),
                     agents=form.cleaned_data["agents"],
-                    files=files,
+                    files=attached,
                 )
             except ProtocolError as error:
                 form.add_error("files", error.message)
             else:
                 return redirect("workspace:detail", session_id=session.pk)
     finally:  # what did not move into a workspace leaves the staging area
-        for upload in request.FILES.getlist("files"):
+        for upload in files.getlist("files"):
             if isinstance(upload, StagedUploadedFile):
                 discard_staged(upload.staged)
     status = 413 if refusal is not None else 400 if form.errors else 200
