@@ -232,6 +232,9 @@ def approval_decide(
             details={"approval_id": approval.pk, "reason": reason, "decided_by": caller.sender_id},
         )
         response = error_block(block.name, block.id, denied)
+        operation = workbench_registry().get(block.name)
+        if operation is not None and operation.release is not None:
+            operation.release(approval.request)
     approval.response = {"type": response.type, "name": response.name, "id": response.id, "body": response.body}
     approval.save(update_fields=["response"])
     _record(

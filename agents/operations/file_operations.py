@@ -24,7 +24,7 @@ from agents.operations.files import (
     store_bytes,
     workspace_root,
 )
-from agents.operations.uploads import CHUNK_BYTES, existing_staged, upload_limit_bytes
+from agents.operations.uploads import CHUNK_BYTES, existing_staged, staged_path, upload_limit_bytes
 from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
 from protocol.errors import ProtocolError, already_exists
 
@@ -146,6 +146,11 @@ def _sha256_of(path: Path) -> str:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _release_staged(params: dict[str, Any]) -> None:
+    if isinstance(params.get("staged"), str):
+        staged_path(params["staged"]).unlink(missing_ok=True)
 
 
 def _recorded_write(body: dict[str, Any]) -> dict[str, Any]:
@@ -276,6 +281,7 @@ OPERATIONS = (
         side_effects=True,
         risk=overwrite_risk("path"),
         recorded=_recorded_write,
+        release=_release_staged,
     ),
     Operation(
         "file.list",

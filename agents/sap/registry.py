@@ -49,6 +49,8 @@ class Operation:
     # What the audit record keeps of a request's body, when not all of it (a file's content: its size
     # and hash instead). ``recorded(body)`` returns the body to record.
     recorded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+    # What a request that will never run lets go of (a rejected approval's staged upload): ``release(params)``.
+    release: Callable[[dict[str, Any]], None] | None = None
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):

@@ -102,22 +102,30 @@ def test_staging_stops_at_the_first_chunk_past_the_limit(settings):
     assert set(staging_root().iterdir()) == staged
 
 
-def test_an_agent_upload_waiting_for_approval_moves_in_when_approved(world):
+def test_an_agent_upload_waiting_for_approval_moves_in_when_approved_and_goes_when_rejected(world):
     session = world["session"]
     careful = make_agent("careful", allowed_operations=["file.*"], approval_operations=["file.write"])
     agent_join(session=session, agent=careful)
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {token_issue(agent=careful)}")
-    asked = upload(client, session, "careful.csv", b"a,b\n1,2\n")
-    assert asked.status_code == 202 and not (workspace_root(session.pk) / "careful.csv").exists()
-    decided = signed_in(world["owner"]).post(
-        f"/api/sessions/{session.pk}/approvals/{asked.json()['approval_id']}/decision/",
-        {"decision": "approve"},
-        format="json",
-    )
-    assert decided.json()["response"]["body"]["size"] == 8
+    staged = set(staging_root().iterdir())
+
+    def decide(path, decision):
+        asked = upload(client, session, path, b"a,b\n1,2\n")
+        assert asked.status_code == 202 and not (workspace_root(session.pk) / path).exists()
+        assert len(set(staging_root().iterdir()) - staged) == 1, "staged while it waits"
+        return signed_in(world["owner"]).post(
+            f"/api/sessions/{session.pk}/approvals/{asked.json()['approval_id']}/decision/",
+            {"decision": decision},
+            format="json",
+        )
+
+    assert decide("careful.csv", "approve").json()["response"]["body"]["size"] == 8
     assert (workspace_root(session.pk) / "careful.csv").read_bytes() == b"a,b\n1,2\n"
     assert records(session)[-1]["request"]["caller"] == {"type": "agent", "id": "careful"}
+    assert decide("rejected.csv", "reject").json()["status"] == "rejected"
+    assert not (workspace_root(session.pk) / "rejected.csv").exists()
+    assert set(staging_root().iterdir()) == staged
 
 
 def test_a_staged_token_is_refused_unless_it_names_a_staged_upload(world):
