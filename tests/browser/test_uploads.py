@@ -80,3 +80,32 @@ def test_a_file_past_the_limit_is_refused_in_the_form(chromium, server, tmp_path
     screenshot(page, "upload-refused-by-the-server", whole=False)
     assert not WorkSession.objects.filter(title="Summarise the huge export").exists()
     page.context.close()
+
+
+def test_the_feedback_panel_attaches_a_file_with_a_progress_bar_and_says_why_one_is_refused(chromium, server, tmp_path):
+    from tests.factories import make_session
+
+    session = make_session(owner=make_user("nina"))
+    page = open_page(chromium)
+    sign_in(page, server, "nina")
+    page.goto(f"{server.url}/sessions/{session.pk}/")
+    cdp = page.context.new_cdp_session(page)
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": 20 * MB},
+    )
+    attached = page.locator("[data-role=attached]")
+    page.get_by_label("Attach files").set_input_files(sized_file(tmp_path, "export.csv", 40 * MB))
+    attached.get_by_test_id("upload-progress").wait_for()
+    attached.scroll_into_view_if_needed()
+    screenshot(page, "upload-attach-progress", whole=False)
+    attached.get_by_text("uploads/export.csv").wait_for(timeout=120_000)
+    assert (workspace_root(session.pk) / "uploads/export.csv").stat().st_size == 40 * MB
+
+    page.get_by_label("Attach files").set_input_files(sized_file(tmp_path, "over.csv", (LIMIT_MB + 1) * MB))
+    refused = attached.get_by_text("over.csv: not attached")
+    refused.wait_for(timeout=120_000)
+    assert f"uploads are limited to {LIMIT_MB} MB" in refused.text_content()
+    screenshot(page, "upload-attach-refused", whole=False)
+    assert not (workspace_root(session.pk) / "uploads/over.csv").exists()
+    page.context.close()
