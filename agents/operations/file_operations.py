@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import fnmatch
 import hashlib
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -181,19 +182,25 @@ def _list(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _copy_or_move(call: Call, params: dict[str, Any], *, move: bool) -> dict[str, Any]:
+    """A file copied or moved on disk, never read into memory (an upload may be as large as the
+    upload limit); a copy must fit that limit and the quota, a move takes no room."""
     session_id = call.context.session_id
     storage, source = existing_file(session_id, params["source"])
     destination = safe_name(session_id, params["destination"])
     exists = storage.exists(destination)
+    if exists and Path(storage.path(destination)).is_dir():
+        raise already_exists("FOLDER", None, f"{destination!r} is a folder")
     if exists and not params["overwrite"]:
         raise file_exists(destination, "choose another destination")
-    with storage.open(source, "rb") as handle:
-        data = handle.read()
-    if not move:
-        check_room(session_id, len(data), replacing=storage.size(destination) if exists else 0)
-    store_bytes(storage, destination, data)
-    if move:
-        storage.delete(source)
+    if destination != source:
+        source_path = Path(storage.path(source))
+        if move:
+            move_in(storage, destination, source_path)
+        else:
+            replacing = storage.size(destination) if exists else 0
+            check_room(session_id, source_path.stat().st_size, replacing=replacing, limit=upload_limit_bytes())
+            Path(storage.path(destination)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source_path, storage.path(destination))
     return {"status": "success", "source": source, **stat(storage, destination)}
 
 

@@ -151,3 +151,18 @@ def test_the_new_session_form_refuses_files_past_the_limit(client, settings):
     assert "uploads are limited to 0 MB (1000 bytes)" in response.content.decode()
     assert not WorkSession.objects.exists()
     assert set(staging_root().iterdir()) == staged
+
+
+def test_an_upload_larger_than_a_sap_body_is_copied_and_moved_on_disk(world, monkeypatch, settings):
+    from agents.operations import files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 10)  # what a SAP body may write; uploads may be larger
+    settings.WORKSPACE_QUOTA_BYTES = 250
+    session = world["session"]
+    assert upload(signed_in(world["owner"]), session, "big.csv", b"x" * 100).status_code == 201
+    [copied] = sap(world, block("action", "file.copy", '{"source": "big.csv", "destination": "copy/big.csv"}'))
+    [moved] = sap(world, block("action", "file.move", '{"source": "copy/big.csv", "destination": "moved.csv"}'))
+    assert copied.body["size"] == 100 and moved.body["size"] == 100
+    assert (workspace_root(session.pk) / "moved.csv").read_bytes() == b"x" * 100
+    [full] = sap(world, block("action", "file.copy", '{"source": "big.csv", "destination": "third.csv"}'))
+    assert full.body["code"] == "LIMIT_EXCEEDED" and full.body["details"]["limit"] == 250
