@@ -1,10 +1,10 @@
 """Uploads on their way into a workspace (the new-session form, REST's files route, staffing).
 
 An upload's bytes go to a file under DATA_DIR/uploads as they arrive, counted against the one limit
-(``WORKBENCH_MAX_UPLOAD_MB``), so memory stays flat whatever the file's size
-and an upload past the limit stops at the first byte past it. ``file.write`` with ``staged`` then
-moves the file into the workspace (a rename, same disk): the caller's own write, with its rights,
-approvals and audit record, which names the file, its size and its sha256, never its bytes.
+(``WORKBENCH_MAX_UPLOAD_MB``), so memory stays flat whatever the file's size and an upload past the
+limit stops at the first chunk past it. ``file.write`` with ``staged`` then moves the file into the
+workspace (a rename, same disk): the caller's own write, with its rights, approvals and audit record,
+which names the file, its size and its sha256, never its bytes.
 """
 
 from __future__ import annotations
