@@ -30,6 +30,7 @@ NOT_STRICT = {
     "NaN": '{"type": "ping", "n": NaN}',
     "Infinity": '{"type": "ping", "n": -Infinity}',
     "a number too large": '{"type": "ping", "n": 1e999}',
+    "an integer too long to print again": '{"type": "ping", "n": ' + "9" * 4301 + "}",
 }
 
 
@@ -234,8 +235,48 @@ def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_mess
     assert refused.value.code == "INVALID_MESSAGE"
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", [10**4301, {"n": [1, -(10**4400)]}], ids=["an integer", "one nested deeper"])
+def test_the_write_path_refuses_an_integer_python_cannot_print_naming_its_field(world, value):
+    from protocol.errors import ProtocolError
+
+    envelope = envelopes.feedback("m1", session_id=world["session"].pk, sender=("human", "olga"))
+    envelope["payload"]["specific_instructions"] = {"limit": value}
+    with pytest.raises(ProtocolError) as refused:
+        validate_envelope(envelope)
+    error = refused.value
+    assert error.code == "INVALID_MESSAGE" and list(error.details["invalid"].values()) == ["number"]
+    assert next(iter(error.details["invalid"])).startswith("payload.specific_instructions.limit")
+
+
+@pytest.mark.django_db
+def test_numbers_are_kept_in_the_form_every_database_reads_back(world):
+    """PostgreSQL's jsonb gives 1e16 back as 10000000000000000 and -0.0 as 0.0: the message is hashed
+    and stored in that form on every database; other numbers stay as sent."""
+    envelope = envelopes.feedback("m1", session_id=world["session"].pk, sender=("human", "olga"))
+    sent = {"big": 1e16, "huge": -2.5e20, "max": 1.7976931348623157e308, "zero": -0.0, "tiny": 1.5e-7, "f": 0.1}
+    envelope["payload"]["specific_instructions"] = {**sent, "nested": [[1e22, 1.0, 10**30]]}
+    kept = validate_envelope(envelope)["payload"]["specific_instructions"]
+    assert json.dumps(kept, sort_keys=True) == json.dumps(
+        {
+            "big": 10**16,
+            "huge": -(25 * 10**19),
+            "max": 17976931348623157 * 10**292,
+            "zero": 0.0,
+            "tiny": 1.5e-7,
+            "f": 0.1,
+            "nested": [[10**22, 1.0, 10**30]],
+        },
+        sort_keys=True,
+    )
+    assert isinstance(
+        envelope["payload"]["specific_instructions"]["big"], float
+    )  # what the caller holds is left as it was
+
+
 def test_sap_block_bodies_are_strict_json_too():
     for body, code in [
+        ('{"n": ' + "9" * 4301 + "}", "INVALID_JSON"),
         ('{"path": "\\ud800"}', "INVALID_JSON"),
         ('{"n": 1e999}', "INVALID_JSON"),
         ('{"n": Infinity}', "INVALID_JSON"),
