@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
@@ -221,6 +222,41 @@ def test_a_rest_body_over_the_upload_limit_is_413_message_too_large(world, setti
         error["code"] == "MESSAGE_TOO_LARGE" and error["details"]["limit_bytes"] == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     )
     assert not WorkSession.objects.get(pk=world["session"].pk).head_seq
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_to_no_message_of_the_session_is_refused_on_every_channel(world):
+    """REST and the CHAP socket refuse it with RESOURCE_NOT_FOUND naming the field; the form says so."""
+    client = APIClient()
+    client.force_login(world["owner"])
+    messages = f"/api/sessions/{world['session'].pk}/messages/"
+    response = client.post(messages, envelope_for(world, in_reply_to="msg_nowhere"), format="json")
+    assert response.status_code == 404
+    assert response.json()["error"]["details"] == {
+        "resource_type": "MESSAGE",
+        "resource_name": "msg_nowhere",
+        "field": "in_reply_to",
+    }
+
+    communicator = sockets(world)["chap"]
+
+    async def on_the_socket(frame):
+        await communicator.connect()
+        await frames_until(communicator, "hello")
+        await communicator.send_json_to(frame)
+        answer = await frames_until(communicator, "error")
+        await communicator.disconnect()
+        return answer
+
+    frame = async_to_sync(on_the_socket)(envelope_for(world, in_reply_to="msg_nowhere"))
+    assert frame["error"]["code"] == "RESOURCE_NOT_FOUND" and frame["error"]["details"]["field"] == "in_reply_to"
+    form = {"target_message_id": "msg_nowhere", "feedback_type": "refinement", "instruction": "Say more about it"}
+    browser = Client()
+    browser.force_login(world["owner"])
+    page = browser.post(f"/sessions/{world['session'].pk}/feedback/", form).content.decode()
+    assert "in_reply_to names no message of this session" in page
+    assert not WorkSession.objects.get(pk=world["session"].pk).head_seq
+    assert client.post(messages, envelope_for(world, in_reply_to=None), format="json").status_code == 201
 
 
 @pytest.mark.django_db
