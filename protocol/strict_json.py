@@ -26,7 +26,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class JsonRefused(ValueError):
-    """The text is not strict JSON. ``reason`` is one of syntax, constant, number, surrogate, depth;
+    """The text is not strict JSON. ``reason`` is one of syntax, constant, number, surrogate, depth, key;
     ``path`` names where in a value (``payload.rows.0``), when ``canonical`` found it."""
 
     def __init__(self, reason: str, message: str, position: int | None = None, path: str = ""):
@@ -110,18 +110,30 @@ def _canonical(item: Any, level: int, max_depth: int, path: str) -> Any:
             message = f"an integer of more than {MAX_INTEGER_DIGITS} digits; send it as a string"
             raise JsonRefused("number", message, path=path)
         return item
-    if isinstance(item, dict | list):
+    if isinstance(item, dict | list | tuple):
         if level > max_depth:
             raise JsonRefused("depth", f"JSON nests deeper than {max_depth} levels", path=path)
         prefix = f"{path}." if path else ""
-        if isinstance(item, list):
+        if not isinstance(item, dict):  # a tuple is stored, and so read back, as a list
             children = [_canonical(child, level + 1, max_depth, f"{prefix}{index}") for index, child in enumerate(item)]
-            return item if all(new is old for new, old in zip(children, item, strict=True)) else children
+            unchanged = isinstance(item, list) and all(new is old for new, old in zip(children, item, strict=True))
+            return item if unchanged else children
         changed = False
-        mapping: dict[Any, Any] = {}
+        mapping: dict[str, Any] = {}
         for key, child in item.items():
-            _canonical(key, level, max_depth, f"{prefix}{key}")
-            mapping[key] = new = _canonical(child, level + 1, max_depth, f"{prefix}{key}")
-            changed = changed or new is not child
+            name = _canonical(key if isinstance(key, str) else _key(key, path), level, max_depth, f"{prefix}{key}")
+            mapping[name] = new = _canonical(child, level + 1, max_depth, f"{prefix}{name}")
+            changed = changed or new is not child or name is not key
         return mapping if changed else item
     return item
+
+
+def _key(key: object, path: str) -> str:
+    """A key that is not a string as JSON writes it (and so as every store reads it back)."""
+    if isinstance(key, bool) or key is None:
+        return json.dumps(key)
+    if isinstance(key, int):
+        return int.__repr__(key)
+    if isinstance(key, float) and math.isfinite(key):
+        return float.__repr__(key)
+    raise JsonRefused("key", f"a key of type {type(key).__name__} is not JSON; use a string", path=path)

@@ -305,9 +305,12 @@ def test_numbers_are_kept_in_the_form_every_database_reads_back(world):
         },
         sort_keys=True,
     )
-    assert isinstance(
-        envelope["payload"]["specific_instructions"]["big"], float
-    )  # what the caller holds is left as it was
+    assert isinstance(envelope["payload"]["specific_instructions"]["big"], float)  # the caller's is as it was
+    envelope["payload"]["specific_instructions"] = {7: (1e16, -0.0), None: {True: 2.5}}  # as Python code builds them
+    assert validate_envelope(envelope)["payload"]["specific_instructions"] == {
+        "7": [10**16, 0.0],
+        "null": {"true": 2.5},
+    }
 
 
 def test_sap_block_bodies_are_strict_json_too():
