@@ -80,55 +80,63 @@ def loads(text: str | bytes, *, max_depth: int = MAX_DEPTH) -> Any:
 def canonical_number(number: float) -> float | int:
     """``number`` as a database that keeps JSON numbers as exact decimals reads it back (PostgreSQL's
     ``jsonb``, through Python's ``json``): a float whose shortest form has a positive exponent
-    (``1e+16``, ``2.5e+20``) is a whole number and comes back an integer, ``-0.0`` comes back ``0.0``.
-    Every other finite float comes back as it went in."""
-    if number == 0:
-        return 0.0
+    (``1e+16``, ``2.5e+20``: from 1e16 up) is a whole number and comes back an integer, ``-0.0`` comes
+    back ``0.0``. Every other finite float comes back as it went in."""
+    if -1e16 < number < 1e16:
+        return 0.0 if number == 0 else number
     text = float.__repr__(number)
     return int(Decimal(text)) if "e+" in text else number
 
 
-def canonical(value: Any, *, max_depth: int = MAX_DEPTH, path: str = "") -> Any:
-    """``value`` (decoded JSON, or data about to be stored as JSON) with every number canonical
-    (``canonical_number``), or JsonRefused unless it nests at most ``max_depth`` levels, holds only
+def canonical(value: Any, *, max_depth: int = MAX_DEPTH) -> Any:
+    """``value`` (decoded JSON, or data about to be stored as JSON) in the form every store reads it
+    back: numbers canonical (``canonical_number``), tuples as lists, keys as the strings JSON writes.
+    JsonRefused, its ``path`` naming where, unless it nests at most ``max_depth`` levels, holds only
     finite numbers and integers Python can print, and has no lone surrogate in a key or string.
     Containers come back as they were (the same objects) when nothing in them changed."""
-    return _canonical(value, 1, max_depth, path)
+    return _canonical(value, 1, max_depth)
 
 
-def _canonical(item: Any, level: int, max_depth: int, path: str) -> Any:
+def _canonical(item: Any, level: int, max_depth: int) -> Any:
     if isinstance(item, str):
         if _SURROGATE.search(item):
-            raise JsonRefused("surrogate", "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff)", path=path)
+            raise JsonRefused("surrogate", "a string holds a lone UTF-16 surrogate (\\ud800-\\udfff)")
         return item
     if isinstance(item, float):
         if not math.isfinite(item):
-            raise JsonRefused("constant", f"{item} is not a JSON number; send null or a string instead", path=path)
+            raise JsonRefused("constant", f"{item} is not a JSON number; send null or a string instead")
         return canonical_number(item)
     if isinstance(item, int) and not isinstance(item, bool):
         if abs(item) >= _INTEGER_LIMIT:
-            message = f"an integer of more than {MAX_INTEGER_DIGITS} digits; send it as a string"
-            raise JsonRefused("number", message, path=path)
+            raise JsonRefused("number", f"an integer of more than {MAX_INTEGER_DIGITS} digits; send it as a string")
         return item
-    if isinstance(item, dict | list | tuple):
-        if level > max_depth:
-            raise JsonRefused("depth", f"JSON nests deeper than {max_depth} levels", path=path)
-        prefix = f"{path}." if path else ""
-        if not isinstance(item, dict):  # a tuple is stored, and so read back, as a list
-            children = [_canonical(child, level + 1, max_depth, f"{prefix}{index}") for index, child in enumerate(item)]
-            unchanged = isinstance(item, list) and all(new is old for new, old in zip(children, item, strict=True))
-            return item if unchanged else children
-        changed = False
-        mapping: dict[str, Any] = {}
-        for key, child in item.items():
-            name = _canonical(key if isinstance(key, str) else _key(key, path), level, max_depth, f"{prefix}{key}")
-            mapping[name] = new = _canonical(child, level + 1, max_depth, f"{prefix}{name}")
-            changed = changed or new is not child or name is not key
-        return mapping if changed else item
-    return item
+    if not isinstance(item, dict | list | tuple):
+        return item
+    if level > max_depth:
+        raise JsonRefused("depth", f"JSON nests deeper than {max_depth} levels")
+    if not isinstance(item, dict):  # a tuple is stored, and so read back, as a list
+        children = [_child(child, index, level, max_depth) for index, child in enumerate(item)]
+        unchanged = isinstance(item, list) and all(new is old for new, old in zip(children, item, strict=True))
+        return item if unchanged else children
+    changed = False
+    mapping: dict[str, Any] = {}
+    for key, child in item.items():
+        name = _child(key if isinstance(key, str) else _key(key), key, level - 1, max_depth)
+        mapping[name] = new = _child(child, name, level, max_depth)
+        changed = changed or new is not child or name is not key
+    return mapping if changed else item
 
 
-def _key(key: object, path: str) -> str:
+def _child(item: Any, key: object, level: int, max_depth: int) -> Any:
+    """``item``, found under ``key``, canonical; a refusal's path is built on the way out, only then."""
+    try:
+        return _canonical(item, level + 1, max_depth)
+    except JsonRefused as refused:
+        refused.path = f"{key}.{refused.path}" if refused.path else str(key)
+        raise
+
+
+def _key(key: object) -> str:
     """A key that is not a string as JSON writes it (and so as every store reads it back)."""
     if isinstance(key, bool) or key is None:
         return json.dumps(key)
@@ -136,4 +144,4 @@ def _key(key: object, path: str) -> str:
         return int.__repr__(key)
     if isinstance(key, float) and math.isfinite(key):
         return float.__repr__(key)
-    raise JsonRefused("key", f"a key of type {type(key).__name__} is not JSON; use a string", path=path)
+    raise JsonRefused("key", f"a key of type {type(key).__name__} is not JSON; use a string")
