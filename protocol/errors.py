@@ -206,7 +206,7 @@ _ACCESS_REFUSALS = (
 # What is refused because of what was sent: (what, where, code and REST status), for docs/errors.md.
 _INPUT_REFUSALS = (
     (
-        "JSON that is not strict: `NaN`, `Infinity`, `1e999`",
+        "JSON that is not strict: `NaN`, `Infinity`, `1e999`, an integer of more than 4,300 digits",
         "frames, REST bodies",
         "`INVALID_FRAME`, `INVALID_REQUEST` (400)",
     ),
@@ -214,6 +214,11 @@ _INPUT_REFUSALS = (
     ("nesting past 64 levels", "frames, REST bodies", "`INVALID_FRAME`, `INVALID_REQUEST` (400)"),
     ("the same in a SAP block body", "SAP", "`INVALID_JSON`, `DEPTH_EXCEEDED`"),
     ("the same in a message built by the server", "`message_post`", "`INVALID_MESSAGE` (400)"),
+    (
+        "a message whose `in_reply_to` names no message of the session",
+        "`message_post`",
+        "`RESOURCE_NOT_FOUND` (404, `details.field`)",
+    ),
     ("a frame over 1 MiB", "sockets", "`MESSAGE_TOO_LARGE`; over 4 MiB Daphne closes with 1009"),
     ("a body over 2.5 MB", "REST, forms", "`MESSAGE_TOO_LARGE` (413)"),
     (

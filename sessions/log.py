@@ -11,7 +11,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, not_found
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_decider, require_post
 from sessions.chap.chain import canonical_json, content_hash, genesis_checksum, next_checksum
 from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
@@ -205,6 +205,7 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
             retried = _retried(session, checked, canonical)
             if retried is not None:
                 return retried
+        _check_reply(graph, checked)
         _check_version(session, graph, checked)
         refuse_unknown_question(graph.graph, checked)
         refuse_second_decision(graph.graph, checked)
@@ -286,6 +287,20 @@ def message_row(
         checksum=checksum,
         search_text=searchable_text(envelope),
     )
+
+
+def _check_reply(graph: ContextGraph, checked: dict[str, Any]) -> None:
+    """RESOURCE_NOT_FOUND unless ``in_reply_to`` is empty or names a message of this session: a reply
+    to nothing (or to another session's message) would hang off no thread and escape the version rule."""
+    reply = checked.get("in_reply_to")
+    if reply and graph.graph.nodes.get(reply, {}).get("message") != reply:
+        raise not_found(
+            "MESSAGE",
+            reply,
+            "in_reply_to names no message of this session",
+            suggestion=["reply to a message of this session by its message_id, or send in_reply_to null"],
+            field="in_reply_to",
+        )
 
 
 def _check_version(session: WorkSession, graph: ContextGraph, checked: dict[str, Any]) -> None:

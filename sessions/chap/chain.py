@@ -1,4 +1,14 @@
-"""The tamper-evident version chain: checksum_n = H(checksum_{n-1} || canonical JSON of message n)."""
+"""The tamper-evident version chain: checksum_n = H(checksum_{n-1} || canonical JSON of message n).
+
+What is hashed is the envelope as it is stored and as every reader gets it back, on SQLite and on
+PostgreSQL alike. PostgreSQL's ``jsonb`` keeps numbers as exact decimals, so ``1e16`` came back as the
+integer ``10000000000000000`` and ``-0.0`` as ``0.0``, and the hash of what was read no longer matched.
+So the one write path gives numbers that form before anything hashes them (validate_envelope:
+protocol.strict_json.canonical), rather than keeping a second, textual copy of every message beside the
+``jsonb``: one representation, which the graph, the API, exports and ``verify_session`` all read, and no
+migration. Verification hashes rows as read, never re-canonicalised, so a session that verified before
+verifies still, on its database.
+"""
 
 from __future__ import annotations
 

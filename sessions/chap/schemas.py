@@ -77,21 +77,22 @@ NUL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u0000")
 
 
 def validate_envelope(envelope: object) -> dict[str, Any]:
-    """The envelope with defaults filled in (payload included), or ProtocolError(INVALID_MESSAGE)."""
+    """The envelope with defaults filled in (payload included) and its numbers canonical (the form
+    hashed, stored and read back alike: strict_json.canonical), or ProtocolError(INVALID_MESSAGE)."""
     if not isinstance(envelope, dict):
         raise ProtocolError(
             "INVALID_MESSAGE", "a CHAP message is a JSON object", details={"invalid": {"": "expected object"}}
         )
     try:  # what a socket or REST parser refuses, refused on the one write path too (forms, runtimes, SAP)
-        strict_json.check(envelope)
+        canonical: dict[str, Any] = strict_json.canonical(envelope)  # numbers as every database reads them back
     except strict_json.JsonRefused as refused:
         raise ProtocolError(
             "INVALID_MESSAGE",
-            f"a message must be strict JSON: {refused}",
-            details={"invalid": {"": refused.reason}},
+            f"a message must be strict JSON: {refused}" + (f" (at {refused.path})" if refused.path else ""),
+            details={"invalid": {refused.path: refused.reason}},
             suggestion=["send numbers as finite numbers, text as valid Unicode, and nest less deeply"],
         ) from None
-    if NUL_ESCAPE.search(json.dumps(envelope)):
+    if NUL_ESCAPE.search(json.dumps(canonical)):
         # No store keeps NUL in text (PostgreSQL's jsonb refuses it), so no message may carry one.
         raise ProtocolError(
             "INVALID_MESSAGE",
@@ -99,7 +100,7 @@ def validate_envelope(envelope: object) -> dict[str, Any]:
             details={"invalid": {"": "contains \\u0000"}},
             suggestion=["remove the NUL characters, or send binary data base64-encoded"],
         )
-    checked = _validated(ENVELOPE, envelope, prefix="")
+    checked = _validated(ENVELOPE, canonical, prefix="")
     checked["payload"] = validate_payload(checked["payload_type"], checked["payload"])
     return checked
 

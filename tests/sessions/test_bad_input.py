@@ -9,6 +9,7 @@ import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.test import Client
 from rest_framework.test import APIClient
 
 from agents.sap.parser import parse
@@ -30,6 +31,7 @@ NOT_STRICT = {
     "NaN": '{"type": "ping", "n": NaN}',
     "Infinity": '{"type": "ping", "n": -Infinity}',
     "a number too large": '{"type": "ping", "n": 1e999}',
+    "an integer too long to print again": '{"type": "ping", "n": ' + "9" * 4301 + "}",
 }
 
 
@@ -222,6 +224,41 @@ def test_a_rest_body_over_the_upload_limit_is_413_message_too_large(world, setti
     assert not WorkSession.objects.get(pk=world["session"].pk).head_seq
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_reply_to_no_message_of_the_session_is_refused_on_every_channel(world):
+    """REST and the CHAP socket refuse it with RESOURCE_NOT_FOUND naming the field; the form says so."""
+    client = APIClient()
+    client.force_login(world["owner"])
+    messages = f"/api/sessions/{world['session'].pk}/messages/"
+    response = client.post(messages, envelope_for(world, in_reply_to="msg_nowhere"), format="json")
+    assert response.status_code == 404
+    assert response.json()["error"]["details"] == {
+        "resource_type": "MESSAGE",
+        "resource_name": "msg_nowhere",
+        "field": "in_reply_to",
+    }
+
+    communicator = sockets(world)["chap"]
+
+    async def on_the_socket(frame):
+        await communicator.connect()
+        await frames_until(communicator, "hello")
+        await communicator.send_json_to(frame)
+        answer = await frames_until(communicator, "error")
+        await communicator.disconnect()
+        return answer
+
+    frame = async_to_sync(on_the_socket)(envelope_for(world, in_reply_to="msg_nowhere"))
+    assert frame["error"]["code"] == "RESOURCE_NOT_FOUND" and frame["error"]["details"]["field"] == "in_reply_to"
+    form = {"target_message_id": "msg_nowhere", "feedback_type": "refinement", "instruction": "Say more about it"}
+    browser = Client()
+    browser.force_login(world["owner"])
+    page = browser.post(f"/sessions/{world['session'].pk}/feedback/", form).content.decode()
+    assert "in_reply_to names no message of this session" in page
+    assert not WorkSession.objects.get(pk=world["session"].pk).head_seq
+    assert client.post(messages, envelope_for(world, in_reply_to=None), format="json").status_code == 201
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("value", [float("nan"), float("inf"), "\udc00"])
 def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_message(world, value):
@@ -234,8 +271,51 @@ def test_the_write_path_refuses_what_strict_json_refuses_whoever_builds_the_mess
     assert refused.value.code == "INVALID_MESSAGE"
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", [10**4301, {"n": [1, -(10**4400)]}], ids=["an integer", "one nested deeper"])
+def test_the_write_path_refuses_an_integer_python_cannot_print_naming_its_field(world, value):
+    from protocol.errors import ProtocolError
+
+    envelope = envelopes.feedback("m1", session_id=world["session"].pk, sender=("human", "olga"))
+    envelope["payload"]["specific_instructions"] = {"limit": value}
+    with pytest.raises(ProtocolError) as refused:
+        validate_envelope(envelope)
+    error = refused.value
+    assert error.code == "INVALID_MESSAGE" and list(error.details["invalid"].values()) == ["number"]
+    assert next(iter(error.details["invalid"])).startswith("payload.specific_instructions.limit")
+
+
+@pytest.mark.django_db
+def test_numbers_are_kept_in_the_form_every_database_reads_back(world):
+    """PostgreSQL's jsonb gives 1e16 back as 10000000000000000 and -0.0 as 0.0: the message is hashed
+    and stored in that form on every database; other numbers stay as sent."""
+    envelope = envelopes.feedback("m1", session_id=world["session"].pk, sender=("human", "olga"))
+    sent = {"big": 1e16, "huge": -2.5e20, "max": 1.7976931348623157e308, "zero": -0.0, "tiny": 1.5e-7, "f": 0.1}
+    envelope["payload"]["specific_instructions"] = {**sent, "nested": [[1e22, 1.0, 10**30]]}
+    kept = validate_envelope(envelope)["payload"]["specific_instructions"]
+    assert json.dumps(kept, sort_keys=True) == json.dumps(
+        {
+            "big": 10**16,
+            "huge": -(25 * 10**19),
+            "max": 17976931348623157 * 10**292,
+            "zero": 0.0,
+            "tiny": 1.5e-7,
+            "f": 0.1,
+            "nested": [[10**22, 1.0, 10**30]],
+        },
+        sort_keys=True,
+    )
+    assert isinstance(envelope["payload"]["specific_instructions"]["big"], float)  # the caller's is as it was
+    envelope["payload"]["specific_instructions"] = {7: (1e16, -0.0), None: {True: 2.5}}  # as Python code builds them
+    assert validate_envelope(envelope)["payload"]["specific_instructions"] == {
+        "7": [10**16, 0.0],
+        "null": {"true": 2.5},
+    }
+
+
 def test_sap_block_bodies_are_strict_json_too():
     for body, code in [
+        ('{"n": ' + "9" * 4301 + "}", "INVALID_JSON"),
         ('{"path": "\\ud800"}', "INVALID_JSON"),
         ('{"n": 1e999}', "INVALID_JSON"),
         ('{"n": Infinity}', "INVALID_JSON"),

@@ -65,6 +65,19 @@ def test_invalid_message_is_not_stored(session, owner):
     assert not Message.objects.exists()
 
 
+def test_in_reply_to_must_name_a_message_of_the_session_or_be_empty(session, owner):
+    me = caller_for_user(owner)
+    post(session, me, envelopes.proposal, message_id="t")
+    other = make_session(owner=owner)
+    post(other, me, envelopes.proposal, message_id="elsewhere")
+    for unknown in ("nothing", "elsewhere"):  # no message, or one of another session
+        error = refused("RESOURCE_NOT_FOUND", session, me, envelopes.proposal, in_reply_to=unknown)
+        assert error.details == {"resource_type": "MESSAGE", "resource_name": unknown, "field": "in_reply_to"}
+    assert post(session, me, envelopes.proposal, in_reply_to="t").seq == 2
+    assert post(session, me, envelopes.proposal, in_reply_to=None).seq == 3
+    assert Message.objects.filter(session=session).count() == 3
+
+
 def test_sender_must_be_the_caller(session, owner):
     error = refused("INVALID_MESSAGE", session, caller_for_user(owner), envelopes.proposal, sender=("agent", "planner"))
     assert "sender" in error.details["invalid"]
