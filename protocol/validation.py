@@ -125,9 +125,9 @@ def _check_references(params: dict[str, Param], body: dict[str, Any], known: Kno
             if item in choices:
                 continue
             unknown[path] = f"no {kind} {item!r}"
-            close = [] if WILDCARDS & set(item) else difflib.get_close_matches(item, choices, n=3, cutoff=0.5)
+            close = [] if WILDCARDS & set(item) else difflib.get_close_matches(item, choices, n=1, cutoff=0.5)
             if close:
-                suggestion.append(f"{path}: did you mean {' or '.join(map(repr, close))}?")
+                suggestion.append(f"did you mean {close[0]!r}?")
             else:
                 wildcard = "wildcards name nothing here; " if WILDCARDS & set(item) else ""
                 suggestion.append(f"{path}: {wildcard}name one {kind} of {', '.join(choices[:30])}")

@@ -67,7 +67,11 @@ OPERATIONS = (
                 "string", "divide by n - 1 (sample) or n (population)", default="sample", enum=("sample", "population")
             ),
             "percentiles": Param(
-                "array", "percentiles to report", default=[25, 50, 75], items=Param("number"), max_items=20
+                "array",
+                "percentiles to report",
+                default=[25, 50, 75],
+                items=Param("number", minimum=0, maximum=100),
+                max_items=20,
             ),
             "outliers_within": Param(
                 "string",
