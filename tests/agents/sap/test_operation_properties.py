@@ -101,8 +101,6 @@ def test_no_parameters_make_an_operation_fail_inside_the_server(statistician, na
         text = format_block(kind, name, body, "p")
         responses = parse("".join(sap_run(session_id=statistician["session"].pk, caller=caller, text=text)))
         codes = [r.body.get("code") for r in responses if r.type == "error"]
-        import collections, sys
-        print("STAT", name, responses[-1].type, codes, (responses[-1].body.get("message") or "")[:60], file=sys.stderr)
         assert "INTERNAL_ERROR" not in codes, json.dumps(body)[:500]
         assert responses and responses[-1].type in ("result", "error", "event")
 
