@@ -30,7 +30,7 @@ def keyed():
     with open_store(session.pk) as store, store.atomic():
         create_table(store, "keys", [{"name": "key", "type": "string"}, {"name": "amount", "type": "number"}])
         numbers = (
-            f"SELECT g::text, g % 7 FROM generate_series(1, {KEYS}) AS g"
+            f"SELECT g::text, mod(g, 7) FROM generate_series(1, {KEYS}) AS g"
             if store.postgres
             else f"WITH RECURSIVE n(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM n WHERE g < {KEYS}) "
             "SELECT CAST(g AS TEXT), g % 7 FROM n"
