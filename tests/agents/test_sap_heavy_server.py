@@ -2,7 +2,9 @@
 small SAP budget: it ends within the budget with LIMIT_EXCEEDED or TIMEOUT, the server's memory stays
 flat, and when the client hangs up the operation's process is gone and the server idles."""
 
+import asyncio
 import http.client
+import json
 import secrets
 import threading
 import time
@@ -12,8 +14,10 @@ import pytest
 
 from agents.operations.datasets.store import create_table, open_store
 from agents.sap import format_block, parse
-from tests.factories import make_session, make_user
-from tests.live import DaphneServer, signed_in, wait_for
+from agents.tokens import token_issue
+from sessions.membership import agent_join
+from tests.factories import make_agent, make_session, make_user
+from tests.live import DaphneServer, open_socket, signed_in, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True, databases=["default", "datasets"]), pytest.mark.processes]
 
@@ -36,7 +40,7 @@ def keyed():
             "SELECT CAST(g AS TEXT), g % 7 FROM n"
         )
         store.execute(f"INSERT INTO {store.qualified('keys')} (key, amount) {numbers}")
-    return {"session": session, "viewer": viewer}
+    return {"session": session, "viewer": viewer, "owner": owner}
 
 
 @pytest.fixture
@@ -59,6 +63,34 @@ def send_sap(server, cookie, session, body) -> http.client.HTTPConnection:
     }
     connection.request("POST", f"/api/sessions/{session.pk}/sap/", body=text.encode(), headers=headers)
     return connection
+
+
+SOME_KEYS = {
+    "table": "keys",
+    "measure": "amount",
+    "group_by": "key",
+    "filters": {"column": "amount", "op": "=", "value": 0},
+}
+
+
+def stopped_when_the_client_goes(process: psutil.Process, hang_up) -> float:
+    """Once the operation's process runs, ``hang_up()``: seconds until that process is gone, after
+    checking the server idles then."""
+    worker = wait_for(lambda: process.children(), timeout=BUDGET_S / 2, what="the operation's process")[0]
+    time.sleep(1)
+    assert worker.is_running()
+    hung_up = time.monotonic()
+    hang_up()
+    wait_for(lambda: not process.children(), timeout=BUDGET_S, what="the operation's process to be stopped")
+    gone_after = time.monotonic() - hung_up
+    assert not worker.is_running()
+    before = process.cpu_times()
+    time.sleep(2)
+    after = process.cpu_times()
+    busy = (after.user - before.user) + (after.system - before.system)
+    assert busy < 0.5, f"the server used {busy:.2f} s of CPU in the 2 s after the client left"
+    print(f"hung up: the operation's process gone {gone_after:.1f} s later; server CPU {busy:.2f} s in the next 2 s")
+    return gone_after
 
 
 class Watch:
@@ -101,21 +133,30 @@ def test_a_viewers_stats_on_a_million_keys_ends_within_the_budget_and_stops_when
     print(f"\nevery key: {answer.body['code']} after {took:.1f} s; server memory growth {growth / MB:.0f} MB")
 
     # A seventh of the keys: every page limit passes on either database, so the work runs on, until...
-    some_keys = {**every_key, "filters": {"column": "amount", "op": "=", "value": 0}}
     sent = time.monotonic()
-    connection = send_sap(server, cookie, keyed["session"], some_keys)
-    worker = wait_for(lambda: process.children(), timeout=BUDGET_S / 2, what="the operation's process")[0]
-    time.sleep(1)
-    assert worker.is_running()
-    hung_up = time.monotonic()
-    connection.close()  # ...the client hangs up
-    wait_for(lambda: not process.children(), timeout=BUDGET_S, what="the operation's process to be stopped")
-    gone_after = time.monotonic() - hung_up
-    assert not worker.is_running()
+    connection = send_sap(server, cookie, keyed["session"], SOME_KEYS)
+    stopped_when_the_client_goes(process, connection.close)  # ...the client hangs up
     assert time.monotonic() - sent < BUDGET_S, "stopped by the client's going, not by the budget's end"
-    before = process.cpu_times()
-    time.sleep(2)
-    after = process.cpu_times()
-    busy = (after.user - before.user) + (after.system - before.system)
-    assert busy < 0.5, f"the server used {busy:.2f} s of CPU in the 2 s after the client left"
-    print(f"hung up: the operation's process gone {gone_after:.1f} s later; server CPU {busy:.2f} s in the next 2 s")
+
+
+def test_an_agents_heavy_operation_stops_when_its_socket_closes(keyed, server):
+    agent = make_agent("counter", allowed_operations=["stats.*"])
+    agent_join(session=keyed["session"], agent=agent)
+    bearer = {"Authorization": f"Bearer {token_issue(agent=agent)}"}
+    process = psutil.Process(server.process.pid)
+
+    async def ask_and_leave():
+        socket = await open_socket(server, "/ws/agents/", **bearer)
+        assert json.loads(await socket.recv())["type"] == "hello"
+        text = format_block("query", "stats.compare", SOME_KEYS, "s")
+        await socket.send(json.dumps({"type": "sap", "ref": "r", "session_id": str(keyed["session"].pk), "text": text}))
+        return socket
+
+    loop = asyncio.new_event_loop()
+    try:
+        socket = loop.run_until_complete(ask_and_leave())
+        sent = time.monotonic()
+        stopped_when_the_client_goes(process, lambda: loop.run_until_complete(socket.close()))
+        assert time.monotonic() - sent < BUDGET_S, "stopped by the socket's closing, not by the budget's end"
+    finally:
+        loop.close()
