@@ -2,7 +2,7 @@
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Generator, Iterator, Mapping
 from typing import IO, Any
 from uuid import UUID
 
@@ -71,6 +71,8 @@ class PieceByPieceResponse(StreamingHttpResponse):
                 yield taken
         except asyncio.CancelledError:
             self.gone.set()
+            if isinstance(pieces, Generator):  # closed in their thread, they leave their audit records
+                await sync_to_async(pieces.close, thread_sensitive=True)()
             raise
 
 

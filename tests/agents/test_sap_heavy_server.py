@@ -16,6 +16,7 @@ from agents.operations.datasets.store import create_table, open_store
 from agents.sap import format_block, parse
 from agents.tokens import token_issue
 from sessions.membership import agent_join
+from sessions.models import Message
 from tests.factories import make_agent, make_session, make_user
 from tests.live import DaphneServer, open_socket, signed_in, wait_for
 
@@ -93,6 +94,12 @@ def stopped_when_the_client_goes(process: psutil.Process, hang_up) -> float:
     return gone_after
 
 
+def stopped_records(session) -> list:
+    """The audit records of operations stopped because their caller went away."""
+    records = Message.objects.filter(session=session, payload_type="operation_record")
+    return [r for r in records if r.envelope["payload"]["response"].get("details", {}).get("measure") == "caller"]
+
+
 class Watch:
     """The server process's resident memory, sampled every 50 ms while the test runs."""
 
@@ -137,6 +144,7 @@ def test_a_viewers_stats_on_a_million_keys_ends_within_the_budget_and_stops_when
     connection = send_sap(server, cookie, keyed["session"], SOME_KEYS)
     stopped_when_the_client_goes(process, connection.close)  # ...the client hangs up
     assert time.monotonic() - sent < BUDGET_S, "stopped by the client's going, not by the budget's end"
+    wait_for(lambda: stopped_records(keyed["session"]), timeout=BUDGET_S, what="the stopped operation's record")
 
 
 def test_an_agents_heavy_operation_stops_when_its_socket_closes(keyed, server):
@@ -158,5 +166,6 @@ def test_an_agents_heavy_operation_stops_when_its_socket_closes(keyed, server):
         sent = time.monotonic()
         stopped_when_the_client_goes(process, lambda: loop.run_until_complete(socket.close()))
         assert time.monotonic() - sent < BUDGET_S, "stopped by the socket's closing, not by the budget's end"
+        wait_for(lambda: stopped_records(keyed["session"]), timeout=BUDGET_S, what="the stopped operation's record")
     finally:
         loop.close()
