@@ -1,6 +1,8 @@
 """REST endpoints for SAP, approvals and tasks; they delegate to the services like everything else."""
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Generator, Iterator, Mapping
 from functools import partial
 from io import BytesIO
 from typing import IO, Any, cast
@@ -52,8 +54,13 @@ class PieceByPieceResponse(StreamingHttpResponse):
     Served through ASGI, Django reads a synchronous iterator to its end before it sends a byte. This
     takes one piece at a time instead, each in the thread Django runs synchronous code in (where the
     ORM's connection lives), and so sends each piece as soon as it exists. Synchronous callers (the
-    test client) iterate as usual.
+    test client) iterate as usual. When the client goes away (Django cancels the response), ``gone``
+    is set, so the work producing the pieces can stop.
     """
+
+    def __init__(self, pieces: Iterator[str], *, gone: threading.Event, content_type: str) -> None:
+        super().__init__(pieces, content_type=content_type)
+        self.gone = gone
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         pieces = self.streaming_content
@@ -62,8 +69,14 @@ class PieceByPieceResponse(StreamingHttpResponse):
                 yield piece
             return
         take = sync_to_async(_next_piece, thread_sensitive=True)
-        while (taken := await take(pieces)) is not None:
-            yield taken
+        try:
+            while (taken := await take(pieces)) is not None:
+                yield taken
+        except asyncio.CancelledError:
+            self.gone.set()
+            if isinstance(pieces, Generator):  # closed in their thread, they leave their audit records
+                await sync_to_async(pieces.close, thread_sensitive=True)()
+            raise
 
 
 class SapView(APIView):
@@ -85,13 +98,15 @@ class SapView(APIView):
     )
     def post(self, request: Request, session_id: UUID) -> PieceByPieceResponse:
         text = request.data if isinstance(request.data, str) else ""
+        gone = threading.Event()
         blocks = sap_run(
             session_id=session_id,
             caller=request_caller(request),
             text=text,
             request_message_id=request.headers.get("X-CHAP-Message-Id") or None,
+            cancelled=gone,
         )
-        return PieceByPieceResponse(blocks, content_type="text/plain; charset=utf-8")
+        return PieceByPieceResponse(blocks, gone=gone, content_type="text/plain; charset=utf-8")
 
 
 class ApprovalSerializer(serializers.Serializer[Approval | QuerySet[Approval]]):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+import threading
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 from uuid import UUID
 
@@ -50,8 +52,10 @@ def _offers(agent: Agent, session_id: SessionId | None = None) -> list[Frame]:
     return [TaskSerializer(task).data for task in queued.select_related("agent").prefetch_related("depends_on")[:100]]
 
 
-def _sap(session_id: str, caller: Caller, text: str, message_id: str | None) -> str:
-    return "".join(sap_run(session_id=session_id, caller=caller, text=text, request_message_id=message_id))
+def _sap(session_id: str, caller: Caller, text: str, message_id: str | None, gone: threading.Event) -> str:
+    return "".join(
+        sap_run(session_id=session_id, caller=caller, text=text, request_message_id=message_id, cancelled=gone)
+    )
 
 
 def _take(agent: Agent, task_id: int | None, worker: str, lease_s: float) -> tuple[Frame, int] | tuple[None, None]:
@@ -75,6 +79,9 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         self.credential_live: Callable[[], object] | None = credential_live if callable(credential_live) else None
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
+        # SAP requests run beside the frames that follow (answered by ref), so that a close is seen
+        # while one runs: each has the event that stops its work when the socket goes.
+        self.saps: dict[asyncio.Task[None], threading.Event] = {}
         sessions = await db(_sessions_of)(self.agent)
         await self.channel_layer.group_add(agent_group(self.agent.pk), self.channel_name)
         await self.channel_layer.group_add(principal_of(self.caller), self.channel_name)
@@ -102,6 +109,8 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             return
         self.watchdog.cancel()
         self.renewer.cancel()
+        for gone in self.saps.values():
+            gone.set()
         for sequence in self.sequences.values():
             sequence.close()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
@@ -128,7 +137,6 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         handlers = {
             "ping": self._pong,
             "resume": self._resume,
-            "sap": self._sap,
             "task.take": self._take,
             "task.done": self._done,
             "task.fail": self._fail,
@@ -136,22 +144,31 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if kind is None and "payload_type" in frame:
             await self._post(frame)
+        elif kind == "sap":
+            gone = threading.Event()
+            task = asyncio.create_task(self._answer(partial(self._sap, gone=gone), frame, "sap"))
+            self.saps[task] = gone
+            task.add_done_callback(self.saps.pop)
         elif handler is not None:
-            task_id = frame.get("task_id")  # what a task frame logs, its traceback too, carries its task's id
-            with log_context(task=task_id if isinstance(task_id, int) else None):
-                try:
-                    await handler(frame)
-                except ProtocolError as error:
-                    await self.send_json({**error_frame(error), "ref": frame.get("ref")})
-                except Exception:
-                    failure = internal_error(logger, f"agent socket frame {kind!r}")
-                    await self.send_json({**error_frame(failure), "ref": frame.get("ref")})
+            await self._answer(handler, frame, str(kind))
         else:
             await self._refuse(
                 "INVALID_FRAME",
                 f"unknown frame type {kind!r}",
                 details={"known": ["ping", "resume", "sap", "task.take", "task.done", "task.fail", "a CHAP envelope"]},
             )
+
+    async def _answer(self, handler: Callable[[Frame], Awaitable[None]], frame: Frame, kind: str) -> None:
+        """Run a frame's handler; its refusal or failure is answered under the frame's ref."""
+        task_id = frame.get("task_id")  # what a task frame logs, its traceback too, carries its task's id
+        with log_context(task=task_id if isinstance(task_id, int) else None):
+            try:
+                await handler(frame)
+            except ProtocolError as error:
+                await self.send_json({**error_frame(error), "ref": frame.get("ref")})
+            except Exception:
+                failure = internal_error(logger, f"agent socket frame {kind!r}")
+                await self.send_json({**error_frame(failure), "ref": frame.get("ref")})
 
     def _session_of(self, frame: Frame) -> str:
         session_id = str(frame.get("session_id", ""))
@@ -187,7 +204,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         head_seq = await sequence.replay(whole_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
 
-    async def _sap(self, frame: Frame) -> None:
+    async def _sap(self, frame: Frame, *, gone: threading.Event) -> None:
         session_id = self._session_of(frame)
         text = frame.get("text")
         if not isinstance(text, str):
@@ -195,7 +212,9 @@ class AgentConsumer(SequencedSocket, ChapSocket):
                 "INVALID_FRAME", "sap needs text, the SAP blocks", details={"invalid": {"text": "expected string"}}
             )
         message_id = frame.get("message_id") if isinstance(frame.get("message_id"), str) else None
-        response = await db(_sap)(session_id, self.caller, text, message_id)
+        response = await db(_sap)(session_id, self.caller, text, message_id, gone)
+        if gone.is_set():  # the socket closed while it ran: nobody to answer
+            return
         await self.send_json(
             {"type": "sap.result", "ref": frame.get("ref"), "session_id": session_id, "text": response}
         )

@@ -19,7 +19,10 @@ from __future__ import annotations
 import fnmatch
 import json
 import logging
+import threading
 from collections.abc import Iterable, Iterator
+from contextlib import nullcontext
+from dataclasses import replace
 from statistics import mean
 from typing import Any
 
@@ -28,9 +31,11 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from agents.heavy import WORKER
 from agents.models import Agent, Approval, ApprovalStatus
 from agents.operations import workbench_registry
 from agents.operations.context import SapContext
+from agents.operations.datasets.store import column_names
 from agents.operations.uploads import StagedUpload, discard_staged
 from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block
@@ -144,18 +149,41 @@ def _storable(value: object) -> Any:
     return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(json_safe(value), default=str)))
 
 
-def dispatcher(budget: Budget | None = None) -> Dispatcher:
-    return Dispatcher(workbench_registry(), authorize=authorize, on_outcome=record_outcome, budget=budget)
+def known_names(kind: str, body: dict[str, Any], context: SapContext) -> list[str] | None:
+    """What a ``refers_to`` parameter may name: a column of the table the request names."""
+    table = body.get("table")
+    if kind != "column" or not isinstance(table, str):
+        return None
+    return column_names(context.session_id, table)
+
+
+def dispatcher(budget: Budget | None = None, *, rate_limited: bool = True) -> Dispatcher:
+    """The workbench's dispatcher; a request without a budget of its own gets a fresh one."""
+    worker = WORKER if rate_limited else replace(WORKER, admit=lambda context: nullcontext())
+    return Dispatcher(
+        workbench_registry(),
+        authorize=authorize,
+        on_outcome=record_outcome,
+        budget=budget or request_budget(),
+        worker=worker,
+        known=known_names,
+    )
 
 
 def sap_run(
-    *, session_id: SessionId, caller: Caller, text: str, request_message_id: str | None = None
+    *,
+    session_id: SessionId,
+    caller: Caller,
+    text: str,
+    request_message_id: str | None = None,
+    cancelled: threading.Event | None = None,
 ) -> Iterator[str]:
     """Run every request block of ``text`` in order; yields the response blocks as SAP text.
 
     ``request_message_id`` names the CHAP message that asked for them: the records link to it.
     The request may run CHAP_SAP_MAX_OPERATIONS operations for CHAP_SAP_MAX_SECONDS; the blocks
-    past either get one LIMIT_EXCEEDED block (and one record).
+    past either get one LIMIT_EXCEEDED block (and one record). A heavy operation running when
+    ``cancelled`` is set (the caller went away) is stopped.
     Raises ProtocolError(RESOURCE_NOT_FOUND) before anything runs when the caller is not in the session.
     """
     access = require_access(session_id, caller)
@@ -165,11 +193,19 @@ def sap_run(
     context = SapContext(caller, access, request_message_id)
     parser = StreamParser()
     items = [*parser.feed(text), *parser.close()]
-    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher(_request_budget()).run(items, context))
+    budget = request_budget(cancelled)
+    return (format_block(b.type, b.name, b.body, b.id) for b in dispatcher(budget).run(items, context))
 
 
-def _request_budget() -> Budget:
-    return Budget(settings.CHAP_SAP_MAX_OPERATIONS, settings.CHAP_SAP_MAX_SECONDS)
+def request_budget(cancelled: threading.Event | None = None) -> Budget:
+    """One request's budget, from the settings (README, "Configuration")."""
+    return Budget(
+        settings.CHAP_SAP_MAX_OPERATIONS,
+        settings.CHAP_SAP_MAX_SECONDS,
+        max_memory_bytes=settings.CHAP_SAP_MAX_MEMORY_MB << 20,
+        max_answer_bytes=settings.CHAP_SAP_MAX_ANSWER_MB << 20,
+        cancelled=cancelled or threading.Event(),
+    )
 
 
 class InProcessSap:
@@ -186,7 +222,7 @@ class InProcessSap:
     def run(self, requests: Iterable[Block]) -> list[Block]:
         """The responses to ``requests``, in order: one request, as one SAP text holding them would be
         (later blocks may use earlier results by id; the same budget)."""
-        return list(dispatcher(_request_budget()).run(requests, self.context))
+        return list(dispatcher(rate_limited=False).run(requests, self.context))
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:

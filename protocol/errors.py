@@ -228,6 +228,11 @@ _INPUT_REFUSALS = (
     ),
     ("a `resume` past the session's last message", "sockets", "`INVALID_FRAME` (`details.head_seq`)"),
     ("a frame whose handling fails on the server", "sockets", "`INTERNAL_ERROR`; the socket stays open"),
+    ("a column parameter naming no column of its table, or a wildcard (`*`)", "SAP", "`VALIDATION_FAILED`"),
+    ("a filter nested past 8 and/or levels", "SAP", "`VALIDATION_FAILED`"),
+    ("a table wider than the database holds (PostgreSQL 1,600 columns)", "SAP", "`LIMIT_EXCEEDED`"),
+    ("a heavy operation past its time, memory or answer size (docs/sap.md)", "SAP", "`TIMEOUT`, `LIMIT_EXCEEDED`"),
+    ("more heavy operations than a caller may run at once or a minute", "SAP", "`RATE_LIMITED`"),
 )
 _SOCKET_REFUSALS = """
 Sockets are refused before accept with close code 4403 (no session, not a member, a bad, revoked or

@@ -27,6 +27,11 @@ class Param:
     max_items: int | None = None
     items: Param | None = None
     properties: dict[str, Param] | None = None
+    # Containers nested inside the value (a filter's and/or), counted from the value itself (1 = flat).
+    max_depth: int | None = None
+    # What the value names in the caller's world ("column": a column of the request's table); checked
+    # against what exists there after the constraints (``validation.validate_params``'s ``known``).
+    refers_to: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in PARAM_TYPES:
@@ -49,11 +54,13 @@ class Param:
             entry["enum"] = list(self.enum)
         constraints = {
             key: value
-            for key in ("min_length", "max_length", "pattern", "minimum", "maximum")
+            for key in ("min_length", "max_length", "pattern", "minimum", "maximum", "max_depth")
             if (value := getattr(self, key)) is not None
         }
         if constraints:
             entry["constraints"] = constraints
+        if self.refers_to is not None:
+            entry["refers_to"] = self.refers_to
         for key in ("min_items", "max_items"):
             if (value := getattr(self, key)) is not None:
                 entry[key] = value

@@ -1,13 +1,16 @@
 """Progressive validation: one class of problem per reply, in the order an agent can fix them.
 
 1. missing required parameters, 2. wrong types and shapes (and unknown names),
-3. constraint violations. Only a request that passes all three reaches the operation.
+3. constraint violations (nesting depth included), 4. names of things that do not exist where the
+request is made (a column its table lacks, a wildcard). Only a request that passes all four reaches
+the operation, so no handler, pandas or database sees a name it would trip on.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Callable, Collection
 from datetime import date, datetime
 from functools import lru_cache
 from typing import Any
@@ -32,10 +35,17 @@ def json_type(value: object) -> str:
     return type(value).__name__
 
 
+# What exists where a request is made, by kind (``Param.refers_to``): None when it cannot be said (the
+# request names no table, or one that does not exist: the operation then says so itself).
+Known = Callable[[str], Collection[str] | None]
+WILDCARDS = frozenset("*?%")
+
+
 def validate_params(
-    params: dict[str, Param], body: dict[str, Any], *, manual_hint: str | None = None
+    params: dict[str, Param], body: dict[str, Any], *, manual_hint: str | None = None, known: Known | None = None
 ) -> dict[str, Any]:
-    """Progressive validation of ``body`` against ``params``; ``manual_hint`` says where the full rules are."""
+    """Progressive validation of ``body`` against ``params``; ``manual_hint`` says where the full rules are,
+    ``known`` what the names of ``refers_to`` parameters may be."""
     missing = [name for name, param in params.items() if param.required and name not in body]
     if missing:
         unknown_names = [name for name in body if name not in params]
@@ -86,10 +96,48 @@ def validate_params(
             suggestion=[f"{manual_hint} for the constraints"] if manual_hint else [],
         )
 
+    if known is not None:
+        _check_references(params, body, known)
     return {
         **{name: param.default for name, param in params.items() if param.has_default and name not in body},
         **body,
     }
+
+
+def _check_references(params: dict[str, Param], body: dict[str, Any], known: Known) -> None:
+    """Every name a ``refers_to`` parameter gives is one that exists; a wildcard names nothing."""
+    unknown: dict[str, str] = {}
+    suggestion: list[str] = []
+    seen: dict[str, list[str]] = {}
+    for name, value in body.items():
+        param = params[name]
+        kind = param.refers_to or (param.items.refers_to if param.items is not None else None)
+        if kind is None or value is None:
+            continue
+        if kind not in seen:
+            names = known(kind)
+            if names is None:
+                continue
+            seen[kind] = sorted(names)
+        choices = seen[kind]
+        given = [(f"{name}[{i}]", v) for i, v in enumerate(value)] if isinstance(value, list) else [(name, value)]
+        for path, item in given:
+            if item in choices:
+                continue
+            unknown[path] = f"no {kind} {item!r}"
+            close = [] if WILDCARDS & set(item) else difflib.get_close_matches(item, choices, n=1, cutoff=0.5)
+            if close:
+                suggestion.append(f"did you mean {close[0]!r}?")
+            else:
+                wildcard = "wildcards name nothing here; " if WILDCARDS & set(item) else ""
+                suggestion.append(f"{path}: {wildcard}name one {kind} of {', '.join(choices[:30])}")
+    if unknown:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "; ".join(f"{path}: {why}" for path, why in unknown.items()),
+            details={"invalid": unknown, "known": seen},
+            suggestion=suggestion,
+        )
 
 
 def _check_shape(path: str, param: Param, value: Any, invalid: dict[str, str]) -> None:
@@ -150,8 +198,20 @@ def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def _depth(value: Any) -> int:
+    """Containers nested in ``value``, itself included; JSON bodies are depth-limited by their reader."""
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
 def _check_constraints(path: str, param: Param, value: Any, violations: dict[str, str]) -> None:
     if value is None:
+        return
+    if param.max_depth is not None and (depth := _depth(value)) > param.max_depth:
+        violations[path] = f"nests {depth} levels deep, at most {param.max_depth}"
         return
     if param.enum is not None and value not in param.enum:
         violations[path] = f"must be one of {list(param.enum)}, got {value!r}"

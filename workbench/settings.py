@@ -229,3 +229,10 @@ CHAP_LLM_MAX_TOKENS = env_int("CHAP_LLM_MAX_TOKENS", 50_000, minimum=100)
 # steps included) and wall time; the blocks past it are refused together (agents/sap/dispatcher.py).
 CHAP_SAP_MAX_OPERATIONS = env_int("CHAP_SAP_MAX_OPERATIONS", 50, minimum=1)
 CHAP_SAP_MAX_SECONDS = env_int("CHAP_SAP_MAX_SECONDS", 60, minimum=1)
+# What a heavy operation (stats.*, dataset.import-csv) may spend while it runs, in a process of its own:
+# memory beyond what it starts with, and the size of its answer; and how many each caller may start
+# in a session, at once and in a minute (agents/heavy.py).
+CHAP_SAP_MAX_MEMORY_MB = env_int("CHAP_SAP_MAX_MEMORY_MB", 1024, minimum=64)
+CHAP_SAP_MAX_ANSWER_MB = env_int("CHAP_SAP_MAX_ANSWER_MB", 10, minimum=1)
+CHAP_SAP_HEAVY_AT_ONCE = env_int("CHAP_SAP_HEAVY_AT_ONCE", 2, minimum=1)
+CHAP_SAP_HEAVY_PER_MINUTE = env_int("CHAP_SAP_HEAVY_PER_MINUTE", 60, minimum=1)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+import threading
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from agents.sap.blocks import Block, ParseError, Text
+from agents.sap.bounded import Bounds, run_in_child
 from agents.sap.parser import Item
 from agents.sap.placeholders import resolve
 from agents.sap.registry import Operation, Registry
@@ -23,12 +26,22 @@ BUDGET_NAME = "protocol.budget"
 @dataclass
 class Budget:
     """What one request (one stream) may spend: operations run, workflow steps included, and wall
-    time. Checked before an operation starts, so a running one finishes; the first always starts."""
+    time, checked before an operation starts (the first always starts); a heavy operation is also held
+    to the time left, ``max_memory_bytes`` and ``max_answer_bytes`` while it runs, and stopped when
+    ``cancelled`` is set (its caller went away)."""
 
     max_operations: int
     max_seconds: float
+    max_memory_bytes: int = 1 << 30
+    max_answer_bytes: int = 10 << 20
+    cancelled: threading.Event = field(default_factory=threading.Event)
     started: float = field(default_factory=time.perf_counter)
     used: int = 0
+
+    def bounds(self) -> Bounds:
+        """What a heavy operation starting now may spend."""
+        left = self.max_seconds - (time.perf_counter() - self.started)
+        return Bounds(time.monotonic() + left, self.max_memory_bytes, self.max_answer_bytes, self.cancelled)
 
     def spend(self) -> None:
         """Count one operation, or raise ProtocolError(LIMIT_EXCEEDED) naming the budget it would exceed."""
@@ -46,6 +59,21 @@ class Budget:
                 details={"budget": "time", "limit": self.max_seconds, "elapsed_s": round(elapsed, 3)},
             )
         self.used += 1
+
+
+@dataclass(frozen=True)
+class Worker:
+    """How heavy operations run: ``admit(context)`` is entered around each (it refuses a caller past its
+    rate with RATE_LIMITED), ``separable()`` says whether a child process would see what the operation
+    reads (not a transaction the caller holds open), ``in_child`` is what the child forgets of its parent."""
+
+    admit: Callable[[Any], AbstractContextManager[None]]
+    separable: Callable[[], bool]
+    in_child: Callable[[], None]
+
+
+# What a ``refers_to`` parameter may name, by kind, for a request's body in a context (None: unknown).
+KnownNames = Callable[[str, dict[str, Any], Any], Collection[str] | None]
 
 
 @dataclass
@@ -92,7 +120,9 @@ def parse_error_block(error: ParseError) -> Block:
 class Dispatcher:
     """``authorize(operation, block, params, context)`` raises ProtocolError to refuse, or returns a Block
     to answer in the operation's place (an approval request, say); ``on_outcome`` sees every
-    finished request. With a ``budget``, a stream's requests past it get one error block together."""
+    finished request. With a ``budget``, a stream's requests past it get one error block together, and
+    with a ``worker`` too, heavy operations run in a process held to it. ``known`` says what the names
+    of ``refers_to`` parameters may be, checked before the operation runs."""
 
     def __init__(
         self,
@@ -101,11 +131,15 @@ class Dispatcher:
         authorize: Callable[[Operation, Block, dict[str, Any], Any], Block | None] | None = None,
         on_outcome: Callable[[Outcome, Any], None] | None = None,
         budget: Budget | None = None,
+        worker: Worker | None = None,
+        known: KnownNames | None = None,
     ):
         self.registry = registry
         self.authorize = authorize
         self.on_outcome = on_outcome
         self.budget = budget
+        self.worker = worker
+        self.known = known
 
     def run(self, items: Iterable[Item], context: Any = None) -> Iterator[Block]:
         """Responses for every request of a stream; later requests may use earlier results by id."""
@@ -208,7 +242,8 @@ class Dispatcher:
             )
         if results is not None and not operation.resolves_own_placeholders:
             block = replace(block, body=resolve(block.body, results))
-        params = operation.validate(block.body)
+        known, body = self.known, block.body
+        params = operation.validate(body, known=None if known is None else lambda kind: known(kind, body, context))
         if self.authorize is not None:
             replacement = self.authorize(operation, block, params, context)
             if replacement is not None:
@@ -220,6 +255,8 @@ class Dispatcher:
     ) -> Generator[Block, None, Block]:
         """Run a validated, authorised request: progress events, then its result block (returned)."""
         call = Call(block, operation, self.registry, context, request_id, self)
+        if operation.heavy and self.worker is not None:
+            return Block("result", block.name, block.id, self._run_heavy(call, params))
         result = operation.handler(call, params)
         if isinstance(result, Generator):
             progress = result
@@ -231,3 +268,28 @@ class Dispatcher:
                     break
                 yield Block("event", block.name, block.id, event)
         return Block("result", block.name, block.id, result if isinstance(result, dict) else {"value": result})
+
+    def _run_heavy(self, call: Call, params: dict[str, Any]) -> dict[str, Any]:
+        """A heavy operation's answer (its progress events dropped): admitted for its caller, and run in a
+        process held to the budget when there is one and the process could see the caller's data."""
+        assert self.worker is not None
+        with self.worker.admit(call.context):
+            work = _answer_of(call, params)
+            if self.budget is None or not self.worker.separable():
+                return work()
+            return run_in_child(work, self.budget.bounds(), in_child=self.worker.in_child)
+
+
+def _answer_of(call: Call, params: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    def answer() -> dict[str, Any]:
+        result = call.operation.handler(call, params)
+        if isinstance(result, Generator):
+            while True:
+                try:
+                    next(result)
+                except StopIteration as finished:
+                    result = finished.value
+                    break
+        return result if isinstance(result, dict) else {"value": result}
+
+    return answer

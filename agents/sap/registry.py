@@ -9,7 +9,7 @@ from typing import Any
 
 from agents.sap.blocks import NAME_RE
 from protocol.params import Param
-from protocol.validation import validate_params
+from protocol.validation import Known, validate_params
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ class Operation:
     recorded: Callable[[dict[str, Any]], dict[str, Any]] | None = None
     # What a request that will never run lets go of (a rejected approval's staged upload): ``release(params)``.
     release: Callable[[dict[str, Any]], None] | None = None
+    # True for work the database does not bound (pandas, a whole file parsed): it runs in a process of
+    # its own held to the request's budget, and each caller may start only so many (dispatcher.Worker).
+    heavy: bool = False
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):
@@ -68,9 +71,10 @@ class Operation:
     def summary(self) -> str:
         return self.description.split(". ")[0].rstrip(".")
 
-    def validate(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The parameters with defaults filled in, or ProtocolError(VALIDATION_FAILED) for the first problem class."""
-        return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}")
+    def validate(self, body: dict[str, Any], *, known: Known | None = None) -> dict[str, Any]:
+        """The parameters with defaults filled in, or ProtocolError(VALIDATION_FAILED) for the first problem
+        class; ``known`` says what names ``refers_to`` parameters may take."""
+        return validate_params(self.parameters, body, manual_hint=f"send @@describe:{self.name} with {{}}", known=known)
 
     def manual(self) -> dict[str, Any]:
         return {

@@ -22,6 +22,7 @@ from protocol.errors import ProtocolError
 
 AGGREGATES = ("count", "sum", "avg", "min", "max")
 OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "like", "is_null")
+MAX_FILTER_LEVELS = 8
 
 
 def compile_query(
@@ -112,8 +113,8 @@ def _aggregate(allowed: _Columns, item: Any, where: str) -> tuple[str, str]:
 
 def _condition(mark: str, allowed: _Columns, node: Any, where: str, values: list[Any], depth: int = 0) -> str:
     """A filter as SQL with ``mark`` placeholders, its values appended to ``values`` in order."""
-    if depth > 8:
-        raise _violation(where, "filters nest too deep (at most 8 levels)", "too deep")
+    if depth > MAX_FILTER_LEVELS:
+        raise _violation(where, f"filters nest too deep (at most {MAX_FILTER_LEVELS} levels)", "too deep")
     if not isinstance(node, dict):
         raise _invalid(where, f"{where} must be an object", "expected object")
     for joiner in ("and", "or"):

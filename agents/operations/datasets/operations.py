@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.operations.datasets.compiler import OPS, checked_sql, compile_query
+from agents.operations.datasets.compiler import MAX_FILTER_LEVELS, OPS, checked_sql, compile_query
 from agents.operations.datasets.csv_io import export_csv, import_csv
 from agents.operations.datasets.rows import column_value, insert_rows, stored_as_json
 from agents.operations.datasets.store import (
@@ -173,8 +173,13 @@ def _drop_table(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 FILTER_DOC = (
-    "a condition {column, op, value} with op one of " + ", ".join(OPS) + ", or {and: [...]} / {or: [...]} of them"
+    "a condition {column, op, value} with op one of "
+    + ", ".join(OPS)
+    + f", or {{and: [...]}} / {{or: [...]}} of them, at most {MAX_FILTER_LEVELS} and/or levels deep"
 )
+# The JSON depth of the deepest filter the compiler takes: an object and its list per and/or level,
+# the condition, and the list of an ``in``.
+FILTER_DEPTH = 2 * MAX_FILTER_LEVELS + 2
 
 OPERATIONS = (
     Operation(
@@ -249,6 +254,7 @@ OPERATIONS = (
         _describe_table,
         {"table": TABLE},
         errors=(NOT_FOUND,),
+        heavy=True,
     ),
     Operation(
         "dataset.insert",
@@ -270,8 +276,8 @@ OPERATIONS = (
         {
             "table": Param("string", "the table of a structured query", pattern=TABLE.pattern, max_length=64),
             "select": Param("array", "column names, or {fn, column, as}", max_items=100),
-            "filters": Param("object", FILTER_DOC),
-            "group_by": Param("array", items=Param("string"), max_items=20),
+            "filters": Param("object", FILTER_DOC, max_depth=FILTER_DEPTH),
+            "group_by": Param("array", items=Param("string", refers_to="column"), max_items=20),
             "order_by": Param("array", "{column, direction: asc|desc}", items=Param("object"), max_items=20),
             "limit": Param("integer", default=100, minimum=1, maximum=MAX_ROWS),
             "offset": Param("integer", default=0, minimum=0, maximum=2**31),
@@ -327,8 +333,13 @@ OPERATIONS = (
             "encoding": Param("string", default="utf-8", max_length=30),
             "header": Param("boolean", default=True),
         },
-        errors=(ErrorDoc("RESOURCE_ALREADY_EXISTS", "The table exists.", "Import into another name."),),
+        errors=(
+            ErrorDoc("RESOURCE_ALREADY_EXISTS", "The table exists.", "Import into another name."),
+            ErrorDoc("LIMIT_EXCEEDED", "More columns than the database holds in a table.", "Keep fewer columns."),
+            ErrorDoc("TIMEOUT", "The import ran past the request's time budget.", "Import a smaller file."),
+        ),
         side_effects=True,
+        heavy=True,
     ),
     Operation(
         "dataset.export-csv",
@@ -343,6 +354,7 @@ OPERATIONS = (
         errors=(NOT_FOUND,),
         side_effects=True,
         risk=overwrite_risk("path"),
+        heavy=True,
     ),
     Operation(
         "dataset.drop-table",

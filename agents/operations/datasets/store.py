@@ -38,12 +38,20 @@ def open_store(session_id: SessionId) -> Store:
     return engine(session_id)
 
 
+def readable_from_another_process() -> bool:
+    """Whether another process would read the tables as this one does: not while a transaction is open
+    on PostgreSQL's datasets connection (its writes are seen only there); SQLite's files commit at once."""
+    datasets = connections[ALIAS]
+    return datasets.vendor != "postgresql" or not datasets.in_atomic_block
+
+
 class SqliteStore:
     """One session's tables in a database file of its own: no statement can name another session's
     tables, since none exist there. Reads run on a read-only connection with an authorizer."""
 
     postgres = False
     mark = "?"
+    max_columns = 2000  # SQLITE_MAX_COLUMN as SQLite is built by default
 
     def __init__(self, session_id: SessionId) -> None:
         self.hex = uuid.UUID(str(session_id)).hex
@@ -149,6 +157,7 @@ class PostgresStore:
 
     postgres = True
     mark = "%s"
+    max_columns = 1600  # MaxHeapAttributeNumber
 
     def __init__(self, session_id: SessionId) -> None:
         self.connection = connections[ALIAS]
@@ -176,8 +185,18 @@ class PostgresStore:
             return cursor.fetchall() if fetch else cursor.rowcount
 
     def executemany(self, sql: str, rows: list[list[Any]]) -> None:
-        with self.connection.cursor() as cursor:
-            cursor.executemany(sql, rows)
+        try:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(sql, rows)
+        except DatabaseError as exc:
+            if "row is too big" not in str(exc):
+                raise
+            raise ProtocolError(
+                "LIMIT_EXCEEDED",
+                f"a row is larger than PostgreSQL stores in one row: {str(exc).splitlines()[0]}",
+                details={"limit": "row size", "database": str(exc).splitlines()[0]},
+                suggestion=["keep fewer columns in one table (split the file)", "keep long texts in workspace files"],
+            ) from None
 
     def atomic(self) -> AbstractContextManager[None]:
         return transaction.atomic(using=ALIAS)
@@ -272,6 +291,12 @@ def table_columns(store: Store, table: str) -> list[dict[str, Any]]:
     ]
 
 
+def column_names(session_id: SessionId, table: str) -> list[str] | None:
+    """The names of ``table``'s columns, or None when the session has no such table."""
+    with open_store(session_id) as store:
+        return [name for name, _, _ in store.column_rows(table)] or None
+
+
 def require_table(store: Store, table: str) -> list[dict[str, Any]]:
     columns = table_columns(store, table)
     if not columns:
@@ -292,6 +317,16 @@ def create_table(store: Store, table: str, columns: list[dict[str, Any]]) -> Non
             f"table names starting with {', '.join(CATALOGUE_PREFIXES)} are the database's own",
             details={"violations": {"table": table}},
             suggestion=[f"such as 'my_{table}'"],
+        )
+    if len(columns) > store.max_columns:
+        raise ProtocolError(
+            "LIMIT_EXCEEDED",
+            f"a table has at most {store.max_columns} columns on this database, not {len(columns)}",
+            details={"limit": store.max_columns, "columns": len(columns), "database": type(store).__name__},
+            suggestion=[
+                f"keep the columns you need (at most {store.max_columns}) in the file",
+                "split the file into tables that share a key column",
+            ],
         )
     store.prepare_schema()
     spec = ", ".join(

@@ -196,7 +196,9 @@ def cohens_d(a: np.ndarray, b: np.ndarray) -> float | None:
 
 
 def eta_squared(arrays: list[np.ndarray]) -> float | None:
-    """The share of the measure's variance that lies between the groups."""
+    """The share of the measure's variance that lies between the groups (None without any values)."""
+    if not arrays:
+        return None
     every = np.concatenate(arrays)
     total = ((every - every.mean()) ** 2).sum()
     between = sum(a.size * (a.mean() - every.mean()) ** 2 for a in arrays)

@@ -10,19 +10,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.operations.datasets.operations import FILTER_DOC, NOT_FOUND, TABLE
+from agents.operations.datasets.operations import FILTER_DEPTH, FILTER_DOC, NOT_FOUND, TABLE
 from agents.operations.stats import engine, handlers, timeline
 from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
 
-COLUMN = Param("string", "a column of the table", required=True, min_length=1, max_length=64)
-OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_length=64)
-FILTERS = Param("object", "only the rows that match: " + FILTER_DOC)
+COLUMN = Param("string", "a column of the table", required=True, min_length=1, max_length=64, refers_to="column")
+OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_length=64, refers_to="column")
+FILTERS = Param("object", "only the rows that match: " + FILTER_DOC, max_depth=FILTER_DEPTH)
 STATISTIC = Param("string", "what to compute per group or period", default="mean", enum=engine.STATISTICS)
 PERCENTILE = Param("number", "the percentile when statistic is percentile", default=50, minimum=0, maximum=100)
-COLUMNS = Param("array", "column names (all number columns when left out)", items=Param("string"), max_items=2000)
+COLUMNS = Param(
+    "array",
+    "column names (all number columns when left out)",
+    items=Param("string", refers_to="column"),
+    max_items=2000,
+)
 NOT_A_NUMBER = ErrorDoc("VALIDATION_FAILED", "A measure is not a number column, or a column is unknown.",
                         "Pick from details.number_columns or describe the table.")  # fmt: skip
-ERRORS = (NOT_FOUND, NOT_A_NUMBER, ErrorDoc("LIMIT_EXCEEDED", "Too many rows to read.", "Filter the rows first."))
+ERRORS = (
+    NOT_FOUND,
+    NOT_A_NUMBER,
+    ErrorDoc(
+        "LIMIT_EXCEEDED", "Too many rows to read, or the memory or answer size cap reached.", "Filter the rows first."
+    ),
+    ErrorDoc("TIMEOUT", "The operation ran past the request's time budget and was stopped.", "Filter the rows first."),
+    ErrorDoc("RATE_LIMITED", "The caller runs too many heavy operations.", "Wait details.retry_after_s and resend."),
+)
 
 
 def _query(
@@ -33,10 +46,10 @@ def _query(
     request: dict[str, Any],
     response: dict[str, Any],
 ) -> Operation:
-    """A stats.* query: it reads and never writes, fails in the same ways as the others, and its manual
-    shows one ``request`` and its ``response``."""
+    """A stats.* query: it reads and never writes, fails in the same ways as the others, runs held to the
+    request's budget (heavy: pandas), and its manual shows one ``request`` and its ``response``."""
     example = Example(format_block("query", name, request, "s1"), format_block("result", name, response, "s1"))
-    return Operation(name, "query", summary, handler, params, examples=(example,), errors=ERRORS)
+    return Operation(name, "query", summary, handler, params, examples=(example,), errors=ERRORS, heavy=True)
 
 
 OPERATIONS = (
@@ -54,13 +67,18 @@ OPERATIONS = (
                 "string", "divide by n - 1 (sample) or n (population)", default="sample", enum=("sample", "population")
             ),
             "percentiles": Param(
-                "array", "percentiles to report", default=[25, 50, 75], items=Param("number"), max_items=20
+                "array",
+                "percentiles to report",
+                default=[25, 50, 75],
+                items=Param("number", minimum=0, maximum=100),
+                max_items=20,
             ),
             "outliers_within": Param(
                 "string",
                 "find outliers within each group of this column (groups a question compares)",
                 min_length=1,
                 max_length=64,
+                refers_to="column",
             ),
         },
         {"table": "sales", "columns": ["amount"]},
