@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import UUID
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.api import TaskSerializer
@@ -31,6 +33,13 @@ from sessions.models import WorkSession
 from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0
+# SAP requests one connection runs at once: each runs beside the socket, which goes on answering pings,
+# taking tasks and delivering messages; one past this gets LIMIT_EXCEEDED.
+MAX_SAP_IN_FLIGHT = 4
+# The SAP requests of all of a process's agent sockets run on threads of their own (more wait for one),
+# so slow ones cannot take the threads every socket reads the database with (sessions.delivery.db).
+SAP_THREADS = 8
+_sap_threads = ThreadPoolExecutor(max_workers=SAP_THREADS, thread_name_prefix="chap-sap")
 # A frame as the agent sends it, or a group event: JSON objects, whose shapes docs/transport.md gives.
 Frame = dict[str, Any]
 
@@ -75,6 +84,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         self.credential_live: Callable[[], object] | None = credential_live if callable(credential_live) else None
         self.worker = f"agent:{self.agent.name}"
         self.claims: dict[int, Claim] = {}
+        self.sap_runs: set[asyncio.Task[None]] = set()
         sessions = await db(_sessions_of)(self.agent)
         await self.channel_layer.group_add(agent_group(self.agent.pk), self.channel_name)
         await self.channel_layer.group_add(principal_of(self.caller), self.channel_name)
@@ -102,6 +112,8 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             return
         self.watchdog.cancel()
         self.renewer.cancel()
+        for running in self.sap_runs:  # an answer nobody will read; the request's own budget ends its thread
+            running.cancel()
         for sequence in self.sequences.values():
             sequence.close()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
@@ -128,7 +140,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         handlers = {
             "ping": self._pong,
             "resume": self._resume,
-            "sap": self._sap,
+            "sap": self._start_sap,
             "task.take": self._take,
             "task.done": self._done,
             "task.fail": self._fail,
@@ -187,18 +199,39 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         head_seq = await sequence.replay(whole_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
 
-    async def _sap(self, frame: Frame) -> None:
+    async def _start_sap(self, frame: Frame) -> None:
+        """Run a SAP request beside the socket, as the CHAP socket runs its posts: it may take up to
+        CHAP_SAP_MAX_SECONDS, and meanwhile pings are answered, tasks taken and messages delivered. Its
+        ``sap.result`` (or error) carries the request's ``ref``."""
         session_id = self._session_of(frame)
         text = frame.get("text")
         if not isinstance(text, str):
             raise ProtocolError(
                 "INVALID_FRAME", "sap needs text, the SAP blocks", details={"invalid": {"text": "expected string"}}
             )
+        if len(self.sap_runs) >= MAX_SAP_IN_FLIGHT:
+            raise ProtocolError(
+                "LIMIT_EXCEEDED",
+                f"{MAX_SAP_IN_FLIGHT} SAP requests are running on this connection already",
+                details={"budget": "requests at once", "limit": MAX_SAP_IN_FLIGHT},
+                suggestion=["wait for a sap.result, then send the request again"],
+            )
         message_id = frame.get("message_id") if isinstance(frame.get("message_id"), str) else None
-        response = await db(_sap)(session_id, self.caller, text, message_id)
-        await self.send_json(
-            {"type": "sap.result", "ref": frame.get("ref"), "session_id": session_id, "text": response}
-        )
+        running = asyncio.create_task(self._sap(frame.get("ref"), session_id, text, message_id))
+        self.sap_runs.add(running)
+        running.add_done_callback(self.sap_runs.discard)
+
+    async def _sap(self, ref: object, session_id: str, text: str, message_id: str | None) -> None:
+        try:
+            run = database_sync_to_async(_sap, thread_sensitive=False, executor=_sap_threads)
+            response = await run(session_id, self.caller, text, message_id)
+        except ProtocolError as error:
+            await self.send_json({**error_frame(error), "ref": ref})
+            return
+        except Exception:  # a task of its own: nothing else would answer the agent
+            await self.send_json({**error_frame(internal_error(logger, "agent socket frame 'sap'")), "ref": ref})
+            return
+        await self.send_json({"type": "sap.result", "ref": ref, "session_id": session_id, "text": response})
 
     async def _take(self, frame: Frame) -> None:
         task, attempt = await db(_take)(
