@@ -23,7 +23,7 @@ from agents.models import Approval, ApprovalStatus, Task
 from agents.operations.uploads import CHUNK_BYTES, refuse_declared, stage
 from agents.sap_service import approval_decide, approvals_of, sap_run, workspace_upload
 from agents.scheduling.acts import TASK_ACTIONS, task_act, task_create, task_get, tasks_of
-from agents.scheduling.plans import plan_approve
+from agents.scheduling.plans import plan_decide
 from protocol.errors import ProtocolError
 from sessions.access import require_access
 from sessions.api import ERRORS, request_caller, validated_body
@@ -314,7 +314,7 @@ class PlanAcceptView(APIView):
         "its steps become tasks (once).",
     )
     def post(self, request: Request, session_id: UUID, message_id: str) -> HttpResponse:
-        tasks = plan_approve(session_id=session_id, caller=request_caller(request), message_id=message_id)
+        tasks = plan_decide(session_id=session_id, caller=request_caller(request), message_id=message_id, approve=True)
         return Response(TaskSerializer(tasks, many=True).data, status=201)
 
 

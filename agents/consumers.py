@@ -13,10 +13,12 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
 from uuid import UUID
 
+from channels.db import database_sync_to_async
 from django.conf import settings
 
 from agents.api import TaskSerializer
@@ -33,6 +35,13 @@ from sessions.models import WorkSession
 from sessions.sockets import CLOSE_FORBIDDEN, ChapSocket, error_frame, principal_of, whole_number
 
 LEASE_S = 30.0
+# SAP requests one connection runs at once: each runs beside the socket, which goes on answering pings,
+# taking tasks and delivering messages; one past this gets LIMIT_EXCEEDED.
+MAX_SAP_IN_FLIGHT = 4
+# The SAP requests of all of a process's agent sockets run on threads of their own (more wait for one),
+# so slow ones cannot take the threads every socket reads the database with (sessions.delivery.db).
+SAP_THREADS = 8
+_sap_threads = ThreadPoolExecutor(max_workers=SAP_THREADS, thread_name_prefix="chap-sap")
 # A frame as the agent sends it, or a group event: JSON objects, whose shapes docs/transport.md gives.
 Frame = dict[str, Any]
 
@@ -109,8 +118,9 @@ class AgentConsumer(SequencedSocket, ChapSocket):
             return
         self.watchdog.cancel()
         self.renewer.cancel()
-        for gone in self.saps.values():
+        for running, gone in list(self.saps.items()):  # its work stops; its answer has nobody to read it
             gone.set()
+            running.cancel()
         for sequence in self.sequences.values():
             sequence.close()
         await self.channel_layer.group_discard(agent_group(self.agent.pk), self.channel_name)
@@ -137,6 +147,7 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         handlers = {
             "ping": self._pong,
             "resume": self._resume,
+            "sap": self._start_sap,
             "task.take": self._take,
             "task.done": self._done,
             "task.fail": self._fail,
@@ -144,11 +155,6 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         handler = handlers.get(kind) if isinstance(kind, str) else None
         if kind is None and "payload_type" in frame:
             await self._post(frame)
-        elif kind == "sap":
-            gone = threading.Event()
-            task = asyncio.create_task(self._answer(partial(self._sap, gone=gone), frame, "sap"))
-            self.saps[task] = gone
-            task.add_done_callback(self.saps.pop)
         elif handler is not None:
             await self._answer(handler, frame, str(kind))
         else:
@@ -204,6 +210,22 @@ class AgentConsumer(SequencedSocket, ChapSocket):
         head_seq = await sequence.replay(whole_number(frame, "since_seq"))
         await self.send_json({"type": "resumed", "session_id": sequence.session_id, "head_seq": head_seq})
 
+    async def _start_sap(self, frame: Frame) -> None:
+        """Run a SAP request beside the socket, as the CHAP socket runs its posts: it may take up to
+        CHAP_SAP_MAX_SECONDS, and meanwhile pings are answered, tasks taken and messages delivered. Its
+        ``sap.result`` (or error) carries the request's ``ref``; the socket's close stops its work."""
+        if len(self.saps) >= MAX_SAP_IN_FLIGHT:
+            raise ProtocolError(
+                "LIMIT_EXCEEDED",
+                f"{MAX_SAP_IN_FLIGHT} SAP requests are running on this connection already",
+                details={"budget": "requests at once", "limit": MAX_SAP_IN_FLIGHT},
+                suggestion=["wait for a sap.result, then send the request again"],
+            )
+        gone = threading.Event()
+        task = asyncio.create_task(self._answer(partial(self._sap, gone=gone), frame, "sap"))
+        self.saps[task] = gone
+        task.add_done_callback(self.saps.pop)
+
     async def _sap(self, frame: Frame, *, gone: threading.Event) -> None:
         session_id = self._session_of(frame)
         text = frame.get("text")
@@ -212,7 +234,8 @@ class AgentConsumer(SequencedSocket, ChapSocket):
                 "INVALID_FRAME", "sap needs text, the SAP blocks", details={"invalid": {"text": "expected string"}}
             )
         message_id = frame.get("message_id") if isinstance(frame.get("message_id"), str) else None
-        response = await db(_sap)(session_id, self.caller, text, message_id, gone)
+        run = database_sync_to_async(_sap, thread_sensitive=False, executor=_sap_threads)
+        response = await run(session_id, self.caller, text, message_id, gone)
         if gone.is_set():  # the socket closed while it ran: nobody to answer
             return
         await self.send_json(

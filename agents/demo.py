@@ -16,7 +16,7 @@ from django.contrib.auth.models import User
 from agents.models import Agent, Task, TaskState
 from agents.operations.uploads import stage
 from agents.scheduling.acts import task_approve
-from agents.scheduling.plans import plan_approve
+from agents.scheduling.plans import plan_decide
 from agents.staffing import session_start
 from agents.worker import Worker
 from sessions.access import caller_for_user
@@ -74,7 +74,7 @@ def demo_seed(*, owner: User, agents: list[Agent]) -> WorkSession:
     plan = _last(session, "agent_capability_declaration")
     if plan is None:
         return session
-    plan_approve(session_id=session.pk, caller=caller, message_id=plan.message_id)
+    plan_decide(session_id=session.pk, caller=caller, message_id=plan.message_id, approve=True)
     _work(agents)
     for task in Task.objects.filter(session=session, state=TaskState.WAITING_APPROVAL):
         task_approve(session_id=session.pk, task_id=task.pk, caller=caller)

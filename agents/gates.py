@@ -21,9 +21,9 @@ from django.db.models import Count
 from agents.models import Approval, ApprovalStatus, Task, TaskState
 from agents.sap_service import approval_decide
 from agents.scheduling.acts import task_approve, task_cancel
-from agents.scheduling.plans import plan_approve, plan_reject, task_artefact
+from agents.scheduling.plans import plan_decide, task_artefact
 from protocol.errors import ProtocolError
-from sessions.access import DECIDERS, Access, Caller, SessionId, managers_only, require_access, require_decider
+from sessions.access import DECIDERS, Access, Caller, SessionId, managers_only, require_access
 from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
@@ -327,19 +327,17 @@ def _carry_out(access: Access, caller: Caller, gate: Gate, *, approve: bool, rea
             task_cancel(
                 session_id=session_id, task_id=gate.task_id, caller=caller, reason=reason or "rejected at its gate"
             )
-    elif gate.kind == "plan" and approve:
-        plan_approve(session_id=session_id, caller=caller, message_id=gate.message_id, access=access)
     elif gate.kind == "plan":
-        plan_reject(session_id=session_id, caller=caller, message_id=gate.message_id, reason=reason)
+        plan_decide(
+            session_id=session_id,
+            caller=caller,
+            message_id=gate.message_id,
+            approve=approve,
+            reason=reason,
+            access=access,
+        )
     else:
         _answer(access, caller, gate, reason, option_id)
-
-
-def plan_decide(*, access: Access, caller: Caller, message_id: str) -> list[Task]:
-    """A person approves a proposed plan from the thread: owners and editors do; the approval goes in
-    the log and its steps become tasks (``scheduling.plan_approve``), with the access read once."""
-    require_decider(access, to="approve plans")
-    return plan_approve(session_id=access.session_id, caller=caller, message_id=message_id, access=access)
 
 
 def _decided(session: WorkSession, key: str) -> Decision | None:

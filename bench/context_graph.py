@@ -47,7 +47,7 @@ def teardown_django() -> None:
 
         admin = os.environ["DATABASE_URL"].rsplit("/", 1)[0] + "/postgres"
         with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f"DROP DATABASE IF EXISTS chap_bench_{os.getpid()}")
+            conn.execute(f"DROP DATABASE IF EXISTS chap_bench_{os.getpid()} WITH (FORCE)")  # threads keep theirs
 
 
 def with_django(run) -> int:

@@ -9,12 +9,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from protocol.errors import ProtocolError, not_found
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_decider, require_post
 from sessions.chap.chain import canonical_json, content_hash, genesis_checksum, next_checksum
-from sessions.chap.decisions import refuse_second_decision, refuse_unknown_question
+from sessions.chap.decisions import decision, refuse_second_decision, refuse_unknown_question
 from sessions.chap.graph import ContextGraph
 from sessions.chap.milestones import milestone
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
@@ -26,6 +27,11 @@ from sessions.models import Message, WorkSession
 from sessions.safety import filtered
 
 UNSEEN_LISTED = 100
+# Sent inside the transaction that appends a person's approval of a proposed plan, by whatever channel it
+# came (a button, REST, a socket, the feedback panel), with session_id, caller, access and
+# plan_message_id. Its receiver (agents: the plan's steps become tasks) works in that transaction, so the
+# approval and what it starts commit together or not at all; sessions knows nothing of what it starts.
+plan_approved = Signal()
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Ack:
     replayed: bool = field(default=False, compare=False)  # True when this answered a retry
     # The session's head after the append, when a milestone's checkpoint followed the message.
     checkpoint_checksum: str = field(default="", compare=False)
+    approved_plan: str = field(default="", compare=False)  # the plan this message approved, if it did
 
     @property
     def head(self) -> str:
@@ -126,11 +133,15 @@ def _post(
 ) -> Ack:
     checked = validate_envelope(envelope)
     _check_sender(checked, caller, session_id)
-    require_post(session_id, caller, checked, access=access)
+    access = require_post(session_id, caller, checked, access=access)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
     with transaction.atomic():
-        return _append(_locked(session_id), checked, at_head=at_head)
+        ack = _append(_locked(session_id), checked, at_head=at_head)
+        if ack.approved_plan:
+            plan = ack.approved_plan
+            plan_approved.send(None, session_id=access.session_id, caller=caller, access=access, plan_message_id=plan)
+        return ack
 
 
 def feedback_give(
@@ -216,6 +227,7 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
         _move_head(session, seq, checksum, graph)
         entry.checksum = checksum
         marks = milestone(graph, checked["message_id"])
+        approved = _approved_plan(graph, checked)
     send_on_commit(
         session.pk,
         {
@@ -229,9 +241,23 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
     )
     announce_on_commit(session.pk, seq, checked)
     if marks is None:
-        return Ack(checked["message_id"], seq, checksum)
+        return Ack(checked["message_id"], seq, checksum, approved_plan=approved)
     marked = _checkpoint(session, label=marks, caller=SYSTEM)  # a checkpoint marks no milestone: no recursion
-    return Ack(checked["message_id"], seq, checksum, checkpoint_checksum=marked.context_checksum)
+    return Ack(
+        checked["message_id"], seq, checksum, checkpoint_checksum=marked.context_checksum, approved_plan=approved
+    )
+
+
+def _approved_plan(graph: ContextGraph, checked: dict[str, Any]) -> str:
+    """The proposed plan ``checked``, just applied, approved: a person's approval of a whole plan
+    settles it (not one of its steps, not an agent's suggestion); "" for any other message."""
+    if checked["payload_type"] != "human_feedback" or checked["payload"]["feedback_type"] != "approval":
+        return ""
+    target = graph.graph.nodes[checked["message_id"]].get("target")
+    if target not in graph.plans:
+        return ""
+    settled = decision(graph.graph, target)
+    return target if settled is not None and settled.message_id == checked["message_id"] else ""
 
 
 def _move_head(session: WorkSession, seq: int, checksum: str, graph: ContextGraph) -> None:

@@ -18,6 +18,10 @@ from sessions.chap.labels import sender_label
 
 # Which edge into a decided node settles it, and the verb a person reads for it.
 SETTLING_EDGES = {"answers": "answered", "approves": "approved", "overturns": "rejected"}
+# The feedback that decides a proposed plan (docs/chap.md, "Deciding a plan"): an approval approves it;
+# a correction or a new direction rejects it, as they overturn whatever they aim at. A refinement asks
+# its author to revise it, and leaves it to be decided.
+PLAN_DECISIONS = frozenset({"approval", "correction", "new_direction"})
 
 
 @dataclass(frozen=True)
@@ -97,7 +101,7 @@ def refuse_second_decision(graph: nx.DiGraph[str], envelope: dict[str, Any]) -> 
     payload = envelope["payload"]
     if envelope["payload_type"] == "clarification_answer":
         node, wanted = asked_node(payload), "answer"
-    elif envelope["payload_type"] == "human_feedback" and payload["feedback_type"] in ("approval", "correction"):
+    elif envelope["payload_type"] == "human_feedback" and payload["feedback_type"] in PLAN_DECISIONS:
         node, wanted = str(payload["target_message_id"]), payload["feedback_type"]
         if graph.nodes.get(node, {}).get("kind") != "agent_capability_declaration":
             return

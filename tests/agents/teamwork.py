@@ -5,7 +5,7 @@ import csv
 from django.test import TestCase
 
 from agents.operations.files import workspace_root
-from agents.scheduling.plans import plan_approve
+from agents.scheduling.plans import plan_decide
 from agents.worker import Worker
 from sessions.access import caller_for_user
 from sessions.models import Message
@@ -60,7 +60,8 @@ def plan_and_run(team, goal=GOAL, attached="baskets.csv"):
     work_until_idle()
     plan = last(team["session"], "agent_capability_declaration")
     assert plan["in_reply_to"] == proposal and plan["payload"]["template"] == "data-analysis"
-    plan_approve(session_id=team["session"].pk, caller=caller_for_user(team["owner"]), message_id=plan["message_id"])
+    owner = caller_for_user(team["owner"])
+    plan_decide(session_id=team["session"].pk, caller=owner, message_id=plan["message_id"], approve=True)
     work_until_idle()
     return last(team["session"], "collaborative_response", sender="analyst")
 

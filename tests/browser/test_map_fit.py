@@ -3,6 +3,7 @@ node details open in view, a failed step shows failed, and no id is used twice o
 
 import pytest
 
+from agents.models import Task
 from sessions.access import SYSTEM, caller_for_user
 from tests.chromium import ARTIFACTS, off_the_browser_thread, open_page, screenshot, sign_in
 from tests.factories import agent_in, make_session, make_user, post_message
@@ -31,13 +32,12 @@ def build(owner):
     me, planner, analyst = caller_for_user(owner), agent_in(session, "planner"), agent_in(session, "analyst")
     post_message(session, me, envelopes.proposal, message_id="t")
     post_message(session, planner, envelopes.declaration, message_id="d", in_reply_to="t")
-    post_message(session, me, envelopes.feedback, "d", feedback_type="approval")
-    for step in (1, 2, 3):
-        post_message(session, SYSTEM, task_event, step + 1, "created", "queued", step)
+    post_message(session, me, envelopes.feedback, "d", feedback_type="approval")  # its steps become tasks
     post_message(session, analyst, envelopes.response, step=1, message_id="r1", in_reply_to="d")
     post_message(session, me, long_correction)
     post_message(session, analyst, envelopes.response, message_id="r2", in_reply_to="c1")
-    post_message(session, SYSTEM, task_event, 3, "failed", "failed", 2)
+    step_2 = Task.objects.get(session=session, source_message_id="d", plan_step=2)
+    post_message(session, SYSTEM, task_event, step_2.pk, "failed", "failed", 2)
     return session
 
 

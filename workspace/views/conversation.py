@@ -9,7 +9,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
 
-from agents.gates import gate_decide, plan_decide
+from agents.gates import gate_decide
+from agents.scheduling.plans import plan_decide
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.chap.labels import feedback_label
@@ -114,10 +115,11 @@ def answer_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
 @login_required
 @require_POST
 def plan_approve(request: SignedInRequest, session_id: UUID, message_id: str) -> HttpResponse:
-    """The thread's "Approve the plan", through plan_decide (the approval in the log, then the tasks)."""
+    """The thread's "Approve the plan", through plan_decide (the approval in the log, and with it the tasks)."""
     access = member_access(request, session_id)
     try:
-        tasks = plan_decide(access=access, caller=caller_for_user(request.user), message_id=message_id)
+        caller = caller_for_user(request.user)
+        tasks = plan_decide(session_id=session_id, caller=caller, message_id=message_id, approve=True, access=access)
     except ProtocolError as error:
         return render(request, "workspace/partials/answered.html", {"error": error.message})
     return render(
