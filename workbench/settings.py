@@ -222,7 +222,9 @@ CHAP_SAP_MAX_OPERATIONS = env_int("CHAP_SAP_MAX_OPERATIONS", 50, minimum=1)
 CHAP_SAP_MAX_SECONDS = env_int("CHAP_SAP_MAX_SECONDS", 60, minimum=1)
 
 # Vega-Lite charts in Markdown are drawn in a child process each (workspace/charts.py): killed past
-# the wall-clock limit, its data segment capped, at most this many at once per server process.
-CHART_RENDER_TIMEOUT_S = env_int("WORKBENCH_CHART_TIMEOUT_S", 5, minimum=1)
+# its CPU time (then kept as too large) or the wall-clock limit (a busy machine: drawn again next
+# time), its data segment capped, at most this many at once per server process.
+CHART_RENDER_CPU_S = env_int("WORKBENCH_CHART_CPU_S", 5, minimum=1)
+CHART_RENDER_TIMEOUT_S = env_int("WORKBENCH_CHART_TIMEOUT_S", 15, minimum=1)
 CHART_RENDER_MEMORY_MB = env_int("WORKBENCH_CHART_MEMORY_MB", 1024, minimum=1024)
 CHART_RENDERS_AT_ONCE = env_int("WORKBENCH_CHART_RENDERS", 2, minimum=1)

@@ -22,7 +22,7 @@ MAX_SVG_BYTES = 4_000_000
 def limit(memory_mb: int, cpu_s: int) -> None:
     memory = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))  # SIGXCPU at the soft limit
 
 
 def draw_svg(spec: dict[str, Any]) -> str:

@@ -1,5 +1,5 @@
 """Charts drawn off the request path: a page names a chart by its spec's hash, and the chart's own
-URL draws it in a process of its own, once, under a wall-clock and memory limit.
+URL draws it in a process of its own, once, under a CPU, memory and wall-clock limit.
 
 The spec (once checked by ``chart_bounds``) and what became of it are kept by that hash in the data
 directory, which every server process shares: ``<hash>.json`` the spec, ``<hash>.svg`` the drawing,
@@ -111,24 +111,27 @@ async def _draw_and_keep(key: str, spec: bytes) -> Outcome:
     loop = asyncio.get_running_loop()
     slots = _slots.setdefault(loop, asyncio.Semaphore(settings.CHART_RENDERS_AT_ONCE))
     async with slots:
-        outcome = stored_outcome(key) or await draw(spec)  # another process may have drawn it meanwhile
-    if outcome.svg:
+        kept = stored_outcome(key)  # another process may have drawn it meanwhile
+        outcome, final = (kept, False) if kept else await draw(spec)
+    if final and outcome.svg:
         _write(f"{key}.svg", outcome.svg)
-    else:
+    elif final:
         _write(f"{key}.refused.json", json.dumps({"reason": outcome.reason, "too_large": outcome.too_large}))
     return outcome
 
 
-async def draw(spec: bytes) -> Outcome:
-    """Draw in a child process with the configured limits; one that overruns the time is killed,
-    and one killed or dead (out of memory, out of CPU) means the chart is too large."""
+async def draw(spec: bytes) -> tuple[Outcome, bool]:
+    """Draw in a child process under the configured limits, and whether the outcome is final. A child
+    that dies (out of memory, past its CPU time) means the chart is too large, for good; one still
+    running at the wall-clock limit is killed too, but only a busy machine gets there before the CPU
+    limit, so that spec is drawn again next time."""
     timeout = settings.CHART_RENDER_TIMEOUT_S
     child = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
         "workspace.chart_process",
         str(settings.CHART_RENDER_MEMORY_MB),
-        str(int(timeout) + 1),
+        str(settings.CHART_RENDER_CPU_S),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
@@ -137,15 +140,15 @@ async def draw(spec: bytes) -> Outcome:
     try:
         output, _ = await asyncio.wait_for(child.communicate(spec), timeout)
     except TimeoutError:
-        return Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True)
+        return Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True), False
     finally:
         if child.returncode is None:
             child.kill()
             await child.wait()
     if child.returncode != 0:
-        return Outcome(reason="drawing it ran out of memory or time.", too_large=True)
+        return Outcome(reason="drawing it ran out of memory or CPU time.", too_large=True), True
     answer = json.loads(output)
-    return Outcome(svg=answer["svg"]) if "svg" in answer else Outcome(reason=answer["error"])
+    return (Outcome(svg=answer["svg"]) if "svg" in answer else Outcome(reason=answer["error"])), True
 
 
 def _write(name: str, text: str) -> None:
