@@ -52,7 +52,9 @@ ALLOWED_FUNCTIONS = frozenset(
      "rgb", "hsl", "lab", "hcl", "luminance", "contrast"}
 )  # fmt: skip
 EXPRESSION_KEYS = frozenset({"calculate", "filter", "expr", "labelExpr", "test", "signal"})
-SIZE_KEYS = frozenset({"width", "height", "continuousWidth", "continuousHeight", "discreteWidth", "discreteHeight"})
+SIZE_KEYS = ("width", "height", "continuousWidth", "continuousHeight", "discreteWidth", "discreteHeight")
+# Numbers a spec may state, and their most (checked in this order).
+NUMBER_LIMITS = {**dict.fromkeys(SIZE_KEYS, MAX_PIXELS), "maxbins": MAX_BINS, "tickCount": MAX_TICKS, "nice": MAX_TICKS}
 _CALL = re.compile(r"([A-Za-z_$][\w$]*)\s*\(")
 _STRING_LITERAL = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
@@ -117,11 +119,11 @@ class _Walk:
             self.values += _sequence_length(node["sequence"]) if "sequence" in node else 0
         elif key == "datasets":
             self.values += sum(len(item) for item in node.values() if isinstance(item, list))
-        elif key in SIZE_KEYS or key == "bin" or key in {"tickCount", "nice"}:
+        elif key in NUMBER_LIMITS or key == "bin":
             _check_size(node, key)
         if "impute" in node:
             raise ChartTooLarge("impute is not drawn on the server: it can make data without limit.")
-        for name in SIZE_KEYS | {"tickCount", "nice", "bin"}:
+        for name in NUMBER_LIMITS:
             value = node.get(name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 _check_number(name, value)
@@ -157,9 +159,6 @@ def _check_size(node: dict[str, Any], key: str) -> None:
     if key == "bin":
         if "step" in node or "steps" in node:
             raise ChartTooLarge("a bin's step is not drawn on the server; give maxbins instead.")
-        maxbins = node.get("maxbins", 0)
-        if isinstance(maxbins, int | float):
-            _check_number("maxbins", maxbins)
     elif key in SIZE_KEYS and set(node) == {"step"} and isinstance(node["step"], int | float):
         if node["step"] > MAX_STEP_PIXELS:
             raise ChartTooLarge(f"a {key} step of {node['step']:,} pixels is over {MAX_STEP_PIXELS}.")
@@ -168,7 +167,7 @@ def _check_size(node: dict[str, Any], key: str) -> None:
 
 
 def _check_number(name: str, value: float) -> None:
-    limit = {"maxbins": MAX_BINS, "tickCount": MAX_TICKS, "nice": MAX_TICKS, "bin": MAX_BINS}.get(name, MAX_PIXELS)
+    limit = NUMBER_LIMITS[name]
     if not math.isfinite(value) or value > limit:
         raise ChartTooLarge(f"{name} {value:,} is over {limit:,}.")
 
@@ -205,7 +204,7 @@ def _transform_name(transform: Any) -> str:
         next((key for key in transform if key in ALLOWED_TRANSFORMS), None) if isinstance(transform, dict) else None
     )
     if name is None:
-        keys = ", ".join(sorted(transform)) if isinstance(transform, dict) else type(transform).__name__
+        keys = next(iter(transform), "{}") if isinstance(transform, dict) else type(transform).__name__
         allowed = ", ".join(sorted(ALLOWED_TRANSFORMS))
         raise ChartTooLarge(f"the transform {keys} is not drawn on the server (allowed: {allowed}).")
     return name

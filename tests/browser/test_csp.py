@@ -91,6 +91,8 @@ def test_the_sign_in_page_a_missing_page_and_the_api_docs_keep_the_policy_too(me
 def test_a_drawn_chart_a_hostile_chart_and_an_aligned_table_break_none_of_it(daphne_server, chromium):
     """The chart's image comes from its own URL (img-src 'self'), the hostile one is the plain "too
     large" figure, and the table's alignment is a class: no style attribute for the CSP to refuse."""
+    import uuid
+
     from tests.chromium import off_the_browser_thread
     from tests.e2e.test_hostile_charts import HOSTILE, NORMAL, TOO_LARGE, charts_text
     from tests.factories import agent_in, make_session, post_message
@@ -99,7 +101,8 @@ def test_a_drawn_chart_a_hostile_chart_and_an_aligned_table_break_none_of_it(dap
     owner = make_user("olga")
     session = make_session(owner=owner, title="Charts")
     payload = envelopes.response(sections=())["payload"]
-    payload["content"]["body"] = charts_text(NORMAL, HOSTILE["impute, a string stop"])
+    normal = NORMAL | {"title": f"Cases by region {uuid.uuid4()}"}  # drawn now, whatever an earlier run kept
+    payload["content"]["body"] = charts_text(normal, HOSTILE["impute, a string stop"])
     analyst = off_the_browser_thread(agent_in, session=session)
     off_the_browser_thread(post_message, session=session, caller=analyst, factory=envelopes.envelope,
                            message_id="r1", payload_type="collaborative_response", payload=payload)  # fmt: skip
