@@ -79,8 +79,6 @@ def parse_spec(source: str) -> dict[str, Any]:
         raise ChartError("the spec is not a JSON object.")
     walk = _Walk()
     walk.node(spec, "", 0)
-    if walk.values > MAX_DATA_VALUES:
-        raise ChartTooLarge(f"the chart has {walk.values:,} data values; at most {MAX_DATA_VALUES:,} are drawn.")
     views = max(walk.views, 1)
     if views > MAX_VIEWS:
         raise ChartTooLarge(f"the chart has {views:,} views; at most {MAX_VIEWS} are drawn.")
@@ -99,11 +97,17 @@ class _Walk:
         self.views = 0
         self.fold = 1
 
+    def add_values(self, count: int) -> None:
+        """Count data values, refusing as soon as there are too many (not after walking a million)."""
+        self.values += count
+        if self.values > MAX_DATA_VALUES:
+            raise ChartTooLarge(f"the chart has {self.values:,} data values; at most {MAX_DATA_VALUES:,} are drawn.")
+
     def node(self, node: Any, key: str, depth: int) -> None:
         if depth > MAX_SPEC_DEPTH:  # real specs nest a few levels; a deep one would exhaust the stack
             raise ChartTooLarge(f"the spec nests deeper than {MAX_SPEC_DEPTH} levels.")
         if isinstance(node, list):
-            self.values += len(node) if key == "values" else 0
+            self.add_values(len(node) if key == "values" else 0)
             for item in node:
                 self.node(item, "", depth + 1)
         elif isinstance(node, dict):
@@ -116,9 +120,9 @@ class _Walk:
     def mapping(self, node: dict[str, Any], key: str) -> None:
         if key == "data":
             _check_data(node)
-            self.values += _sequence_length(node["sequence"]) if "sequence" in node else 0
+            self.add_values(_sequence_length(node["sequence"]) if "sequence" in node else 0)
         elif key == "datasets":
-            self.values += sum(len(item) for item in node.values() if isinstance(item, list))
+            self.add_values(sum(len(item) for item in node.values() if isinstance(item, list)))
         elif key in NUMBER_LIMITS or key == "bin":
             _check_size(node, key)
         if "impute" in node:
