@@ -93,8 +93,8 @@ def test_a_drawn_chart_a_hostile_chart_and_an_aligned_table_break_none_of_it(dap
     large" figure, and the table's alignment is a class: no style attribute for the CSP to refuse."""
     import uuid
 
+    from tests.charts import HOSTILE, NORMAL, TOO_LARGE, charts_text
     from tests.chromium import off_the_browser_thread
-    from tests.e2e.test_hostile_charts import HOSTILE, NORMAL, TOO_LARGE, charts_text
     from tests.factories import agent_in, make_session, post_message
     from tests.sessions import envelopes
 
