@@ -131,8 +131,7 @@ class _Walk:
             value = node.get(name)
             if isinstance(value, int | float) and not isinstance(value, bool):
                 _check_number(name, value)
-        if "mark" in node:
-            self.views += _repeats(node.get("repeat"))
+        self.views += ("mark" in node) + _repeats(node.get("repeat"))
         if isinstance(node.get("transform"), list):
             self.fold *= _check_transforms(node["transform"])
 
@@ -177,12 +176,12 @@ def _check_number(name: str, value: float) -> None:
 
 
 def _repeats(repeat: Any) -> int:
-    """How many views a unit spec draws: one, or one per repeated field."""
+    """How many views a repeat makes: one per repeated field (rows times columns)."""
     if isinstance(repeat, list):
-        return max(len(repeat), 1)
+        return len(repeat)
     if isinstance(repeat, dict):
         return math.prod(max(len(fields), 1) for fields in repeat.values() if isinstance(fields, list))
-    return 1
+    return 0
 
 
 def _check_transforms(transforms: list[Any]) -> int:

@@ -163,7 +163,7 @@ def test_a_spec_that_cannot_be_drawn_shows_an_escaped_notice(body, reason):
         (bar_spec(height={"step": 100_000}), "step of 100,000 pixels"),
         (bar_spec(encoding={"x": {"field": "cases", "bin": {"step": 1e-9}}}), "bin's step"),
         (bar_spec(encoding={"x": {"field": "cases", "axis": {"tickCount": 1e9}}}), "tickCount"),
-        (bar_spec(repeat=[f"f{i}" for i in range(100)]), "views"),
+        ({"repeat": [f"f{i}" for i in range(100)], "spec": bar_spec()}, "views; at most 64"),
         (
             bar_spec(
                 data={"values": [{"f0": i} for i in range(2000)]}, transform=[{"fold": [f"f{i}" for i in range(40)]}]
