@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,6 +39,7 @@ class Outcome:
     svg: str = ""
     reason: str = ""
     too_large: bool = False
+    final: bool = True  # kept for good; not so after a wall-clock kill on a busy machine
 
     def image(self) -> str:
         """The drawing, or an image that says why there is none (a page already showing the chart's
@@ -104,7 +106,7 @@ async def chart_outcome(key: str) -> Outcome | None:
 
 
 _drawings = Once(size=256)
-_slots: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+_slots: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
 async def _draw_and_keep(key: str, spec: bytes) -> Outcome:
@@ -112,16 +114,18 @@ async def _draw_and_keep(key: str, spec: bytes) -> Outcome:
     slots = _slots.setdefault(loop, asyncio.Semaphore(settings.CHART_RENDERS_AT_ONCE))
     async with slots:
         kept = stored_outcome(key)  # another process may have drawn it meanwhile
-        outcome, final = (kept, False) if kept else await draw(spec)
-    if final and outcome.svg:
+        outcome = kept or await draw(spec)
+    if kept or not outcome.final:
+        return outcome
+    if outcome.svg:
         _write(f"{key}.svg", outcome.svg)
-    elif final:
+    else:
         _write(f"{key}.refused.json", json.dumps({"reason": outcome.reason, "too_large": outcome.too_large}))
     return outcome
 
 
-async def draw(spec: bytes) -> tuple[Outcome, bool]:
-    """Draw in a child process under the configured limits, and whether the outcome is final. A child
+async def draw(spec: bytes) -> Outcome:
+    """Draw in a child process under the configured limits. A child
     that dies (out of memory, past its CPU time) means the chart is too large, for good; one still
     running at the wall-clock limit is killed too, but only a busy machine gets there before the CPU
     limit, so that spec is drawn again next time."""
@@ -140,15 +144,15 @@ async def draw(spec: bytes) -> tuple[Outcome, bool]:
     try:
         output, _ = await asyncio.wait_for(child.communicate(spec), timeout)
     except TimeoutError:
-        return Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True), False
+        return Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True, final=False)
     finally:
         if child.returncode is None:
             child.kill()
             await child.wait()
     if child.returncode != 0:
-        return Outcome(reason="drawing it ran out of memory or CPU time.", too_large=True), True
+        return Outcome(reason="drawing it ran out of memory or CPU time.", too_large=True)
     answer = json.loads(output)
-    return (Outcome(svg=answer["svg"]) if "svg" in answer else Outcome(reason=answer["error"])), True
+    return Outcome(svg=answer["svg"]) if "svg" in answer else Outcome(reason=answer["error"])
 
 
 def _write(name: str, text: str) -> None:

@@ -21,5 +21,5 @@ async def chart(request: SignedInRequest, session_id: UUID, key: str, mac: str) 
     if outcome is None:
         raise Http404("No such chart")
     response = HttpResponse(outcome.image(), content_type="image/svg+xml")
-    response["Cache-Control"] = "private, max-age=86400"
+    response["Cache-Control"] = "private, max-age=86400" if outcome.final else "no-store"
     return response

@@ -212,8 +212,8 @@ def test_a_spec_that_exhausts_v8_ends_only_its_own_process(settings):
     """The spec that killed the server (an impute with a string stop), drawn with no pre-check."""
     settings.CHART_RENDER_TIMEOUT_S = 300  # its CPU or memory limit ends it, however busy the machine
     spec = bar_spec(transform=[{"impute": "cases", "key": "region", "keyvals": {"start": 0, "stop": "1e9"}}])
-    outcome, final = async_to_sync(draw)(json.dumps(spec).encode())
-    assert outcome.too_large and final and not outcome.svg
+    outcome = async_to_sync(draw)(json.dumps(spec).encode())
+    assert outcome.too_large and outcome.final and not outcome.svg
 
 
 def test_a_chart_is_drawn_once_and_kept_by_its_spec(chart_store):
@@ -265,6 +265,7 @@ def test_the_thread_shows_a_chart_in_a_report(client):
     [(src, alt, _caption)] = figures(page)
     image = client.get(src)
     assert image["Content-Type"] == "image/svg+xml" and alt.startswith("Bar chart")
+    assert image["Cache-Control"] == "private, max-age=86400"  # a drawing is kept: the browser may keep it too
     assert ">north</text>" in image.content.decode()
     client.force_login(make_user("mallory"))
     assert client.get(src).status_code == 404  # not a member of the session
