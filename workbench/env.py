@@ -147,7 +147,10 @@ def channel_layer_from_url(url: str) -> dict[str, Any]:
         raise ImproperlyConfigured(f"REDIS_URL scheme {parts.scheme!r} is not supported; use redis://HOST:PORT/DB")
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+        # redis-py 8 reads with a 5 s socket timeout by default, the same as channels_redis's blocking
+        # receive (BZPOPMIN 5 s): on a busy machine the empty answer came just after it and the
+        # socket's consumer died with 1011. The read waits well past the blocking time instead.
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 30}], "capacity": 1500, "expiry": 30},
     }
 
 

@@ -236,3 +236,11 @@ CHAP_SAP_MAX_MEMORY_MB = env_int("CHAP_SAP_MAX_MEMORY_MB", 1024, minimum=64)
 CHAP_SAP_MAX_ANSWER_MB = env_int("CHAP_SAP_MAX_ANSWER_MB", 10, minimum=1)
 CHAP_SAP_HEAVY_AT_ONCE = env_int("CHAP_SAP_HEAVY_AT_ONCE", 2, minimum=1)
 CHAP_SAP_HEAVY_PER_MINUTE = env_int("CHAP_SAP_HEAVY_PER_MINUTE", 60, minimum=1)
+
+# Vega-Lite charts in Markdown are drawn in a child process each (workspace/charts.py): killed past
+# its CPU time (then kept as too large) or the wall-clock limit (a busy machine: drawn again next
+# time), its data segment capped, at most this many at once per server process.
+CHART_RENDER_CPU_S = env_int("WORKBENCH_CHART_CPU_S", 5, minimum=1)
+CHART_RENDER_TIMEOUT_S = env_int("WORKBENCH_CHART_TIMEOUT_S", 15, minimum=1)
+CHART_RENDER_MEMORY_MB = env_int("WORKBENCH_CHART_MEMORY_MB", 1024, minimum=1024)
+CHART_RENDERS_AT_ONCE = env_int("WORKBENCH_CHART_RENDERS", 2, minimum=1)

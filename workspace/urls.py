@@ -1,6 +1,16 @@
 from django.urls import path
 
-from workspace.views import conversation, deliverable, history, listing, people, retrospective, schedule, session
+from workspace.views import (
+    charts,
+    conversation,
+    deliverable,
+    history,
+    listing,
+    people,
+    retrospective,
+    schedule,
+    session,
+)
 
 app_name = "workspace"
 urlpatterns = [
@@ -26,6 +36,7 @@ urlpatterns = [
     path("<uuid:session_id>/history/<int:seq>/node/", history.history_node, name="history-node"),
     path("<uuid:session_id>/history/diff/", history.history_diff, name="history-diff"),
     path("<uuid:session_id>/history/search/", history.history_search, name="history-search"),
+    path("<uuid:session_id>/charts/<str:key>/<str:mac>.svg", charts.chart, name="chart"),
     path("<uuid:session_id>/deliverable/", deliverable.deliverable, name="deliverable"),
     path("<uuid:session_id>/retrospective/", retrospective.retrospective, name="retrospective"),
     path("<uuid:session_id>/retrospective/check/", retrospective.retrospective_check, name="retrospective-check"),

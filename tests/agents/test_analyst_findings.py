@@ -40,7 +40,7 @@ def test_the_report_leads_with_the_answer_its_figure_the_test_and_a_chart(team):
     assert "- items: " not in found["body"] and "mean items: 4 (n = 6)" in found["body"]  # the second measure asked
     assert report["payload"]["provenance"]["findings"]["kind"] == "compare"
     assert report["payload"]["provenance"]["findings"]["group"] == "shop"
-    html = render_markdown(found["body"])
+    html = render_markdown(found["body"], team["session"].pk)
     assert html.count('data-testid="chart"') == 1 and 'alt="Bar chart of the mean basket value in each shop' in html
     assert "<details><summary>How this was computed</summary>" in html and "@@query:stats.compare#q" in html
 

@@ -86,3 +86,37 @@ def test_the_sign_in_page_a_missing_page_and_the_api_docs_keep_the_policy_too(me
     visit(page, site + "/api/docs/")  # Swagger UI: its init script from a URL, its page without inline style
     page.locator(".swagger-ui .opblock").first.wait_for()
     assert violations(page) == [], violations(page)
+
+
+def test_a_drawn_chart_a_hostile_chart_and_an_aligned_table_break_none_of_it(daphne_server, chromium):
+    """The chart's image comes from its own URL (img-src 'self'), the hostile one is the plain "too
+    large" figure, and the table's alignment is a class: no style attribute for the CSP to refuse."""
+    import uuid
+
+    from tests.charts import HOSTILE, NORMAL, TOO_LARGE, charts_text
+    from tests.chromium import off_the_browser_thread
+    from tests.factories import agent_in, make_session, post_message
+    from tests.sessions import envelopes
+
+    owner = make_user("olga")
+    session = make_session(owner=owner, title="Charts")
+    payload = envelopes.response(sections=())["payload"]
+    normal = NORMAL | {"title": f"Cases by region {uuid.uuid4()}"}  # drawn now, whatever an earlier run kept
+    payload["content"]["body"] = charts_text(normal, HOSTILE["impute, a string stop"])
+    analyst = off_the_browser_thread(agent_in, session=session)
+    off_the_browser_thread(post_message, session=session, caller=analyst, factory=envelopes.envelope,
+                           message_id="r1", payload_type="collaborative_response", payload=payload)  # fmt: skip
+    page = open_page(chromium)
+    page.add_init_script(REPORT_VIOLATIONS)
+    sign_in(page, daphne_server, owner.username)
+    visit(page, f"{daphne_server.url}/sessions/{session.pk}/")
+    report = page.locator("#thread article.kind-collaborative_response").last
+    image = report.get_by_test_id("chart").locator("img")
+    page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=image.element_handle())  # drawn
+    expect(image).to_have_attribute("alt", "Bar chart of cases by region")
+    expect(report.get_by_test_id("chart-too-large")).to_contain_text(TOO_LARGE)
+    assert report.locator("td.align-right").first.evaluate("cell => getComputedStyle(cell).textAlign") == "right"
+    report.get_by_test_id("chart").scroll_into_view_if_needed()
+    screenshot(page, "csp-5-charts", whole=False)
+    assert violations(page) == [], violations(page)
+    page.context.close()

@@ -64,7 +64,9 @@ def history_node(request: SignedInRequest, session_id: UUID, seq: int) -> HttpRe
     if node is None:
         raise Http404("No such node on the map at that point")
     urls = history_urls(session_id, seq)
-    return render(request, "workspace/partials/node_details.html", {"node": node, "at_seq": seq, **urls})
+    return render(
+        request, "workspace/partials/node_details.html", {"node": node, "session": session, "at_seq": seq, **urls}
+    )
 
 
 @login_required

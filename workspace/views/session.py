@@ -60,7 +60,9 @@ def map_node(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     node = map_node_details(session=session, index=index)
     if node is None:
         raise Http404("No such node on the map")
-    return render(request, "workspace/partials/node_details.html", {"node": node, **map_urls(session_id)})
+    return render(
+        request, "workspace/partials/node_details.html", {"node": node, "session": session, **map_urls(session_id)}
+    )
 
 
 @login_required

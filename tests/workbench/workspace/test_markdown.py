@@ -106,3 +106,13 @@ def test_the_deliverable_and_retrospective_pages_render_markdown(story):
                  comment=f"Good.\n\n{TABLE}\n\n{ATTACKS[0]}")  # fmt: skip
     retro = get(story, "workspace:retrospective")
     assert_safe_table(retro)
+
+
+def test_table_columns_are_aligned_by_class_not_by_a_style_the_csp_refuses():
+    html = render_markdown("| a | b | c | d |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |")
+    assert '<th class="align-left">a</th><th class="align-center">b</th><th class="align-right">c</th><th>d</th>' in (
+        html.replace("\n", "")
+    )
+    assert '<td class="align-right">3</td>' in html and "style" not in html
+    forged = render_markdown('<table><tr><td class="topbar" style="color:red">x</td></tr></table>')
+    assert "topbar" not in forged and "style" not in forged
