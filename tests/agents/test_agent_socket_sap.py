@@ -18,8 +18,8 @@ from agents.sap.registry import Operation, Registry
 from agents.scheduling.acts import task_create
 from sessions.access import caller_for_user
 from sessions.models import Message
-from tests.agents.test_agent_socket import open_socket, until
 from tests.people import clerk_world
+from tests.sockets import agent_socket, frame_of, opened
 
 pytestmark = pytest.mark.django_db(transaction=True, databases=["default", "datasets"])
 WAIT = 30  # seconds a frame the test expects may take on a busy machine; it comes as soon as it is sent
@@ -68,16 +68,16 @@ def test_a_ping_is_answered_and_a_task_taken_while_a_slow_sap_request_runs(world
     )
 
     async def scenario():
-        socket, _, _ = await open_socket(world["token"])
-        await until(socket, "hello", timeout=WAIT)
+        socket = await opened(agent_socket(world["token"]))
+        await frame_of(socket, "hello", timeout=WAIT)
         await socket.send_json_to(slow(world, "s1"))
         await asyncio.to_thread(gate.started)
         await socket.send_json_to({"type": "ping", "ref": "p"})
-        pong = await until(socket, "pong", timeout=WAIT)
+        pong = await frame_of(socket, "pong", timeout=WAIT)
         await socket.send_json_to({"type": "task.take", "ref": "t"})
-        taken = await until(socket, "task.taken", timeout=WAIT)
+        taken = await frame_of(socket, "task.taken", timeout=WAIT)
         gate.opened.set()
-        result = await until(socket, "sap.result", timeout=WAIT)
+        result = await frame_of(socket, "sap.result", timeout=WAIT)
         await socket.disconnect()
         return pong, taken, result
 
@@ -92,17 +92,17 @@ def test_requests_past_the_bound_are_refused_and_each_result_comes_back_under_it
     refs = [f"s{n}" for n in range(MAX_SAP_IN_FLIGHT)]
 
     async def scenario():
-        socket, _, _ = await open_socket(world["token"])
-        await until(socket, "hello", timeout=WAIT)
+        socket = await opened(agent_socket(world["token"]))
+        await frame_of(socket, "hello", timeout=WAIT)
         for ref in refs:
             await socket.send_json_to(slow(world, ref))
         await asyncio.to_thread(gate.started, MAX_SAP_IN_FLIGHT)
         await socket.send_json_to(slow(world, "extra"))
-        refused = await until(socket, "error", timeout=WAIT)
+        refused = await frame_of(socket, "error", timeout=WAIT)
         gate.opened.set()
-        results = [await until(socket, "sap.result", timeout=WAIT) for _ in refs]
+        results = [await frame_of(socket, "sap.result", timeout=WAIT) for _ in refs]
         await socket.send_json_to(slow(world, "after"))
-        after = await until(socket, "sap.result", timeout=WAIT)
+        after = await frame_of(socket, "sap.result", timeout=WAIT)
         await socket.disconnect()
         return refused, results, after
 
@@ -122,8 +122,8 @@ def sap_runs():
 
 def test_a_disconnect_cancels_the_requests_the_socket_was_waiting_on(world, gate):
     async def scenario():
-        socket, _, _ = await open_socket(world["token"])
-        await until(socket, "hello", timeout=WAIT)
+        socket = await opened(agent_socket(world["token"]))
+        await frame_of(socket, "hello", timeout=WAIT)
         await socket.send_json_to(slow(world, "s1"))
         await asyncio.to_thread(gate.started)
         running = sap_runs()
