@@ -51,6 +51,20 @@ def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
+def may_run(agent: Agent, operation: Operation) -> bool:
+    """Whether ``agent`` may ask for ``operation`` at all (it may still wait for a person's approval)."""
+    return (
+        operation.name in ALWAYS_ALLOWED
+        or _matches(operation.permission, agent.approval_operations)
+        or _matches(operation.permission, agent.allowed_operations)
+    )
+
+
+def always_waits(agent: Agent, operation: Operation) -> bool:
+    """Whether every call of ``operation`` by ``agent`` waits for a person's approval."""
+    return operation.irreversible or _matches(operation.permission, agent.approval_operations)
+
+
 def authorize(operation: Operation, block: Block, params: dict[str, Any], context: SapContext) -> Block | None:
     role = context.access.role
     if not context.access.can_write and operation.kind != "query":
@@ -63,10 +77,7 @@ def authorize(operation: Operation, block: Block, params: dict[str, Any], contex
     if not isinstance(agent, Agent):  # a person: sessions, below agents, holds the agent as a KnownAgent
         return None
     needs_approval = _matches(operation.permission, agent.approval_operations)
-    allowed = (
-        needs_approval or operation.name in ALWAYS_ALLOWED or _matches(operation.permission, agent.allowed_operations)
-    )
-    if not allowed:
+    if not may_run(agent, operation):
         raise ProtocolError(
             "PERMISSION_DENIED",
             f"agent {agent.name!r} may not run {operation.name}",
@@ -179,7 +190,11 @@ class InProcessSap:
     def run(self, requests: Iterable[Block]) -> list[Block]:
         """The responses to ``requests``, in order: one request, as one SAP text holding them would be
         (later blocks may use earlier results by id; the same budget)."""
-        return list(dispatcher(_request_budget()).run(requests, self.context))
+        return list(self.stream(requests))
+
+    def stream(self, requests: Iterable[Block]) -> Iterator[Block]:
+        """``run``, each response as it comes: progress events reach the caller while the work goes on."""
+        return dispatcher(_request_budget()).run(requests, self.context)
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:
