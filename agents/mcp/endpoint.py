@@ -29,6 +29,7 @@ from sessions.delivery import db
 PREFIX = "/mcp/"
 PATH = re.compile(r"^/mcp/sessions/(?P<session_id>[0-9a-fA-F-]{32,36})/?$")
 SCOPE_KEY = "chap.mcp_agent"
+INVALID_REQUEST = -32600
 
 
 def transport_security(allowed_hosts: list[str], trusted_origins: list[str]) -> TransportSecuritySettings:
@@ -89,7 +90,9 @@ class McpEndpoint:
         if status == 401:
             headers.append((b"www-authenticate", b'Bearer realm="chap", error="invalid_token"'))
         await send({"type": "http.response.start", "status": status, "headers": headers, "trailers": False})
-        body = json.dumps({"error": error.as_dict()}).encode()
+        # A JSON-RPC error (no id: the request was not read), so MCP clients show our message and details.
+        refusal = {"code": INVALID_REQUEST, "message": str(error), "data": error.as_dict()}
+        body = json.dumps({"jsonrpc": "2.0", "id": None, "error": refusal}).encode()
         await send({"type": "http.response.body", "body": body, "more_body": False})
 
 

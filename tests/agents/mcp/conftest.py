@@ -9,10 +9,15 @@ SALES = "region,amount\n" + "".join(f"{region},{n}\n" for n, region in enumerate
 CLERK_OPERATIONS = ["file.list", "file.read", "file.write", "dataset.*", "stats.*"]
 
 
-@pytest.fixture
-def mcp_world(transactional_db):
+def make_mcp_world():
+    """olga's session, and the clerk in it with a token."""
     owner = make_user("olga")
     session = make_session(owner=owner, title="Regional sales")
     agent = make_agent("clerk", kind="external", allowed_operations=CLERK_OPERATIONS)
     agent_join(session=session, agent=agent)
     return {"owner": owner, "session": session, "agent": agent, "token": token_issue(agent=agent)}
+
+
+@pytest.fixture
+def mcp_world(transactional_db):
+    return make_mcp_world()
