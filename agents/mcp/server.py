@@ -104,15 +104,13 @@ def _block(name: str, arguments: dict[str, Any]) -> Block:
     return operation_block(operation.kind if operation else None, name, arguments)
 
 
-def _progress_sender(ctx: Context) -> Callable[[dict[str, Any]], None] | None:
-    """Progress events as MCP progress notifications, when the client asked for them (a progress token)."""
-    token = (ctx.meta or {}).get("progress_token")
-    if token is None:
-        return None
+def _progress_sender(ctx: Context) -> Callable[[dict[str, Any]], None]:
+    """Progress events as MCP progress notifications (the SDK sends them when the client asked for them
+    with a progress token, and drops them otherwise)."""
 
     def send(event: dict[str, Any]) -> None:
         done = event["progress"]
         message = f"step {event['step']}" if "step" in event else None
-        async_to_sync(ctx.session.send_progress_notification)(token, done["done"], done.get("total"), message)
+        async_to_sync(ctx.session.report_progress)(done["done"], done.get("total"), message)
 
     return send

@@ -160,3 +160,26 @@ def test_every_tool_schema_is_valid_json_schema_and_takes_every_manual_example(m
                 jsonschema.validate(block.body, schema, cls=jsonschema.Draft202012Validator)
                 checked += 1
     assert checked >= 15
+
+
+def test_a_long_operation_reports_its_progress(mcp_world):
+    progress = []
+
+    async def workflow(client):
+        steps = [
+            {"id": "ping", "operation": "system.ping", "body": {}},
+            {"id": "files", "operation": "file.list", "body": {}},
+        ]
+        return await client.call_tool(
+            "workflow.execute",
+            {"steps": steps},
+            progress_callback=lambda done, total, message: progress.append((done, total, message)) or _noop(),
+        )
+
+    result = in_memory(mcp_world, workflow)
+    assert result.structured_content["completed"] == ["ping", "files"], text_of(result)
+    assert progress == [(0, 2, "step ping"), (1, 2, "step files")]
+
+
+async def _noop():
+    return None
