@@ -16,6 +16,8 @@ import asyncio
 import logging
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -73,11 +75,15 @@ def run(rows: int, repeat: int) -> int:
 
     port = free_port()
     server = start_server(port, "workbench.asgi:application")
+    baseline_thread = ThreadPoolExecutor(1)  # one thread, one database connection, kept open as a server's
     try:
-        timings = asyncio.run(timed(f"http://127.0.0.1:{port}/mcp/sessions/{session.pk}/", token, in_process, repeat))
+        url = f"http://127.0.0.1:{port}/mcp/sessions/{session.pk}/"
+        timings = asyncio.run(timed(url, token, partial(baseline_thread.submit, in_process), repeat))
     finally:
         server.terminate()
         server.wait(timeout=10)
+        baseline_thread.submit(connections.close_all).result()
+        baseline_thread.shutdown()
     ok = True
     for label, (mcp, baseline) in timings.items():
         ratio = mcp / baseline
@@ -105,7 +111,7 @@ async def timed(url: str, token: str, in_process, repeat: int) -> dict[str, tupl
                 result = await client.call_tool("dataset.query", query)
                 mcp_times.append(time.perf_counter() - started)
                 assert not result.is_error, result.content
-                baseline_times.append(await asyncio.to_thread(in_process, query))
+                baseline_times.append(await asyncio.wrap_future(in_process(query)))
             timings[label] = (min(mcp_times[1:]), min(baseline_times[1:]))
     return timings
 
