@@ -22,6 +22,7 @@ async def small_analysis(client: Client) -> dict:
     imported = await client.call_tool("dataset.import-csv", {"path": "sales.csv", "table": "sales"})
     stats = await client.call_tool("stats.describe", {"table": "sales", "columns": ["amount"]})
     context = await client.call_tool("chap.context", {"budget": 2000})
+    assert not stats.is_error, text_of(stats)
     mean = stats.structured_content["columns"][0]["mean"]
     posted = await client.call_tool(
         "chap.respond",

@@ -26,6 +26,8 @@ from sessions.models import Message
 from tests.agents.mcp.scenario import refused_and_gated, refused_on_next_call, small_analysis, text_of
 from tests.factories import make_agent
 
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
+
 
 def server_for(world):
     """The server as the endpoint builds it, the agent read from the world's token on every request."""
