@@ -6,6 +6,7 @@ tool result."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any
 
 import mcp_types as types
@@ -24,6 +25,15 @@ DESCRIBE_PARAMETERS = {
 }
 
 
+@cache
+def input_schema(name: str) -> dict[str, Any] | None:
+    """The input schema of ``describe`` or an operation's tool, built once: the same for every caller."""
+    if name == DESCRIBE:
+        return parameters_schema(DESCRIBE_PARAMETERS)
+    operation = workbench_registry().get(name)
+    return parameters_schema(operation.parameters) if operation is not None else None
+
+
 def operation_tools(agent: Agent) -> list[types.Tool]:
     """The tools for what ``agent`` may ask for; the rest are not listed (and refused if called)."""
     tools = [_tool(operation, agent) for operation in workbench_registry() if may_run(agent, operation)]
@@ -31,7 +41,7 @@ def operation_tools(agent: Agent) -> list[types.Tool]:
         name=DESCRIBE,
         title="An operation's full manual",
         description="The SAP manual of an operation: parameters with constraints, examples, errors and recovery.",
-        input_schema=parameters_schema(DESCRIBE_PARAMETERS),
+        input_schema=input_schema(DESCRIBE) or {},
         annotations=types.ToolAnnotations(read_only_hint=True, idempotent_hint=True, open_world_hint=False),
     )
     return [describe, *tools]
@@ -49,7 +59,7 @@ def _tool(operation: Operation, agent: Agent) -> types.Tool:
         name=operation.name,
         title=operation.summary,
         description="\n".join(notes),
-        input_schema=parameters_schema(operation.parameters),
+        input_schema=input_schema(operation.name) or {},
         annotations=types.ToolAnnotations(
             read_only_hint=operation.kind == "query",
             destructive_hint=operation.kind != "query" and (gated or operation.risk is not None),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import mcp_types as types
@@ -39,12 +40,16 @@ class ChapTool:
     run: Callable[[McpAgent, dict[str, Any]], dict[str, Any]]
     read_only: bool = True
 
+    @cached_property
+    def input_schema(self) -> dict[str, Any]:
+        return parameters_schema(self.parameters)
+
     def tool(self) -> types.Tool:
         return types.Tool(
             name=self.name,
             title=self.title,
             description=self.description,
-            input_schema=parameters_schema(self.parameters),
+            input_schema=self.input_schema,
             annotations=types.ToolAnnotations(
                 read_only_hint=self.read_only,
                 destructive_hint=False,

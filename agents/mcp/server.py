@@ -4,6 +4,7 @@ serves every session: the session and the agent come with each request."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -14,16 +15,25 @@ from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
 
 from agents.mcp.calls import BLOCK_ID, operation_block, sap_call
-from agents.mcp.catalogue import DESCRIBE, DESCRIBE_PARAMETERS, error_result, operation_tools, sap_result, tool_result
+from agents.mcp.catalogue import (
+    DESCRIBE,
+    DESCRIBE_PARAMETERS,
+    error_result,
+    input_schema,
+    operation_tools,
+    sap_result,
+    tool_result,
+)
 from agents.mcp.chap_tools import CHAP_TOOLS
 from agents.mcp.identity import McpAgent
 from agents.mcp.resources import resource_list, resource_read, template_list
 from agents.operations import workbench_registry
 from agents.sap import Block
-from protocol.errors import ProtocolError
+from protocol.errors import ProtocolError, internal_error
 from protocol.validation import validate_params
 from sessions.delivery import db
 
+logger = logging.getLogger(__name__)
 Context = ServerRequestContext[Any, Any]
 # Who calls, read from the request (and checked again) before anything else runs.
 Identify = Callable[[Context], Awaitable[McpAgent]]
@@ -65,6 +75,8 @@ def mcp_server(identify: Identify, gate_link: GateLink) -> Server[Any]:
             block = _block(params.name, arguments)
         except ProtocolError as error:
             return error_result(error.as_dict())
+        except Exception:
+            return error_result(internal_error(logger, f"MCP tool {params.name}").as_dict())
         response = await db(sap_call)(caller, block, _progress_sender(ctx))
         return sap_result(response, gate_link(ctx, caller))
 
@@ -83,11 +95,16 @@ def mcp_server(identify: Identify, gate_link: GateLink) -> Server[Any]:
         except ProtocolError as error:
             raise refused(error) from error
 
+    def tool_input_schema(name: str) -> dict[str, Any] | None:
+        """For the SDK's check of Mcp-Param headers, which would otherwise list every tool on every call."""
+        return CHAP_TOOLS[name].input_schema if name in CHAP_TOOLS else input_schema(name)
+
     return Server(
         "chap-workbench",
         version="1",
         title="CHAP Workbench session",
         instructions=INSTRUCTIONS,
+        get_tool_input_schema=tool_input_schema,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,

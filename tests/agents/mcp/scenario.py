@@ -45,9 +45,21 @@ async def small_analysis(client: Client) -> dict:
 
 
 async def refused_and_gated(client: Client) -> dict:
+    """A call the agent may not make, one that waits for a person, and a workflow's progress."""
     refused = await client.call_tool("file.delete", {"path": "sales.csv", "confirm": True})
     gated = await client.call_tool("dataset.drop-table", {"table": "sales"})
-    return {"refused": refused, "gated": gated}
+    progress = []
+
+    async def report(done, total, message):
+        progress.append((done, total, message))
+
+    steps = [
+        {"id": "ping", "operation": "system.ping", "body": {}},
+        {"id": "tables", "operation": "dataset.list-tables", "body": {}},
+    ]
+    workflow = await client.call_tool("workflow.execute", {"steps": steps}, progress_callback=report)
+    assert not workflow.is_error, text_of(workflow)
+    return {"refused": refused, "gated": gated, "progress": progress}
 
 
 async def refused_on_next_call(client: Client) -> MCPError | Exception | None:

@@ -69,6 +69,7 @@ def test_an_mcp_client_works_in_a_session_a_person_watches(chromium, transaction
 
         calls = over_http(server, session, mcp_world["token"], refused_and_gated)
         assert calls["refused"].structured_content["code"] == "PERMISSION_DENIED"
+        assert calls["progress"] == [(0, 2, "step ping"), (1, 2, "step tables")]
         pending = calls["gated"].structured_content
         assert pending["status"] == "pending" and pending["gate"].startswith(f"{server.url}/sessions/{session.pk}/")
         gate = page.locator(f'#approvals [data-gate-key="operation:{pending["approval_id"]}"]')
@@ -131,6 +132,7 @@ def test_two_servers_answer_one_mcp_client_each_and_the_page_on_the_other_sees_i
 
         calls = over_http(server_a, session, token, refused_and_gated)
         assert calls["refused"].is_error and calls["gated"].structured_content["status"] == "pending"
+        assert len(calls["progress"]) == 2
         approval_id = calls["gated"].structured_content["approval_id"]
         assert approve_as_a_browser(server_b, cookie, session, approval_id) == 200
         decided = wait_for(lambda: approval_state(server_a, mcp_world, approval_id)["status"] == "approved")
