@@ -36,7 +36,7 @@ from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, form
 from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
 from protocol.errors import ProtocolError, new_request_id, not_found
-from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
+from sessions.access import DECIDERS, SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
@@ -182,10 +182,11 @@ class InProcessSap:
     trail as SAP text, without writing and parsing text between the two. The caller's access to the
     session is checked once, when it starts; each operation is still authorised on its own.
 
-    Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session."""
+    Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session. ``access``: the
+    caller's, when the edge has read it for this request already (then it is not read again)."""
 
-    def __init__(self, *, session_id: SessionId, caller: Caller) -> None:
-        self.context = SapContext(caller, require_access(session_id, caller))
+    def __init__(self, *, session_id: SessionId, caller: Caller, access: Access | None = None) -> None:
+        self.context = SapContext(caller, access or require_access(session_id, caller))
 
     def run(self, requests: Iterable[Block]) -> list[Block]:
         """The responses to ``requests``, in order: one request, as one SAP text holding them would be
