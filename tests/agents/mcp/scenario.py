@@ -6,7 +6,7 @@ import base64
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from tests.agents.mcp.conftest import SALES
+from tests.agents.mcp.world import SALES
 
 
 def text_of(result) -> str:

@@ -13,9 +13,9 @@ import pytest
 from mcp.shared.exceptions import MCPError
 
 from agents.tokens import live_token, token_revoke
-from tests.agents.mcp.conftest import make_mcp_world
 from tests.agents.mcp.over_http import over_http
 from tests.agents.mcp.scenario import refused_and_gated, refused_on_next_call, small_analysis, text_of
+from tests.agents.mcp.world import make_mcp_world
 from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
 from tests.live import DaphneServer, open_socket, requires_scale, signed_in, wait_for
 
