@@ -3,8 +3,10 @@
 import asyncio
 import json
 
-import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 
 from agents.mcp.endpoint import McpEndpoint, transport_security
 from tests.factories import make_session
@@ -30,8 +32,8 @@ def post(path, *, token=None, host="127.0.0.1:8000", origin=None):
     headers |= {"Origin": origin} if origin else {}
 
     async def send():
-        transport = httpx.ASGITransport(app=endpoint)
-        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        transport = httpx2.ASGITransport(app=endpoint)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
             return await client.post(path, content=json.dumps(INITIALIZE), headers=headers)
 
     return asyncio.run(send())
@@ -68,3 +70,26 @@ def test_hosts_and_origins_come_from_the_settings(mcp_world):
 
 def test_any_host_allowed_turns_the_host_check_off():
     assert not transport_security(["*"], []).enable_dns_rebinding_protection
+
+
+def test_a_client_of_the_2025_handshake_is_served_with_progress_too(mcp_world):
+    """Desktop clients still open with ``initialize``; each request is answered on its own all the same."""
+    endpoint = McpEndpoint(security=transport_security(["*"], []), gate_link=lambda ctx, who: "", status_of=http_status)
+    progress = []
+
+    async def report(done, total, message):
+        progress.append((done, total, message))
+
+    async def session():
+        http = httpx2.AsyncClient(
+            transport=httpx2.ASGITransport(app=endpoint), headers={"Authorization": f"Bearer {mcp_world['token']}"}
+        )
+        url = f"http://127.0.0.1/mcp/sessions/{mcp_world['session'].pk}/"
+        async with http, Client(streamable_http_client(url, http_client=http), mode="legacy") as client:
+            steps = [{"id": "a", "operation": "system.ping", "body": {}}, {"id": "b", "operation": "system.ping"}]
+            result = await client.call_tool("workflow.execute", {"steps": steps}, progress_callback=report)
+            return client.protocol_version, result
+
+    version, result = asyncio.run(session())
+    assert version.startswith("2025") and result.structured_content["completed"] == ["a", "b"]
+    assert progress == [(0, 2, "step a"), (1, 2, "step b")]
