@@ -25,7 +25,8 @@ from sessions.log import envelope_for, message_post
 
 CHECKSUM = Param(
     "string",
-    "the version you read (chap.context's context_checksum): a post against a superseded one is refused",
+    "the version you read (chap.context's context_checksum): refused when messages you have not read "
+    "correct or redirect what you build on",
     required=True,
     pattern=r"[0-9a-f]{16}",
 )

@@ -89,7 +89,7 @@ def test_refused_and_gated_calls_say_why_and_the_gate_reports_its_decision(mcp_w
     assert Approval.objects.get(pk=pending["approval_id"]).operation == "dataset.drop-table"
 
 
-def test_a_post_against_a_superseded_version_is_refused_with_the_version_rule(mcp_world):
+def test_a_post_against_a_version_the_session_never_had_is_refused(mcp_world):
     async def stale(client):
         return await client.call_tool(
             "chap.respond",
@@ -98,6 +98,27 @@ def test_a_post_against_a_superseded_version_is_refused_with_the_version_rule(mc
 
     result = in_memory(mcp_world, stale)
     assert result.is_error and result.structured_content["code"] == "CONTEXT_UNKNOWN"
+
+
+def test_a_post_that_missed_a_persons_correction_is_refused_by_the_version_rule(mcp_world):
+    seen = in_memory(mcp_world, small_analysis)
+    report, read = (
+        seen["posted"].structured_content["message_id"],
+        seen["posted"].structured_content["context_checksum"],
+    )
+    owner = caller_for_user(mcp_world["owner"])
+    correction = {"target_message_id": report, "feedback_type": "correction", "provided_context": "leave east out"}
+    feedback_give(access=require_access(mcp_world["session"].pk, owner), caller=owner, payload=correction)
+
+    async def build_on_it(client):
+        payload = {"content": {"body": "and by region the same"}, "confidence_score": 0.8}
+        return await client.call_tool(
+            "chap.respond", {"context_checksum": read, "in_reply_to": report, "payload": payload}
+        )
+
+    result = in_memory(mcp_world, build_on_it)
+    assert result.is_error and result.structured_content["code"] == "CONTEXT_CONFLICT"
+    assert "read the unseen messages" in text_of(result)
 
 
 def test_the_feedback_on_a_message_is_read_back(mcp_world):
