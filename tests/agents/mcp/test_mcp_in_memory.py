@@ -184,3 +184,20 @@ def test_every_tool_schema_is_valid_json_schema_and_takes_every_manual_example(m
                 jsonschema.validate(block.body, schema, cls=jsonschema.Draft202012Validator)
                 checked += 1
     assert checked >= 15
+
+
+def test_a_clarification_asks_the_people_with_options(mcp_world):
+    async def ask(client):
+        context = await client.call_tool("chap.context", {})
+        question = {
+            "question": "Which year?",
+            "options": [{"id": "y24", "label": "2024"}, {"id": "y25", "label": "2025"}],
+        }
+        checksum = context.structured_content["context_checksum"]
+        return await client.call_tool("chap.clarify", {"context_checksum": checksum, "payload": question})
+
+    asked = in_memory(mcp_world, ask)
+    assert not asked.is_error, text_of(asked)
+    message = Message.objects.get(session=mcp_world["session"], message_id=asked.structured_content["message_id"])
+    assert (message.payload_type, message.sender_id) == ("clarification", "clerk")
+    assert [option["label"] for option in message.envelope["payload"]["options"]] == ["2024", "2025"]
