@@ -2,9 +2,11 @@
 go through SAP (audited, gated, refused as SAP refuses them) and CHAP's one write path."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import jsonschema
 import pytest
+from django.db import connections
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
@@ -39,9 +41,17 @@ def server_for(world):
 
 
 def in_memory(world, scenario):
+    """``scenario(client)`` against the server object; the server's database work on one thread whose
+    connection is closed at the end (on PostgreSQL an open one would keep the test database in use)."""
+
     async def run():
-        async with Client(server_for(world)) as client:
-            return await scenario(client)
+        loop, worker = asyncio.get_running_loop(), ThreadPoolExecutor(1)
+        loop.set_default_executor(worker)
+        try:
+            async with Client(server_for(world)) as client:
+                return await scenario(client)
+        finally:
+            await loop.run_in_executor(worker, connections.close_all)
 
     return asyncio.run(run())
 
