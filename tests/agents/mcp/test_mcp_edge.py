@@ -1,6 +1,5 @@
 """The MCP endpoint's HTTP edge: who is let through to the SDK, and what the rest are told."""
 
-import asyncio
 import json
 
 import httpx2
@@ -9,6 +8,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from agents.mcp.endpoint import McpEndpoint, transport_security
+from tests.agents.mcp.world import run_on_one_db_thread
 from tests.factories import make_session
 from workbench.api_errors import http_status
 
@@ -36,7 +36,7 @@ def post(path, *, token=None, host="127.0.0.1:8000", origin=None):
         async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
             return await client.post(path, content=json.dumps(INITIALIZE), headers=headers)
 
-    return asyncio.run(send())
+    return run_on_one_db_thread(send)
 
 
 def refusal(response) -> str:
@@ -90,6 +90,6 @@ def test_a_client_of_the_2025_handshake_is_served_with_progress_too(mcp_world):
             result = await client.call_tool("workflow.execute", {"steps": steps}, progress_callback=report)
             return client.protocol_version, result
 
-    version, result = asyncio.run(session())
+    version, result = run_on_one_db_thread(session)
     assert version.startswith("2025") and result.structured_content["completed"] == ["a", "b"]
     assert progress == [(0, 2, "step a"), (1, 2, "step b")]

@@ -1,12 +1,8 @@
 """The MCP server object with the SDK's own client, in memory: tools are what the agent may run, calls
 go through SAP (audited, gated, refused as SAP refuses them) and CHAP's one write path."""
 
-import asyncio
-from concurrent.futures import ThreadPoolExecutor
-
 import jsonschema
 import pytest
-from django.db import connections
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
@@ -26,6 +22,7 @@ from sessions.log import feedback_give
 from sessions.membership import agent_join, agent_leave
 from sessions.models import Message
 from tests.agents.mcp.scenario import refused_and_gated, refused_on_next_call, small_analysis, text_of
+from tests.agents.mcp.world import run_on_one_db_thread
 from tests.factories import make_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
@@ -41,19 +38,13 @@ def server_for(world):
 
 
 def in_memory(world, scenario):
-    """``scenario(client)`` against the server object; the server's database work on one thread whose
-    connection is closed at the end (on PostgreSQL an open one would keep the test database in use)."""
+    """``scenario(client)`` against the server object."""
 
     async def run():
-        loop, worker = asyncio.get_running_loop(), ThreadPoolExecutor(1)
-        loop.set_default_executor(worker)
-        try:
-            async with Client(server_for(world)) as client:
-                return await scenario(client)
-        finally:
-            await loop.run_in_executor(worker, connections.close_all)
+        async with Client(server_for(world)) as client:
+            return await scenario(client)
 
-    return asyncio.run(run())
+    return run_on_one_db_thread(run)
 
 
 def test_an_agent_runs_a_small_analysis_and_every_call_is_audited(mcp_world):
