@@ -41,7 +41,7 @@ from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, form
 from agents.sap.dispatcher import Budget, error_block
 from agents.sap.values import json_safe
 from protocol.errors import ProtocolError, new_request_id, not_found
-from sessions.access import DECIDERS, SYSTEM, Caller, SessionId, caller_for_agent, require_access
+from sessions.access import DECIDERS, SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
 from sessions.log import message_post_at_head
 from sessions.models import Message, WorkSession
@@ -56,6 +56,20 @@ def _matches(name: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatchcase(name, pattern) for pattern in patterns)
 
 
+def may_run(agent: Agent, operation: Operation) -> bool:
+    """Whether ``agent`` may ask for ``operation`` at all (it may still wait for a person's approval)."""
+    return (
+        operation.name in ALWAYS_ALLOWED
+        or _matches(operation.permission, agent.approval_operations)
+        or _matches(operation.permission, agent.allowed_operations)
+    )
+
+
+def always_waits(agent: Agent, operation: Operation) -> bool:
+    """Whether every call of ``operation`` by ``agent`` waits for a person's approval."""
+    return operation.irreversible or _matches(operation.permission, agent.approval_operations)
+
+
 def authorize(operation: Operation, block: Block, params: dict[str, Any], context: SapContext) -> Block | None:
     role = context.access.role
     if not context.access.can_write and operation.kind != "query":
@@ -68,10 +82,7 @@ def authorize(operation: Operation, block: Block, params: dict[str, Any], contex
     if not isinstance(agent, Agent):  # a person: sessions, below agents, holds the agent as a KnownAgent
         return None
     needs_approval = _matches(operation.permission, agent.approval_operations)
-    allowed = (
-        needs_approval or operation.name in ALWAYS_ALLOWED or _matches(operation.permission, agent.allowed_operations)
-    )
-    if not allowed:
+    if not may_run(agent, operation):
         raise ProtocolError(
             "PERMISSION_DENIED",
             f"agent {agent.name!r} may not run {operation.name}",
@@ -214,15 +225,25 @@ class InProcessSap:
     trail as SAP text, without writing and parsing text between the two. The caller's access to the
     session is checked once, when it starts; each operation is still authorised on its own.
 
-    Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session."""
+    Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session. ``access``: the
+    caller's, when the edge has read it for this request already (then it is not read again).
+    ``rate_limited``: an outside agent's calls (MCP) are held to the per-caller limit on heavy
+    operations, as its SAP text is; a built-in agent's turn is bounded by its task instead."""
 
-    def __init__(self, *, session_id: SessionId, caller: Caller) -> None:
-        self.context = SapContext(caller, require_access(session_id, caller))
+    def __init__(
+        self, *, session_id: SessionId, caller: Caller, access: Access | None = None, rate_limited: bool = False
+    ) -> None:
+        self.context = SapContext(caller, access or require_access(session_id, caller))
+        self.rate_limited = rate_limited
 
     def run(self, requests: Iterable[Block]) -> list[Block]:
         """The responses to ``requests``, in order: one request, as one SAP text holding them would be
         (later blocks may use earlier results by id; the same budget)."""
-        return list(dispatcher(rate_limited=False).run(requests, self.context))
+        return list(self.stream(requests))
+
+    def stream(self, requests: Iterable[Block]) -> Iterator[Block]:
+        """``run``, each response as it comes: progress events reach the caller while the work goes on."""
+        return dispatcher(rate_limited=self.rate_limited).run(requests, self.context)
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:

@@ -19,6 +19,32 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.context_graph import setup_django, teardown_django
 from bench.timing import best, best_interleaved
 
+# The two reads timed: a group-by aggregate over every row, and a filtered select.
+QUERIES = {
+    "group-by aggregate": {
+        "table": "sales",
+        "select": [
+            "region",
+            {"fn": "sum", "column": "amount", "as": "total"},
+            {"fn": "avg", "column": "units", "as": "mean_units"},
+            {"fn": "count", "as": "n"},
+        ],
+        "group_by": ["region"],
+        "order_by": [{"column": "total", "direction": "desc"}],
+    },
+    "filtered select": {
+        "table": "sales",
+        "select": ["region", "amount"],
+        "filters": {
+            "and": [
+                {"column": "amount", "op": ">", "value": 990},
+                {"column": "region", "op": "in", "value": ["north", "east"]},
+            ]
+        },
+        "limit": 1000,
+    },
+}
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -35,20 +61,11 @@ def main() -> int:
         teardown_django()
 
 
-def run(rows: int, repeat: int) -> int:
-    from django.db import connections
+def sales_table(session_id, rows: int):
+    """A ``sales`` table of ``rows`` random rows (region, amount, units) in the session's store."""
+    from agents.operations.datasets.store import create_table, open_store
 
-    from agents.operations.datasets.compiler import compile_query
-    from agents.operations.datasets.store import create_table, open_store, table_columns
-    from agents.sap import parse
-    from agents.sap_service import sap_run
-    from sessions.access import caller_for_user
-    from tests.factories import make_session, make_user
-
-    user = make_user("bench")
-    session = make_session(owner=user)
-    caller = caller_for_user(user)
-    store = open_store(session.pk)
+    store = open_store(session_id)
     regions = ["north", "south", "east", "west", "centre"]
     rng = random.Random(5)
     with store.atomic():
@@ -65,37 +82,30 @@ def run(rows: int, repeat: int) -> int:
             f"INSERT INTO {store.qualified('sales')} VALUES ({', '.join([store.mark] * 3)})",
             [(rng.choice(regions), round(rng.uniform(1, 1000), 2), rng.randint(1, 50)) for _ in range(rows)],
         )
+    return store
+
+
+def run(rows: int, repeat: int) -> int:
+    from django.db import connections
+
+    from agents.operations.datasets.compiler import compile_query
+    from agents.operations.datasets.store import open_store, table_columns
+    from agents.sap import parse
+    from agents.sap_service import sap_run
+    from sessions.access import caller_for_user
+    from tests.factories import make_session, make_user
+
+    user = make_user("bench")
+    session = make_session(owner=user)
+    caller = caller_for_user(user)
+    store = sales_table(session.pk, rows)
     print(f"database: {connections['datasets'].vendor}; table of {rows:,} rows; best of {repeat}")
 
-    queries = {
-        "group-by aggregate": {
-            "table": "sales",
-            "select": [
-                "region",
-                {"fn": "sum", "column": "amount", "as": "total"},
-                {"fn": "avg", "column": "units", "as": "mean_units"},
-                {"fn": "count", "as": "n"},
-            ],
-            "group_by": ["region"],
-            "order_by": [{"column": "total", "direction": "desc"}],
-        },
-        "filtered select": {
-            "table": "sales",
-            "select": ["region", "amount"],
-            "filters": {
-                "and": [
-                    {"column": "amount", "op": ">", "value": 990},
-                    {"column": "region", "op": "in", "value": ["north", "east"]},
-                ]
-            },
-            "limit": 1000,
-        },
-    }
     ok = True
     pending = []
     import json
 
-    for label, query in queries.items():
+    for label, query in QUERIES.items():
         text = f"@@query:dataset.query#b\n{json.dumps(query)}\n@@end\n"
 
         def through_sap(text=text):

@@ -37,7 +37,7 @@ def free_port() -> int:
 SERVER_SECRET_KEY = "bench-" + "x" * 40
 
 
-def start_server(port: int) -> subprocess.Popen:
+def start_server(port: int, app: str = "bench.fanout_asgi:application") -> subprocess.Popen:
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -48,7 +48,7 @@ def start_server(port: int) -> subprocess.Popen:
         "LOG_LEVEL": "WARNING",
     }
     process = subprocess.Popen(
-        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "bench.fanout_asgi:application"],
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,

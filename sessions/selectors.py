@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import Max, Q, QuerySet
 
+from protocol.errors import not_found
 from sessions.access import ROLE_RANK
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import Delivered, final_deliverable
@@ -47,6 +49,19 @@ def agent_context(
     messages = session_messages(session=session)
     with entry.lock:
         return build_agent_context(entry.graph, messages, task_message_id=task_message_id, budget=budget)
+
+
+def feedback_on(*, session_id: uuid.UUID, message_id: str) -> list[dict[str, Any]]:
+    """The feedback people and agents gave on one message, oldest first; RESOURCE_NOT_FOUND when the
+    session holds no such message."""
+    messages = Message.objects.filter(session_id=session_id)
+    if not messages.filter(message_id=message_id).exists():
+        raise not_found("MESSAGE", message_id, f"no message {message_id!r} in this session")
+    given = messages.filter(payload_type="human_feedback", envelope__payload__target_message_id=message_id)
+    return [
+        {"seq": seq, "message_id": envelope["message_id"], "sender": envelope["sender"], **envelope["payload"]}
+        for seq, envelope in given.order_by("seq").values_list("seq", "envelope")
+    ]
 
 
 def metrics(*, session: WorkSession, messages: list[tuple[int, dict[str, Any]]] | None = None) -> dict[str, Any]:

@@ -13,11 +13,16 @@ from asgiref.typing import ASGIReceiveCallable, ASGISendCallable  # noqa: E402
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
+from django.urls import reverse  # noqa: E402
 
 from agents.auth import ASGIApp, BearerAgentMiddleware  # noqa: E402
+from agents.mcp.endpoint import McpEndpoint, transport_security, with_mcp  # noqa: E402
+from agents.mcp.identity import McpAgent  # noqa: E402
+from agents.mcp.server import Context  # noqa: E402
 from agents.routing import websocket_urlpatterns as agent_websockets  # noqa: E402
 from sessions.routing import websocket_urlpatterns as session_websockets  # noqa: E402
 from workbench import daphne_limits  # noqa: E402
+from workbench.api_errors import http_status  # noqa: E402
 from workbench.origins import SameOriginValidator  # noqa: E402
 from workspace.routing import websocket_urlpatterns as workspace_websockets  # noqa: E402
 
@@ -37,9 +42,23 @@ def _origin_checked_unless_bearer(app: ASGIApp) -> ASGIApp:
 
 
 daphne_limits.install(api_body_limit=settings.MAX_UPLOAD_BYTES, page_body_limit=settings.MAX_REQUEST_BODY_BYTES)
+
+
+def _gate_link(ctx: Context, who: McpAgent) -> str:
+    """The workspace's approvals panel, where a member decides what an MCP call waits for."""
+    path = reverse("workspace:detail", args=[who.session_id]) + "#approvals"
+    return str(ctx.request.base_url).rstrip("/") + path if ctx.request is not None else path
+
+
+mcp_endpoint = McpEndpoint(
+    security=transport_security(settings.ALLOWED_HOSTS, settings.CSRF_TRUSTED_ORIGINS),
+    gate_link=_gate_link,
+    status_of=http_status,
+)
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        "http": with_mcp(django_asgi_app, mcp_endpoint),
         "websocket": _origin_checked_unless_bearer(
             BearerAgentMiddleware(
                 AuthMiddlewareStack(

@@ -198,6 +198,8 @@ LOGGING = {
     },
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["ids"]}},
     "root": {"handlers": ["console"], "level": env_log_level("LOG_LEVEL", "INFO")},
+    # The MCP SDK's transport says "Terminating session" at INFO after every stateless request.
+    "loggers": {"mcp.server.streamable_http": {"level": "WARNING"}},
 }
 
 # CHAP transport: heartbeat interval announced to clients, and the per-connection rate limit.
