@@ -9,9 +9,11 @@ Each ``Sequence`` remembers the last sequence number it delivered. Broadcasts of
 arrive out of order (several processes commit and send), twice (a replay overlaps the live stream) or
 never (a broadcast lost with a crashed process, a full channel): the next one goes out at once; one
 beyond it waits in the early buffer for those before it and, if they do not come in time, the gap is
-read from the log; one already delivered is dropped; and when the stream goes quiet the head is read
-once, so a lost tail is read from the log too. Overload delays delivery, never stops it. A
-sequence's lock keeps a replay from interleaving with live messages.
+read from the log; one already delivered is dropped, and counts for nothing; when the stream goes quiet
+the head is read once, so a lost tail is read from the log too; and a broadcast that arrives long after
+it was sent shows the connection is behind its queue: the log catches it up to the head at once, and
+the rest of the queue is dropped as it comes. Overload delays delivery, never stops it. A sequence's
+lock keeps a replay from interleaving with live messages.
 
 Database calls run outside Channels' single shared thread (``db``): each is self-contained, and one
 slow call must not hold up every other connection of the process.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
@@ -39,6 +42,7 @@ REPLAY_PAGE = 500
 GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it before the log is read
 TAIL_QUIET_S = 1.0  # how long the stream is quiet before the head is read once, for a dropped tail
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
+BEHIND_S = 2.0  # a broadcast this much older than its arrival: the connection is behind, the log catches it up
 
 
 P = ParamSpec("P")
@@ -93,8 +97,10 @@ class Sequence:
     ``deliver`` sends one entry to the client. Two timers keep delivery going when the layer drops
     broadcasts (a full channel): an early message that waits ``GAP_WAIT_S`` has its gap read from the
     log, and once the stream has been quiet for ``TAIL_QUIET_S`` the head is read once, so a dropped
-    *tail*, which no later message would expose, is delivered too. The timers run beside the socket's
-    events; ``lock`` keeps every delivery of the sequence in turn.
+    *tail*, which no later message would expose, is delivered too. A third catches a connection up
+    from the log once a broadcast arrives ``BEHIND_S`` after it was sent: behind its own queue, it would
+    otherwise wait for every queued broadcast in turn. The timers run beside the socket's events;
+    ``lock`` keeps every delivery of the sequence in turn.
     """
 
     def __init__(self, session_id: SessionId, last_seq: int, deliver: Callable[[Entry], Awaitable[None]]) -> None:
@@ -107,21 +113,27 @@ class Sequence:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.checks: set[asyncio.Task[None]] = set()
 
-    async def offer(self, entry: Entry) -> None:
-        """A message as it arrived from the group: delivered now, kept until its turn, or dropped."""
+    async def offer(self, entry: Entry, sent_at: float | None = None) -> None:
+        """A message as it arrived from the group (broadcast at ``sent_at``, a ``time.time()``): delivered
+        now, kept until its turn, or dropped. A dropped one does not count as the stream going on: a
+        queue of repeats must not put off the tail's check."""
         async with self.lock:
+            if entry.seq <= self.last_seq:
+                return
             self.heard_at = self.loop.time()
             if entry.seq == self.last_seq + 1:  # the usual case, kept short: it runs per message per connection
                 await self._deliver(entry)
                 if self.early:
                     await self._release_early()
-            elif entry.seq > self.last_seq:
+            else:
                 self.early[entry.seq] = entry
                 if len(self.early) > MAX_EARLY:
                     await self._fill_gap()
                 else:
                     self._arm("gap", GAP_WAIT_S, self.gap_check)
         self._arm("tail", TAIL_QUIET_S, self._tail_due)
+        if sent_at is not None and time.time() - sent_at > BEHIND_S:
+            self._arm("behind", 0, self.catch_up)
 
     async def gap_check(self) -> None:
         """The early messages waited long enough: what is still missing before them is read from the log."""
@@ -225,5 +237,6 @@ class SequencedSocket:
         sequence = self.sequence_of(event)
         if sequence is not None:
             await sequence.offer(
-                Entry(event["seq"], event["frame"], event.get("payload_type", ""), event.get("checksum", ""))
+                Entry(event["seq"], event["frame"], event.get("payload_type", ""), event.get("checksum", "")),
+                sent_at=event.get("sent_at"),
             )

@@ -3,6 +3,7 @@ right to post, the version check, the checksum chain, the context graph, the bro
 
 from __future__ import annotations
 
+import time
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -237,6 +238,7 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
             "payload_type": checked["payload_type"],
             "frame": message_frame(seq, checked),
             "checksum": checksum,
+            "sent_at": time.time(),  # a socket that gets it much later is behind: sessions.delivery
         },
     )
     announce_on_commit(session.pk, seq, checked)

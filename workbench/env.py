@@ -139,6 +139,19 @@ def _sqlite(path: Path) -> dict[str, Any]:
     }
 
 
+# How the Redis layer talks to Redis (README "At scale"); a query string on REDIS_URL overrides any of them.
+REDIS_CONNECTION = {
+    # Longer than channels-redis's blocking receive (5 s), which Redis ends by itself when nothing comes.
+    # redis-py 8's default of 5 s raced it: the idle receive failed and closed a socket with 1011.
+    "socket_timeout": 30.0,
+    "socket_connect_timeout": 5.0,
+    "socket_keepalive": True,
+    # Connections of one process's pool (per event loop), and how long a command waits for a free one.
+    "max_connections": 100,
+    "timeout": 30.0,
+}
+
+
 def channel_layer_from_url(url: str) -> dict[str, Any]:
     if not url:
         return {"BACKEND": "workbench.layers.EmbeddedChannelLayer"}
@@ -146,11 +159,8 @@ def channel_layer_from_url(url: str) -> dict[str, Any]:
     if parts.scheme not in {"redis", "rediss", "unix"}:
         raise ImproperlyConfigured(f"REDIS_URL scheme {parts.scheme!r} is not supported; use redis://HOST:PORT/DB")
     return {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
-        # redis-py 8 reads with a 5 s socket timeout by default, the same as channels_redis's blocking
-        # receive (BZPOPMIN 5 s): on a busy machine the empty answer came just after it and the
-        # socket's consumer died with 1011. The read waits well past the blocking time instead.
-        "CONFIG": {"hosts": [{"address": url, "socket_timeout": 30}], "capacity": 1500, "expiry": 30},
+        "BACKEND": "workbench.layers.SharedChannelLayer",
+        "CONFIG": {"hosts": [{"address": url, **REDIS_CONNECTION}], "capacity": 1500, "expiry": 30},
     }
 
 

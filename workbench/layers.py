@@ -1,6 +1,11 @@
-"""The embedded channel layer, for a workbench without Redis."""
+"""The channel layers: the embedded one, for a workbench without Redis, and the Redis one shared
+between processes."""
+
+from typing import Any
 
 from channels.layers import InMemoryChannelLayer
+from channels_redis.core import RedisChannelLayer
+from redis.asyncio import BlockingConnectionPool
 
 
 class EmbeddedChannelLayer(InMemoryChannelLayer):
@@ -13,3 +18,16 @@ class EmbeddedChannelLayer(InMemoryChannelLayer):
 
     def _remove_from_groups(self, channel: str) -> None:
         """Keep the channel in its groups: what it missed, its delivery sequence reads from the log."""
+
+
+class SharedChannelLayer(RedisChannelLayer):  # type: ignore[misc]  # channels-redis ships no types
+    """channels-redis's layer on a pool whose commands wait for a free connection.
+
+    redis-py's own pool raises ``MaxConnectionsError`` once all its connections are busy: when a
+    hundred sockets closed at once, their ``group_discard`` failed, and with it the rest of their
+    disconnect (presence stayed "online"). A burst waits its turn instead, up to the pool's ``timeout``.
+    """
+
+    def create_pool(self, index: int) -> BlockingConnectionPool:
+        host: dict[str, Any] = dict(self.hosts[index])
+        return BlockingConnectionPool.from_url(host.pop("address"), **host)

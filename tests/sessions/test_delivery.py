@@ -5,6 +5,7 @@ import asyncio
 import html
 import json
 import re
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -98,6 +99,52 @@ def test_a_lost_tail_is_read_from_the_log_once_the_stream_goes_quiet(world, monk
             await asyncio.sleep(0.02)
             if delivered[-1] == last:
                 break
+        sequence.close()
+
+    async_to_sync(scenario)()
+    assert delivered == list(range(first, last + 1))
+
+
+def test_repeated_broadcasts_do_not_put_off_reading_a_lost_tail(world, monkeypatch):
+    """A connection drains a queue of broadcasts it already delivered: they are not a live stream."""
+    monkeypatch.setattr("sessions.delivery.TAIL_QUIET_S", 0.2)
+    first, *_, last = post_unannounced(world, 4, monkeypatch)
+    delivered = []
+
+    async def deliver(entry):
+        delivered.append(entry.seq)
+
+    async def scenario():
+        sequence = Sequence(world["session"].pk, first - 1, deliver)
+        await sequence.offer(Entry(first, "live", "task_proposal"))
+        for _ in range(40):  # two seconds of repeats, ten times the quiet that exposes the tail
+            await sequence.offer(Entry(first, "repeated", "task_proposal"))
+            await asyncio.sleep(0.05)
+        sequence.close()
+
+    async_to_sync(scenario)()
+    assert delivered == list(range(first, last + 1))
+
+
+def test_a_broadcast_that_comes_late_has_the_log_catch_the_connection_up_at_once(world, monkeypatch):
+    """A connection behind its own queue (the broadcast was sent seconds ago) is caught up from the log
+    to the head, without waiting for the rest of its queue or for the stream to go quiet."""
+    monkeypatch.setattr("sessions.delivery.TAIL_QUIET_S", 3600)
+    first, *_, last = post_unannounced(world, 4, monkeypatch)
+    delivered = []
+
+    async def deliver(entry):
+        delivered.append(entry.seq)
+
+    async def scenario():
+        sequence = Sequence(world["session"].pk, first - 1, deliver)
+        await sequence.offer(Entry(first, "live", "task_proposal"), sent_at=time.time() - 10)
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if delivered[-1] == last:
+                break
+        for seq in range(first + 1, last + 1):  # the rest of its queue: already delivered
+            await sequence.offer(Entry(seq, "queued", "task_proposal"), sent_at=time.time() - 10)
         sequence.close()
 
     async_to_sync(scenario)()

@@ -47,8 +47,8 @@ def test_bad_database_url_is_a_clear_error(url, message, tmp_path):
 def test_redis_url_selects_the_redis_layer_and_empty_the_in_memory_one():
     assert channel_layer_from_url("")["BACKEND"] == "workbench.layers.EmbeddedChannelLayer"
     layer = channel_layer_from_url("redis://127.0.0.1:6379/2")
-    assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == [{"address": "redis://127.0.0.1:6379/2", "socket_timeout": 30}]
+    assert layer["BACKEND"] == "workbench.layers.SharedChannelLayer"
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == ["redis://127.0.0.1:6379/2"]
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
         channel_layer_from_url("http://127.0.0.1:6379")
 
