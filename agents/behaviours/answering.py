@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from agents.analysis import prose
+from agents.analysis.column_roles import roles_of
 from agents.analysis.question import Request, read_question
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
@@ -47,8 +48,9 @@ def confidence(rows: int, missing_share: float, outliers: int) -> float:
     return round(max(0.1, base), 2)
 
 
-def schema_of(analysis: Asker, table: str) -> Schema:
-    """The table's columns as the question model reads them, with the values of few-valued columns."""
+def schema_of(analysis: Asker, table: str, told: dict[str, str]) -> Schema:
+    """The table's columns as the question model reads them, with the values of few-valued columns and
+    each column's role (``told``, the roles a person named, win)."""
     described = analysis.describe(table)
     columns = []
     for c in described["columns"]:
@@ -61,6 +63,11 @@ def schema_of(analysis: Asker, table: str) -> Schema:
             answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
         columns.append(column)
+    roles = roles_of(columns, described["row_count"], told)
+    for column in columns:
+        column["role"], column["role_why"] = roles[column["name"]]
+        if column["role"] == "category" and column["type"] == "number":
+            column["coded"] = True
     return Schema(table, columns, described["row_count"])
 
 
