@@ -36,8 +36,9 @@ def _numbered(column: dict[str, Any]) -> bool:
 
 
 def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
-    """The column's role and why, from ``name``, ``type``, ``distinct``, ``min``, ``max`` and, for
-    columns with few values, ``values``."""
+    """The column's role and why, from ``name``, ``type``, ``distinct``, ``min``, ``max``, for columns
+    with few values ``values``, and when the import said so ``numbered_evenly`` (1, 2, ... k, each about
+    as often: subjects measured again and again, not a count)."""
     name, kind, distinct = column["name"], column["type"], column.get("distinct") or 0
     words = split_name(name)
     values = {spoken_value(v) for v in column.get("values") or []}
@@ -51,7 +52,8 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return "time", f"a number named {name!r}"
     if kind == "number" and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
         return "identifier", f"its name, {name!r}, names things rather than measuring them"
-    if kind == "number" and _numbered(column) and (distinct == rows or (distinct > CODED_MAX and rows >= 2 * distinct)):
+    repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly")
+    if kind == "number" and _numbered(column) and (distinct == rows or repeated):
         span = f"{spoken_value(column.get('min'))} to {spoken_value(column.get('max'))}"
         return "identifier", f"whole numbers {span}, each of them there: numbers that name rows or subjects"
     if kind == "string" and rows > 2 and distinct >= rows:

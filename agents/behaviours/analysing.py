@@ -58,7 +58,7 @@ def import_summary(report: dict[str, Any], path: str, options: dict[str, Any]) -
         "dialect": report["dialect"],
         "guessed": report["guessed"],
         "columns": {
-            c["name"]: {"missing_markers": c["missing_markers"], "stray_values": c["stray_values"]}
+            c["name"]: {key: c[key] for key in ("missing_markers", "stray_values", "numbered_evenly")}
             for c in report["columns"]
         },
     }
@@ -147,7 +147,9 @@ class Analysis:
 
     def schema(self, table: str) -> Schema:
         if table not in self.schemas:
-            self.schemas[table] = answering.schema_of(self, table, self.settings["roles"].get(table, {}))
+            imported = (self.imports.get(table) or {}).get("columns") or {}
+            told = self.settings["roles"].get(table, {})
+            self.schemas[table] = answering.schema_of(self, table, told, imported)
         return self.schemas[table]
 
     def columns(self, tables: list[str]) -> list[Column]:

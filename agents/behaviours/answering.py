@@ -48,14 +48,16 @@ def confidence(rows: int, missing_share: float, outliers: int) -> float:
     return round(max(0.1, base), 2)
 
 
-def schema_of(analysis: Asker, table: str, told: dict[str, str]) -> Schema:
+def schema_of(analysis: Asker, table: str, told: dict[str, str], imported: dict[str, dict[str, Any]]) -> Schema:
     """The table's columns as the question model reads them, with the values of few-valued columns and
-    each column's role (``told``, the roles a person named, win)."""
+    each column's role (``told``, the roles a person named, win; ``imported``, what the import found)."""
     described = analysis.describe(table)
     columns = []
     for c in described["columns"]:
         distinct = c["distinct_estimate"] or 0
         column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
+        if (imported.get(c["name"]) or {}).get("numbered_evenly"):
+            column["numbered_evenly"] = True
         few = (c["type"] == "string" and distinct <= 50) or (
             c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
         )

@@ -28,6 +28,7 @@ MISSING_MARKERS = {
 BOOLEAN = {"true": True, "false": False, "yes": True, "no": False}
 STRAY_SHARE = 0.05  # at most this share of a column's values may be stray words read as missing
 STRAY_KINDS = 3  # ... and at most this many different ones
+EVEN_SHARE = 0.8  # numbered subjects: this share of them have the commonest number of rows
 LEADING_ZERO = re.compile(r"^0\d")
 DATE_FORMATS = (
     ("%Y-%m-%d", "year-month-day"),
@@ -68,6 +69,7 @@ class TypedColumn:
         present = [v for v in self.values if v is not None]
         whole = self.type == "number" and all(float(v).is_integer() for v in present)
         distinct = len(set(present))
+        numbered = bool(whole and present and min(present) in (0, 1) and max(present) - min(present) + 1 == distinct)
         facts: dict[str, Any] = {
             "name": self.name,
             "title": self.title,
@@ -77,13 +79,18 @@ class TypedColumn:
             "stray_values": self.stray,
             "distinct": distinct,
             "whole_numbers": whole,
-            "numbered": bool(
-                whole and present and min(present) in (0, 1) and max(present) - min(present) + 1 == distinct
-            ),
+            "numbered": numbered,
+            "numbered_evenly": numbered and _evenly(present),
         }
         if self.date_format:
             facts["date_format"] = self.date_format
         return facts
+
+
+def _evenly(present: list[Any]) -> bool:
+    """Most values as often as one another: subjects weighed on the same days, not counts of something."""
+    counts = Counter(Counter(present).values())
+    return counts.most_common(1)[0][1] >= EVEN_SHARE * sum(counts.values())
 
 
 def missing_marker(text: str) -> str | None:

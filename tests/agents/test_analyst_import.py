@@ -7,6 +7,7 @@ import statistics
 
 import pytest
 
+from agents.operations.files import workspace_root
 from tests.agents import messy_files
 from tests.agents.teamwork import feedback_on, plan_and_run, reports, work_until_idle
 
@@ -27,7 +28,7 @@ def row_of(body, first_cell):
 
 
 def test_r_na_is_missing_and_the_measure_is_still_analysed(team):
-    kept = messy_files.chicks_with_na(team["session"])
+    kept = messy_files.chicks_with_na(workspace_root(team["session"].pk))
     report = plan_and_run(team, "Which feed gives the highest mean weight?", "chicks.csv")
     read = section(report, "data-as-read")["body"]
     assert "chicks.csv → table chicks: 60 rows in the file, all of them loaded." in read
@@ -39,7 +40,7 @@ def test_r_na_is_missing_and_the_measure_is_still_analysed(team):
 
 
 def test_a_numbered_subject_column_is_an_identifier_never_the_measure(team):
-    messy_files.chicks_with_na(team["session"])
+    messy_files.chicks_with_na(workspace_root(team["session"].pk))
     report = plan_and_run(team, "Which feed is the best?", "chicks.csv")
     read = section(report, "data-as-read")["body"]
     assert row_of(read, "Chick")[2].startswith("identifier (whole numbers 1 to 20")
@@ -51,7 +52,7 @@ def test_a_numbered_subject_column_is_an_identifier_never_the_measure(team):
 
 
 def test_a_semicolon_file_with_decimal_commas_and_thousands_dots_loads_every_row_as_numbers(team):
-    prices = messy_files.semicolon_prices(team["session"])
+    prices = messy_files.semicolon_prices(workspace_root(team["session"].pk))
     report = plan_and_run(team, "Which region has the highest mean Preis?", "preise.csv")
     read = section(report, "data-as-read")["body"]
     assert "preise.csv → table preise: 40 rows in the file, all of them loaded." in read
@@ -63,7 +64,7 @@ def test_a_semicolon_file_with_decimal_commas_and_thousands_dots_loads_every_row
 
 
 def test_thousands_separators_make_prices_numbers(team):
-    means = messy_files.thousands_prices(team["session"])
+    means = messy_files.thousands_prices(workspace_root(team["session"].pk))
     report = plan_and_run(team, "Which city has the highest mean Price?", "houses.csv")
     read = section(report, "data-as-read")["body"]
     assert row_of(read, "Price")[1] == "number" and "separates thousands" in read
@@ -72,7 +73,7 @@ def test_thousands_separators_make_prices_numbers(team):
 
 
 def test_an_excel_export_says_what_it_left_out_and_loads_every_row(team):
-    rows = messy_files.excel_export(team["session"])
+    rows = messy_files.excel_export(workspace_root(team["session"].pk))
     report = plan_and_run(team, "Which shop has the highest total Amount?", "sales.csv")
     read = section(report, "data-as-read")["body"]
     assert f"sales.csv → table sales: {len(rows)} rows in the file, all of them loaded." in read
@@ -82,7 +83,7 @@ def test_an_excel_export_says_what_it_left_out_and_loads_every_row(team):
 
 
 def test_a_correction_of_the_separator_reads_the_file_again_and_redoes_the_report(team):
-    values = messy_files.one_column_decimal_commas(team["session"])
+    values = messy_files.one_column_decimal_commas(workspace_root(team["session"].pk))
     first = plan_and_run(team, "What is the mean Gewicht?", "gewicht.csv")
     assert "Gewicht" in section(first, "data-as-read")["body"].split("Guessed:")[1]  # taken for a title
     feedback_on(team, first["message_id"], "The separator is a semicolon")
@@ -98,7 +99,7 @@ def test_a_correction_of_the_separator_reads_the_file_again_and_redoes_the_repor
 
 
 def test_a_correction_of_a_type_reads_the_column_as_numbers_and_answers_the_question(team):
-    prices = messy_files.prices_with_words(team["session"])
+    prices = messy_files.prices_with_words(workspace_root(team["session"].pk))
     first = plan_and_run(team, "Which region has the highest mean Price?", "quotes.csv")
     assert row_of(section(first, "data-as-read")["body"], "Price")[1] == "text"
     feedback_on(team, first["message_id"], "Price is a number")
@@ -111,7 +112,7 @@ def test_a_correction_of_a_type_reads_the_column_as_numbers_and_answers_the_ques
 
 
 def test_a_role_correction_redoes_the_report_and_sticks_for_later_rounds(team):
-    messy_files.chicks_with_na(team["session"])
+    messy_files.chicks_with_na(workspace_root(team["session"].pk))
     first = plan_and_run(team, "Which feed gives the highest mean weight?", "chicks.csv")
     feedback_on(team, first["message_id"], "Chick is a measure")
     work_until_idle()
