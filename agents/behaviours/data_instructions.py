@@ -11,6 +11,7 @@ Each becomes a setting the analyst carries from report to report:
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from agents.analysis.column_roles import ROLES
@@ -51,9 +52,12 @@ IS = r"\s+(?:is|are|should be|must be|means|as)\s+(?:(?:an?|the|just|only|really
 class Named(Protocol):
     """A column as instructions name it (instructions.Column)."""
 
-    table: str
-    name: str
-    type: str
+    @property
+    def table(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str: ...
 
 
 def _mark(word: str) -> str:
@@ -63,14 +67,14 @@ def _mark(word: str) -> str:
     )
 
 
-def _tables(clause: str, columns: list[Named], settings: dict[str, Any]) -> list[str]:
+def _tables(clause: str, columns: Sequence[Named], settings: dict[str, Any]) -> list[str]:
     """The tables read from a file that a clause about the file means: those it names, else every one."""
     tables = sorted({c.table for c in columns} & set(settings["reading"]))
     named = [t for t in tables if re.search(rf"(?<!\w){re.escape(t).replace('_', '[ _]')}(?!\w)", clause, re.I)]
     return named or tables
 
 
-def file_options(clause: str, columns: list[Named], settings: dict[str, Any]) -> list[str]:
+def file_options(clause: str, columns: Sequence[Named], settings: dict[str, Any]) -> list[str]:
     """The separator, decimal mark and thousands separator a clause names, set on its tables."""
     done = []
     for pattern, key, words in (
@@ -100,7 +104,7 @@ def file_options(clause: str, columns: list[Named], settings: dict[str, Any]) ->
     return done
 
 
-def _said_columns(clause: str, columns: list[Named]) -> list[tuple[Named, str]]:
+def _said_columns(clause: str, columns: Sequence[Named]) -> list[tuple[Named, str]]:
     """The columns a clause names, each with what the clause says it is."""
     found = []
     for column in columns:
@@ -111,7 +115,7 @@ def _said_columns(clause: str, columns: list[Named]) -> list[tuple[Named, str]]:
     return found
 
 
-def column_facts(clause: str, columns: list[Named], settings: dict[str, Any]) -> list[str]:
+def column_facts(clause: str, columns: Sequence[Named], settings: dict[str, Any]) -> list[str]:
     """ "Price is a number" (a type: the file is read again), "Subject is an identifier" (a role)."""
     done = []
     for column, said in _said_columns(clause, columns):
