@@ -92,7 +92,7 @@ def file_options(clause: str, columns: Sequence[Named], settings: dict[str, Any]
         for table in _tables(clause, columns, settings):
             reading = settings["reading"][table]
             if reading.get(key) == mark:
-                done.append(f"kept the {words} {shown} of {table}'s file, as before")
+                done.append(f"kept the {words} {shown} for the file of {table}, as before")
                 continue
             reading[key] = mark
             if key == "separator":  # the numbers' marks are sniffed again, unless the clause names them too
