@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from tests.agents import messy_files
-from tests.chromium import open_page, screenshot, sign_in
+from tests.chromium import ARTIFACTS, open_page, screenshot, sign_in
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
@@ -63,12 +63,17 @@ def start(page, goal, path):
 
 
 def analyst_report(page, count):
+    """The analyst's ``count``-th report, once the writer has written from it (the thread redraws the
+    analysis as no longer the current answer then)."""
     page.wait_for_function(
-        """n => [...document.querySelectorAll('#thread article.kind-collaborative_response')]
-              .filter(a => a.querySelector('header strong').textContent.trim() === 'analyst'
-                           && a.querySelector('section[data-section-id="data-as-read"]')).length >= n""",
+        """n => {
+            const by = name => [...document.querySelectorAll('#thread article.kind-collaborative_response')]
+                .filter(a => a.querySelector('header strong').textContent.trim() === name);
+            return by('analyst').filter(a => a.querySelector('section[data-section-id="data-as-read"]')).length >= n
+                && by('scribe').length >= n;
+        }""",
         arg=count,
-        timeout=LIVE,
+        timeout=2 * LIVE,
     )
     reports = (
         page.locator("#thread article.kind-collaborative_response")
@@ -88,6 +93,13 @@ def column_cells(section, name):
     """The cells of the row of a section's table that starts with ``name`` (none when it has none)."""
     rows = section.locator("tr", has=section.page.locator(f'td:first-child:text-is("{name}")'))
     return [" ".join(c.split()) for c in rows.first.locator("td").all_inner_texts()] if rows.count() else []
+
+
+def snap(page, report, name):
+    """The whole page, and the report's "Data as read" section alone (readable at a glance)."""
+    screenshot(page, name)
+    ARTIFACTS.mkdir(exist_ok=True)
+    read_section(report).screenshot(path=str(ARTIFACTS / f"{name}-data-as-read.png"))
 
 
 def correct(page, report, text):
@@ -128,8 +140,7 @@ def test_the_import_message_shows_rows_types_and_roles(nina, written, case):
     for column, (kind, role) in columns.items():
         cells = column_cells(section, column)
         assert cells[1] == kind and cells[2].startswith(role), cells
-    section.scroll_into_view_if_needed()
-    screenshot(nina, f"import-{case}")
+    snap(nina, report, f"import-{case}")
     if case == "r-na":
         weight = column_cells(section, "weight")
         assert weight[3] != "0" and weight[4].endswith("'NA'")
@@ -140,7 +151,7 @@ def test_a_correction_of_the_separator_reads_the_file_again(nina, written):
     values, folder = written("one_column_decimal_commas")
     report = start(nina, "Analyse the attached CSV: What is the mean Gewicht?", folder / "gewicht.csv")
     assert "Guessed: skipped 1 title line(s) above the header: Gewicht" in read_section(report).inner_text()
-    screenshot(nina, "import-separator-1-misread")
+    snap(nina, report, "import-separator-1-misread")
     correct(nina, report, "The separator is a semicolon")
     again = analyst_report(nina, 2)
     section = read_section(again)
@@ -150,7 +161,7 @@ def test_a_correction_of_the_separator_reads_the_file_again(nina, written):
     assert f"{statistics.fmean(values):.4g}" in findings.locator(".body > p").first.inner_text()
     changed = again.locator('section[data-section-id="what-changed"]').inner_text()
     assert "I read the file of gewicht again with the separator ';'." in changed
-    screenshot(nina, "import-separator-2-read-again")
+    snap(nina, again, "import-separator-2-read-again")
 
 
 def test_a_correction_of_a_role_redoes_the_work(nina, written):
@@ -168,4 +179,4 @@ def test_a_correction_of_a_role_redoes_the_work(nina, written):
         "I took Chick in chicks as a measure from now on."
         in again.locator('section[data-section-id="what-changed"]').inner_text()
     )
-    screenshot(nina, "import-role-corrected")
+    snap(nina, again, "import-role-corrected")
