@@ -50,6 +50,8 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return "time", "dates"
     if kind == "number" and is_timeline(name):
         return "time", f"a number named {name!r}"
+    if kind == "number" and coded(column):  # PartyID 0..6, region_code: codes, whatever the name ends in
+        return "category", f"{distinct} whole-number codes"
     if kind == "number" and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
         return "identifier", f"its name, {name!r}, names things rather than measuring them"
     repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly")
@@ -64,8 +66,6 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return (
             ("category", f"{distinct} values") if distinct <= MAX_GROUPS else ("text", f"{distinct} different values")
         )
-    if coded(column):
-        return "category", f"{distinct} whole-number codes"
     return "measure", "numbers"
 
 

@@ -45,12 +45,13 @@ class Schema:
     @property
     def numbers(self) -> list[str]:
         """Number columns that measure something: an identifier (traveller_id, RowID, numbered subjects)
-        or a constant measures nothing; a column's role, when known, decides."""
+        or a constant measures nothing, unless a person said it does (``told``)."""
         return [
             c["name"]
             for c in self.columns
             if c["type"] == "number"
-            and (c["role"] not in NOT_MEASURES if "role" in c else not IDENTIFIER.search(c["name"]))
+            and c.get("role") not in NOT_MEASURES
+            and (c.get("told") or not IDENTIFIER.search(c["name"]))
         ]
 
     @property

@@ -68,6 +68,7 @@ def schema_of(analysis: Asker, table: str, told: dict[str, str], imported: dict[
     roles = roles_of(columns, described["row_count"], told)
     for column in columns:
         column["role"], column["role_why"] = roles[column["name"]]
+        column["told"] = column["name"] in told
         if column["role"] == "category" and column["type"] == "number":
             column["coded"] = True
     return Schema(table, columns, described["row_count"])

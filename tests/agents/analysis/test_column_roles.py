@@ -25,6 +25,7 @@ def column(name, kind="number", distinct=10, low=1, high=100, **more):
         (column("day", "date"), 30, "time"),
         (column("year", distinct=5, low=2001, high=2005), 30, "time"),
         (column("region_code", distinct=4, high=4, values=[1, 2, 3, 4]), 30, "category"),
+        (column("PartyID", distinct=7, low=0, high=6, values=list(range(7))), 900, "category"),
         (column("pweight"), 30, "weight"),
         (column("weight"), 30, "measure"),  # a body's weight is measured
         (column("country", "string", distinct=1), 30, "constant"),
