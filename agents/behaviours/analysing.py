@@ -132,13 +132,16 @@ class Analysis:
         self.described.pop(table, None)
         self.schemas.pop(table, None)
 
-    def take_settings(self, settings: dict[str, Any]) -> list[str]:
-        """Work with a person's settings from here on: the tables as they now read (a file read
-        again, a column's role changed)."""
+    def take_settings(self, settings: dict[str, Any], tables: list[str]) -> list[str]:
+        """Work with a person's settings from here on: the tables as they now read (a file they said
+        to read otherwise is imported again; a role they named shows in ``schema``)."""
         self.settings = settings
-        self.described.clear()
-        self.schemas.clear()
-        return self.tables()
+        stale = [
+            t
+            for t, imported in self.imports.items()
+            if settings["reading"].get(t, imported["options"]) != imported["options"]
+        ]
+        return self.tables() if stale else tables
 
     def describe(self, table: str) -> dict[str, Any]:
         if table not in self.described:
@@ -146,11 +149,11 @@ class Analysis:
         return self.described[table]
 
     def schema(self, table: str) -> Schema:
+        """The table's columns with their roles as the settings now say (the profile is read once)."""
         if table not in self.schemas:
-            imported = (self.imports.get(table) or {}).get("columns") or {}
-            told = self.settings["roles"].get(table, {})
-            self.schemas[table] = answering.schema_of(self, table, told, imported)
-        return self.schemas[table]
+            self.schemas[table] = answering.schema_of(self, table)
+        imported = (self.imports.get(table) or {}).get("columns") or {}
+        return answering.with_roles(self.schemas[table], self.settings["roles"].get(table, {}), imported)
 
     def columns(self, tables: list[str]) -> list[Column]:
         """Every column of the tables, text columns with their values: what a person's words may name."""

@@ -76,7 +76,7 @@ def analyst(run: TaskRun) -> str:
         declined = _take_in(run, analysis, tables, round_)
         if declined is not None:
             return declined
-        tables = analysis.take_settings(analysis.settings)
+        tables = analysis.take_settings(analysis.settings, tables)
     payload = _report(run, analysis, tables, round_)
     return run.post("report", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
 

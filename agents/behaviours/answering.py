@@ -48,16 +48,13 @@ def confidence(rows: int, missing_share: float, outliers: int) -> float:
     return round(max(0.1, base), 2)
 
 
-def schema_of(analysis: Asker, table: str, told: dict[str, str], imported: dict[str, dict[str, Any]]) -> Schema:
-    """The table's columns as the question model reads them, with the values of few-valued columns and
-    each column's role (``told``, the roles a person named, win; ``imported``, what the import found)."""
+def schema_of(analysis: Asker, table: str) -> Schema:
+    """The table's columns as the question model reads them, with the values of few-valued columns."""
     described = analysis.describe(table)
     columns = []
     for c in described["columns"]:
         distinct = c["distinct_estimate"] or 0
         column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
-        if (imported.get(c["name"]) or {}).get("numbered_evenly"):
-            column["numbered_evenly"] = True
         few = (c["type"] == "string" and distinct <= 50) or (
             c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
         )
@@ -65,13 +62,22 @@ def schema_of(analysis: Asker, table: str, told: dict[str, str], imported: dict[
             answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
         columns.append(column)
-    roles = roles_of(columns, described["row_count"], told)
+    return Schema(table, columns, described["row_count"])
+
+
+def with_roles(schema: Schema, told: dict[str, str], imported: dict[str, dict[str, Any]]) -> Schema:
+    """The schema with each column's role (``told``, the roles a person named, win; ``imported``, what
+    the import found, says which numbered columns are numbered evenly)."""
+    columns = [
+        {**c, "numbered_evenly": bool((imported.get(c["name"]) or {}).get("numbered_evenly"))} for c in schema.columns
+    ]
+    roles = roles_of(columns, schema.rows, told)
     for column in columns:
         column["role"], column["role_why"] = roles[column["name"]]
         column["told"] = column["name"] in told
         if column["role"] == "category" and column["type"] == "number":
             column["coded"] = True
-    return Schema(table, columns, described["row_count"])
+    return Schema(schema.table, columns, schema.rows)
 
 
 def best_table(goal: str, schemas: list[Schema]) -> Schema:
