@@ -47,7 +47,7 @@ from agents.analysis.phrases import (
     statistic_of,
 )
 from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
-from agents.analysis.schema import CODED_MAX, MAX_GROUPS, Schema
+from agents.analysis.schema import CODED_MAX, MAX_GROUPS, NOT_MEASURES, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 
@@ -349,7 +349,7 @@ def _set_aside(text: str, mention: Mention) -> bool:
 
 
 def _outcome_column(schema: Schema) -> str | None:
-    names = [c["name"] for c in schema.columns]
+    names = [c["name"] for c in schema.columns if c.get("role") not in NOT_MEASURES]
     chosen = [n for n in names if OUTCOME_NAMES.match(n)]
     return chosen[0] if chosen else (names[-1] if names else None)
 

@@ -9,6 +9,7 @@ from typing import Any
 from agents.analysis.words import split_name
 
 MAX_GROUPS = 50
+NOT_MEASURES = ("identifier", "constant")  # roles (agents/analysis/column_roles.py) never measured
 
 
 CODED_MAX = 12  # a number column with this few distinct whole values may be a coded category
@@ -43,8 +44,15 @@ class Schema:
 
     @property
     def numbers(self) -> list[str]:
-        """Number columns that measure something: an identifier (traveller_id, RowID) measures nothing."""
-        return [n for n in self.names("number") if not IDENTIFIER.search(n)]
+        """Number columns that measure something: an identifier (traveller_id, RowID, numbered subjects)
+        or a constant measures nothing, unless a person said it does (``told``)."""
+        return [
+            c["name"]
+            for c in self.columns
+            if c["type"] == "number"
+            and c.get("role") not in NOT_MEASURES
+            and (c.get("told") or not IDENTIFIER.search(c["name"]))
+        ]
 
     @property
     def categories(self) -> list[str]:
@@ -54,6 +62,7 @@ class Schema:
             for c in self.columns
             if (c["type"] in ("string", "boolean") and 1 <= (c.get("distinct") or 0) <= min(MAX_GROUPS, self._unique()))
             or (c["type"] == "number" and coded(c))
+            if c.get("role") != "identifier"
         ]
 
     def _unique(self) -> int:
@@ -63,7 +72,11 @@ class Schema:
     @property
     def times(self) -> list[str]:
         dates = self.names("date")
-        years = [c["name"] for c in self.columns if c["type"] == "number" and is_timeline(c["name"])]
+        years = [
+            c["name"]
+            for c in self.columns
+            if c["type"] == "number" and (is_timeline(c["name"]) or c.get("role") == "time")
+        ]
         return dates + years
 
     def ranges(self) -> dict[str, tuple[float, float]]:

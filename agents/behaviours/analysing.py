@@ -45,6 +45,25 @@ class Evidence:
         return material
 
 
+def import_summary(report: dict[str, Any], path: str, options: dict[str, Any]) -> dict[str, Any]:
+    """What the next rounds keep of an import's result (the report's provenance carries it); the
+    "Data as read" section says it (import_sections.py)."""
+    return {
+        "path": path,
+        "options": options,
+        "rows_in_file": report["rows_in_file"],
+        "rows_loaded": report["rows_loaded"],
+        "rejected": report["rejected"][:10],
+        "rows_rejected": report["rows_rejected"],
+        "dialect": report["dialect"],
+        "guessed": report["guessed"],
+        "columns": {
+            c["name"]: {key: c[key] for key in ("missing_markers", "stray_values", "numbered_evenly")}
+            for c in report["columns"]
+        },
+    }
+
+
 class Analysis:
     def __init__(self, run: TaskRun, settings: dict[str, Any] | None = None):
         self.run = run
@@ -60,6 +79,8 @@ class Analysis:
         self.described: dict[str, dict[str, Any]] = {}
         self.schemas: dict[str, Schema] = {}
         self.files: dict[str, str] = {}  # table -> the attached file it was imported from
+        self.imports: dict[str, dict[str, Any]] = {}  # table -> how its file was read (import_sections.summary)
+        self.assumptions: list[str] = []
 
     def source(self, table: str) -> str:
         """Where a table's figures come from, in a person's words."""
@@ -83,24 +104,44 @@ class Analysis:
         self.figures[key] = [label, None if value is None else round(float(value), 2)]
 
     def tables(self) -> list[str]:
-        """The session's tables, after importing every attached CSV that has none yet."""
+        """The session's tables, after importing every attached CSV that has none yet, and importing
+        again the files a person said to read otherwise (the ``reading`` settings)."""
         existing = {t["table"] for t in self.ask("dataset.list-tables", {})["tables"]}
         files = self.ask("file.list", {"pattern": "*.csv", "recursive": True, "format": "bare"})["files"]
         for path in files:
             table = table_name(path)
             self.files.setdefault(table, path)
+            reading = self.settings["reading"].get(table)
             if table not in existing:
-                report = self.ask("dataset.import-csv", {"path": path, "table": table}, kind="action")
+                self._import(path, table, reading or {}, replace=False)
                 existing.add(table)
-                if report["rows_rejected"]:
-                    self.uncertainties.append(
-                        {
-                            "aspect": f"{report['rows_rejected']} rows of {path} were not loaded",
-                            "reason": "; ".join(f"line {r['line']}: {r['reason']}" for r in report["rejected"][:3]),
-                            "suggestion": "fix those lines and attach the file again",
-                        }
-                    )
+            elif table in self.imports and reading is not None and reading != self.imports[table]["options"]:
+                self._import(path, table, reading, replace=True)
         return sorted(existing)
+
+    def _import(self, path: str, table: str, reading: dict[str, Any], *, replace: bool) -> None:
+        told = {"delimiter": "separator", "decimal": "decimal", "thousands": "thousands", "types": "types"}
+        options = {key: reading[said] for key, said in told.items() if said in reading}
+        body = {"path": path, "table": table, **options, **({"replace": True} if replace else {})}
+        report = self.ask("dataset.import-csv", body, kind="action")
+        dialect = report["dialect"]
+        used = {"separator": dialect["separator"], "decimal": dialect["decimal"], "thousands": dialect["thousands"]}
+        used["types"] = reading.get("types") or {}
+        self.settings["reading"][table] = used
+        self.imports[table] = import_summary(report, path, used)
+        self.described.pop(table, None)
+        self.schemas.pop(table, None)
+
+    def take_settings(self, settings: dict[str, Any], tables: list[str]) -> list[str]:
+        """Work with a person's settings from here on: the tables as they now read (a file they said
+        to read otherwise is imported again; a role they named shows in ``schema``)."""
+        self.settings = settings
+        stale = [
+            t
+            for t, imported in self.imports.items()
+            if settings["reading"].get(t, imported["options"]) != imported["options"]
+        ]
+        return self.tables() if stale else tables
 
     def describe(self, table: str) -> dict[str, Any]:
         if table not in self.described:
@@ -108,9 +149,11 @@ class Analysis:
         return self.described[table]
 
     def schema(self, table: str) -> Schema:
+        """The table's columns with their roles as the settings now say (the profile is read once)."""
         if table not in self.schemas:
             self.schemas[table] = answering.schema_of(self, table)
-        return self.schemas[table]
+        imported = (self.imports.get(table) or {}).get("columns") or {}
+        return answering.with_roles(self.schemas[table], self.settings["roles"].get(table, {}), imported)
 
     def columns(self, tables: list[str]) -> list[Column]:
         """Every column of the tables, text columns with their values: what a person's words may name."""

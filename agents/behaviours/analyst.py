@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.behaviours.analysing import Analysis
+from agents.behaviours.import_sections import data_as_read
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood, settings_of, understand
 from agents.behaviours.reading import proposal_behind
 from agents.behaviours.revising import Request, asked_keys, honest_reply, reports, request_of, what_changed
@@ -38,9 +39,10 @@ CAN_DO = [
 ]
 CANNOT_DO = ["judge whether the data is right", "use data that is not in the session"]
 ASSUMPTIONS = [
-    "the first row of each CSV file names its columns",
-    "an empty cell is a missing value, not zero",
-    "column types were inferred from the values (number, boolean, date, text)",
+    "the first row of each CSV file (past a title line) names its columns",
+    "an empty cell, NA, N/A, NaN, null, '.' and '-' are missing values, not zero",
+    "column types were inferred from the values (number, yes/no, date, text), and each column's role from its "
+    "name and values (Data as read)",
 ]
 
 
@@ -59,6 +61,7 @@ class Round:
 
 def analyst(run: TaskRun) -> str:
     analysis = Analysis(run)
+    round_ = _round_of(run, analysis)
     tables = analysis.tables()
     if not tables:
         return run.post(
@@ -69,11 +72,11 @@ def analyst(run: TaskRun) -> str:
                 "allow_free_answer": True,
             },
         )
-    round_ = _round_of(run, analysis)
     if round_.request is not None:
         declined = _take_in(run, analysis, tables, round_)
         if declined is not None:
             return declined
+        tables = analysis.take_settings(analysis.settings, tables)
     payload = _report(run, analysis, tables, round_)
     return run.post("report", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
 
@@ -85,6 +88,7 @@ def _round_of(run: TaskRun, analysis: Analysis) -> Round:
     previous = earlier[-1] if earlier else None
     stated = (previous["payload"].get("provenance") or {}) if previous else {}
     analysis.settings = settings_of(stated.get("settings"))
+    analysis.imports = dict(stated.get("imports") or {})
     analysis.asked_before = {
         key for e in earlier for q in (e["payload"]["provenance"].get("questions") or []) for key in asked_keys(q)
     }
@@ -120,7 +124,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
     what changed first; the provenance the next round starts from."""
     chosen = analysis.chosen_tables(tables)
     findings, findings_request = analysis.findings(round_.question, chosen)
-    sections = [findings]
+    sections = [findings, data_as_read(analysis, chosen)]
     for table in chosen:
         run.check()
         sections += table_report(analysis, table)
@@ -139,7 +143,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
         "task_step_id": f"task-{run.task.pk}",
         "content": {"format": "markdown", "body": f"# Analysis of {', '.join(chosen)}\n\n{body}", "sections": sections},
         "supporting_materials": analysis.evidence.materials[:500],
-        "assumptions_made": [*ASSUMPTIONS],
+        "assumptions_made": [*ASSUMPTIONS, *analysis.assumptions][:100],
         "confidence_score": overall,
         "uncertainties": analysis.uncertainties[:200],
         "next_step_recommendations": [
@@ -153,6 +157,8 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "question": round_.question,
             "findings": findings_request,
             "tables": tables,
+            "imports": analysis.imports,
+            "roles": {t: {c["name"]: c["role"] for c in analysis.schema(t).columns} for t in chosen},
             "figures": analysis.figures,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
         },

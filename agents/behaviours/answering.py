@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from agents.analysis import prose
+from agents.analysis.column_roles import roles_of
 from agents.analysis.question import Request, read_question
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
@@ -62,6 +63,21 @@ def schema_of(analysis: Asker, table: str) -> Schema:
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
         columns.append(column)
     return Schema(table, columns, described["row_count"])
+
+
+def with_roles(schema: Schema, told: dict[str, str], imported: dict[str, dict[str, Any]]) -> Schema:
+    """The schema with each column's role (``told``, the roles a person named, win; ``imported``, what
+    the import found, says which numbered columns are numbered evenly)."""
+    columns = [
+        {**c, "numbered_evenly": bool((imported.get(c["name"]) or {}).get("numbered_evenly"))} for c in schema.columns
+    ]
+    roles = roles_of(columns, schema.rows, told)
+    for column in columns:
+        column["role"], column["role_why"] = roles[column["name"]]
+        column["told"] = column["name"] in told
+        if column["role"] == "category" and column["type"] == "number":
+            column["coded"] = True
+    return Schema(schema.table, columns, schema.rows)
 
 
 def best_table(goal: str, schemas: list[Schema]) -> Schema:

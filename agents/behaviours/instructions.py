@@ -11,7 +11,8 @@ The settings are a JSON object, carried from report to report in the report's pr
 - ``columns``: ``{table: [numeric column, …]}``, the only columns to describe;
 - ``group_by``: ``{table: [column, …]}``, the only columns to compare groups by;
 - ``rows``: ``{table: [{column, op, value}, …]}``, the rows to keep (a filter or a period);
-- ``tables``: the only tables to analyse (all when empty).
+- ``tables``: the only tables to analyse (all when empty);
+- ``reading`` and ``roles``: how a table's file is read and what its columns are (data_instructions.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 from agents.analysis import outliers
 from agents.analysis.filters import condition_words, number_filters, value_filters
 from agents.analysis.words import value_mentions
+from agents.behaviours.data_instructions import column_facts, file_options
 
 SD_WORDS = r"(?:standard deviations?|std\.?|s\.?d\.?|spread|variance|deviation)"
 SAMPLE = re.compile(rf"\b(?:sample|n\s*-\s*1|bessel|unbiased)\b.*\b{SD_WORDS}|\b{SD_WORDS}.*\bsample\b", re.I)
@@ -64,6 +66,8 @@ USE_TABLE = re.compile(
 FILLER = re.compile(r"^\W*(?:please|thanks?|thank you|ok|okay|great|good)?\W*$", re.I)
 
 WHAT_I_CAN_DO = (
+    "read a file again with another separator, decimal mark or thousands separator; read a column as a number, "
+    "a date or text; take a column as an identifier, a category, a measure, a weight or a time; "
     "use the sample or the population standard deviation; leave out or keep the outlying values of a column; "
     "describe only some columns; compare the groups of another column; keep only some rows "
     "(a value of a column, a comparison such as “amount above 10”, or a period of a date column)"
@@ -92,7 +96,16 @@ class Understood:
 
 
 def empty_settings() -> dict[str, Any]:
-    return {"sd": "population", "outliers": {}, "columns": {}, "group_by": {}, "rows": {}, "tables": []}
+    return {
+        "sd": "population",
+        "outliers": {},
+        "columns": {},
+        "group_by": {},
+        "rows": {},
+        "tables": [],
+        "reading": {},
+        "roles": {},
+    }
 
 
 def table_name(path: str) -> str:
@@ -154,7 +167,16 @@ class Reader:
         self.settings = settings_of(settings)
         self.question = question or {}
         self.result = Understood(self.settings)
-        self.readers = (self._sd, self._outliers, self._tables, self._period, self._group, self._rows, self._only)
+        self.readers = (
+            self._data,
+            self._sd,
+            self._outliers,
+            self._tables,
+            self._period,
+            self._group,
+            self._rows,
+            self._only,
+        )
 
     def read(self, text: str) -> Understood:
         text = (text or "").strip()
@@ -171,6 +193,12 @@ class Reader:
         self.result.done.append(words)
 
     # -- one reader per kind of instruction; each says whether it acted on the clause -------------
+
+    def _data(self, clause: str) -> bool:
+        """How the file is read, and what its columns are (data_instructions.py)."""
+        done = file_options(clause, self.columns, self.settings) + column_facts(clause, self.columns, self.settings)
+        self.result.done += done
+        return bool(done)
 
     def _sd(self, clause: str) -> bool:
         kind = "sample" if SAMPLE.search(clause) else "population" if POPULATION.search(clause) else None

@@ -10,6 +10,7 @@ from typing import Any
 from agents.analysis import outliers
 from agents.analysis.filters import condition_words
 from agents.analysis.prose import two_decimals
+from agents.analysis.schema import NOT_MEASURES
 from agents.behaviours.analysing import Analysis
 from agents.behaviours.answering import confidence
 
@@ -23,7 +24,12 @@ def table_report(analysis: Analysis, table: str) -> list[dict[str, Any]]:
     described = analysis.describe(table)
     rows = described["row_count"]
     only = analysis.settings["columns"].get(table)
-    numeric = [c for c in described["columns"] if c["type"] == "number" and (not only or c["name"] in only)]
+    roles = {c["name"]: c["role"] for c in analysis.schema(table).columns}
+    numeric = [
+        c
+        for c in described["columns"]
+        if c["type"] == "number" and roles[c["name"]] not in NOT_MEASURES and (not only or c["name"] in only)
+    ]
     chosen = analysis.settings["group_by"].get(table)
     groups = [
         c

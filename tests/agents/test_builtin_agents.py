@@ -181,6 +181,7 @@ def test_the_analysts_figures_are_the_true_statistics(team):
     titles = [s["title"] for s in report["content"]["sections"]]
     assert titles == [
         "Findings",
+        "Data as read",
         "Column profiles: sales",
         "Descriptive statistics: sales",
         "Group comparison: sales by region",

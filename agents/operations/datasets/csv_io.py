@@ -4,123 +4,94 @@ from __future__ import annotations
 
 import csv
 import io
-import math
-import re
 from typing import Any
 
-from agents.operations.datasets.rows import insert_rows, is_date, stored_as_json
-from agents.operations.datasets.store import create_table, open_store, require_table, table_columns
+from agents.operations.datasets.rows import insert_rows, stored_as_json
+from agents.operations.datasets.store import TYPES, create_table, open_store, require_table, table_columns, table_source
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
 from agents.sap import Call
+from agents.tabular.reading import ReadError, ReadOptions, read_table
 from protocol.errors import ProtocolError, already_exists
 
 
-def infer_type(values: list[str]) -> str:
-    present = [v for v in values if v != ""]
-    if not present:
-        return "string"
-    if all(v.lower() in ("true", "false", "yes", "no") for v in present):
-        return "boolean"
-    try:
-        if all(math.isfinite(float(v)) for v in present):
-            return "number"
-    except ValueError:
-        pass
-    if all(is_date(v) for v in present):
-        return "date"
-    return "string"
+def _options(params: dict[str, Any]) -> ReadOptions:
+    return ReadOptions(
+        separator=params.get("delimiter"),
+        encoding=params.get("encoding"),
+        decimal=params.get("decimal"),
+        thousands=params.get("thousands"),
+        header=params["header"],
+        types=params.get("types") or {},
+    )
 
 
-def convert_text(kind: str, text: str) -> str | float | bool | None:
-    if text == "":
-        return None
-    if kind == "number":
-        number = float(text)
-        return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
-    if kind == "boolean":
-        return text.lower() in ("true", "yes")
-    return text
+def _read_error(error: ReadError) -> ProtocolError:
+    if error.too_long:
+        limit = csv.field_size_limit()
+        return ProtocolError(
+            "LIMIT_EXCEEDED",
+            f"a field on line {error.line} is longer than {limit:,} characters",
+            details={"line": error.line, "limit_chars": limit},
+            suggestion=["keep long texts in workspace files and put their paths in the table"],
+        )
+    where = {"line": error.line} if error.line else {}
+    return ProtocolError(
+        "VALIDATION_FAILED",
+        str(error),
+        details={**where, "invalid": {"path": str(error)}},
+        suggestion=["name the separator or the encoding if the guess was wrong"],
+    )
 
 
-def read_records(text: str, delimiter: str) -> list[list[str]]:
-    """The rows of ``text``, or ProtocolError naming the line the csv module could not read. A field may
-    hold Python's default 131,072 characters (the limit is process-wide, so it stays as it is): a
-    longer text belongs in a workspace file, not a cell."""
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        return list(reader)
-    except csv.Error as exc:
-        if "field larger than field limit" in str(exc):
-            limit = csv.field_size_limit()
-            raise ProtocolError(
-                "LIMIT_EXCEEDED",
-                f"a field on line {reader.line_num} is longer than {limit:,} characters",
-                details={"line": reader.line_num, "limit_chars": limit},
-                suggestion=["keep long texts in workspace files and put their paths in the table"],
-            ) from None
+def _check_types(types: dict[str, Any], names: list[str]) -> None:
+    bad = {name: kind for name, kind in types.items() if name not in names or kind not in TYPES}
+    if bad:
         raise ProtocolError(
             "VALIDATION_FAILED",
-            f"line {reader.line_num} is not CSV: {exc}",
-            details={"line": reader.line_num, "invalid": {"path": str(exc)}},
-        ) from None
+            f"types names columns the file does not have, or types other than {', '.join(TYPES)}",
+            details={"invalid": {f"types.{name}": str(kind) for name, kind in bad.items()}, "columns": names},
+            suggestion=[f"types such as {{{names[0]!r}: 'number'}}" if names else "name a column of the file"],
+        )
 
 
 def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    """The file read as a careful analyst reads it (agents/tabular/), loaded into a new table; with
+    ``replace``, over a table that was imported from the same file (a re-import after a correction)."""
     session_id = call.context.session_id
     storage, name = existing_file(session_id, params["path"])
     with storage.open(name, "rb") as handle:
         raw = handle.read()
     try:
-        text = raw.decode(params["encoding"])
-    except (UnicodeDecodeError, LookupError) as exc:
-        raise ProtocolError(
-            "VALIDATION_FAILED",
-            f"the file is not {params['encoding']}: {exc}",
-            details={"invalid": {"encoding": params["encoding"]}},
-        ) from None
-    records = read_records(text.lstrip("\ufeff"), params["delimiter"])
-    if not records:
-        raise ProtocolError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
-    header = records[0] if params["header"] else [f"column_{i + 1}" for i in range(len(records[0]))]
-    body = records[1:] if params["header"] else records
-    names = []
-    for index, title in enumerate(header):
-        clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
-        clean = f"c_{clean}" if clean[0].isdigit() else clean
-        while clean in names:
-            clean += "_"
-        names.append(clean)
-    good, rejected = [], []
-    for offset, record in enumerate(body, start=2 if params["header"] else 1):
-        if len(record) != len(names):
-            rejected.append({"line": offset, "reason": f"{len(record)} fields, expected {len(names)}"})
-        else:
-            good.append(record)
-    kinds = [infer_type([row[i] for row in good]) for i in range(len(names))]
-    columns = [{"name": n, "type": k, "nullable": True} for n, k in zip(names, kinds, strict=True)]
+        read = read_table(raw, _options(params))
+    except ReadError as error:
+        raise _read_error(error) from None
+    _check_types(params.get("types") or {}, [c.name for c in read.columns])
+    columns = [{"name": c.name, "type": c.type, "nullable": True} for c in read.columns]
     table = params["table"]
     with open_store(session_id) as store, store.atomic():
         if table in store.tables():
-            raise already_exists(
-                "TABLE",
-                table,
-                f"table {table!r} already exists",
-                suggestion=["import into another table name", f"such as '{table}_v2'"],
-            )
-        create_table(store, table, columns)
-        insert_rows(
-            store,
-            table,
-            table_columns(store, table),
-            [[convert_text(k, v) for k, v in zip(kinds, row, strict=True)] for row in good],
-        )
+            if not params["replace"] or table_source(store, table) != name:
+                raise already_exists(
+                    "TABLE",
+                    table,
+                    f"table {table!r} already exists"
+                    + (f" and is not a copy of {name!r}" if params["replace"] else ""),
+                    suggestion=["import into another table name", f"such as '{table}_v2'"],
+                )
+            store.execute(f"DROP TABLE {store.qualified(table)}")
+        create_table(store, table, columns, source=name)
+        insert_rows(store, table, table_columns(store, table), read.rows())
     return {
         "status": "success",
         "table": table,
-        "columns": columns,
-        "rows_loaded": len(good),
-        "rows_rejected": len(rejected),
-        "rejected": rejected[:50],
+        "path": name,
+        "columns": [{**column, **c.facts()} for column, c in zip(columns, read.columns, strict=True)],
+        "rows_in_file": read.rows_in_file,
+        "rows_loaded": read.rows_loaded,
+        "rows_rejected": len(read.rejected),
+        "rejected": read.rejected[:50],
+        "dialect": read.dialect.as_dict(),
+        "guessed": read.notes(),
     }
 
 

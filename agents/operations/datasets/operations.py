@@ -324,15 +324,34 @@ OPERATIONS = (
     Operation(
         "dataset.import-csv",
         "action",
-        "Load a workspace CSV file into a new table, inferring column types.",
+        "Load a workspace CSV file into a new table as a careful analyst reads it: the separator, quote, "
+        "decimal mark, thousands separator and encoding (a byte-order mark, UTF-8, Windows-1252, Latin-1) "
+        "sniffed unless given; NA, N/A, NaN, null, '.', '-' and empty cells read as missing; numbers, dates in "
+        "the common formats and yes/no typed. The result says the rows in the file and the rows loaded, each "
+        "line not loaded and why, each column's missing values by marker, and what was guessed.",
         import_csv,
         {
             "path": Param("string", "the CSV file in the workspace", required=True, max_length=1024),
             "table": TABLE,
-            "delimiter": Param("string", default=",", min_length=1, max_length=1),
-            "encoding": Param("string", default="utf-8", max_length=30),
+            "delimiter": Param("string", "the separator; sniffed when not given", min_length=1, max_length=1),
+            "encoding": Param("string", "the file's encoding; sniffed when not given", max_length=30),
+            "decimal": Param("string", "the decimal mark; sniffed when not given", enum=(".", ",")),
+            "thousands": Param(
+                "string", "the thousands separator ('' for none); sniffed when not given", enum=("", ",", ".", " ", "'")
+            ),
+            "types": Param(
+                "object",
+                "column name -> type (number, date, boolean, string): read the column as that type, whatever "
+                "the values suggest; values that do not read as it are missing, and counted",
+            ),
             "header": Param("boolean", default=True),
+            "replace": Param(
+                "boolean",
+                "replace the table when it is a copy of this same file (a re-import with other options)",
+                default=False,
+            ),
         },
+        version="2.0.0",
         errors=(
             ErrorDoc("RESOURCE_ALREADY_EXISTS", "The table exists.", "Import into another name."),
             ErrorDoc("LIMIT_EXCEEDED", "More columns than the database holds in a table.", "Keep fewer columns."),

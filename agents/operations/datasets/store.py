@@ -9,6 +9,8 @@ through is ``wall``'s; what a row's values may be, ``rows``'.
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import time
 import uuid
@@ -29,6 +31,7 @@ from agents.operations.datasets.wall import CATALOGUE_PREFIXES, quote_identifier
 from protocol.errors import ProtocolError, not_found
 
 ALIAS = "datasets"
+SOURCE_MARK = "chap-source: "
 TYPES = {"string": "TEXT", "number": "DOUBLE PRECISION", "boolean": "BOOLEAN", "date": "DATE"}
 DECLARED = {"text": "string", "double precision": "number", "real": "number", "boolean": "boolean", "date": "date"}
 
@@ -129,6 +132,15 @@ class SqliteStore:
             return []
         return [(r[1], r[2], not r[3]) for r in self.execute(f"PRAGMA table_info({self.qualified(table)})", fetch=True)]
 
+    def create(self, table: str, spec: str, source: str | None) -> None:
+        """SQLite keeps a CREATE statement as written, so the source rides in it as a comment."""
+        note = f" /* {_source_note(source).replace('*/', '')} */" if source else ""
+        self.execute(f"CREATE TABLE {self.qualified(table)} ({spec}{note})")
+
+    def note(self, table: str) -> str:
+        rows = self.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", [table], fetch=True)
+        return str(rows[0][0] or "") if rows else ""
+
     def prepare_schema(self) -> None:
         """Nothing to prepare: the file is the session's own."""
 
@@ -221,6 +233,23 @@ class PostgresStore:
         )
         return rows
 
+    def create(self, table: str, spec: str, source: str | None) -> None:
+        self.execute(f"CREATE TABLE {self.qualified(table)} ({spec})")
+        if source:
+            comment = pg_sql.SQL("COMMENT ON TABLE {} IS {}").format(
+                pg_sql.Identifier(self.schema, table), pg_sql.Literal(_source_note(source))
+            )
+            self.execute(self._compose(comment))
+
+    def note(self, table: str) -> str:
+        rows = self.execute(
+            "SELECT obj_description(c.oid, 'pg_class') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relname = %s",
+            [self.schema, table],
+            fetch=True,
+        )
+        return str(rows[0][0] or "") if rows else ""
+
     def prepare_schema(self) -> None:
         """The schema and its reader role, idempotently."""
         schema, role = pg_sql.Identifier(self.schema), pg_sql.Identifier(self.role)
@@ -280,6 +309,10 @@ class PostgresStore:
 Store: TypeAlias = SqliteStore | PostgresStore
 
 
+def _source_note(source: str) -> str:
+    return f"{SOURCE_MARK}{json.dumps(source)}"
+
+
 def _lenient_text(raw: bytes) -> str:
     return raw.decode("utf-8", "replace")
 
@@ -310,7 +343,8 @@ def require_table(store: Store, table: str) -> list[dict[str, Any]]:
     return columns
 
 
-def create_table(store: Store, table: str, columns: list[dict[str, Any]]) -> None:
+def create_table(store: Store, table: str, columns: list[dict[str, Any]], source: str | None = None) -> None:
+    """The table; ``source``, the workspace file it is a copy of, is kept with it (``table_source``)."""
     if table.lower().startswith(CATALOGUE_PREFIXES):
         raise ProtocolError(
             "VALIDATION_FAILED",
@@ -334,7 +368,13 @@ def create_table(store: Store, table: str, columns: list[dict[str, Any]]) -> Non
         + ("" if c.get("nullable", True) else " NOT NULL")
         for c in columns
     )
-    store.execute(f"CREATE TABLE {store.qualified(table)} ({spec})")
+    store.create(table, spec, source)
+
+
+def table_source(store: Store, table: str) -> str | None:
+    """The workspace file a table was imported from (``create_table``'s ``source``), or None."""
+    found = re.search(re.escape(SOURCE_MARK) + r'("(?:[^"\\]|\\.)*")', store.note(table))
+    return str(json.loads(found.group(1))) if found else None
 
 
 def row_count(store: Store, table: str) -> int:

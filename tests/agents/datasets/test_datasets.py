@@ -223,3 +223,32 @@ def test_a_query_past_the_time_limit_is_stopped_with_timeout(world, settings):
                 cursor.execute("SET statement_timeout = 5000")
     assert error.body["code"] == "TIMEOUT" and error.body["retryable"] is True
     assert one(world, "query", "dataset.query", {"table": "sales", "limit": 1}).type == "result"
+
+
+def test_an_import_says_rows_in_the_file_how_it_read_it_and_each_column_s_missing_values(world):
+    text = "Region;Preis;Note\nNord;1.234,5;NA\nSüd;2,5;ok\nNord;NA;\n\nSüd;3;x;y\n"
+    one(world, "action", "file.write", {"path": "preise.csv", "content": text})
+    report = one(world, "action", "dataset.import-csv", {"path": "preise.csv", "table": "preise"}).body
+    assert (report["rows_in_file"], report["rows_loaded"], report["rows_rejected"]) == (4, 3, 1)
+    assert report["rejected"] == [{"line": 6, "reason": "4 fields, expected 3"}]
+    assert report["dialect"] == {"encoding": "utf-8", "separator": ";", "quote": '"', "decimal": ",", "thousands": "."}
+    preis = report["columns"][1]
+    assert (preis["type"], preis["missing_markers"]) == ("number", {"NA": 1})
+    assert any("decimal mark is a comma" in g for g in report["guessed"])
+    rows = one(world, "query", "dataset.query", {"table": "preise", "select": ["Preis"]}).body["rows"]
+    assert rows == [[1234.5], [2.5], [None]]
+
+
+def test_replace_reads_a_file_again_over_its_own_table_only(world):
+    load_sales(world)
+    again = {"path": "sales.csv", "table": "sales", "replace": True, "types": {"amount": "string"}}
+    assert one(world, "action", "dataset.import-csv", again).body["columns"][1]["type"] == "string"
+    assert one(world, "query", "dataset.describe-table", {"table": "sales"}).body["columns"][1]["type"] == "string"
+    one(world, "action", "dataset.create-table", {"table": "mine", "columns": [{"name": "a"}]})
+    refused = one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "mine", "replace": True})
+    assert refused.body["code"] == "RESOURCE_ALREADY_EXISTS" and "is not a copy of" in refused.body["message"]
+    one(world, "action", "file.write", {"path": "other.csv", "content": "a\n1\n"})
+    other = one(world, "action", "dataset.import-csv", {"path": "other.csv", "table": "sales", "replace": True})
+    assert other.body["code"] == "RESOURCE_ALREADY_EXISTS"
+    typo = one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "s2", "types": {"amt": "number"}})
+    assert typo.body["code"] == "VALIDATION_FAILED" and typo.body["details"]["invalid"] == {"types.amt": "number"}

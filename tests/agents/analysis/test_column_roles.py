@@ -1,0 +1,41 @@
+"""What each column is for, decided as an analyst decides at a glance (plain Python)."""
+
+import pytest
+
+from agents.analysis.column_roles import role_of, roles_of
+
+
+def column(name, kind="number", distinct=10, low=1, high=100, **more):
+    return {"name": name, "type": kind, "distinct": distinct, "min": low, "max": high, **more}
+
+
+@pytest.mark.parametrize(
+    ("given", "rows", "role"),
+    [
+        (column("SubjectID"), 100, "identifier"),
+        (column("patient"), 100, "identifier"),
+        (column("row", distinct=100, high=100), 100, "identifier"),  # 1..100, one per row
+        (column("Chick", distinct=50, high=50, numbered_evenly=True), 578, "identifier"),
+        (column("replies", distinct=15, high=15), 300, "measure"),  # 1..15, but a count: not evenly numbered
+        (column("name", "string", distinct=30), 30, "identifier"),
+        (column("region", "string", distinct=4), 30, "category"),
+        (column("comment", "string", distinct=80), 200, "text"),
+        (column("smoker", distinct=2, low=0, high=1, values=[0, 1]), 30, "yes/no"),
+        (column("paid", "boolean", distinct=2), 30, "yes/no"),
+        (column("day", "date"), 30, "time"),
+        (column("year", distinct=5, low=2001, high=2005), 30, "time"),
+        (column("region_code", distinct=4, high=4, values=[1, 2, 3, 4]), 30, "category"),
+        (column("PartyID", distinct=7, low=0, high=6, values=list(range(7))), 900, "category"),
+        (column("pweight"), 30, "weight"),
+        (column("weight"), 30, "measure"),  # a body's weight is measured
+        (column("country", "string", distinct=1), 30, "constant"),
+        (column("price", distinct=25, low=3, high=90), 30, "measure"),
+    ],
+)
+def test_roles(given, rows, role):
+    assert role_of(given, rows)[0] == role
+
+
+def test_a_role_a_person_named_wins_and_says_so():
+    roles = roles_of([column("replies", distinct=15, high=15), column("price")], 300, {"replies": "identifier"})
+    assert roles == {"replies": ("identifier", "you said so"), "price": ("measure", "numbers")}
