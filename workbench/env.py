@@ -139,6 +139,9 @@ def _sqlite(path: Path) -> dict[str, Any]:
     }
 
 
+REDIS_READ_TIMEOUT_S = 30
+
+
 def channel_layer_from_url(url: str) -> dict[str, Any]:
     if not url:
         return {"BACKEND": "workbench.layers.EmbeddedChannelLayer"}
@@ -147,7 +150,10 @@ def channel_layer_from_url(url: str) -> dict[str, Any]:
         raise ImproperlyConfigured(f"REDIS_URL scheme {parts.scheme!r} is not supported; use redis://HOST:PORT/DB")
     return {
         "BACKEND": "channels_redis.core.RedisChannelLayer",
-        "CONFIG": {"hosts": [url], "capacity": 1500, "expiry": 30},
+        # redis-py 8 reads with a 5 s timeout by default, as long as channels_redis's blocking pop
+        # waits for a socket's next message: an idle socket's pop then timed out and the socket closed
+        # with 1011. Reads get longer than the pop; a Redis that stops answering is still noticed.
+        "CONFIG": {"hosts": [{"address": url, "socket_timeout": REDIS_READ_TIMEOUT_S}], "capacity": 1500, "expiry": 30},
     }
 
 

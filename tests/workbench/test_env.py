@@ -48,7 +48,7 @@ def test_redis_url_selects_the_redis_layer_and_empty_the_in_memory_one():
     assert channel_layer_from_url("")["BACKEND"] == "workbench.layers.EmbeddedChannelLayer"
     layer = channel_layer_from_url("redis://127.0.0.1:6379/2")
     assert layer["BACKEND"] == "channels_redis.core.RedisChannelLayer"
-    assert layer["CONFIG"]["hosts"] == ["redis://127.0.0.1:6379/2"]
+    assert [host["address"] for host in layer["CONFIG"]["hosts"]] == ["redis://127.0.0.1:6379/2"]
     with pytest.raises(ImproperlyConfigured, match="REDIS_URL"):
         channel_layer_from_url("http://127.0.0.1:6379")
 
