@@ -73,6 +73,19 @@ def test_a_csv_wider_than_the_database_holds_is_refused_with_the_limit(world):
     assert one(world, "query", "dataset.table-exists", {"table": "wide"}).body["exists"] is False
 
 
+def test_column_names_differing_only_by_case_import_alike_on_both_databases(world):
+    """SQLite's column names ignore case: Region beside region was an internal error there, and two
+    columns on PostgreSQL; the second is now Region_ on both, and create-table refuses the pair."""
+    one(world, "action", "file.write", {"path": "cased.csv", "content": "region,Region,REGION\nEU,x,1\n"})
+    answer = one(world, "action", "dataset.import-csv", {"path": "cased.csv", "table": "cased"})
+    assert answer.type == "result", answer.body
+    assert [column["name"] for column in answer.body["columns"]] == ["region", "Region_", "REGION__"]
+    columns = [{"name": "amount", "type": "number"}, {"name": "Amount", "type": "number"}]
+    answer = one(world, "action", "dataset.create-table", {"table": "twice", "columns": columns})
+    assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED", answer.body
+    assert answer.body["details"]["violations"]["columns"] == "duplicate names"
+
+
 def test_a_caller_past_its_heavy_operations_a_minute_is_told_when_to_come_back(world, settings):
     settings.CHAP_SAP_HEAVY_PER_MINUTE = 3
     ask = block("query", "stats.share", json.dumps({"table": "sales", "column": "region"}))

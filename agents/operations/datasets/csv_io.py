@@ -87,7 +87,7 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     for index, title in enumerate(header):
         clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
         clean = f"c_{clean}" if clean[0].isdigit() else clean
-        while clean in names:
+        while clean.lower() in (name.lower() for name in names):  # SQLite's column names ignore case
             clean += "_"
         names.append(clean)
     good, rejected = [], []
