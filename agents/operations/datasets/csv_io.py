@@ -83,7 +83,7 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("VALIDATION_FAILED", "the file is empty", details={"invalid": {"path": "empty"}})
     header = records[0] if params["header"] else [f"column_{i + 1}" for i in range(len(records[0]))]
     body = records[1:] if params["header"] else records
-    names = []
+    names: list[str] = []
     for index, title in enumerate(header):
         clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
         clean = f"c_{clean}" if clean[0].isdigit() else clean
