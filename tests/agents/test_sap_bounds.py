@@ -86,6 +86,21 @@ def test_column_names_differing_only_by_case_import_alike_on_both_databases(worl
     assert answer.body["details"]["violations"]["columns"] == "duplicate names"
 
 
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"column": "amount", "op": "=", "value": 2**70},
+        {"column": "amount", "op": "in", "value": [1, -(2**64)]},
+    ],
+)
+def test_a_filter_integer_past_64_bits_is_refused_with_a_suggestion(world, filters):
+    """SQLite binds 64-bit integers: a larger one in a filter was INTERNAL_ERROR there."""
+    for name, body in [("stats.compare", {"measure": "amount", "group_by": "region"}), ("stats.describe", {})]:
+        answer = one(world, "query", name, {"table": "sales", "filters": filters, **body}, user=world["viewer"])
+        assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED", answer.body
+        assert "past 64 bits" in answer.body["message"] and "e+" in answer.body["suggestion"][0]
+
+
 def test_a_caller_past_its_heavy_operations_a_minute_is_told_when_to_come_back(world, settings):
     settings.CHAP_SAP_HEAVY_PER_MINUTE = 3
     ask = block("query", "stats.share", json.dumps({"table": "sales", "column": "region"}))
