@@ -101,6 +101,19 @@ def test_a_filter_integer_past_64_bits_is_refused_with_a_suggestion(world, filte
         assert "past 64 bits" in answer.body["message"] and "e+" in answer.body["suggestion"][0]
 
 
+def test_an_integer_past_64_bits_is_stored_in_a_number_column_and_one_past_a_double_refused(world):
+    """A number column holds doubles: 2**70 is stored as one (it was INTERNAL_ERROR on SQLite), and
+    10**400, a JSON integer no double holds, is refused naming the row."""
+    stored = one(world, "action", "dataset.insert", {"table": "sales", "rows": [{"region": "XL", "amount": 2**70}]})
+    assert stored.type == "result", stored.body
+    answer = one(world, "query", "dataset.query", {"table": "sales", "filters": {"column": "region", "value": "XL"}})
+    amount = answer.body["columns"].index("amount")
+    assert [row[amount] for row in answer.body["rows"]] == [float(2**70)]
+    refused = one(world, "action", "dataset.insert", {"table": "sales", "rows": [{"amount": 10**400}]})
+    assert refused.type == "error" and refused.body["code"] == "VALIDATION_FAILED", refused.body
+    assert "rows[0].amount" in refused.body["details"]["invalid"]
+
+
 def test_a_caller_past_its_heavy_operations_a_minute_is_told_when_to_come_back(world, settings):
     settings.CHAP_SAP_HEAVY_PER_MINUTE = 3
     ask = block("query", "stats.share", json.dumps({"table": "sales", "column": "region"}))
