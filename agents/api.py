@@ -202,7 +202,9 @@ class UploadView(APIView):
         caller = request_caller(request)
         require_access(session_id, caller, write=True)  # outsiders and readers are refused before the body
         refuse_declared(_declared_length(request))
-        body = cast("IO[bytes]", request.data)  # RawBodyParser's stream
+        # The Django request itself, the stream RawBodyParser hands on: DRF sees no body at all when no
+        # Content-Length is declared (a chunked upload), and its request.data would be an empty dict.
+        body = cast("IO[bytes]", request._request)
         upload = stage(iter(partial(body.read, CHUNK_BYTES), b""))
         response = workspace_upload(session_id=session_id, caller=caller, path=path, upload=upload)
         return Response(response.body, status=202 if response.type == "event" else 201)

@@ -15,7 +15,7 @@ from django.core.files.uploadedfile import UploadedFile
 from django.core.files.uploadhandler import FileUploadHandler, StopUpload
 from django.http import HttpRequest
 
-from agents.operations.uploads import StagedUpload, Staging, too_large, upload_limit_bytes
+from agents.operations.uploads import StagedUpload, Staging, discard_staged, too_large, upload_limit_bytes
 from protocol.errors import ProtocolError
 
 
@@ -25,6 +25,11 @@ class StagedUploadedFile(UploadedFile[bytes]):
     def __init__(self, staged: StagedUpload, name: str, content_type: str, charset: str | None) -> None:
         super().__init__(None, name, content_type, staged.size, charset)
         self.staged = staged
+
+    def close(self) -> None:
+        """Django closes a request's files when the parse fails (past DATA_UPLOAD_MAX_NUMBER_FILES, a
+        malformed part) and when the response ends: what has not moved into a workspace by then goes."""
+        discard_staged(self.staged)
 
 
 class BoundedUploadHandler(FileUploadHandler):

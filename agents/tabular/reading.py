@@ -75,12 +75,13 @@ class ReadError(ValueError):
 
 
 def clean_names(titles: list[str]) -> list[str]:
-    """Column names the tables accept: letters, digits and underscores, each once."""
+    """Column names the tables accept: letters, digits and underscores, each once whatever its case
+    (SQLite's column names ignore case, so ``Region`` beside ``region`` becomes ``Region_``)."""
     names: list[str] = []
     for index, title in enumerate(titles):
         clean = re.sub(r"[^A-Za-z0-9_]", "_", title.strip()) or f"column_{index + 1}"
         clean = f"c_{clean}" if clean[0].isdigit() else clean
-        while clean in names:
+        while clean.lower() in (name.lower() for name in names):
             clean += "_"
         names.append(clean)
     return names

@@ -73,6 +73,47 @@ def test_a_csv_wider_than_the_database_holds_is_refused_with_the_limit(world):
     assert one(world, "query", "dataset.table-exists", {"table": "wide"}).body["exists"] is False
 
 
+def test_column_names_differing_only_by_case_import_alike_on_both_databases(world):
+    """SQLite's column names ignore case: Region beside region was an internal error there, and two
+    columns on PostgreSQL; the second is now Region_ on both, and create-table refuses the pair."""
+    one(world, "action", "file.write", {"path": "cased.csv", "content": "region,Region,REGION\nEU,x,1\n"})
+    answer = one(world, "action", "dataset.import-csv", {"path": "cased.csv", "table": "cased"})
+    assert answer.type == "result", answer.body
+    assert [column["name"] for column in answer.body["columns"]] == ["region", "Region_", "REGION__"]
+    columns = [{"name": "amount", "type": "number"}, {"name": "Amount", "type": "number"}]
+    answer = one(world, "action", "dataset.create-table", {"table": "twice", "columns": columns})
+    assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED", answer.body
+    assert answer.body["details"]["violations"]["columns"] == "duplicate names"
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"column": "amount", "op": "=", "value": 2**70},
+        {"column": "amount", "op": "in", "value": [1, -(2**64)]},
+    ],
+)
+def test_a_filter_integer_past_64_bits_is_refused_with_a_suggestion(world, filters):
+    """SQLite binds 64-bit integers: a larger one in a filter was INTERNAL_ERROR there."""
+    for name, body in [("stats.compare", {"measure": "amount", "group_by": "region"}), ("stats.describe", {})]:
+        answer = one(world, "query", name, {"table": "sales", "filters": filters, **body}, user=world["viewer"])
+        assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED", answer.body
+        assert "past 64 bits" in answer.body["message"] and "e+" in answer.body["suggestion"][0]
+
+
+def test_an_integer_past_64_bits_is_stored_in_a_number_column_and_one_past_a_double_refused(world):
+    """A number column holds doubles: 2**70 is stored as one (it was INTERNAL_ERROR on SQLite), and
+    10**400, a JSON integer no double holds, is refused naming the row."""
+    stored = one(world, "action", "dataset.insert", {"table": "sales", "rows": [{"region": "XL", "amount": 2**70}]})
+    assert stored.type == "result", stored.body
+    answer = one(world, "query", "dataset.query", {"table": "sales", "filters": {"column": "region", "value": "XL"}})
+    amount = answer.body["columns"].index("amount")
+    assert [row[amount] for row in answer.body["rows"]] == [float(2**70)]
+    refused = one(world, "action", "dataset.insert", {"table": "sales", "rows": [{"amount": 10**400}]})
+    assert refused.type == "error" and refused.body["code"] == "VALIDATION_FAILED", refused.body
+    assert "rows[0].amount" in refused.body["details"]["invalid"]
+
+
 def test_a_caller_past_its_heavy_operations_a_minute_is_told_when_to_come_back(world, settings):
     settings.CHAP_SAP_HEAVY_PER_MINUTE = 3
     ask = block("query", "stats.share", json.dumps({"table": "sales", "column": "region"}))

@@ -166,3 +166,18 @@ def test_an_upload_larger_than_a_sap_body_is_copied_and_moved_on_disk(world, mon
     assert (workspace_root(session.pk) / "moved.csv").read_bytes() == b"x" * 100
     [full] = sap(world, block("action", "file.copy", '{"source": "big.csv", "destination": "third.csv"}'))
     assert full.body["code"] == "LIMIT_EXCEEDED" and full.body["details"]["limit"] == 250
+
+
+def test_a_form_with_more_files_than_django_takes_is_refused_and_leaves_nothing_staged(client, settings):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from tests.factories import make_user
+
+    settings.DATA_UPLOAD_MAX_NUMBER_FILES = 3
+    client.force_login(make_user("nina"))
+    staged = set(staging_root().iterdir())
+    files = [SimpleUploadedFile(f"{n}.csv", b"a,b\n1,2\n", content_type="text/csv") for n in range(5)]
+    response = client.post(reverse("workspace:new"), {"goal": "Compare the files", "files": files})
+    assert response.status_code == 400
+    assert not WorkSession.objects.exists()
+    assert set(staging_root().iterdir()) == staged

@@ -153,3 +153,40 @@ def test_deactivating_an_account_or_deleting_its_group_on_one_server_closes_its_
         return statuses, [await closed_with(socket) for socket in sockets]
 
     assert asyncio.run(scenario()) == ([200, 200], [4403] * 4)
+
+
+async def open_for(socket, seconds: float) -> bool:
+    """Whether ``socket`` stays open, reading what comes, for ``seconds``."""
+    try:
+        async with asyncio.timeout(seconds):
+            while True:
+                await socket.recv()
+    except TimeoutError:
+        return True
+    except websockets.ConnectionClosed:
+        return False
+
+
+def test_idle_sockets_outlive_the_redis_read_timeout_and_still_end_with_4403(two_servers):
+    """redis-py 8 reads with a 5 s timeout by default, the length of channels_redis's blocking pop: an
+    idle socket's pop could time out and the socket close with 1011 (seen as deleting a session closed
+    one of four sockets with 1011). Idle past several pops, the sockets stay open, and a revocation
+    through the other server still ends each with the access-ended code."""
+    server_a, server_b = two_servers
+    owner, editor = make_user("olga"), make_user("ed")
+    session = make_session(owner=owner, members={editor: "editor"})
+    owner_cookie, editor_cookie = signed_in(owner), signed_in(editor)
+
+    async def scenario():
+        browser = {"Cookie": editor_cookie, "Origin": server_b.url}
+        sockets = [
+            await open_socket(server_b, f"/ws/sessions/{session.pk}/chap/", **browser),
+            await open_socket(server_b, f"/ws/sessions/{session.pk}/ui/", **browser),
+        ]
+        stayed = await asyncio.gather(*(open_for(socket, 16) for socket in sockets))
+        status = await asyncio.to_thread(
+            post_as, server_a, owner_cookie, f"/api/sessions/{session.pk}/members/ed/", method="DELETE"
+        )
+        return stayed, status, [await closed_with(socket) for socket in sockets]
+
+    assert asyncio.run(scenario()) == ([True, True], 204, [4403, 4403])

@@ -196,3 +196,31 @@ def test_a_file_just_under_the_limit_streams_in_with_flat_memory(transactional_d
         assert log_bytes(session) - log_before < 10_000
     finally:
         server.stop()
+
+
+def test_a_chunked_upload_without_content_length_is_stored_and_one_past_the_limit_refused(small_server):
+    """Transfer-Encoding: chunked, as curl -T - sends a pipe: no length is declared."""
+    owner = make_user("olga")
+    session = make_session(owner=owner)
+    headers = browser_headers(small_server, owner, **{"Content-Type": "application/octet-stream"})
+    rows = b"region,amount\nnorth,1\n"
+
+    def chunked(size):
+        yield rows
+        yield from generated(size)
+
+    status, _, body = request(
+        small_server, "POST", f"/api/sessions/{session.pk}/files/?path=piped.csv", body=chunked(MB), headers=headers
+    )
+    assert status == 201, body[:500]
+    stored = workspace_root(session.pk) / "piped.csv"
+    assert json.loads(body)["size"] == stored.stat().st_size == len(rows) + MB
+    status, _, body = request(
+        small_server,
+        "POST",
+        f"/api/sessions/{session.pk}/files/?path=huge.csv",
+        body=chunked(int(1.5 * SMALL_LIMIT_MB * MB)),
+        headers=headers,
+    )
+    assert status == 413 and json.loads(body)["error"]["code"] == "LIMIT_EXCEEDED"
+    assert not (workspace_root(session.pk) / "huge.csv").exists()

@@ -53,6 +53,19 @@ def _invalid(where: str, message: str, why: str) -> ProtocolError:
     return ProtocolError("VALIDATION_FAILED", message, details={"invalid": {where: why}})
 
 
+def _bindable(value: Any, where: str) -> Any:
+    """A filter value the database can bind: SQLite's integers are 64-bit, and a larger one was an
+    internal error there."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**63) <= value < 2**63:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            f"{where} is an integer past 64 bits",
+            details={"invalid": {where: "integer past 64 bits"}},
+            suggestion=[f"write it as a number with an exponent, such as {float(value):.6e}"],
+        )
+    return value
+
+
 def _violation(where: str, message: str, value: Any) -> ProtocolError:
     return ProtocolError("VALIDATION_FAILED", message, details={"violations": {where: value}})
 
@@ -141,11 +154,11 @@ def _comparison(mark: str, allowed: _Columns, node: dict[str, Any], where: str, 
     if op == "in":
         if not isinstance(value, list) or not value or len(value) > 1000:
             raise _invalid(f"{where}.value", f"{where}.value must be a list of 1 to 1000 values", "expected array")
-        values.extend(value)
+        values.extend(_bindable(item, f"{where}.value[{i}]") for i, item in enumerate(value))
         return f"{target} IN ({', '.join([mark] * len(value))})"
     if isinstance(value, dict | list):
         raise _invalid(f"{where}.value", f"{where}.value must be a plain value", "expected scalar")
-    values.append(value)
+    values.append(_bindable(value, f"{where}.value"))
     return f"{target} {'LIKE' if op == 'like' else op} {mark}"
 
 

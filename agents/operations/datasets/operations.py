@@ -65,10 +65,10 @@ def _already_exists(table: str) -> ProtocolError:
 def _check_column_names(columns: list[dict[str, Any]]) -> None:
     names = [c["name"] for c in columns]
     bad = [n for n in names if not re.fullmatch(COLUMN_NAME, n)]
-    if bad or len(set(names)) != len(names):
+    if bad or len({name.lower() for name in names}) != len(names):  # SQLite's column names ignore case
         raise ProtocolError(
             "VALIDATION_FAILED",
-            "column names are letters, digits and underscores, each used once",
+            "column names are letters, digits and underscores, each used once (whatever its case)",
             details={"violations": {"columns": bad or "duplicate names"}},
         )
 

@@ -43,9 +43,7 @@ def column_value(column: dict[str, Any], value: Any, where: str) -> Any:
     kind = column["type"]
     ok = (
         (kind == "string" and isinstance(value, str))
-        or (
-            kind == "number" and isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
-        )
+        or (kind == "number" and isinstance(value, int | float) and not isinstance(value, bool) and _a_double(value))
         or (kind == "boolean" and isinstance(value, bool))
         or (kind == "date" and isinstance(value, str) and is_date(value))
     )
@@ -55,7 +53,15 @@ def column_value(column: dict[str, Any], value: Any, where: str) -> Any:
             f"{where}: {column['name']} expects {kind}, got {value!r}",
             details={"invalid": {where: f"expected {kind}"}},
         )
-    return value
+    return float(value) if kind == "number" else value  # an integer past 64 bits binds on SQLite too
+
+
+def _a_double(value: int | float) -> bool:
+    """Whether the number fits a DOUBLE PRECISION column (10**400 is a JSON integer that does not)."""
+    try:
+        return math.isfinite(float(value))
+    except OverflowError:
+        return False
 
 
 def is_date(text: str) -> bool:
