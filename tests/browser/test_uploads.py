@@ -50,7 +50,7 @@ def test_a_large_file_goes_up_with_a_progress_bar(chromium, server, tmp_path):
     page.get_by_role("button", name="Start the session").click()
     bar = page.get_by_test_id("upload-progress")
     bar.wait_for()
-    page.wait_for_function("document.querySelector('progress.upload-progress')?.value > 0")
+    page.wait_for_function("() => document.querySelector('progress.upload-progress')?.value > 0")
     screenshot(page, "upload-progress", whole=False)
     page.wait_for_url("**/sessions/*-*/", timeout=120_000)
     session = WorkSession.objects.get(title="Summarise the large export")
