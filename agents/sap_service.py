@@ -21,8 +21,6 @@ import json
 import logging
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import nullcontext
-from dataclasses import replace
 from statistics import mean
 from typing import Any
 
@@ -168,9 +166,12 @@ def known_names(kind: str, body: dict[str, Any], context: SapContext) -> list[st
     return column_names(context.session_id, table)
 
 
-def dispatcher(budget: Budget | None = None, *, rate_limited: bool = True) -> Dispatcher:
+def dispatcher(budget: Budget | None = None, *, outside: bool = True) -> Dispatcher:
     """The workbench's dispatcher; a request without a budget of its own gets a fresh one."""
-    worker = WORKER if rate_limited else replace(WORKER, admit=lambda context: nullcontext())
+    # An outside caller's heavy operations run in a child process held to the budget, and rate-limited;
+    # a built-in agent's run in its own thread, its turn bounded by its task (a fork per operation from
+    # the busy server process only slowed the analyst's turns and held the worker).
+    worker = WORKER if outside else None
     return Dispatcher(
         workbench_registry(),
         authorize=authorize,
@@ -227,14 +228,14 @@ class InProcessSap:
 
     Raises ProtocolError(RESOURCE_NOT_FOUND) when the caller is not in the session. ``access``: the
     caller's, when the edge has read it for this request already (then it is not read again).
-    ``rate_limited``: an outside agent's calls (MCP) are held to the per-caller limit on heavy
-    operations, as its SAP text is; a built-in agent's turn is bounded by its task instead."""
+    ``outside``: an outside agent's calls (MCP) run heavy operations bounded and rate-limited, as its
+    SAP text does; a built-in agent's turn is bounded by its task instead."""
 
     def __init__(
-        self, *, session_id: SessionId, caller: Caller, access: Access | None = None, rate_limited: bool = False
+        self, *, session_id: SessionId, caller: Caller, access: Access | None = None, outside: bool = False
     ) -> None:
         self.context = SapContext(caller, access or require_access(session_id, caller))
-        self.rate_limited = rate_limited
+        self.outside = outside
 
     def run(self, requests: Iterable[Block]) -> list[Block]:
         """The responses to ``requests``, in order: one request, as one SAP text holding them would be
@@ -243,7 +244,7 @@ class InProcessSap:
 
     def stream(self, requests: Iterable[Block]) -> Iterator[Block]:
         """``run``, each response as it comes: progress events reach the caller while the work goes on."""
-        return dispatcher(rate_limited=self.rate_limited).run(requests, self.context)
+        return dispatcher(outside=self.outside).run(requests, self.context)
 
 
 def approvals_of(*, session_id: SessionId, caller: Caller, status: str | None = None) -> QuerySet[Approval]:

@@ -18,9 +18,9 @@ Progress = Callable[[dict[str, Any]], None]
 def sap_call(who: McpAgent, block: Block, on_progress: Progress | None = None) -> Block:
     """The response to one request block; its progress events go to ``on_progress`` as they come."""
     response = None
-    for response in InProcessSap(
-        session_id=who.session_id, caller=who.caller, access=who.access, rate_limited=True
-    ).stream([block]):
+    for response in InProcessSap(session_id=who.session_id, caller=who.caller, access=who.access, outside=True).stream(
+        [block]
+    ):
         if response.type == "event" and "progress" in response.body and on_progress is not None:
             on_progress(response.body)
     assert response is not None  # every request gets a result, an error or an approval request
