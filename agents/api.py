@@ -174,7 +174,7 @@ class RawBodyParser(parsers.BaseParser):
 
 def _declared_length(request: Request) -> int | None:
     try:
-        return int(request.META.get("CONTENT_LENGTH") or "")
+        return int(request.headers.get("content-length") or "")
     except ValueError:
         return None
 
