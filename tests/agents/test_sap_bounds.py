@@ -154,3 +154,47 @@ def test_a_heavy_answer_past_its_size_is_refused_with_its_size():
     answer = _run_heavy(lambda call, params: {"text": "x" * 2000}, max_seconds=30, max_answer_bytes=1000)
     assert answer.body["code"] == "LIMIT_EXCEEDED" and answer.body["details"]["measure"] == "answer"
     assert answer.body["details"]["bytes"] > 2000 and answer.body["details"]["limit_bytes"] == 1000
+
+
+KILLED_PARENT = """
+import os, sys, threading, time
+from agents.sap.bounded import Bounds, run_in_child
+
+def work():
+    print(os.getpid(), flush=True)  # the child's pid, for the test
+    time.sleep(60)
+
+run_in_child(work, Bounds(time.monotonic() + 60, 1 << 30, 1 << 20), in_child=lambda: None)
+"""
+
+
+def test_a_heavy_operations_process_dies_with_the_server_that_started_it():
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    parent = subprocess.Popen(
+        [sys.executable, "-c", KILLED_PARENT],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    child = int(parent.stdout.readline())
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and Path(f"/proc/{child}").exists() and "Z" not in _state(child):
+        time.sleep(0.05)
+    assert not Path(f"/proc/{child}").exists() or "Z" in _state(child)
+
+
+def _state(pid):
+    from pathlib import Path
+
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
