@@ -48,6 +48,7 @@ window.chapUploads = (function () {
   const input = form && form.querySelector("input[type=file][data-max-upload-bytes]");
   if (!input) return;
   const field = input.closest(".field");
+  const PROGRESS_FROM_BYTES = 8 * 1048576; // smaller uploads take a moment: no bar, a plain post
 
   function showError(text) {
     field.querySelectorAll(".error").forEach((old) => old.remove());
@@ -60,16 +61,17 @@ window.chapUploads = (function () {
 
   form.addEventListener("submit", async (event) => {
     const files = Array.from(input.files);
-    if (!files.length) return; // nothing to upload: the form posts as it always did
-    event.preventDefault();
-    field.querySelectorAll(".error").forEach((old) => old.remove());
     const limit = Number(input.dataset.maxUploadBytes);
     const total = files.reduce((sum, file) => sum + file.size, 0);
     if (total > limit) {
+      event.preventDefault();
       showError("uploads are limited to " + input.dataset.maxUploadMb + " MB; these files take " +
         Math.ceil(total / 1048576) + " MB: choose smaller files, or split them");
       return;
     }
+    if (total < PROGRESS_FROM_BYTES) return; // over in a moment: the form posts as it always did
+    event.preventDefault();
+    field.querySelectorAll(".error").forEach((old) => old.remove());
     const button = form.querySelector("button[type=submit]");
     button.disabled = true;
     const bar = window.chapUploads.progressBar("Uploading the files");

@@ -97,7 +97,7 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
             nina.get_by_label(agent).check()
         nina.get_by_label("Files to attach").set_input_files(str(csv_path))
         nina.get_by_role("button", name="Start the session").click()
-        nina.wait_for_url("**/sessions/*-*/", wait_until="load")
+        nina.wait_for_url("**/sessions/*-*/")
         session = WorkSession.objects.get(title__startswith="Which fertiliser")
 
         # The planner plans without asking which template, and the plan's gate closes once approved.
