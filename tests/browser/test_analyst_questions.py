@@ -13,8 +13,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.chromium import open_page, screenshot, sign_in
-from tests.factories import make_user
+from tests.chromium import screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -133,34 +132,6 @@ KINDS = {
     "statistic": expected_statistic,
     "filter": expected_filter,
 }
-
-
-@pytest.fixture(scope="module")
-def browser_and_server(chromium, django_db_setup):
-    """One server and one page for every kind of question."""
-    from tests.live import DaphneServer
-
-    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
-    page = open_page(chromium, width=1440, height=900)
-    try:
-        yield page, server
-    finally:
-        page.context.close()
-        server.stop()
-
-
-@pytest.fixture
-def nina(browser_and_server):
-    """The analyst, signed in again: each case's database is flushed after it, her with it."""
-    from agents.behaviours.registry import builtin_agents_ensure
-
-    page, server = browser_and_server
-    builtin_agents_ensure()
-    make_user("nina")
-    sign_in(page, server, "nina")
-    page.server = server
-    page.console_errors.clear()
-    return page
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -8,38 +8,14 @@ import statistics
 import pytest
 
 from tests.agents import messy_files
-from tests.chromium import ARTIFACTS, open_page, screenshot, sign_in
-from tests.factories import make_user
+from tests.chromium import ARTIFACTS, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
 LIVE = 40_000
 
 
-@pytest.fixture(scope="module")
-def browser_and_server(chromium, django_db_setup):
-    from tests.live import DaphneServer
-
-    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
-    page = open_page(chromium, width=1440, height=1000)
-    try:
-        yield page, server
-    finally:
-        page.context.close()
-        server.stop()
-
-
-@pytest.fixture
-def nina(browser_and_server):
-    from agents.behaviours.registry import builtin_agents_ensure
-
-    page, server = browser_and_server
-    builtin_agents_ensure()
-    make_user("nina")
-    sign_in(page, server, "nina")
-    page.server = server
-    page.console_errors.clear()
-    return page
+PAGE_HEIGHT = 1000  # the import message and its table on one screenshot
 
 
 @pytest.fixture

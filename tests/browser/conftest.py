@@ -1,0 +1,34 @@
+"""What the browser tests that ask the analyst share: one server and one page per module."""
+
+import pytest
+
+from tests.chromium import open_page, sign_in
+from tests.factories import make_user
+
+
+@pytest.fixture(scope="module")
+def browser_and_server(request, chromium, django_db_setup):
+    """One server and one page for every case of a module (its PAGE_HEIGHT, 900 px unless it says)."""
+    from tests.live import DaphneServer
+
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    page = open_page(chromium, width=1440, height=getattr(request.module, "PAGE_HEIGHT", 900))
+    try:
+        yield page, server
+    finally:
+        page.context.close()
+        server.stop()
+
+
+@pytest.fixture
+def nina(browser_and_server):
+    """The analyst, signed in again: each case's database is flushed after it, her with it."""
+    from agents.behaviours.registry import builtin_agents_ensure
+
+    page, server = browser_and_server
+    builtin_agents_ensure()
+    make_user("nina")
+    sign_in(page, server, "nina")
+    page.server = server
+    page.console_errors.clear()
+    return page
