@@ -33,6 +33,14 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.context_graph import setup_django, teardown_django
+from bench.question_eval import (
+    answers,
+    evaluate_questions,
+    human_says,
+    report_questions,
+    session_with_agents,
+    work,
+)
 
 EVAL = Path(__file__).resolve().parent / "eval"
 USER_ENVIRONMENT = dict(os.environ)  # before setup_django points the bench at its own database
@@ -59,52 +67,17 @@ def main() -> int:
         teardown_django()
 
 
-def _session(title: str):
-    from agents.behaviours.registry import builtin_agents_ensure
-    from sessions.membership import agent_join
-    from tests.factories import make_session, make_user
-
-    session = make_session(owner=make_user(), title=title)
-    for agent in builtin_agents_ensure():
-        agent_join(session=session, agent=agent)
-    return session
-
-
-def _work() -> None:
-    from agents.worker import Worker
-
-    while Worker("eval", lease_s=60).run_once():
-        pass
-
-
-def _human_says(session, payload_type: str, payload: dict) -> str:
-    """Post as the session's owner; the worker (``_work``) reacts to it and schedules the work."""
-    from sessions.access import caller_for_user
-    from sessions.log import message_post_at_head
-
-    owner = caller_for_user(session.created_by)
-    return message_post_at_head(
-        session_id=session.pk, caller=owner, payload_type=payload_type, payload=payload
-    ).message_id
-
-
-def _answers(session, payload_type: str):
-    from sessions.models import Message
-
-    return [m.envelope for m in Message.objects.filter(session=session, payload_type=payload_type).order_by("seq")]
-
-
 def evaluate_planner() -> dict:
     proposals = json.loads((EVAL / "proposals.json").read_text())
     right = asked_vague = asked_clear = 0
     clear = [p for p in proposals if p["expected"] != "ask"]
     vague = [p for p in proposals if p["expected"] == "ask"]
     for proposal in proposals:
-        session = _session("planner eval")
-        _human_says(session, "task_proposal", {"goal": proposal["goal"]})
-        _work()
-        declared = _answers(session, "agent_capability_declaration")
-        asked = bool(_answers(session, "clarification"))
+        session = session_with_agents("planner eval")
+        human_says(session, "task_proposal", {"goal": proposal["goal"]})
+        work()
+        declared = answers(session, "agent_capability_declaration")
+        asked = bool(answers(session, "clarification"))
         if proposal["expected"] == "ask":
             asked_vague += asked
         else:
@@ -131,11 +104,11 @@ def evaluate_analyst() -> dict:
     matched = total = 0
     mismatches = []
     for name, expected in known.items():
-        session = _session("analyst eval")
+        session = session_with_agents("analyst eval")
         shutil.copy(EVAL / "datasets" / f"{name}.csv", workspace_root(session.pk) / f"{name}.csv")
         Task.objects.create(session=session, title=f"Analyse {name}", agent=Agent.objects.get(name="analyst"))
-        _work()
-        body = _answers(session, "collaborative_response")[-1]["payload"]["content"]["body"]
+        work()
+        body = answers(session, "collaborative_response")[-1]["payload"]["content"]["body"]
         reported = {m[0]: m[1:] for m in FIGURE_ROW.findall(body)}
         for column, stats in expected["columns"].items():
             figures = reported.get(column)
@@ -166,143 +139,6 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout2": EVAL / "holdout2",  # a stand-in for a hidden set: once both above are tuned on
     "holdout3": EVAL / "holdout3",  # issue 36's: other packages' data, messy files, never tuned on
 }
-KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter")
-TREND_WORDS = {
-    "rose": ("rose", "risen", "rising", "increased", "increasing", "grew", "grown", "growing", "went up", "gone up"),
-    "fell": (
-        "fell", "fallen", "falling", "decreased", "decreasing", "declined", "declining", "dropped", "dropping",
-        "went down", "gone down",
-    ),
-}  # fmt: skip
-# a number as a person prints it: an optional minus (or U+2212), thousands commas, decimals, then a
-# percent sign or a word that scales it ("3.64 million")
-PRINTED_NUMBER = re.compile(
-    r"(?<![\w.])[-\u2212]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:%|\s+(thousand|million|billion)\b)?", re.I
-)
-SCALES = {"thousand": 3, "million": 6, "billion": 9}
-
-
-def normalised(text: str) -> str:
-    """Lowercased, underscores and hyphens as spaces, whitespace collapsed: how answers are compared."""
-    return " ".join(re.sub(r"[_-]", " ", text.lower()).split())
-
-
-def lead_sentence(body: str) -> str:
-    """The first sentence of a section: up to the first full stop that ends a sentence (one followed by
-    whitespace or the end, so never a decimal point) or the first line break; markdown bold and code
-    marks removed."""
-    text = body.replace("**", "").replace("`", "").strip()
-    return re.split(r"\.(?=\s|$)|\n", text, maxsplit=1)[0].strip()
-
-
-def printed_numbers(text: str) -> list[tuple[float, int]]:
-    """Each number printed in the text, as its absolute value and its count of decimals (negative
-    for the places a scale word moves: "3.6 million" is 3,600,000 to the nearest 100,000)."""
-    found = []
-    for match in PRINTED_NUMBER.finditer(text):
-        digits, decimals = match[1].replace(",", ""), match[2] or ""
-        shift = SCALES[match[3].lower()] if match[3] else 0
-        value = float(f"{digits}.{decimals}" if decimals else digits) * 10**shift
-        found.append((value, len(decimals) - shift))
-    return found
-
-
-def figure_matches(value: float, decimals: int, figure: float) -> bool:
-    """The printed value is the figure: within 1%, or within half a unit of its last printed decimal
-    (rounded as printed) while still within 2%. Absolute values: the sign is the answer's business."""
-    target, gap = abs(figure), abs(value - abs(figure))
-    relative = gap / target if target else (0.0 if gap == 0 else float("inf"))
-    return relative <= 0.01 or (gap <= 0.5 * 10**-decimals * (1 + 1e-9) and relative <= 0.02)
-
-
-def answer_matches(question: dict, lead: str) -> bool:
-    said = normalised(lead)
-    answer = normalised(question["answer"])
-    if question["kind"] == "trend":
-        return any(re.search(rf"\b{word}\b", said) for word in TREND_WORDS[answer])
-    if question["kind"] == "association" and answer in ("positive", "negative"):
-        return answer in said  # "positively", "negative correlation"
-    return re.search(rf"(?<![a-z0-9]){re.escape(answer)}(?![a-z0-9])", said) is not None
-
-
-def lead_is_right(question: dict, lead: str) -> bool:
-    """The lead names the answer and prints its figure."""
-    return answer_matches(question, lead) and any(
-        figure_matches(value, decimals, question["figure"]) for value, decimals in printed_numbers(lead)
-    )
-
-
-def _findings_lead(session) -> str:
-    """The first sentence of the analyst's last report's findings, or what happened instead."""
-    from agents.models import Task
-
-    reports = [e for e in _answers(session, "collaborative_response") if e["sender"]["id"] == "analyst"]
-    if not reports:
-        task = Task.objects.filter(session=session, agent__name="analyst").last()
-        return f"(no report: task {task.state if task else 'missing'} {task.last_error[:200] if task else ''})"
-    sections = reports[-1]["payload"]["content"].get("sections") or []
-    findings = next((s for s in sections if s.get("id") == "findings"), None)
-    return lead_sentence(findings["body"]) if findings else "(no findings section)"
-
-
-def evaluate_questions(directory: Path = QUESTIONS) -> dict:
-    from agents.models import Agent, Task
-    from agents.operations.files import workspace_root
-
-    questions = json.loads((directory / "questions.json").read_text())
-    right: Counter = Counter()
-    asked: Counter = Counter()
-    misses = []
-    for question in questions:
-        session = _session("analyst questions eval")
-        dataset = question["dataset"]
-        shutil.copy(directory / "datasets" / f"{dataset}.csv", workspace_root(session.pk) / f"{dataset}.csv")
-        message_id = _human_says(session, "task_proposal", {"goal": question["question"]})
-        Task.objects.create(
-            session=session,
-            title=f"Answer: {question['question']}"[:2000],
-            agent=Agent.objects.get(name="analyst"),
-            source_message_id=message_id,
-        )
-        try:
-            _work()
-            lead = _findings_lead(session)
-        except Exception as exc:  # an analyst in the middle of a rewrite: a miss, not the end of the run
-            lead = f"(the run failed: {type(exc).__name__}: {exc})"[:300]
-        asked[question["kind"]] += 1
-        if lead_is_right(question, lead):
-            right[question["kind"]] += 1
-        else:
-            figure = f"{question['figure']}{'%' if question['figure_is_percent'] else ''}"
-            misses.append(
-                {
-                    "id": question["id"],
-                    "question": question["question"],
-                    "expected": f"{question['answer']}, {figure}",
-                    "lead": lead,
-                }
-            )
-    total = sum(asked.values())
-    return {
-        "questions_answered_share": round(sum(right.values()) / total, 4),
-        "questions": total,
-        "answered": sum(right.values()),
-        "by_kind": {kind: [right[kind], asked[kind]] for kind in KINDS if asked[kind]},
-        "misses": misses,
-    }
-
-
-def report_questions(result: dict) -> bool:
-    share = result["questions_answered_share"]
-    kinds = ", ".join(f"{kind} {got}/{of}" for kind, (got, of) in result["by_kind"].items())
-    ok = share == 1
-    print(
-        f"questions: {result['answered']}/{result['questions']} answered in the lead ({share:.0%}) — {kinds} "
-        f"(target 100%) {'OK' if ok else 'MISSED'}"
-    )
-    for miss in result["misses"]:
-        print(f"  {miss['id']}: {miss['question']}\n    expected {miss['expected']}\n    lead: {miss['lead']}")
-    return ok
 
 
 def run_questions(directory: Path = QUESTIONS) -> int:
@@ -317,7 +153,7 @@ def evaluate_reviewer() -> dict:
     deliverables = json.loads((EVAL / "deliverables.json").read_text())
     found = expected = false_alarms = 0
     for deliverable in deliverables:
-        session = _session("reviewer eval")
+        session = session_with_agents("reviewer eval")
         planner, writer = Agent.objects.get(name="planner"), Agent.objects.get(name="scribe")
         plan = message_post_at_head(
             session_id=session.pk,
@@ -334,8 +170,8 @@ def evaluate_reviewer() -> dict:
         Task.objects.create(
             session=session, title="Review", agent=Agent.objects.get(name="reviewer"), source_message_id=plan.message_id
         )
-        _work()
-        review = _answers(session, "collaborative_response")[-1]["payload"]
+        work()
+        review = answers(session, "collaborative_response")[-1]["payload"]
         titles = [s["title"] for s in review["content"]["sections"]]
         flagged = {t.removeprefix("Missing section: ") for t in titles if t.startswith("Missing section: ")}
         expected += len(deliverable["missing"])
@@ -352,7 +188,7 @@ def evaluate_reviewer() -> dict:
 
 def run(*, save: bool) -> int:
     planner, analyst, reviewer = evaluate_planner(), evaluate_analyst(), evaluate_reviewer()
-    questions = evaluate_questions()
+    questions = evaluate_questions(QUESTIONS)
     print(
         f"planner: template match {planner['template_match_accuracy']:.0%} of clear proposals "
         f"(majority-class baseline {planner['majority_baseline_accuracy']:.0%}, "
