@@ -35,10 +35,17 @@ def _numbered(column: dict[str, Any]) -> bool:
     return float(high).is_integer() and high - low + 1 == distinct
 
 
+def _spread(column: dict[str, Any]) -> bool:
+    """Whole numbers too far apart to name a few hundred things (prices, populations): a measure."""
+    high = column.get("max")
+    return not isinstance(high, int | float) or high > 100 * max(column.get("distinct") or 1, 100)
+
+
 def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
     """The column's role and why, from ``name``, ``type``, ``distinct``, ``min``, ``max``, for columns
     with few values ``values``, and when the import said so ``numbered_evenly`` (1, 2, ... k, each about
-    as often: subjects measured again and again, not a count)."""
+    as often: subjects measured again and again, not a count) or ``repeated_evenly`` (any whole numbers
+    so: counties or firms of a panel, numbered with gaps)."""
     name, kind, distinct = column["name"], column["type"], column.get("distinct") or 0
     words = split_name(name)
     values = {spoken_value(v) for v in column.get("values") or []}
@@ -58,6 +65,8 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
     if kind == "number" and _numbered(column) and (distinct == rows or repeated):
         span = f"{spoken_value(column.get('min'))} to {spoken_value(column.get('max'))}"
         return "identifier", f"whole numbers {span}, each of them there: numbers that name rows or subjects"
+    if kind == "number" and distinct > CODED_MAX and column.get("repeated_evenly") and not _spread(column):
+        return "identifier", "whole numbers, each in about as many rows: the keys of things measured again and again"
     if kind == "string" and rows > 2 and distinct >= rows:
         return "identifier", "a different value in every row"
     if kind == "number" and WEIGHT_NAME.match(name):

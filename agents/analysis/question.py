@@ -52,6 +52,15 @@ from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem,
 
 
 @dataclass
+class Said:
+    """Where the question's words went: each column it names (where, and how fully) and the spans its
+    filters took. How sure the reading is follows from it (agents/analysis/reading.py)."""
+
+    columns: list[Mention] = field(default_factory=list)
+    filters: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+@dataclass
 class Request:
     """What the analyst is asked: one kind, the columns in their parts, the statistic, the filters."""
 
@@ -72,9 +81,10 @@ class Request:
     pair: bool = False
     cycle: str | None = None  # "the warmest month of the year": groups are a date column's months
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
+    said: Said = field(default_factory=Said, compare=False, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        return {key: value for key, value in self.__dict__.items() if key != "said"}
 
 
 def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False) -> str:
@@ -173,6 +183,7 @@ def read_question(text: str, schema: Schema) -> Request:
     _assign(request, text, schema, [m for m in free if m.column not in valued])
     if request.kind == "statistic" and not statistic and MOST.search(unnamed):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI in the data"
+    request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 
 

@@ -58,7 +58,9 @@ def import_summary(report: dict[str, Any], path: str, options: dict[str, Any]) -
         "dialect": report["dialect"],
         "guessed": report["guessed"],
         "columns": {
-            c["name"]: {key: c[key] for key in ("missing_markers", "stray_values", "numbered_evenly")}
+            c["name"]: {
+                key: c[key] for key in ("missing_markers", "stray_values", "numbered_evenly", "repeated_evenly")
+            }
             for c in report["columns"]
         },
     }

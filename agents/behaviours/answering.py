@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from agents.analysis import prose
 from agents.analysis.column_roles import roles_of
 from agents.analysis.question import Request, read_question
+from agents.analysis.reading import Reading, read_back
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
 from agents.runtime import TaskFailure
@@ -24,6 +25,8 @@ from protocol.errors import ProtocolError
 CODED_VALUES = 12
 MAX_EXTRA_MEASURES = 3
 WEAK_P = 0.05
+EVENLY = ("numbered_evenly", "repeated_evenly")  # what the import found of whole-number columns
+EMPTY_CONFIDENCE = 0.2
 WHAT_I_ANSWER = (
     "which group is highest or lowest on a measure; which measures differ most between groups; how strongly "
     "two measures are related or which variable goes most with an outcome; a trend over time; the share of each "
@@ -68,9 +71,7 @@ def schema_of(analysis: Asker, table: str) -> Schema:
 def with_roles(schema: Schema, told: dict[str, str], imported: dict[str, dict[str, Any]]) -> Schema:
     """The schema with each column's role (``told``, the roles a person named, win; ``imported``, what
     the import found, says which numbered columns are numbered evenly)."""
-    columns = [
-        {**c, "numbered_evenly": bool((imported.get(c["name"]) or {}).get("numbered_evenly"))} for c in schema.columns
-    ]
+    columns = [{**c, **{key: bool((imported.get(c["name"]) or {}).get(key)) for key in EVENLY}} for c in schema.columns]
     roles = roles_of(columns, schema.rows, told)
     for column in columns:
         column["role"], column["role_why"] = roles[column["name"]]
@@ -257,7 +258,9 @@ def findings(
             raise  # a timeout or a missing permission is the task's failure, not a misread question
         return not_computed(request, schema, failure.error), request.as_dict()
     result["table_rows"] = analysis.describe(schema.table)["row_count"]
+    reading = read_back(text, schema, request)
     lines = words_for(request, result, text)
+    lines[1:1] = reading_lines(reading)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
         more = analysis.query(schema.table, operation_for(request, measure)[1], words, operation)
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
@@ -268,8 +271,19 @@ def findings(
         "id": "findings",
         "title": "Findings",
         "body": "\n".join(lines),
-        "confidence": _confidence(request, result),
-    }, request.as_dict()
+        "confidence": min(_confidence(request, result), reading.certainty),
+    }, request.as_dict() | {"reading": reading.line, "doubts": reading.said()}
+
+
+def reading_lines(reading: Reading) -> list[str]:
+    """The stated reading under the lead, and what it leaves in doubt, for the person to correct."""
+    lines = ["", f"I read this as: {reading.line}."]
+    doubts = reading.said()
+    if doubts:
+        lines.append(
+            f"Not sure of this reading: {'; '.join(doubts)}. If that changes the question, say so and I will redo it."
+        )
+    return lines
 
 
 def request_for_measure(request: Request, measure: str) -> Request:
@@ -280,7 +294,10 @@ def _confidence(request: Request, result: dict[str, Any]) -> float:
     """Rows behind the answer, less when the effect could be chance."""
     if request.kind == "statistic" and request.statistic in ("count", "sum", "min", "max"):
         return 0.9  # a count, total or extreme of the rows kept is exact: no sample to doubt
-    base = confidence(int(result.get("rows") or 0), 0, 0)
+    rows = int(result.get("rows") or 0)
+    if not rows:
+        return EMPTY_CONFIDENCE  # the filters keep no row: nothing was answered
+    base = confidence(rows, 0, 0)
     test = result.get("test") or {}
     first = (result.get("variables") or [{}])[0]
     p = (

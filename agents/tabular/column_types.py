@@ -81,6 +81,7 @@ class TypedColumn:
             "whole_numbers": whole,
             "numbered": numbered,
             "numbered_evenly": numbered and _evenly(present),
+            "repeated_evenly": whole and bool(present) and distinct * 2 <= len(present) and _evenly(present),
         }
         if self.date_format:
             facts["date_format"] = self.date_format

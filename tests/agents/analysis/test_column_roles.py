@@ -17,6 +17,9 @@ def column(name, kind="number", distinct=10, low=1, high=100, **more):
         (column("row", distinct=100, high=100), 100, "identifier"),  # 1..100, one per row
         (column("Chick", distinct=50, high=50, numbered_evenly=True), 578, "identifier"),
         (column("replies", distinct=15, high=15), 300, "measure"),  # 1..15, but a count: not evenly numbered
+        # a panel's counties, numbered with gaps, seven years each
+        (column("county", distinct=90, high=197, repeated_evenly=True), 630, "identifier"),
+        (column("population", distinct=90, high=9_000_000, repeated_evenly=True), 630, "measure"),  # far apart
         (column("name", "string", distinct=30), 30, "identifier"),
         (column("region", "string", distinct=4), 30, "category"),
         (column("comment", "string", distinct=80), 200, "text"),

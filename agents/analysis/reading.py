@@ -1,0 +1,208 @@
+"""How the analyst read a question, said in one plain line, and how far that reading can be trusted.
+Plain Python.
+
+A reading is only as sure as the words it accounts for. Each content word of the question should be
+taken by the request: a column it uses, a filter, or a word that says the kind, the statistic, the
+direction or the grouping. What is left is a doubt, and each doubt is a way the answer may be to
+another question:
+
+- a part the question does not name, guessed from the table (which measure, which groups...);
+- a column the question names that the request leaves out;
+- a number no filter took (a year, a threshold);
+- other words left over.
+
+``certainty`` caps the answer's confidence by its doubts, so a misread question never comes out as
+sure as a read one: the data may support a figure well, but not an answer to a question nobody asked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.analysis import phrases
+from agents.analysis.prose import rows_words, spoken, statistic_words
+from agents.analysis.question import Request
+from agents.analysis.schema import Schema
+from agents.analysis.words import STOP, split_name, stem
+
+CUES = (
+    phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
+    phrases.CHANGE_WORDS, phrases.SHARE, phrases.HIGH, phrases.LOW, phrases.PERCENTILE, phrases.OUTCOME_WORDS,
+    phrases.SHARE_OF_TOTAL, phrases.WHICH, phrases.CYCLE, phrases.MOVE, phrases.STEEP, phrases.ENTITY,
+    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE,
+    *(pattern for pattern, _ in phrases.STATISTIC_WORDS),
+)  # fmt: skip
+# Words that ask nothing of the data: how people frame a question to a colleague.
+FRAMING = STOP | {
+    "show", "tell", "give", "find", "me", "us", "we", "you", "your", "our", "my", "i", "please", "want", "know",
+    "like", "would", "could", "can", "should", "will", "shall", "might", "may", "look", "see", "get", "got",
+    "data", "dataset", "table", "csv", "file", "sheet", "spreadsheet", "column", "columns", "value", "values",
+    "row", "rows", "record", "records", "number", "figure", "figures", "answer", "question", "just", "also",
+    "only", "overall", "here", "these", "those", "them", "they", "then", "so", "if", "not", "no", "yes", "be",
+    "been", "being", "am", "about", "into", "out", "up", "down", "some", "every", "one", "ones", "two", "both",
+    "quick", "quickly", "roughly", "exactly", "actually", "really", "whether", "compared", "versus", "vs",
+    "group", "groups", "kind", "kinds", "type", "types", "thing", "things", "way", "ways", "case", "cases",
+    "level", "levels", "amount", "sense", "terms", "term", "let", "lets", "s", "t",
+}  # fmt: skip
+WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
+
+UNSURE = 0.5  # a doubt that may well mean another question: the answer is no surer than a coin
+HESITANT = 0.6  # a doubt about a part, with the rest of the question read
+LEFT_OVER = 0.7  # only words left over: the reading may miss a nuance
+NEEDED = {  # the parts each kind must name for its reading to be sure
+    "compare": ("measure", "group"),
+    "rank_differences": ("group",),
+    "association": ("outcome",),
+    "trend": ("measure",),
+    "share": ("group",),
+    "growth": ("measure", "entity"),
+    "statistic": ("measure",),
+}
+ONE_MEASURE = ("compare", "trend", "growth", "statistic")  # kinds whose lead answers one measure
+
+
+@dataclass(frozen=True)
+class Doubt:
+    words: str
+    cap: float
+
+
+@dataclass
+class Reading:
+    """The request as a person can check it: the line that states it and what it leaves in doubt."""
+
+    line: str
+    doubts: list[Doubt] = field(default_factory=list)
+
+    @property
+    def certainty(self) -> float:
+        """The most confidence an answer on this reading may carry."""
+        return min((d.cap for d in self.doubts), default=1.0)
+
+    def said(self) -> list[str]:
+        """Each doubt in words, for the person to confirm or correct."""
+        return [d.words for d in self.doubts]
+
+
+def read_back(text: str, schema: Schema, request: Request) -> Reading:
+    """How ``request`` reads ``text``: the stated line and every doubt it leaves."""
+    used = _used_columns(request)
+    taken = [(s, e) for s, e, _ in request.said.filters]
+    named: dict[str, bool] = {}
+    unused_columns: list[str] = []
+    for mention in request.said.columns:
+        if mention.column in used:
+            taken.append((mention.start, mention.end))
+            named[mention.column] = named.get(mention.column, False) or mention.exact
+        elif mention.score == 1 and mention.column not in unused_columns:
+            unused_columns.append(mention.column)
+    taken += [m.span() for pattern in CUES for m in pattern.finditer(text)]
+    name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000
+    left = [
+        m
+        for m in WORD.finditer(text)
+        if not any(s <= m.start() < e for s, e in taken) and stem(m.group()) not in name_words
+    ]
+    doubts = _part_doubts(text, schema, request, named)
+    if unused_columns:
+        doubts.append(Doubt(f"I did not use {_listed(spoken(c) for c in unused_columns)}, which you named", UNSURE))
+    numbers = [m.group().rstrip(".,") for m in left if m.group()[0].isdigit()]
+    if numbers:
+        doubts.append(Doubt(f"I did not use {_listed(f'“{n}”' for n in numbers)}", UNSURE))
+    words = _content_words(text, schema, left)
+    values = [w for w in words if _names_a_value(w, text, schema)]
+    if values:
+        doubts.append(Doubt(f"I did not take {_listed(f'“{w}”' for w in values)} as a filter", UNSURE))
+    rest = [w for w in words if w not in values]
+    if rest:
+        doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
+    return Reading(stated(request), doubts)
+
+
+def _part_doubts(text: str, schema: Schema, request: Request, named: dict[str, bool]) -> list[Doubt]:
+    """Doubts about the request's parts: guessed, named only through a synonym, one of several."""
+    doubts = []
+    guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
+    if guessed:
+        doubts.append(Doubt(f"the question does not name the {' or the '.join(guessed)}, so I chose it", UNSURE))
+    loose = [c for c, exact in named.items() if not exact]
+    if loose:
+        doubts.append(Doubt(f"I took your words for {_listed(spoken(c) for c in loose)}", HESITANT))
+    if request.kind in ONE_MEASURE and len(request.measures) > 1:
+        doubts.append(Doubt(f"you named several measures; the answer is about {spoken(request.measures[0])}", HESITANT))
+    ranks = phrases.HIGH.search(text) or phrases.LOW.search(text) or phrases.MOST.search(text)
+    extreme = request.kind == "statistic" and request.statistic in ("max", "min")
+    if ranks and request.kind in ("statistic", "trend") and not extreme:
+        doubts.append(Doubt(f"you asked for “{ranks.group()}”, and I found nothing to rank", UNSURE))
+    elif request.kind == "statistic" and re.match(r"\s*(?:which|where|who)\b", text, re.I):
+        doubts.append(Doubt("you asked which one, and I found no groups to choose from", UNSURE))
+    if request.kind == "association" and not phrases.ASSOCIATION.search(text):
+        doubts.append(Doubt("the question does not ask how they relate; I read it so as it names two measures", UNSURE))
+    return doubts
+
+
+def _content_words(text: str, schema: Schema, left: list[re.Match[str]]) -> list[str]:
+    """Left-over words that could ask something: not framing, not the table's own name."""
+    table = {stem(w) for w in split_name(schema.table)}
+    words = []
+    for match in left:
+        word = re.sub(r"['\u2019]s?$", "", match.group())
+        if word[:1].isalpha() and len(word) > 2 and word.lower() not in FRAMING and stem(word) not in table:
+            words.append(word)
+    return list(dict.fromkeys(words))
+
+
+def _names_a_value(word: str, text: str, schema: Schema) -> bool:
+    """A left-over word that names a value of a grouping column, or a name said with a capital mid-sentence
+    ("Pennsylvania"): very likely a filter the reading dropped."""
+    values = {stem(str(v)) for values in schema.values().values() for v in values if isinstance(v, str)}
+    if stem(word) in values or stem(word).removesuffix("ern") in values:  # "western" rows of "west"
+        return True
+    at = text.find(word)
+    return word.istitle() and at > 0 and not re.search(r"[.?!:]\s*$", text[:at])
+
+
+def _listed(items: Any) -> str:
+    return ", ".join(items)
+
+
+def _used_columns(request: Request) -> set[str]:
+    parts = {request.group, request.outcome, request.time, request.entity, request.weight, *request.measures}
+    return {p for p in parts if p} | {f["column"] for f in request.filters if "column" in f}
+
+
+def _named(request: Request, part: str, named: dict[str, bool], schema: Schema) -> bool:
+    """Whether the question named the column in ``part`` (or the table leaves no other choice)."""
+    if part == "measure":
+        columns = request.measures[:1]
+        choices = [n for n in schema.numbers if n not in schema.times]
+    else:
+        column = getattr(request, part)
+        columns = [column] if column else []
+        choices = schema.categories if part in ("group", "entity") else schema.numbers
+    if not columns:
+        return request.kind == "association" and part == "outcome" and bool(request.measures)
+    return all(named.get(c) for c in columns) or len(choices) <= 1
+
+
+def stated(request: Request) -> str:
+    """The request in one plain line: "the median price compared across city, only rows where year is 2007"."""
+    measure = ", ".join(spoken(m) for m in request.measures) or "the rows"
+    statistic = statistic_words(request).removesuffix(" of")
+    body = {
+        "compare": f"the {statistic} {measure} compared across {spoken(request.group)}",
+        "rank_differences": f"which measure differs most between the {spoken(request.group)} groups",
+        "association": f"how {measure if request.measures else 'each number column'} goes with "
+        f"{spoken(request.outcome)}",
+        "trend": f"the {statistic} {measure} per {request.period if request.period != 'auto' else 'period'} "
+        f"of {spoken(request.time)}, and its direction",
+        "share": f"each {spoken(request.group)}'s share of "
+        + (f"the total {spoken(request.weight)}" if request.weight else "the rows"),
+        "growth": f"which {spoken(request.entity)} changed most in {measure} from its first to its last "
+        f"{spoken(request.time)}",
+        "statistic": f"the {statistic} {measure}",
+    }.get(request.kind, request.kind.replace("_", " "))
+    rows = f", only rows where {rows_words(request.filters)}" if request.filters else ""
+    return f"{body}{rows}"

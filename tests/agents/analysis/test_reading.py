@@ -1,0 +1,49 @@
+"""The analyst says how it read a question, and a reading that leaves words unaccounted for caps how
+sure the answer may be: a misread question must not come out as sure as a read one (plain Python)."""
+
+from agents.analysis.question import read_question
+from agents.analysis.reading import UNSURE, read_back
+from agents.analysis.schema import Schema
+
+CRIME = Schema("county_crime", [
+    {"name": "county", "type": "number", "distinct": 90, "role": "identifier"},
+    {"name": "year", "type": "number", "distinct": 7},
+    {"name": "region", "type": "string", "distinct": 3, "values": ["central", "west", "other"]},
+    {"name": "crimes_per_1000", "type": "number", "distinct": 600},
+    {"name": "police_per_1000", "type": "number", "distinct": 600},
+    {"name": "tax_per_capita", "type": "number", "distinct": 600},
+], rows=630)  # fmt: skip
+
+
+def reading_of(text: str):
+    return read_back(text, CRIME, read_question(text, CRIME))
+
+
+def test_a_question_read_in_full_states_its_reading_and_leaves_no_doubt():
+    reading = reading_of("Which region has the highest mean crimes per 1000?")
+    assert reading.line == "the mean crimes per 1000 compared across region"
+    assert reading.said() == []
+    assert reading.certainty == 1.0
+
+
+def test_a_value_the_reading_did_not_filter_on_is_a_doubt_that_caps_the_answer():
+    reading = reading_of("In 1987, what was the mean crime rate of the westerly counties?")
+    assert any("“westerly”" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+
+
+def test_a_ranking_the_reading_cannot_give_is_a_doubt():
+    reading = reading_of("Where is the mean crimes per 1000 highest?")
+    assert any("“highest”" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+
+
+def test_a_number_no_filter_took_is_a_doubt():
+    reading = reading_of("Which region had the highest mean tax per capita, counting only the 25 biggest?")
+    assert any("“25”" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+
+
+def test_words_that_frame_the_question_or_name_the_table_are_no_doubt():
+    reading = reading_of("Could you tell me which region has the highest mean police per 1000 in the data?")
+    assert reading.said() == []
