@@ -1,8 +1,8 @@
-"""The answer rules the analyst's question sets share (bench/eval/questions, holdout, holdout2, holdout3).
+"""The answer rules the analyst's question sets share (bench/eval/questions, holdout, holdout2-4).
 
 Each set's make.py builds its own datasets and writes its own questions; how an expected ``answer`` and
 its ``figure`` follow from the data lives here once, so that the sets are scored alike. A change here
-moves the answers of all of them: run every make.py (holdout3's in the venv its docstring names) and
+moves the answers of all of them: run every make.py (holdout3's and holdout4's in the venvs their docstrings name) and
 look at ``git diff bench/eval`` after one.
 
 Every answer is computed with pandas/scipy from the CSV as written and read back from disk, as the
