@@ -10,7 +10,8 @@ arrive out of order (several processes commit and send), twice (a replay overlap
 never (a broadcast lost with a crashed process, a full channel): the next one goes out at once; one
 beyond it waits in the early buffer for those before it and, if they do not come in time, the gap is
 read from the log; one already delivered is dropped, and counts for nothing; when the stream goes quiet
-the head is read once, so a lost tail is read from the log too; and a broadcast that arrives long after
+the head is read once, so a lost tail is read from the log too, and a connection that heard nothing for
+a while reads it too (every broadcast since it joined may be lost); and a broadcast that arrives long after
 it was sent shows the connection is behind its queue: the log catches it up to the head at once, and
 the rest of the queue is dropped as it comes. Overload delays delivery, never stops it. A sequence's
 lock keeps a replay from interleaving with live messages.
@@ -43,6 +44,7 @@ GAP_WAIT_S = 0.5  # how long an early message waits for the ones before it befor
 TAIL_QUIET_S = 1.0  # how long the stream is quiet before the head is read once, for a dropped tail
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 BEHIND_S = 2.0  # a broadcast this much older than its arrival: the connection is behind, the log catches it up
+IDLE_CHECK_S = 5.0  # a connection that heard nothing this long reads the head once: every broadcast may be lost
 
 
 P = ParamSpec("P")
@@ -99,8 +101,9 @@ class Sequence:
     log, and once the stream has been quiet for ``TAIL_QUIET_S`` the head is read once, so a dropped
     *tail*, which no later message would expose, is delivered too. A third catches a connection up
     from the log once a broadcast arrives ``BEHIND_S`` after it was sent: behind its own queue, it would
-    otherwise wait for every queued broadcast in turn. The timers run beside the socket's events;
-    ``lock`` keeps every delivery of the sequence in turn.
+    otherwise wait for every queued broadcast in turn. A fourth reads the head of a connection that
+    heard nothing for ``IDLE_CHECK_S``. The timers run beside the socket's events; ``lock`` keeps every
+    delivery of the sequence in turn.
     """
 
     def __init__(self, session_id: SessionId, last_seq: int, deliver: Callable[[Entry], Awaitable[None]]) -> None:
@@ -112,6 +115,8 @@ class Sequence:
         self.heard_at = self.loop.time()
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.checks: set[asyncio.Task[None]] = set()
+        self.closed = False
+        self._arm("idle", IDLE_CHECK_S, self._idle_due)
 
     async def offer(self, entry: Entry, sent_at: float | None = None) -> None:
         """A message as it arrived from the group (broadcast at ``sent_at``, a ``time.time()``): delivered
@@ -165,13 +170,14 @@ class Sequence:
 
     def close(self) -> None:
         """The connection is gone: no timer or check of it runs any more."""
+        self.closed = True
         for timer in self.timers.values():
             timer.cancel()
         for check in self.checks:
             check.cancel()
 
     def _arm(self, name: str, delay: float, check: Callable[[], Coroutine[Any, Any, None]]) -> None:
-        if name not in self.timers:
+        if name not in self.timers and not self.closed:
             self.timers[name] = self.loop.call_later(delay, self._run, name, check)
 
     def _run(self, name: str, check: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -191,6 +197,15 @@ class Sequence:
             self._arm("tail", TAIL_QUIET_S - quiet, self._tail_due)
             return
         await self.catch_up()
+
+    async def _idle_due(self) -> None:
+        """Nothing heard for a while: the head is read once, since a message whose broadcast never came
+        (and no later one did) would wait for the next message, or for ever; then the next look."""
+        try:
+            if self.loop.time() - self.heard_at >= IDLE_CHECK_S:
+                await self.catch_up()
+        finally:
+            self._arm("idle", IDLE_CHECK_S, self._idle_due)
 
     async def _fill_gap(self) -> None:
         """Deliver everything up to the highest early message, reading what is missing from the log."""

@@ -105,6 +105,31 @@ def test_a_lost_tail_is_read_from_the_log_once_the_stream_goes_quiet(world, monk
     assert delivered == list(range(first, last + 1))
 
 
+def test_a_connection_whose_every_broadcast_is_lost_reads_the_log_once_it_has_heard_nothing_for_a_while(
+    world, monkeypatch
+):
+    """Not one broadcast arrives (lost between threads, a full channel): the idle check reads the head."""
+    monkeypatch.setattr("sessions.delivery.IDLE_CHECK_S", 0.05)
+    delivered = []
+
+    async def deliver(entry):
+        delivered.append(entry.seq)
+
+    async def scenario():
+        head = world["session"].head_seq
+        sequence = Sequence(world["session"].pk, head, deliver)
+        stored = await database_sync_to_async(post_unannounced)(world, 2, monkeypatch)
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if delivered == stored:
+                break
+        sequence.close()
+        return stored
+
+    stored = async_to_sync(scenario)()
+    assert delivered == stored
+
+
 def test_repeated_broadcasts_do_not_put_off_reading_a_lost_tail(world, monkeypatch):
     """A connection drains a queue of broadcasts it already delivered: they are not a live stream."""
     monkeypatch.setattr("sessions.delivery.TAIL_QUIET_S", 0.2)
