@@ -90,12 +90,12 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     """How ``request`` reads ``text``: the stated line and every doubt it leaves."""
     used = _used_columns(request)
     taken = [(s, e) for s, e, _ in request.said.filters]
-    named: dict[str, bool] = {}
+    named: dict[str, bool] = {}  # each used column the question names: whether in full and as such
     unused_columns: list[str] = []
     for mention in request.said.columns:
         if mention.column in used:
             taken.append((mention.start, mention.end))
-            named[mention.column] = named.get(mention.column, False) or mention.exact
+            named[mention.column] = named.get(mention.column, False) or (mention.exact and mention.score == 1)
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)
     taken += [m.span() for pattern in CUES for m in pattern.finditer(text)]
@@ -129,7 +129,7 @@ def _part_doubts(text: str, schema: Schema, request: Request, named: dict[str, b
         doubts.append(Doubt(f"the question does not name the {' or the '.join(guessed)}, so I chose it", UNSURE))
     loose = [c for c, exact in named.items() if not exact]
     if loose:
-        doubts.append(Doubt(f"I took your words for {_listed(spoken(c) for c in loose)}", HESITANT))
+        doubts.append(Doubt(f"I took your words to mean {_listed(spoken(c) for c in loose)}", HESITANT))
     if request.kind in ONE_MEASURE and len(request.measures) > 1:
         doubts.append(Doubt(f"you named several measures; the answer is about {spoken(request.measures[0])}", HESITANT))
     ranks = phrases.HIGH.search(text) or phrases.LOW.search(text) or phrases.MOST.search(text)
