@@ -171,7 +171,8 @@ def _opening(
     questions' answers), and every question answered so far with its current answer."""
     before = answers_of(round_.previous)
     asked = round_.request.text if round_.another and round_.request else round_.question
-    answers = answers_now(before, asked, findings, run.message_id("report"), another=round_.another)
+    report = run.message_id("report")
+    answers = answers_now(before, asked, findings, report, another=round_.another, settings=analysis.settings)
     opening = [findings]
     if round_.request is not None and round_.understood is not None and round_.previous is not None:
         stated = round_.stated

@@ -8,14 +8,20 @@ changed" reads them to compare the headline before and after. Plain Python: it r
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from typing import Any
 
 BOLD = re.compile(r"\*\*(.+?)\*\*")
+# The settings an answer rests on: the rows kept, the tables, how files were read and the columns' roles.
+ANSWER_SETTINGS = ("rows", "tables", "reading", "roles")
+STALE = "answered before a later correction to the rows, tables or columns; ask it again to redo it with that"
 QUESTION_WORDS = {
     "which", "what", "how", "who", "where", "when", "why", "is", "are", "was", "were", "does", "do", "did",
-    "can", "could", "has", "have", "and",
+    "can", "could", "has", "have",
 }  # fmt: skip
+LEADING = {"and", "also", "now", "then", "so", "but"}  # "And which …?" is still a question
 
 
 def lead_of(findings: dict[str, Any] | None) -> str:
@@ -42,7 +48,9 @@ def asks_another_question(kind: str, text: str) -> bool:
     refinement when it is put as a question) rather than redoing the answer it follows."""
     if kind == "new_direction":
         return True
-    words = text.strip().lower().split()
+    words = [w.strip(",:") for w in text.lower().split()]
+    while words and words[0] in LEADING:
+        words.pop(0)
     return kind == "refinement" and bool(words) and (text.strip().endswith("?") or words[0] in QUESTION_WORDS)
 
 
@@ -62,12 +70,25 @@ def answers_of(report: dict[str, Any] | None) -> list[dict[str, Any]]:
     return [_entry(asked, findings, report["message_id"])]
 
 
-def _entry(asked: str, findings: dict[str, Any], report: str) -> dict[str, Any]:
-    return {"asked": asked, "lead": lead_of(findings), "confidence": findings.get("confidence"), "report": report}
+def _entry(asked: str, findings: dict[str, Any], report: str, settings: str = "") -> dict[str, Any]:
+    lead, confidence = lead_of(findings), findings.get("confidence")
+    return {"asked": asked, "lead": lead, "confidence": confidence, "report": report, "settings": settings}
+
+
+def settings_key(settings: dict[str, Any]) -> str:
+    """A short fingerprint of the settings an answer rests on, to tell which answers predate a correction."""
+    rested_on = json.dumps({key: settings.get(key) for key in ANSWER_SETTINGS}, sort_keys=True, default=str)
+    return hashlib.sha256(rested_on.encode()).hexdigest()[:12]
 
 
 def answers_now(
-    before: list[dict[str, Any]], asked: str, findings: dict[str, Any], report: str, *, another: bool
+    before: list[dict[str, Any]],
+    asked: str,
+    findings: dict[str, Any],
+    report: str,
+    *,
+    another: bool,
+    settings: dict[str, Any],
 ) -> list[dict[str, Any]]:
     """The answers after this round: the earlier ones and this one, which replaces the latest when it
     redoes it, and is added when it answers another question."""
@@ -76,7 +97,13 @@ def answers_now(
         asked = kept.pop()["asked"]
     if not asked.strip():
         return kept
-    return [*kept, _entry(asked, findings, report)][-20:]
+    return [*kept, _entry(asked, findings, report, settings_key(settings))][-20:]
+
+
+def stale(answer: dict[str, Any], answers: list[dict[str, Any]]) -> bool:
+    """Whether an answer was given before the rows, tables or roles the latest one rests on were corrected."""
+    now = answers[-1].get("settings") if answers else None
+    return bool(now and answer.get("settings") and answer["settings"] != now)
 
 
 def headline_lines(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[str]:
@@ -99,7 +126,7 @@ def earlier_section(answers: list[dict[str, Any]]) -> dict[str, Any] | None:
     earlier = answers[:-1]
     if not earlier:
         return None
-    lines = [f"- “{a['asked']}”: {a['lead']}" for a in earlier]
+    lines = [f"- “{a['asked']}”: {a['lead']}" + (f" ({STALE}.)" if stale(a, answers) else "") for a in earlier]
     rated = [float(a["confidence"]) for a in earlier if a.get("confidence") is not None]
     return {
         "id": "earlier-answers",

@@ -42,6 +42,7 @@ class Answer:
 
     asked: str
     findings: dict[str, Any]
+    note: str = ""  # what a reader should know of it, e.g. that it predates a later correction
 
 
 class Handoff:
@@ -126,7 +127,8 @@ class Prose:
         for answer in answered:
             asked = f"Asked “{self._asked(answer)}”, the analysis finds: " if self._asked(answer) else ""
             lead = lead_of(answer.findings).replace("**", "")
-            said = (asked + lead, reading_of(answer.findings), _effect(answer, lead))
+            note = f"({answer.note[0].upper()}{answer.note[1:]}.)" if answer.note else ""
+            said = (asked + lead, reading_of(answer.findings), _effect(answer, lead), note)
             paragraphs.append("\n".join(line for line in said if line))
         return "\n\n".join(paragraphs), self._findings_confidence()
 

@@ -17,7 +17,7 @@ import os
 import re
 from typing import Any
 
-from agents.behaviours.answers import answers_of, headline_lines
+from agents.behaviours.answers import STALE, answers_of, headline_lines, stale
 from agents.behaviours.llm import LlmFailure, chat_stream
 from agents.behaviours.reading import feedback_text, proposal_behind
 from agents.behaviours.templated_prose import Answer, Handoff, Prose, kind_of
@@ -230,12 +230,13 @@ def writer(run: TaskRun) -> str:
 
 def _answers(run: TaskRun, analysis: dict[str, Any] | None) -> list[Answer]:
     """Every question the session asked, each with the Findings of the analyst's report that answers it now."""
-    answers = []
-    for entry in answers_of(analysis):
+    answers, entries = [], answers_of(analysis)
+    for entry in entries:
         report = analysis if analysis and entry["report"] == analysis["message_id"] else run.message(entry["report"])
         sections = ((report or {}).get("payload") or {}).get("content", {}).get("sections") or []
         findings = next((s for s in sections if s["id"] == "findings"), None)
-        answers.append(Answer(entry["asked"], findings or {"body": entry["lead"], "confidence": entry["confidence"]}))
+        findings = findings or {"body": entry["lead"], "confidence": entry["confidence"]}
+        answers.append(Answer(entry["asked"], findings, STALE if stale(entry, entries) else ""))
     return answers
 
 

@@ -143,3 +143,20 @@ def test_a_refusal_stays_as_unsure_in_every_section_the_writer_writes_from_it():
     }
     assert rest and all(confidence <= 0.51 for confidence in rest.values()), rest
     assert written["summary"][0].startswith("Asked “Which is best?”, the analysis finds: I could not answer this")
+
+
+def test_an_earlier_answer_given_before_a_correction_to_the_rows_says_so(team):
+    attach_baskets(team["session"], extra=BIG_WEST_BASKET)
+    plan_and_run(team, FIRST)
+    feedback_on(team, delivered(team)["message_id"], SECOND, kind="new_direction")
+    work_until_idle()
+    feedback_on(team, delivered(team)["message_id"], "only the west shop", kind="refinement")
+    work_until_idle()
+    answer = sections_of(delivered(team))["Answer"]["body"]
+    first, second = answer.split("\n\n")
+    assert first.startswith(f"Asked “{FIRST}”") and first.endswith(
+        "(Answered before a later correction to the rows, tables or columns; ask it again to redo it with that.)"
+    )
+    assert second.startswith(f"Asked “{SECOND}”") and "correction" not in second
+    analysis = last(team["session"], "collaborative_response", sender="analyst")
+    assert "ask it again to redo it with that" in sections_of(analysis)["Earlier questions"]["body"]
