@@ -160,3 +160,24 @@ def test_an_earlier_answer_given_before_a_correction_to_the_rows_says_so(team):
     assert second.startswith(f"Asked “{SECOND}”") and "correction" not in second
     analysis = last(team["session"], "collaborative_response", sender="analyst")
     assert "ask it again to redo it with that" in sections_of(analysis)["Earlier questions"]["body"]
+
+
+def test_a_template_without_an_answer_section_still_gets_the_answer_first(team):
+    from agents.models import TaskTemplate
+
+    titles = ["Data and method", "Column profiles", "Descriptive statistics", "Group comparisons", "Limitations"]
+    TaskTemplate.objects.filter(slug="data-analysis").update(
+        deliverable_sections=[{"title": t, "description": "", "required": True} for t in titles]
+    )
+    attach_baskets(team["session"], extra=BIG_WEST_BASKET)
+    plan_and_run(team, FIRST)
+    written = delivered(team)["payload"]["content"]["sections"]
+    assert [s["title"] for s in written] == [
+        "Answer",
+        "Group comparisons",
+        "Descriptive statistics",
+        "Column profiles",
+        "Data and method",
+        "Limitations",
+    ]
+    assert written[0]["body"].startswith(f"Asked “{FIRST}”, the analysis finds: west has the highest mean basket")
