@@ -30,10 +30,18 @@ def lead_of(findings: dict[str, Any] | None) -> str:
     return body.split("\n\n", 1)[0].splitlines()[0].strip() if body else ""
 
 
+def said_lines(findings: dict[str, Any] | None) -> list[str]:
+    """The Findings' lines after the lead, up to the chart: the reading, the figures, the test."""
+    lines = str((findings or {}).get("body") or "").strip().splitlines()[1:]
+    ends = next((i for i, line in enumerate(lines) if line.startswith("```") or line.startswith("*You asked")), None)
+    return [line.strip() for line in lines[:ends] if line.strip()]
+
+
 def reading_of(findings: dict[str, Any] | None) -> str:
-    """How the analyst read the question ("I read this as: …"), when its Findings say so."""
-    first = str((findings or {}).get("body") or "").split("\n\n", 1)[0].splitlines()[1:]
-    return next((line.strip() for line in first if line.strip().startswith("I read this as")), "")
+    """How the analyst read the question ("I read this as: …") and what it is unsure of in that
+    reading, when its Findings say so."""
+    said = said_lines(findings)
+    return "\n".join(line for line in said if line.startswith(("I read this as", "Not sure of this reading")))
 
 
 def headline(lead: str) -> str:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agents.behaviours.answers import lead_of, reading_of
+from agents.behaviours.answers import lead_of, reading_of, said_lines
 
 # Which part of the analysis a section of the spec is about, from the words of its title and description.
 KINDS = [
@@ -72,7 +72,7 @@ def _effect(answer: Answer, lead: str) -> str:
     """The line of the Findings that sizes the effect (a test, Cohen's d, eta squared), unless the lead does."""
     if EFFECT.search(lead):
         return ""
-    lines = str(answer.findings["body"]).split("\n\n", 1)[0].splitlines()[1:]
+    lines = said_lines(answer.findings)
     return next((line[2:] for line in lines if line.startswith("- ") and EFFECT.search(line)), "")
 
 

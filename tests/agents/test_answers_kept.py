@@ -57,3 +57,39 @@ def test_a_new_question_is_added_and_a_redo_replaces_only_the_latest_answer():
         "it was: May has the lowest mean ozone: 41."
     ]
     assert headline_lines(redone, redone) == []
+
+
+def test_the_answer_section_carries_the_stated_reading_its_doubts_and_the_effect_size():
+    from agents.behaviours.templated_prose import Handoff, Prose
+
+    body = "\n".join(
+        [
+            "**May** has the highest median ozone: **60** (n = 31), 2 more than June (58).",
+            "",
+            "I read this as: the median ozone, compared across months.",
+            "Not sure of this reading: “worst”. If that changes the question, say so and I will redo it.",
+            "- Kruskal-Wallis on the groups: H = 12.1, p = 0.002; eta squared = 0.1500, a large share of the variance.",
+            "- May: 60 (n = 31)",
+            "",
+            "```vega-lite",
+            "{}",
+            "```",
+        ]
+    )
+    analysis = {
+        "message_id": "m1",
+        "sender": {"type": "agent", "id": "analyst"},
+        "payload": {
+            "content": {"sections": [{"id": "findings", "title": "Findings", "body": body, "confidence": 0.6}]},
+            "confidence_score": 0.7,
+        },
+    }
+    summary, confidence = Prose(Handoff(analysis), "Which month is worst for ozone?")("summary", {})
+    assert summary.splitlines() == [
+        "Asked “Which month is worst for ozone?”, the analysis finds: May has the highest median ozone: 60 (n = 31), "
+        "2 more than June (58).",
+        "I read this as: the median ozone, compared across months.",
+        "Not sure of this reading: “worst”. If that changes the question, say so and I will redo it.",
+        "Kruskal-Wallis on the groups: H = 12.1, p = 0.002; eta squared = 0.1500, a large share of the variance.",
+    ]
+    assert confidence == 0.6
