@@ -73,7 +73,8 @@ def _effect(answer: Answer, lead: str) -> str:
     if EFFECT.search(lead):
         return ""
     lines = said_lines(answer.findings)
-    return next((line[2:] for line in lines if line.startswith("- ") and EFFECT.search(line)), "")
+    effect = next((line[2:] for line in lines if line.startswith("- ") and EFFECT.search(line)), "")
+    return effect[:1].upper() + effect[1:]
 
 
 def _without_details(body: str) -> str:
