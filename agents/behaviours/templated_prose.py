@@ -47,7 +47,7 @@ class Answer:
 
 class Handoff:
     """The analysis a writer works from, read from its collaborative_response payload; ``answers``, every
-    question the session asked with its current answer (by default the one this analysis answers)."""
+    question the session asked with its current answer (when none, the Findings of this analysis)."""
 
     def __init__(self, envelope: dict[str, Any] | None, answers: list[Answer] | None = None):
         payload = (envelope or {}).get("payload") or {}
@@ -61,7 +61,7 @@ class Handoff:
         self.questions = payload.get("open_questions_for_human") or []
         self.confidence = payload.get("confidence_score")
         self.findings = next((s for s in self.sections if s["id"] == "findings"), None)
-        self.answers = answers if answers is not None else [Answer("", self.findings)] if self.findings else []
+        self.answers = answers or ([Answer("", self.findings)] if self.findings else [])
 
     def section_confidence(self, suffix: str) -> float | None:
         found = [s["confidence"] for s in self.sections if s["id"].endswith(suffix) and "confidence" in s]

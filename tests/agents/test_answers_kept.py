@@ -93,3 +93,21 @@ def test_the_answer_section_carries_the_stated_reading_its_doubts_and_the_effect
         "Kruskal-Wallis on the groups: H = 12.1, p = 0.002; eta squared = 0.1500, a large share of the variance.",
     ]
     assert confidence == 0.6
+
+
+def test_an_analysis_that_was_asked_nothing_is_written_up_with_its_offer_to_answer_one():
+    from agents.behaviours.templated_prose import Handoff, Prose
+
+    unasked = "No question was asked, so the sections below profile and describe air as a whole.\n- Ask one."
+    analysis = {
+        "message_id": "m1",
+        "sender": {"type": "agent", "id": "analyst"},
+        "payload": {
+            "content": {"sections": [{"id": "findings", "title": "Findings", "body": unasked, "confidence": 0.5}]},
+            "confidence_score": 0.7,
+            "provenance": {"answers": []},
+        },
+    }
+    prose = Prose(Handoff(analysis, []), "")
+    assert prose("summary", {})[0] == unasked.splitlines()[0]
+    assert prose("findings", {})[0] == unasked
