@@ -233,7 +233,7 @@ def _answers(run: TaskRun, analysis: dict[str, Any] | None) -> list[Answer]:
     answers, entries = [], answers_of(analysis)
     for entry in entries:
         report = analysis if analysis and entry["report"] == analysis["message_id"] else run.message(entry["report"])
-        sections = ((report or {}).get("payload") or {}).get("content", {}).get("sections") or []
+        sections = (((report or {}).get("payload") or {}).get("content") or {}).get("sections") or []
         findings = next((s for s in sections if s["id"] == "findings"), None)
         findings = findings or {"body": entry["lead"], "confidence": entry["confidence"]}
         answers.append(Answer(entry["asked"], findings, STALE if stale(entry, entries) else ""))
