@@ -128,9 +128,13 @@ class Prose:
         for answer in answered:
             asked = f"Asked “{self._asked(answer)}”, the analysis finds: " if self._asked(answer) else ""
             lead = lead_of(answer.findings).replace("**", "")
-            note = f"({answer.note[0].upper()}{answer.note[1:]}.)" if answer.note else ""
-            said = (asked + lead, reading_of(answer.findings), _effect(answer, lead), note)
-            paragraphs.append("\n".join(line for line in said if line))
+            note = f"{answer.note[0].upper()}{answer.note[1:]}." if answer.note else ""
+            below = [
+                line
+                for part in (reading_of(answer.findings), _effect(answer, lead), note)
+                for line in part.splitlines()
+            ]
+            paragraphs.append("\n".join([asked + lead, *(f"- {line}" for line in below)]))
         return "\n\n".join(paragraphs), self._findings_confidence()
 
     def _findings(self) -> tuple[str, float]:

@@ -88,9 +88,9 @@ def test_the_answer_section_carries_the_stated_reading_its_doubts_and_the_effect
     assert summary.splitlines() == [
         "Asked “Which month is worst for ozone?”, the analysis finds: May has the highest median ozone: 60 (n = 31), "
         "2 more than June (58).",
-        "I read this as: the median ozone, compared across months.",
-        "Not sure of this reading: “worst”. If that changes the question, say so and I will redo it.",
-        "Kruskal-Wallis on the groups: H = 12.1, p = 0.002; eta squared = 0.1500, a large share of the variance.",
+        "- I read this as: the median ozone, compared across months.",
+        "- Not sure of this reading: “worst”. If that changes the question, say so and I will redo it.",
+        "- Kruskal-Wallis on the groups: H = 12.1, p = 0.002; eta squared = 0.1500, a large share of the variance.",
     ]
     assert confidence == 0.6
 

@@ -155,7 +155,7 @@ def test_an_earlier_answer_given_before_a_correction_to_the_rows_says_so(team):
     answer = sections_of(delivered(team))["Answer"]["body"]
     first, second = answer.split("\n\n")
     assert first.startswith(f"Asked “{FIRST}”") and first.endswith(
-        "(Answered before a later correction to the rows, tables or columns; ask it again to redo it with that.)"
+        "\n- Answered before a later correction to the rows, tables or columns; ask it again to redo it with that."
     )
     assert second.startswith(f"Asked “{SECOND}”") and "correction" not in second
     analysis = last(team["session"], "collaborative_response", sender="analyst")
