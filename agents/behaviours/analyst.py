@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.behaviours.analysing import Analysis
+from agents.behaviours.answers import answers_now, answers_of, asks_another_question, earlier_section, headline_lines
 from agents.behaviours.import_sections import data_as_read
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood, settings_of, understand
 from agents.behaviours.reading import proposal_behind
@@ -57,6 +58,7 @@ class Round:
     goal: str
     question: str
     understood: Understood | None = None
+    another: bool = False  # the request asks a question of its own: its answer is added, not swapped in
 
 
 def analyst(run: TaskRun) -> str:
@@ -113,6 +115,7 @@ def _take_in(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round)
         return honest_reply(run, request, understood)
     if reread:
         round_.question = asked
+        round_.another = asks_another_question(request.kind, request.text)
         understood.done.append("answered the question again with your words taken in")
         understood.not_understood.clear()
     analysis.settings = understood.settings
@@ -120,8 +123,8 @@ def _take_in(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round)
 
 
 def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) -> dict[str, Any]:
-    """The report's payload: the findings, each chosen table's sections, and after a person's request
-    what changed first; the provenance the next round starts from."""
+    """The report's payload: the answer first, then after a person's request what changed, the earlier
+    questions' answers, and each chosen table's sections; the provenance the next round starts from."""
     chosen = analysis.chosen_tables(tables)
     findings, findings_request = analysis.findings(round_.question, chosen)
     sections = [findings, data_as_read(analysis, chosen)]
@@ -130,13 +133,8 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
         sections += table_report(analysis, table)
     analysis.ask_pending()
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
-    stated = round_.stated
-    if round_.request is not None and round_.understood is not None and round_.previous is not None:
-        before = stated.get("figures") or {}
-        change = what_changed(
-            round_.request, round_.understood, before, analysis.figures, stated.get("tables") or [], tables
-        )
-        sections.insert(0, change)
+    opening, answers = _opening(run, analysis, tables, round_, findings)
+    sections[:1] = opening
     body = "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections)
     questions = analysis.questions[:20]
     return {
@@ -156,6 +154,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "goal": round_.goal,
             "question": round_.question,
             "findings": findings_request,
+            "answers": answers,
             "tables": tables,
             "imports": analysis.imports,
             "roles": {t: {c["name"]: c["role"] for c in analysis.schema(t).columns} for t in chosen},
@@ -163,3 +162,30 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
         },
     }
+
+
+def _opening(
+    run: TaskRun, analysis: Analysis, tables: list[str], round_: Round, findings: dict[str, Any]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The sections the report opens with (the answer, what changed since the last round, the earlier
+    questions' answers), and every question answered so far with its current answer."""
+    before = answers_of(round_.previous)
+    asked = round_.request.text if round_.another and round_.request else round_.question
+    report = run.message_id("report")
+    answers = answers_now(before, asked, findings, report, another=round_.another, settings=analysis.settings)
+    opening = [findings]
+    if round_.request is not None and round_.understood is not None and round_.previous is not None:
+        stated = round_.stated
+        opening.append(
+            what_changed(
+                round_.request,
+                round_.understood,
+                stated.get("figures") or {},
+                analysis.figures,
+                stated.get("tables") or [],
+                tables,
+                headline_lines(before, answers),
+            )
+        )
+    earlier = earlier_section(answers)
+    return opening + ([earlier] if earlier is not None else []), answers

@@ -1,7 +1,7 @@
 """What a person said to the analyst about an earlier report, and the analyst's answer to it.
 
 A correction, a refinement, a new direction or an answer to one of its questions is read back from
-the thread (``request_of``); after the redo, ``what_changed`` opens the new report figure by figure,
+the thread (``request_of``); after the redo, ``what_changed`` follows the new answer, headline and figures,
 and when nothing said can be acted on, ``honest_reply`` declines it: low confidence, no status
 changed, and what could be done instead.
 """
@@ -117,9 +117,12 @@ def what_changed(
     after: dict[str, Any],
     tables_before: list[str],
     tables: list[str],
+    headlines: list[str] | None = None,
 ) -> dict[str, Any]:
-    """The section that opens a redone report: what was asked, what was done, and each figure that moved."""
+    """The section that follows a redone report's answer: what was asked, the headline before and after
+    (``answers.headline_lines``), what was done, and each figure that moved."""
     lines = [_said(request), ""]
+    lines += [f"- {line}" for line in headlines or []]
     lines += [f"- I {done}." for done in understood.done]
     new_tables = sorted(set(tables) - set(tables_before))
     lines += [f"- New data: table {t}." for t in new_tables]
@@ -140,7 +143,7 @@ def what_changed(
     gone = [key for key in gone if key.split("|")[0] not in dropped]
     if gone:
         lines += ["", "No longer reported: " + "; ".join(before[key][0] for key in gone[:40]) + "."]
-    if not (moved or added or gone or new_tables or dropped):
+    if not (moved or added or gone or new_tables or dropped or headlines):
         lines += ["", "No figure changed."]
     return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
 

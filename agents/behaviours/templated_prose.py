@@ -5,14 +5,17 @@ else, and honest where the analysis has nothing to say."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
+
+from agents.behaviours.answers import lead_of, reading_of, said_lines
 
 # Which part of the analysis a section of the spec is about, from the words of its title and description.
 KINDS = [
     ("summary", r"summary|executive|conclusion|overview|answer"),
     ("profiles", r"profile|column type|missing"),
     ("statistics", r"statistic|count|mean|minim|maxim|range"),
-    ("findings", r"finding|comparison|compare|differ|group|synthesis|result"),
+    ("findings", r"finding|evidence|comparison|compare|differ|group|synthesis|result"),
     ("method", r"method|approach|quer|how"),
     ("limitations", r"limitation|gap|caveat|risk|cannot|uncertain"),
     ("recommendations", r"recommend|next step|what to do|action"),
@@ -28,10 +31,25 @@ def kind_of(section: dict[str, Any]) -> str | None:
     ) or next((kind for kind, pattern in KINDS if re.search(pattern, words)), None)
 
 
-class Handoff:
-    """The analysis a writer works from, read from its collaborative_response payload."""
+# The kinds whose confidence is the analyst's own for that content; the rest go no higher than its overall.
+ANALYSTS_OWN = ("summary", "findings", "profiles", "statistics")
+EFFECT = re.compile(r"Cohen's d|eta squared|Pearson r|p [<=] ", re.I)
 
-    def __init__(self, envelope: dict[str, Any] | None):
+
+@dataclass(frozen=True)
+class Answer:
+    """One question asked in the session and the analyst's Findings that answer it now."""
+
+    asked: str
+    findings: dict[str, Any]
+    note: str = ""  # what a reader should know of it, e.g. that it predates a later correction
+
+
+class Handoff:
+    """The analysis a writer works from, read from its collaborative_response payload; ``answers``, every
+    question the session asked with its current answer (when none, the Findings of this analysis)."""
+
+    def __init__(self, envelope: dict[str, Any] | None, answers: list[Answer] | None = None):
         payload = (envelope or {}).get("payload") or {}
         self.found = envelope is not None
         self.by = (envelope or {}).get("sender", {}).get("id", "")
@@ -43,10 +61,20 @@ class Handoff:
         self.questions = payload.get("open_questions_for_human") or []
         self.confidence = payload.get("confidence_score")
         self.findings = next((s for s in self.sections if s["id"] == "findings"), None)
+        self.answers = answers or ([Answer("", self.findings)] if self.findings else [])
 
     def section_confidence(self, suffix: str) -> float | None:
         found = [s["confidence"] for s in self.sections if s["id"].endswith(suffix) and "confidence" in s]
         return min(found) if found else None
+
+
+def _effect(answer: Answer, lead: str) -> str:
+    """The line of the Findings that sizes the effect (a test, Cohen's d, eta squared), unless the lead does."""
+    if EFFECT.search(lead):
+        return ""
+    lines = said_lines(answer.findings)
+    effect = next((line[2:] for line in lines if line.startswith("- ") and EFFECT.search(line)), "")
+    return effect[:1].upper() + effect[1:]
 
 
 def _without_details(body: str) -> str:
@@ -60,38 +88,65 @@ class Prose:
         self.handoff, self.goal = handoff, goal
 
     def __call__(self, kind: str | None, spec: dict[str, Any]) -> tuple[str, float]:
+        """The section's text and confidence: never above the analyst's own for the same content, nor
+        above its overall confidence for what the writer draws from the analysis as a whole."""
         if not self.handoff.found:
             return "There is no analysis in this session to write this from yet.", 0.1
         write = getattr(self, f"_{kind}", None) if kind else None
         if write is None:
             about = spec.get("description") or spec.get("title", "this section")
             return f"The analysis does not speak to this ({about}); someone who knows should write it.", 0.1
-        written: tuple[str, float] = write()
-        return written
+        body, confidence = write()
+        overall = self.handoff.confidence
+        if kind not in ANALYSTS_OWN and overall is not None:
+            confidence = min(confidence, float(overall))
+        return body, confidence
+
+    def _answered(self) -> list[Answer]:
+        return [a for a in self.handoff.answers if lead_of(a.findings)]
+
+    def _asked(self, answer: Answer) -> str:
+        return " ".join((answer.asked or self.goal).split())
 
     def _lead(self) -> list[str]:
-        """The analyst's answer: the first paragraph of its Findings, the sentence that answers the question."""
-        if self.handoff.findings is None:
-            return []
-        body: str = self.handoff.findings["body"]
-        return body.split("\n\n", 1)[0].splitlines()[:1]
+        """The analyst's latest answer: the sentence of its Findings that answers the question."""
+        answered = self._answered()
+        return [lead_of(answered[-1].findings)] if answered else []
 
     def _findings_confidence(self) -> float:
-        found = [s["confidence"] for s in self.handoff.sections if s["id"] == "findings"]
-        return found[0] if found else self.handoff.confidence or 0.5
+        """The analyst's confidence in the answers: the lowest of the Findings written from."""
+        rated = [float(a.findings["confidence"]) for a in self._answered() if a.findings.get("confidence") is not None]
+        return min(rated) if rated else float(self.handoff.confidence or 0.5)
 
     def _summary(self) -> tuple[str, float]:
-        lead = " ".join(line.replace("**", "") for line in self._lead())
-        if not lead:
+        """Each question asked, with the lead that answers it (its figure), how it was read and the
+        size of the effect, oldest question first."""
+        answered = self._answered()
+        if not answered:
             return "The analysis answered no question, so there is no single answer to state; see the figures.", 0.4
-        asked = f"Asked “{self.goal.strip()}”, the analysis finds: " if self.goal.strip() else ""
-        return asked + lead, self._findings_confidence()
+        paragraphs = []
+        for answer in answered:
+            asked = f"Asked “{self._asked(answer)}”, the analysis finds: " if self._asked(answer) else ""
+            lead = lead_of(answer.findings).replace("**", "")
+            note = f"{answer.note[0].upper()}{answer.note[1:]}." if answer.note else ""
+            below = [
+                line
+                for part in (reading_of(answer.findings), _effect(answer, lead), note)
+                for line in part.splitlines()
+            ]
+            paragraphs.append("\n".join([asked + lead, *(f"- {line}" for line in below)]))
+        return "\n\n".join(paragraphs), self._findings_confidence()
 
     def _findings(self) -> tuple[str, float]:
-        """The analyst's Findings as it wrote them, with their chart, without its folded method note."""
-        if self.handoff.findings is None:
+        """The analyst's Findings as it wrote them, with their chart, without its folded method note;
+        under each question when the session asked more than one."""
+        answered = self._answered()
+        if not answered:
             return "The analysis answered no question; its descriptive statistics are below.", 0.4
-        return _without_details(self.handoff.findings["body"]), self._findings_confidence()
+        if len(answered) == 1:
+            return _without_details(answered[0].findings["body"]), self._findings_confidence()
+        parts = [f"### {self._asked(a)}\n\n{_without_details(a.findings['body'])}" for a in answered]
+        return "\n\n".join(parts), self._findings_confidence()
 
     def _tables_of(self, suffix: str, missing: str) -> tuple[str, float]:
         parts = [

@@ -17,9 +17,10 @@ import os
 import re
 from typing import Any
 
+from agents.behaviours.answers import STALE, answers_of, headline_lines, stale
 from agents.behaviours.llm import LlmFailure, chat_stream
 from agents.behaviours.reading import feedback_text, proposal_behind
-from agents.behaviours.templated_prose import Handoff, Prose, kind_of
+from agents.behaviours.templated_prose import Answer, Handoff, Prose, kind_of
 from agents.runtime import TaskRun
 from agents.sap import Block
 
@@ -37,6 +38,9 @@ DEFAULT_SPEC = [
     {"title": "Method", "description": "which data, which queries, which choices"},
     {"title": "Limitations", "description": "what the data cannot tell"},
 ]
+ANSWER = {"title": "Answer", "description": "the answer to each question asked, with its figure"}
+# The order a report reads in: the answer, then the evidence behind it, then the rest in the spec's order.
+READING_ORDER = {"summary": 0, "findings": 1, "statistics": 2, "profiles": 3}
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 # What no report may carry: message ids, the session's storage names, encoded files.
 LEAK = re.compile(r"\b(?:msg_[0-9a-f]{6,}|task\d+-\w+|s_[0-9a-f]{6,}__\w+)\b|[A-Za-z0-9+/]{60,}={0,2}")
@@ -159,21 +163,23 @@ def _provenance(envelope: dict[str, Any] | None) -> dict[str, Any]:
 def _what_changed(
     run: TaskRun, source: dict[str, Any], earlier: dict[str, Any] | None, analysis: dict[str, Any] | None, by: str
 ) -> dict[str, Any] | None:
-    """The section that opens a report written again: after whose correction, and whether the figures moved."""
+    """The section that follows the answer of a report written again: after whose request, each answer
+    whose headline moved (and each question new since), and whether the figures moved."""
     correction = feedback_text(source)
+    headlines = [f"- {line}" for line in headline_lines(_answers_before(run, earlier), answers_of(analysis))]
     if _redone_analysis(run, source):
-        correction = feedback_text(run.message(source.get("in_reply_to")))
-        said = f" after the correction “{correction}”" if correction else ""
-        return {
-            "id": "what-changed",
-            "title": "What changed",
-            "body": f"Written again from the analysis {by} redid{said}: every figure below is from the new analysis.",
-        }
+        behind = run.message(source.get("in_reply_to"))
+        correction = feedback_text(behind)
+        kind = str(((behind or {}).get("payload") or {}).get("feedback_type", "correction")).replace("_", " ")
+        said = f" after the {kind} “{correction}”" if correction else ""
+        lines = [f"Written again from the analysis {by} redid{said}: every figure below is from the new analysis."]
+        lines += ["", *headlines] if headlines else []
+        return {"id": "what-changed", "title": "What changed", "body": "\n".join(lines)}
     if not correction:
         return None
     before = _provenance(earlier).get("from_message_id")
     newer = analysis is not None and before and analysis["message_id"] != before
-    lines = [f"Written again after the correction: {correction}", ""]
+    lines = [f"Written again after the correction: {correction}", "", *headlines]
     lines.append(
         "- The figures come from the analysis as it was redone since."
         if newer
@@ -188,14 +194,14 @@ def writer(run: TaskRun) -> str:
     source = run.message(run.task.source_message_id)
     earlier = _earlier_of(run, source) if source else None
     analysis = source if source and _redone_analysis(run, source) else _analysis_of(run, earlier)
-    handoff = Handoff(analysis)
+    handoff = Handoff(analysis, _answers(run, analysis))
     proposal = proposal_behind(run, analysis or source)
     goal = proposal["payload"]["goal"] if proposal else ""
     template, spec = _spec_of(run, source, earlier)
     sections, uncertainties = _sections(run, handoff, goal, spec)
     changed = _what_changed(run, source, earlier, analysis, handoff.by) if source else None
     if changed is not None:
-        sections.insert(0, changed)
+        sections.insert(1, changed)
     title = f"# {goal.strip() or run.task.title}"
     body = title + "\n\n" + "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections) + "\n"
     path = f"reports/task-{run.task.pk}.md"
@@ -206,7 +212,7 @@ def writer(run: TaskRun) -> str:
         "content": {"format": "markdown", "body": body, "sections": sections},
         "supporting_materials": _materials(handoff, path if saved else None),
         "assumptions_made": ["the analysis it follows is the one to write up", *handoff.assumptions],
-        "confidence_score": round(sum(rated) / len(rated), 2),
+        "confidence_score": _overall(rated, handoff),
         "uncertainties": uncertainties + handoff.uncertainties,
         "open_questions_for_human": []
         if handoff.found
@@ -222,14 +228,45 @@ def writer(run: TaskRun) -> str:
     return run.post("report", "collaborative_response", payload, in_reply_to=_replying_to(run, source, analysis))
 
 
+def _answers(run: TaskRun, analysis: dict[str, Any] | None) -> list[Answer]:
+    """Every question the session asked, each with the Findings of the analyst's report that answers it now."""
+    answers, entries = [], answers_of(analysis)
+    for entry in entries:
+        report = analysis if analysis and entry["report"] == analysis["message_id"] else run.message(entry["report"])
+        sections = (((report or {}).get("payload") or {}).get("content") or {}).get("sections") or []
+        findings = next((s for s in sections if s["id"] == "findings"), None)
+        findings = findings or {"body": entry["lead"], "confidence": entry["confidence"]}
+        answers.append(Answer(entry["asked"], findings, STALE if stale(entry, entries) else ""))
+    return answers
+
+
+def _answers_before(run: TaskRun, earlier: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The questions and answers of the analysis an earlier written report was written from."""
+    return answers_of(run.message(_provenance(earlier).get("from_message_id")))
+
+
+def _overall(rated: list[float], handoff: Handoff) -> float:
+    """The report's confidence: the mean of its sections', never above the analyst's overall."""
+    mean = sum(rated) / len(rated)
+    return round(min(mean, float(handoff.confidence)) if handoff.confidence is not None else mean, 2)
+
+
+def _in_reading_order(spec: list[dict[str, Any]], handoff: Handoff) -> list[dict[str, Any]]:
+    """The spec's sections with the answer first (an Answer section when the spec has none), then the
+    evidence, then the rest (method, limitations...) in the spec's order."""
+    answered = any(kind_of(part) == "summary" for part in spec)
+    parts = spec if answered or not handoff.found else [ANSWER, *spec]
+    return sorted(parts, key=lambda part: READING_ORDER.get(kind_of(part) or "", 4))
+
+
 def _sections(
     run: TaskRun, handoff: Handoff, goal: str, spec: list[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Each section of the spec in templated prose, rewritten by the agent's model when it has one;
-    and what the writer is unsure of (a rewrite kept back, a model that did not answer)."""
+    """Each section of the spec in templated prose, answer first, rewritten by the agent's model when it
+    has one; and what the writer is unsure of (a rewrite kept back, a model that did not answer)."""
     prose = Prose(handoff, goal)
     sections = []
-    for index, part in enumerate(spec):
+    for index, part in enumerate(_in_reading_order(spec, handoff)):
         body, confidence = prose(kind_of(part), part)
         sections.append({"id": f"s{index + 1}", "title": part["title"], "body": body, "confidence": confidence})
     uncertainties: list[dict[str, Any]] = []

@@ -74,7 +74,8 @@ def test_a_correction_to_the_sample_sd_changes_the_sd_says_so_figure_by_figure_a
     assert "- I used the sample standard deviation (dividing by n - 1)." in changed["body"]
     assert f"| orders: SD of price | {population} | {sample} |" in changed["body"]
     assert "mean price" not in changed["body"]
-    assert revised["payload"]["content"]["sections"][0]["id"] == "what-changed"  # the thread shows it first
+    # The thread shows the answer first, then what changed.
+    assert [s["id"] for s in revised["payload"]["content"]["sections"][:2]] == ["findings", "what-changed"]
     assert revised["payload"]["open_questions_for_human"] == []  # asked in the first round, not again
 
 

@@ -121,8 +121,14 @@ def test_a_refinement_asking_for_the_median_redoes_the_findings_with_medians(tea
     redone = last(team["session"], "collaborative_response", sender="analyst")
     assert redone["message_id"] != first["message_id"]
     assert lead(findings_of_any(redone)).startswith("east has the highest median basket value: 33.50 (n = 8)")
-    changed = redone["payload"]["content"]["sections"][0]
+    answer, changed = redone["payload"]["content"]["sections"][:2]  # the answer first, then what changed
+    assert answer["id"] == "findings"
     assert changed["id"] == "what-changed" and "could not act" not in changed["body"]
+    assert (
+        "- The answer to “Analyse the baskets CSV data: which shop has the highest basket value?” is now: "
+        "east has the highest median basket value: 33.50; it was: east has the highest mean basket value: 33.50."
+    ) in changed["body"]
+    assert "No figure changed" not in changed["body"]
 
 
 def findings_of_any(report):

@@ -33,10 +33,18 @@ def test_the_writer_writes_the_templates_sections_in_prose_from_the_analysis(tea
     assert [s["title"] for s in sections] == [s["title"] for s in spec]
     assert all(0 < s["confidence"] <= 1 for s in sections)
     by_title = {s["title"]: s["body"] for s in sections}
-    # The analyst's answer leads the section, with the chart it drew.
-    assert by_title["Group comparisons"].startswith("**east** has the highest mean basket value: **33.50** (n = 8)")
-    assert "```vega-lite" in by_title["Group comparisons"]
-    assert "- west has the highest mean items: 4 (n = 6)" in by_title["Group comparisons"]
+    # The report opens with the answer, its figure and the size of the effect; the evidence follows.
+    assert (
+        payload["content"]["body"]
+        .split("\n## ")[1]
+        .startswith(
+            f"Answer\n\nAsked “{GOAL}”, the analysis finds: east has the highest mean basket value: 33.50 (n = 8)"
+        )
+    )
+    assert "Cohen's d" in by_title["Answer"] or "eta squared" in by_title["Answer"]
+    assert by_title["Evidence"].startswith("**east** has the highest mean basket value: **33.50** (n = 8)")
+    assert "```vega-lite" in by_title["Evidence"]
+    assert "- west has the highest mean items: 4 (n = 6)" in by_title["Evidence"]
     assert "population standard deviations (dividing by n)" in by_title["Data and method"]
     assert "baskets.csv (table baskets), a query: " in by_title["Data and method"]
     assert "| basket_value |" in by_title["Descriptive statistics"]
@@ -90,7 +98,7 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
     attach_baskets(team["session"])
     spec = TaskTemplate.objects.get(slug="data-analysis").deliverable_sections
     rewrite = [{"title": s["title"], "body": f"Rewritten for the board: {s['title']}."} for s in spec]
-    rewrite[3]["body"] = "The shops differ by 999.5 on average."  # a figure the analysis never computed
+    rewrite[1]["body"] = "The shops differ by 999.5 on average."  # a figure the analysis never computed
     model = ScriptedModel([json.dumps({"sections": rewrite})])
     try:
         scribe.llm_base_url, scribe.llm_model = model.base_url, "scripted-1"
@@ -100,8 +108,8 @@ def test_with_a_model_the_writer_uses_it_and_keeps_back_a_rewrite_that_invents_a
         model.close()
     payload = written(team)["payload"]
     bodies = [s["body"] for s in payload["content"]["sections"]]
-    assert bodies[0] == "Rewritten for the board: Data and method."
-    assert "999.5" not in bodies[3] and "**east** has the highest mean basket value" in bodies[3]
+    assert bodies[0] == "Rewritten for the board: Answer."
+    assert "999.5" not in bodies[1] and "**east** has the highest mean basket value" in bodies[1]
     assert any("templated text" in u["aspect"] and "999.5" in u["reason"] for u in payload["uncertainties"])
     assert payload["provenance"]["model"] == "scripted-1"
     sent = model.requests[0]["messages"][1]["content"]

@@ -1,9 +1,9 @@
 """A whole session as a team that reviews its analyses works, in Chromium: the plan is approved, a
 figure is corrected on the *written* report, the analyst redoes it, the report is written again and
 the review re-run, the thread and the map mark the current answer, the exports and the
-retrospective name the written report; a new direction gets its answer; a step that fails says so
-everywhere; and no id or raw time shows outside technical details. Screenshots at 1440x900 and
-1024x768 go to test-artifacts/."""
+retrospective name the written report; a new direction gets its answer and the deliverable keeps both
+answers, answer first; a step that fails says so everywhere; and no id or raw time shows outside
+technical details. Screenshots at 1440x900 and 1024x768 go to test-artifacts/."""
 
 import re
 import statistics
@@ -154,10 +154,19 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         problem.scroll_into_view_if_needed()
         screenshot(nina, "walk-3-new-direction-and-a-failed-step-1440", whole=False)
 
-        # The deliverable is the written report as it stands now, with its review.
+        # The deliverable is the written report as it stands now, with its review; written again from
+        # the new direction's answer, it opens with both questions' answers, then the evidence and method.
+        wait_for_count(nina, "scribe", 3)
         nina.goto(f"{server.url}/sessions/{session.pk}/deliverable/")
-        deliverable = nina.get_by_test_id("deliverable").inner_text()
+        shown = nina.get_by_test_id("deliverable")
+        deliverable = shown.inner_text()
         assert "Written again from the analysis" in deliverable and "reviewed by reviewer" in deliverable
+        assert shown.locator("h2").first.inner_text() == "Answer"
+        words = " ".join(deliverable.split())
+        first, second = "nitrate has the highest mean height", "What is the median height of the plants given compost?"
+        assert words.index(first) < words.index(f"Asked “{second}”") < words.index("Data and method")
+        assert f"A new question: “{second}”" in words
+        screenshot(nina, "walk-deliverable-answer-first-1440", whole=False)
         markdown = nina.request.get(f"{server.url}/api/sessions/{session.pk}/deliverable/").text()
         assert "by agent:scribe" in markdown and "## Review by reviewer" in markdown
 
