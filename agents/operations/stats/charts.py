@@ -6,6 +6,7 @@ description that serves as the chart's text alternative. Plain Python: no Django
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
@@ -162,3 +163,16 @@ def histogram(
             },
         ],
     )
+
+
+def percentage(value: float) -> str:
+    """A percentage as words say it: at most one decimal (12.3, 250), two significant digits when it is
+    under 0.1 (-0.072), never the four digits of "-0.07237"."""
+    if value == 0 or abs(value) >= 0.095:
+        return f"{value:.1f}".removesuffix(".0")
+    return f"{value:.{1 - math.floor(math.log10(abs(value)))}f}".rstrip("0")
+
+
+def signed(value: float, *, percent: bool = False) -> str:
+    """A change with its sign: "+12.3%", "-4.5"."""
+    return ("+" if value >= 0 else "") + (percentage(value) + "%" if percent else f"{value:.4g}")

@@ -201,17 +201,23 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     entity, time, measure = params["entity"], params["time"], params["measure"]
     frame = _frame(call, params, [entity, time, measure], [measure])
-    result = timeline.growth(frame, entity, time, measure)
-    bars = [{"entity": str(e["entity"]), "percent": e["percent_change"]} for e in result["entities"]]
-    bars = [b for b in bars if b["percent"] is not None]
+    chosen = {key: params[key] for key in ("period", "statistic", "percentile", "change")}
+    result = timeline.growth(frame, entity, time, measure, **chosen, start=params.get("from"), end=params.get("to"))
+    percent = params["change"] == "percent"
+    field = "percent_change" if percent else "change"
+    bars = [{"entity": str(e["entity"]), "change": e[field]} for e in result["entities"] if e[field] is not None]
+    said = f"{_said(params['statistic'], params['percentile'])} {charts.label(measure)}"
+    per = result["period"] if result["period"] != "value" else charts.label(time)
+    span = (f"from {params['from'] if params.get('from') else f'the first {per}'} "
+            f"to {params['to'] if params.get('to') else f'the last {per}'}")  # fmt: skip
     chart = charts.bar_chart(
         bars,
         category="entity",
-        amount="percent",
-        title=f"Change in {charts.label(measure)} from first to last {charts.label(time)}, "
-        f"per {charts.label(entity)} (%)",
-        description=f"Bar chart of each {charts.label(entity)}'s percentage change in {charts.label(measure)}, "
-        "largest first: " + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
-        amount_title="% change",
+        amount="change",
+        title=f"Change in {said} {span}, per {charts.label(entity)}" + (" (%)" if percent else ""),
+        description=f"Bar chart of each {charts.label(entity)}'s {'percentage ' if percent else ''}change in the "
+        f"{said} {span}, largest first: "
+        + ", ".join(f"{b['entity']} {charts.signed(b['change'], percent=percent)}" for b in bars[:12]),
+        amount_title="% change" if percent else f"change in {said}",
     )
     return _answer(params, frame, result, chart)
