@@ -85,7 +85,8 @@ def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         frame[group] = timeline.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
     result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
     said = _said(params["statistic"], params["percentile"])
-    bars = [{"group": str(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
+    name = charts.month_label if charts.month_numbers(frame[group], group) else str
+    bars = [{"group": name(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
     chart = charts.bar_chart(
         bars,
         category="group",
@@ -137,6 +138,15 @@ def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict[str, Any]) -> dict[str, Any]:
+    if result["method"] == "pearson" and charts.month_numbers(frame[top], top):  # a month is an ordinal, not an x
+        months = frame.assign(**{top: frame[top].map(charts.month_label, na_action="ignore")})
+        return charts.box_plot(
+            months,
+            outcome,
+            top,
+            title=f"{charts.label(outcome)} in each {charts.label(top)}",
+            description=f"Box plots of {charts.label(outcome)} in each {charts.label(top)}, January to December.",
+        )
     if result["method"] == "pearson":
         r = result["variables"][0]["pearson_r"]
         return charts.scatter_with_fit(
@@ -165,8 +175,11 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = timeline.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
     said = _said(params["statistic"], 50)
     per = result["period"] if result["period"] != "value" else time
+    points = result["points"]
+    if charts.month_numbers(frame[time], time):  # months in calendar order, never a number axis
+        points = [{**p, "period": charts.month_label(p["period"])} for p in points]
     chart = charts.line_chart(
-        result["points"],
+        points,
         period=per,
         measure=f"{said} {charts.label(measure)}",
         title=f"{said.capitalize()} {charts.label(measure)} per {charts.label(per)}",
