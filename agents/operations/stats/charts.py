@@ -51,7 +51,7 @@ def bar_chart(
 ) -> dict[str, Any]:
     """Bars from largest to smallest, the first (the answer) in a stronger colour; months, weekdays and
     quarters in calendar order instead (an ordinal axis: "the worst month" is read against the year)."""
-    shown = values[:MAX_BARS]
+    shown = [{**v, amount: short(v[amount])} if v[amount] is not None else v for v in values[:MAX_BARS]]
     first = shown[0][category] if shown else None
     calendar = calendar_order([str(v[category]) for v in shown])
     return _spec(

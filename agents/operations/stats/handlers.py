@@ -205,7 +205,9 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         amount="percent",
         title=f"Share of {of} by {charts.label(column)} (%)",
         description=f"Bar chart of each {charts.label(column)}'s share of {of}, largest first: "
-        + ", ".join(f"{b['category']} {b['percent']:.3g}%" for b in bars[:12] if b["percent"] is not None),
+        + ", ".join(
+            f"{b['category']} {charts.percentage(b['percent'])}%" for b in bars[:12] if b["percent"] is not None
+        ),
         amount_title="percent",
     )
     return _answer(params, frame, result, chart)
