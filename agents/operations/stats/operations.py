@@ -26,8 +26,6 @@ COLUMNS = Param(
     items=Param("string", refers_to="column"),
     max_items=2000,
 )
-# A period as results write it: a year "2000", "2000Q1", "2000-03", "2000-03-15", or a number time value.
-PERIOD_PATTERN = r"-?[0-9][0-9Q./-]{0,31}"
 NOT_A_NUMBER = ErrorDoc("VALIDATION_FAILED", "A measure is not a number column, or a column is unknown.",
                         "Pick from details.number_columns or describe the table.")  # fmt: skip
 ERRORS = (
@@ -42,8 +40,9 @@ ERRORS = (
 
 
 def _period(description: str) -> Param:
+    """A period named as results write them; one the rows lack is an error that lists theirs."""
     return Param("string", description + ', as results write periods: "2000", "2000Q1", "2000-03"',
-                 pattern=PERIOD_PATTERN)  # fmt: skip
+                 min_length=1, max_length=32)  # fmt: skip
 
 
 def _query(
@@ -234,8 +233,9 @@ OPERATIONS = (
         "stats.growth",
         "Growth per entity between periods: the statistic of the measure over each entity's rows in its first "
         "period and in its last (or in the periods from and to name), with the rows each rests on, the change, "
-        "the ratio and the percentage change, largest change first (percent or absolute). Periods are the values "
-        "of a number time column (a year) or the years, quarters, months, weeks or days of a date column. "
+        "the ratio and the percentage change, largest change first (percent or absolute). A period is one value "
+        "of the time column (a year, a date: its rows make one figure), or with period a date column's year, "
+        "quarter, month, week or day (auto: the one from or to is written in). "
         "Comes with a bar chart (Vega-Lite).",
         handlers.growth,
         {

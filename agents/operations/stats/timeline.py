@@ -108,9 +108,9 @@ def growth(
     largest ``change`` first. Periods, not rows: the rows of one period (several countries of one
     region in one year) are one figure, so the first and last rows of two different countries are
     never set against each other."""
-    chosen = _growth_period(frame[time], period, start or end)
     present = frame[[entity, time, measure]].dropna()
-    keys = periods(present[time], chosen if chosen != "value" else "year").map(period_label)
+    chosen = _growth_period(present[time], period, start or end)
+    keys = (present[time] if chosen == "value" else periods(present[time], chosen)).map(period_label)
     named = [str(n) if n is not None else None for n in (start, end)]
     _check_named(named, keys)
     rows, skipped = [], 0
@@ -128,13 +128,14 @@ def growth(
 
 def _growth_period(times: pd.Series, period: str, named: str | None) -> str:
     """The period asked; on "auto", the one a named period is written in ("2000" a year, "2000-03" a
-    month), else ``auto_period``'s."""
-    if pd.api.types.is_numeric_dtype(times):
+    month), else the column's own moments (each date a day, each number or text itself): rows at one moment
+    are one figure, and no span is bucketed unasked ("from January 2021 to December 2024" is two months)."""
+    if not pd.api.types.is_datetime64_any_dtype(times):  # a year, or text such as "2010-Q4": itself
         return "value"
     if period != "auto":
         return period
     shaped = next((p for p, shape in PERIOD_SHAPES.items() if named is not None and shape.fullmatch(named)), None)
-    return shaped or auto_period(times)
+    return shaped or "day"
 
 
 def _check_named(named: list[str | None], keys: pd.Series) -> None:
