@@ -311,8 +311,10 @@ def histogram(
 
 def percentage(value: float) -> str:
     """A percentage as words say it: at most one decimal (12.3, 250), two significant digits when it is
-    under 0.1 (-0.072), never the four digits of "-0.07237"."""
-    if value == 0 or abs(value) >= 0.095:
+    under 1 (0.72, -0.072), never the four digits of "-0.07237"."""
+    if value == 0:
+        return "0"
+    if abs(value) >= 0.95:
         return f"{value:.1f}".removesuffix(".0")
     return f"{value:.{1 - math.floor(math.log10(abs(value)))}f}".rstrip("0")
 

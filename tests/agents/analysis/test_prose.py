@@ -22,4 +22,11 @@ def test_percentages_are_said_to_one_decimal_or_two_significant_digits_when_tiny
     frame = pd.DataFrame({"shop": ["a", "a", "b", "b"], "year": [1, 2, 1, 2], "sales": [3, 10, 7, 8]})
     lines = prose.growth(Request("growth", "shops"), timeline.growth(frame, "shop", "year", "sales"), "who grew most")
     assert "**+233.3%**" in lines[0] and lines[2].startswith("- b: +14.3% ")
-    assert [percentage(v) for v in (50.0, -12.345, 0.0, 0.001234)] == ["50", "-12.3", "0", "0.0012"]
+    assert [percentage(v) for v in (50.0, -12.345, 1.26, 0.72, 0.0, 0.001234)] == [
+        "50",
+        "-12.3",
+        "1.3",
+        "0.72",
+        "0",
+        "0.0012",
+    ]
