@@ -42,7 +42,8 @@ def test_a_scatter_of_5000_rows_is_a_binned_heatmap_with_its_fit_and_says_so(big
     answer = big("stats.associate", {"outcome": "y", "variables": ["x"]})
     chart = answer["chart"]
     cells = bounded(chart)
-    assert sum(c["n"] for c in cells) == ROWS and "binned: 5,000 rows" in chart["title"]
+    assert sum(c["n"] for c in cells) == ROWS
+    assert "binned: 5,000 rows" in chart["title"] and "binned: 5,000 rows" in chart["description"]  # and its alt text
     assert [layer["mark"]["type"] for layer in chart["layer"]] == ["rect", "line"]
     slope = answer["variables"][0]["slope"]
     (start, end) = chart["layer"][1]["data"]["values"]  # the fit of every row, not of a sample

@@ -146,8 +146,8 @@ def scatter_with_fit(frame: pd.DataFrame, x: str, y: str, *, title: str, descrip
             "color": {"field": "n", "type": "quantitative", "title": "rows", "scale": {"scheme": "blues"}},
         },
     }
-    binned = f"{title} (binned: {len(both):,} rows in {len(cells)} cells)"
-    return _spec(binned, description, cells, layer=[heatmap, *line])
+    binned = f"binned: {len(both):,} rows in {len(cells)} cells"
+    return _spec(f"{title} ({binned})", f"{description} ({binned}, darker where more)", cells, layer=[heatmap, *line])
 
 
 def _fit_line(x: pd.Series, y: pd.Series) -> list[dict[str, float]]:
