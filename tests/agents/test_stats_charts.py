@@ -5,8 +5,10 @@ periods, not every one."""
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from agents.operations.stats import charts
 from tests.agents.test_stats_operations import call, world  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -88,3 +90,12 @@ def test_box_plots_carry_one_summary_per_group(big):
     boxes = bounded(chart, most=3)
     assert [b["group"] for b in boxes] == ["a", "b", "c"] and sum(b["n"] for b in boxes) == ROWS
     assert all(b["low"] <= b["q1"] <= b["median"] <= b["q3"] <= b["high"] for b in boxes)
+
+
+def test_whole_numbers_get_a_bin_each_and_a_far_value_no_more_than_30():
+    ratings = pd.DataFrame({"stars": [1, 2, 2, 3, 3, 3, 4, 5] * 50})
+    bins = charts.histogram(ratings, "stars", marks={}, title="t", description="d")["data"]["values"]
+    assert [(b["start"], b["end"], b["rows"]) for b in bins] == [(k - 0.5, k + 0.5, n * 50) for k, n in
+                                                                 ((1, 1), (2, 2), (3, 3), (4, 1), (5, 1))]  # fmt: skip
+    far = pd.DataFrame({"price": [*np.random.default_rng(0).normal(size=20_000), 1e12]})
+    assert len(charts.histogram(far, "price", marks={}, title="t", description="d")["data"]["values"]) <= 30

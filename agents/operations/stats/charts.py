@@ -265,9 +265,7 @@ def histogram(
     """The distribution of one column in at most ``MAX_BINS`` bins counted here, with a rule at each
     figure in ``marks`` (its mean, median...)."""
     values = frame[column].dropna().astype(float).to_numpy()
-    edges = np.histogram_bin_edges(values, bins="auto") if values.size else np.array([0.0, 1.0])
-    if len(edges) > MAX_BINS + 1:
-        edges = np.histogram_bin_edges(values, bins=MAX_BINS)
+    edges = _edges(values)
     counts, _ = np.histogram(values, bins=edges)
     bins = [
         {"start": short(a), "end": short(b), "rows": int(n)} for a, b, n in zip(edges, edges[1:], counts, strict=False)
@@ -307,6 +305,18 @@ def histogram(
             },
         ],
     )
+
+
+def _edges(values: np.ndarray) -> np.ndarray:
+    """A bin per whole number when there are few (ratings 1 to 5: five bars, no gaps), else numpy's
+    choice, at most ``MAX_BINS``."""
+    if not values.size:
+        return np.array([0.0, 1.0])
+    low, high = values.min(), values.max()
+    if high - low < MAX_BINS and bool((values % 1 == 0).all()):
+        return np.arange(low - 0.5, high + 1.5)
+    edges = np.histogram_bin_edges(values, bins="auto")
+    return edges if len(edges) <= MAX_BINS + 1 else np.histogram_bin_edges(values, bins=MAX_BINS)
 
 
 def percentage(value: float) -> str:
