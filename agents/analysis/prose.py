@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.analysis.filters import condition_words
 from agents.analysis.question import Request
-from agents.operations.stats.charts import label
+from agents.operations.stats.charts import label, percentage
 
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",
                    "max": "maximum", "sd": "standard deviation of"}  # fmt: skip
@@ -252,7 +252,7 @@ def trend(request: Request, result: dict[str, Any]) -> list[str]:
     lead = (
         f"The {said} **{went}** from {figure(first['value'])} in {first['period']} to "
         f"**{figure(last['value'])}** in {last['period']} ({'+' if change >= 0 else ''}{figure(change)}"
-        + (f", {'+' if percent >= 0 else ''}{figure(percent)}%" if percent is not None else "")
+        + (f", {'+' if percent >= 0 else ''}{percentage(percent)}%" if percent is not None else "")
         + ")."
     )
     lines = [lead]
@@ -283,15 +283,15 @@ def share(request: Request, result: dict[str, Any], text: str) -> list[str]:
     if result["weight"]:
         lead = (
             f"**{chosen['value']}** has the {'smallest' if which == 'least' else 'largest'} share of the total "
-            f"{spoken(result['weight'])}: **{figure(chosen['percent'])}%** ({figure(chosen['amount'])} of "
+            f"{spoken(result['weight'])}: **{percentage(chosen['percent'])}%** ({figure(chosen['amount'])} of "
             f"{figure(result['total'])})."
         )
     else:
         lead = (
-            f"**{chosen['value']}** is the {which} common {group}: **{figure(chosen['percent'])}%** of the rows "
+            f"**{chosen['value']}** is the {which} common {group}: **{percentage(chosen['percent'])}%** of the rows "
             f"({figure(chosen['amount'])} of {figure(result['total'])})."
         )
-    return [lead, *(f"- {r['value']}: {figure(r['percent'])}% ({figure(r['amount'])})" for r in rows[:15])]
+    return [lead, *(f"- {r['value']}: {percentage(r['percent'])}% ({figure(r['amount'])})" for r in rows[:15])]
 
 
 def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
@@ -307,8 +307,8 @@ def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
     lead = (
         f"**{chosen['entity']}** {verb}: {measure} went from {figure(chosen['first'])} in {chosen['first_time']} "
         f"to {figure(chosen['last'])} in {chosen['last_time']}, **{'+' if chosen['percent_change'] >= 0 else ''}"
-        f"{figure(chosen['percent_change'])}%** ({figure(chosen['ratio'])} times its first value)."
+        f"{percentage(chosen['percent_change'])}%** ({figure(chosen['ratio'])} times its first value)."
     )
     ordered = list(reversed(rows)) if declining else rows
-    return [lead, *(f"- {r['entity']}: {'+' if r['percent_change'] >= 0 else ''}{figure(r['percent_change'])}% "
+    return [lead, *(f"- {r['entity']}: {'+' if r['percent_change'] >= 0 else ''}{percentage(r['percent_change'])}% "
                     f"({figure(r['first'])} to {figure(r['last'])})" for r in ordered[:12])]  # fmt: skip

@@ -126,4 +126,80 @@ def test_trend_per_month_and_growth_per_shop_over_a_date_column_with_a_date_filt
                                                    "measure": "sales"}).body  # fmt: skip
     assert [e["entity"] for e in growth["entities"]] == ["A", "B"]
     assert round(growth["entities"][0]["percent_change"], 1) == round((1.1**11 - 1) * 100, 1)
-    assert growth["entities"][0]["first_time"] == "2025-01-01"
+    assert growth["period"] == "day" and growth["entities"][0]["first_time"] == "2025-01-01"
+    quarters = call(world, "query", "stats.growth", {"table": "monthly", "entity": "shop", "time": "month",
+                                                     "measure": "sales", "from": "2025Q1", "to": "2025Q4"}).body  # fmt: skip
+    a = quarters["entities"][0]  # a quarter named: the mean of its three months
+    assert quarters["period"] == "quarter" and (a["first_time"], a["first_n"]) == ("2025Q1", 3)
+    assert round(a["first"], 4) == round(100 * (1 + 1.1 + 1.1**2) / 3, 4)
+
+
+@pytest.fixture
+def regions(world):
+    """Two countries per region and year: North's first row (a, 2000) and last row (b, 2010) are two
+    different countries, so first-to-last rows say North fell 80%, yet its yearly mean doubled."""
+    values = {("North", "a", 2000): 100, ("North", "b", 2000): 10, ("North", "a", 2010): 200,
+              ("North", "b", 2010): 20, ("South", "c", 2000): 50, ("South", "d", 2000): 50,
+              ("South", "c", 2005): 55, ("South", "c", 2010): 60, ("South", "d", 2010): 60}  # fmt: skip
+    rows = [{"region": r, "country": c, "year": y, "gdp": v} for (r, c, y), v in values.items()]
+    columns = [{"name": "region"}, {"name": "country"}, {"name": "year", "type": "number"},
+               {"name": "gdp", "type": "number"}]  # fmt: skip
+    call(world, "action", "dataset.create-table", {"table": "regions", "columns": columns})
+    call(world, "action", "dataset.insert", {"table": "regions", "rows": rows})
+    return lambda **more: call(world, "query", "stats.growth", {"table": "regions", "entity": "region",
+                                                                "time": "year", "measure": "gdp", **more})  # fmt: skip
+
+
+def test_growth_compares_each_entitys_period_means_not_its_first_and_last_rows(regions):
+    answer = regions().body
+    north, south = answer["entities"]
+    assert north["entity"] == "North" and (north["first"], north["last"], north["percent_change"]) == (55, 110, 100)
+    assert (north["first_time"], north["last_time"], north["first_n"], north["last_n"]) == (2000, 2010, 2, 2)
+    assert south["entity"] == "South" and south["percent_change"] == 20
+    assert answer["chart"]["data"]["values"] == [{"entity": "North", "change": 100}, {"entity": "South", "change": 20}]
+
+
+def test_growth_ranks_by_absolute_change_between_named_periods(regions):
+    absolute = regions(change="absolute", to="2005").body  # North has no 2005: left out, and counted
+    assert [(e["entity"], e["change"], e["last_n"]) for e in absolute["entities"]] == [("South", 5, 1)]
+    assert absolute["skipped"] == 1 and absolute["to"] == "2005" and absolute["change_by"] == "absolute"
+    # 2000 to 2010 in absolute terms: North's mean rose 55, South's 10; in percent 100% and 20%
+    named = regions(change="absolute", **{"from": "2000", "to": "2010"}).body
+    assert [(e["entity"], e["change"]) for e in named["entities"]] == [("North", 55), ("South", 10)]
+    assert "from 2000 to 2010" in named["chart"]["title"] and "(%)" not in named["chart"]["title"]
+
+
+def test_growth_ranks_by_absolute_change_when_percent_would_rank_otherwise(world):
+    rows = [{"shop": s, "year": y, "sales": v} for s, y, v in
+            (("big", 2000, 1000), ("big", 2001, 1100), ("small", 2000, 10), ("small", 2001, 20))]  # fmt: skip
+    columns = [{"name": "shop"}, {"name": "year", "type": "number"}, {"name": "sales", "type": "number"}]
+    call(world, "action", "dataset.create-table", {"table": "shops", "columns": columns})
+    call(world, "action", "dataset.insert", {"table": "shops", "rows": rows})
+    body = {"table": "shops", "entity": "shop", "time": "year", "measure": "sales"}
+    assert [e["entity"] for e in call(world, "query", "stats.growth", body).body["entities"]] == ["small", "big"]
+    absolute = call(world, "query", "stats.growth", {**body, "change": "absolute"}).body
+    assert [e["entity"] for e in absolute["entities"]] == ["big", "small"]
+
+
+@pytest.mark.parametrize(
+    ("more", "where", "kind"),
+    [
+        ({"change": "relative"}, "change", "violations"),
+        ({"from": "last year"}, "from", "invalid"),
+        ({"from": ""}, "from", "violations"),
+        ({"to": 2010}, "to", "invalid"),
+        ({"from": "1999"}, "from", "invalid"),
+        ({"from": "2010", "to": "2000"}, "to", "invalid"),
+        ({"period": "decade"}, "period", "violations"),
+    ],
+)
+def test_bad_growth_parameters_are_structured_errors_naming_the_parameter(regions, more, where, kind):
+    answer = regions(**more)
+    assert answer.type == "error" and answer.body["code"] == "VALIDATION_FAILED"
+    assert where in answer.body["details"][kind]
+
+
+def test_a_period_the_rows_lack_is_answered_with_the_periods_they_have(regions):
+    answer = regions(**{"from": "1999"})
+    assert answer.body["details"]["periods"] == ["2000", "2005", "2010"]
+    assert "from 2000 to 2010" in answer.body["suggestion"][0]

@@ -56,6 +56,11 @@ def fig(value: float) -> str:
     return f"{value:.{max(0, 3 - math.floor(math.log10(abs(value))))}f}"
 
 
+def percent(value: float) -> str:
+    """A percentage as the report writes it: one decimal, two significant digits under 1 (0.72)."""
+    return f"{value:.1f}".removesuffix(".0") if abs(value) >= 0.95 else f"{value:.2g}"
+
+
 def by(rows: list[dict], key: str, measure: str) -> dict[str, list[float]]:
     groups = defaultdict(list)
     for row in rows:
@@ -98,8 +103,8 @@ def expected_trend(rows):
 def expected_share(rows):
     totals = {region: sum(values) for region, values in by(rows, "region", "sales").items()}
     top = max(totals, key=totals.get)
-    percent = totals[top] / sum(totals.values()) * 100
-    return "What share of the total sales does each region account for?", [top, f"{fig(percent)}%"], []
+    share = totals[top] / sum(totals.values()) * 100
+    return "What share of the total sales does each region account for?", [top, f"{percent(share)}%"], []
 
 
 def expected_growth(rows):
@@ -107,7 +112,7 @@ def expected_growth(rows):
     for shop, values in by(rows, "shop", "sales").items():  # rows are in time order
         change[shop] = (values[-1] - values[0]) / values[0] * 100
     top = max(change, key=change.get)
-    return "Which shop grew its sales the most?", [top, f"+{fig(change[top])}%"], []
+    return "Which shop grew its sales the most?", [top, f"+{percent(change[top])}%"], []
 
 
 def expected_statistic(rows):

@@ -85,7 +85,8 @@ def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         frame[group] = timeline.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
     result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
     said = _said(params["statistic"], params["percentile"])
-    bars = [{"group": str(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
+    name = charts.month_label if charts.month_numbers(frame[group], group) else str
+    bars = [{"group": name(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
     chart = charts.bar_chart(
         bars,
         category="group",
@@ -137,6 +138,15 @@ def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict[str, Any]) -> dict[str, Any]:
+    if result["method"] == "pearson" and charts.month_numbers(frame[top], top):  # a month is an ordinal, not an x
+        months = frame.assign(**{top: frame[top].map(charts.month_label, na_action="ignore")})
+        return charts.box_plot(
+            months,
+            outcome,
+            top,
+            title=f"{charts.label(outcome)} in each {charts.label(top)}",
+            description=f"Box plots of {charts.label(outcome)} in each {charts.label(top)}, January to December.",
+        )
     if result["method"] == "pearson":
         r = result["variables"][0]["pearson_r"]
         return charts.scatter_with_fit(
@@ -165,8 +175,11 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     result = timeline.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
     said = _said(params["statistic"], 50)
     per = result["period"] if result["period"] != "value" else time
+    points = result["points"]
+    if charts.month_numbers(frame[time], time):  # months in calendar order, never a number axis
+        points = [{**p, "period": charts.month_label(p["period"])} for p in points]
     chart = charts.line_chart(
-        result["points"],
+        points,
         period=per,
         measure=f"{said} {charts.label(measure)}",
         title=f"{said.capitalize()} {charts.label(measure)} per {charts.label(per)}",
@@ -192,7 +205,9 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         amount="percent",
         title=f"Share of {of} by {charts.label(column)} (%)",
         description=f"Bar chart of each {charts.label(column)}'s share of {of}, largest first: "
-        + ", ".join(f"{b['category']} {b['percent']:.3g}%" for b in bars[:12] if b["percent"] is not None),
+        + ", ".join(
+            f"{b['category']} {charts.percentage(b['percent'])}%" for b in bars[:12] if b["percent"] is not None
+        ),
         amount_title="percent",
     )
     return _answer(params, frame, result, chart)
@@ -201,17 +216,23 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     entity, time, measure = params["entity"], params["time"], params["measure"]
     frame = _frame(call, params, [entity, time, measure], [measure])
-    result = timeline.growth(frame, entity, time, measure)
-    bars = [{"entity": str(e["entity"]), "percent": e["percent_change"]} for e in result["entities"]]
-    bars = [b for b in bars if b["percent"] is not None]
+    chosen = {key: params[key] for key in ("period", "statistic", "percentile", "change")}
+    result = timeline.growth(frame, entity, time, measure, **chosen, start=params.get("from"), end=params.get("to"))
+    percent = params["change"] == "percent"
+    field = "percent_change" if percent else "change"
+    bars = [{"entity": str(e["entity"]), "change": e[field]} for e in result["entities"] if e[field] is not None]
+    said = f"{_said(params['statistic'], params['percentile'])} {charts.label(measure)}"
+    per = result["period"] if result["period"] != "value" else charts.label(time)
+    span = (f"from {params['from'] if params.get('from') else f'the first {per}'} "
+            f"to {params['to'] if params.get('to') else f'the last {per}'}")  # fmt: skip
     chart = charts.bar_chart(
         bars,
         category="entity",
-        amount="percent",
-        title=f"Change in {charts.label(measure)} from first to last {charts.label(time)}, "
-        f"per {charts.label(entity)} (%)",
-        description=f"Bar chart of each {charts.label(entity)}'s percentage change in {charts.label(measure)}, "
-        "largest first: " + ", ".join(f"{b['entity']} {b['percent']:+.3g}%" for b in bars[:12]),
-        amount_title="% change",
+        amount="change",
+        title=f"Change in {said} {span}, per {charts.label(entity)}" + (" (%)" if percent else ""),
+        description=f"Bar chart of each {charts.label(entity)}'s {'percentage ' if percent else ''}change in the "
+        f"{said} {span}, largest first: "
+        + ", ".join(f"{b['entity']} {charts.signed(b['change'], percent=percent)}" for b in bars[:12]),
+        amount_title="% change" if percent else f"change in {said}",
     )
     return _answer(params, frame, result, chart)

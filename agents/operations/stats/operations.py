@@ -18,6 +18,7 @@ COLUMN = Param("string", "a column of the table", required=True, min_length=1, m
 OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_length=64, refers_to="column")
 FILTERS = Param("object", "only the rows that match: " + FILTER_DOC, max_depth=FILTER_DEPTH)
 STATISTIC = Param("string", "what to compute per group or period", default="mean", enum=engine.STATISTICS)
+BUCKET = Param("string", "how to bucket a date column", default="auto", enum=("auto", *timeline.PERIODS))
 PERCENTILE = Param("number", "the percentile when statistic is percentile", default=50, minimum=0, maximum=100)
 COLUMNS = Param(
     "array",
@@ -36,6 +37,12 @@ ERRORS = (
     ErrorDoc("TIMEOUT", "The operation ran past the request's time budget and was stopped.", "Filter the rows first."),
     ErrorDoc("RATE_LIMITED", "The caller runs too many heavy operations.", "Wait details.retry_after_s and resend."),
 )
+
+
+def _period(description: str) -> Param:
+    """A period named as results write them; one the rows lack is an error that lists theirs."""
+    return Param("string", description + ', as results write periods: "2000", "2000Q1", "2000-03"',
+                 min_length=1, max_length=32)  # fmt: skip
 
 
 def _query(
@@ -184,7 +191,7 @@ OPERATIONS = (
             "time": COLUMN,
             "measure": COLUMN,
             "statistic": STATISTIC,
-            "period": Param("string", "how to bucket a date column", default="auto", enum=("auto", *timeline.PERIODS)),
+            "period": BUCKET,
             "filters": FILTERS,
         },
         {"table": "monthly", "time": "month", "measure": "sales", "period": "month"},
@@ -224,10 +231,28 @@ OPERATIONS = (
     ),
     _query(
         "stats.growth",
-        "Growth per entity: the measure at each entity's first and last moment, the change, the ratio and the "
-        "percentage change, largest first. Comes with a bar chart (Vega-Lite).",
+        "Growth per entity between periods: the statistic of the measure over each entity's rows in its first "
+        "period and in its last (or in the periods from and to name), with the rows each rests on, the change, "
+        "the ratio and the percentage change, largest change first (percent or absolute). A period is one value "
+        "of the time column (a year, a date: its rows make one figure), or with period a date column's year, "
+        "quarter, month, week or day (auto: the one from or to is written in). "
+        "Comes with a bar chart (Vega-Lite).",
         handlers.growth,
-        {"table": TABLE, "entity": COLUMN, "time": COLUMN, "measure": COLUMN, "filters": FILTERS},
+        {
+            "table": TABLE,
+            "entity": COLUMN,
+            "time": COLUMN,
+            "measure": COLUMN,
+            "statistic": STATISTIC,
+            "percentile": PERCENTILE,
+            "period": BUCKET,
+            "change": Param(
+                "string", "rank by the percentage or the absolute change", default="percent", enum=timeline.CHANGES
+            ),
+            "from": _period("the start period instead of each entity's first"),
+            "to": _period("the end period instead of each entity's last"),
+            "filters": FILTERS,
+        },
         {"table": "monthly", "entity": "shop", "time": "month", "measure": "sales"},
         {
             "table": "monthly",
@@ -235,6 +260,11 @@ OPERATIONS = (
             "entity": "shop",
             "time": "month",
             "measure": "sales",
+            "period": "day",
+            "statistic": "mean",
+            "change_by": "percent",
+            "from": None,
+            "to": None,
             "entities": [
                 {
                     "entity": "A",
@@ -242,11 +272,14 @@ OPERATIONS = (
                     "last_time": "2026-02-01",
                     "first": 10.0,
                     "last": 15.0,
+                    "first_n": 1,
+                    "last_n": 1,
                     "change": 5.0,
                     "ratio": 1.5,
                     "percent_change": 50.0,
                 }
             ],
+            "skipped": 0,
             "chart": {"mark": {}},
         },
     ),

@@ -2,11 +2,12 @@
 
 A date column is bucketed into years, quarters, months, weeks or days (or read as a cycle: the month
 of the year, the weekday); a number column such as a year is its own period. Like ``engine``, every
-function returns JSON-ready dicts and never raises on thin data.
+function returns JSON-ready dicts and never raises on thin data (only on a period named that the rows lack).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -14,8 +15,17 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from agents.operations.stats.engine import clean, period_label, statistic_of
+from protocol.errors import ProtocolError
 
 PERIODS = ("year", "quarter", "month", "week", "day")
+# How a period is written, as ``periods`` writes it: "2000", "2000Q1", "2000-03", "2000-03-15".
+PERIOD_SHAPES = {
+    "year": re.compile(r"\d{4}"),
+    "quarter": re.compile(r"\d{4}Q[1-4]"),
+    "month": re.compile(r"\d{4}-\d{2}"),
+    "day": re.compile(r"\d{4}-\d{2}-\d{2}"),
+}
+CHANGES = ("percent", "absolute")
 SEASONAL = {"month_of_year": "%b", "weekday": "%a", "quarter_of_year": "Q%q"}
 
 
@@ -80,27 +90,95 @@ def trend(
     return result
 
 
-def growth(frame: pd.DataFrame, entity: str, time: str, measure: str) -> dict[str, Any]:
-    """Per entity, the measure at its first and its last moment, the change, the ratio and the
-    percentage change, largest growth first."""
-    rows = []
-    ordered = frame[[entity, time, measure]].dropna().sort_values(time, kind="stable")
-    for key, part in ordered.groupby(entity, sort=True):
-        if len(part) < 2:
-            continue
-        first, last = part.iloc[0], part.iloc[-1]
-        start, end = float(first[measure]), float(last[measure])
-        rows.append(
-            {
-                "entity": clean(key),
-                "first_time": period_label(first[time]),
-                "last_time": period_label(last[time]),
-                "first": clean(start),
-                "last": clean(end),
-                "change": clean(end - start),
-                "ratio": clean(end / start) if start else None,
-                "percent_change": clean((end - start) / abs(start) * 100) if start else None,
-            }
+def growth(
+    frame: pd.DataFrame,
+    entity: str,
+    time: str,
+    measure: str,
+    *,
+    period: str = "auto",
+    statistic: str = "mean",
+    percentile: float = 50,
+    change: str = "percent",
+    start: str | None = None,
+    end: str | None = None,
+) -> dict[str, Any]:
+    """Per entity, the statistic of the measure over the rows of its first period and of its last
+    (``start`` and ``end`` name the periods instead), the change, the ratio and the percentage change,
+    largest ``change`` first. Periods, not rows: the rows of one period (several countries of one
+    region in one year) are one figure, so the first and last rows of two different countries are
+    never set against each other."""
+    present = frame[[entity, time, measure]].dropna()
+    chosen = _growth_period(present[time], period, start or end)
+    keys = (present[time] if chosen == "value" else periods(present[time], chosen)).map(period_label)
+    named = [str(n) if n is not None else None for n in (start, end)]
+    _check_named(named, keys)
+    rows, skipped = [], 0
+    for key, part in present.groupby(entity, sort=True):
+        row = _entity_growth(part[measure].groupby(keys.loc[part.index], sort=True), statistic, percentile, named)
+        if row is None:
+            skipped += 1
+        else:
+            rows.append({"entity": clean(key), **row})
+    rank = "percent_change" if change == "percent" else "change"
+    rows.sort(key=lambda r: (r[rank] is None, -(r[rank] or 0)))
+    return {"entity": entity, "time": time, "measure": measure, "period": chosen, "statistic": statistic,
+            "change_by": change, "from": start, "to": end, "entities": rows, "skipped": skipped}  # fmt: skip
+
+
+def _growth_period(times: pd.Series, period: str, named: str | None) -> str:
+    """The period asked; on "auto", the one a named period is written in ("2000" a year, "2000-03" a
+    month), else the column's own moments (each date a day, each number or text itself): rows at one moment
+    are one figure, and no span is bucketed unasked ("from January 2021 to December 2024" is two months)."""
+    if not pd.api.types.is_datetime64_any_dtype(times):  # a year, or text such as "2010-Q4": itself
+        return "value"
+    if period != "auto":
+        return period
+    shaped = next((p for p, shape in PERIOD_SHAPES.items() if named is not None and shape.fullmatch(named)), None)
+    return shaped or "day"
+
+
+def _check_named(named: list[str | None], keys: pd.Series) -> None:
+    """A named period must be one the rows have, and the start must come before the end."""
+    ordered = [str(k) for k in sorted(keys.dropna().unique())]
+    invalid = {where: f"no rows in the period {name!r}" for where, name in zip(("from", "to"), named, strict=True)
+               if name is not None and name not in ordered}  # fmt: skip
+    start, end = named
+    if not invalid and start is not None and end is not None and ordered.index(start) >= ordered.index(end):
+        invalid = {"to": f"{end!r} must be a later period than from ({start!r})"}
+    if invalid:
+        shown = ordered if len(ordered) <= 20 else [*ordered[:10], "...", *ordered[-10:]]
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "; ".join(f"{where}: {why}" for where, why in invalid.items()),
+            details={"invalid": invalid, "periods": shown},
+            suggestion=[f"name periods the rows have, from {ordered[0]} to {ordered[-1]}"]
+            if ordered
+            else ["no row has both a time and a value"],
         )
-    rows.sort(key=lambda r: (r["percent_change"] is None, -(r["percent_change"] or 0)))
-    return {"entity": entity, "time": time, "measure": measure, "entities": rows}
+
+
+def _entity_growth(per: Any, statistic: str, percentile: float, named: list[str | None]) -> dict[str, Any] | None:
+    """One entity's first and last period (or the named ones), each with its figure and the rows behind it."""
+    figures: dict[str, tuple[Any, float, int]] = {}
+    for key, part in per:
+        value = statistic_of(part, statistic, percentile=percentile)
+        if value is not None:
+            figures[str(key)] = (key, value, int(part.size))
+    ordered = list(figures.values())
+    first = figures.get(named[0]) if named[0] is not None else (ordered[0] if ordered else None)
+    last = figures.get(named[1]) if named[1] is not None else (ordered[-1] if ordered else None)
+    if first is None or last is None or first is last:
+        return None
+    (start_key, begin, start_n), (end_key, finish, end_n) = first, last
+    return {
+        "first_time": start_key,
+        "last_time": end_key,
+        "first": clean(begin),
+        "last": clean(finish),
+        "first_n": start_n,
+        "last_n": end_n,
+        "change": clean(finish - begin),
+        "ratio": clean(finish / begin) if begin else None,
+        "percent_change": clean((finish - begin) / abs(begin) * 100) if begin else None,
+    }
