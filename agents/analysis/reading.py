@@ -75,6 +75,8 @@ class Reading:
 
     line: str
     doubts: list[Doubt] = field(default_factory=list)
+    guessed: list[str] = field(default_factory=list)  # the parts chosen from the table, not named
+    unused_columns: list[str] = field(default_factory=list)  # named in the question, left out of the reading
 
     @property
     def certainty(self) -> float:
@@ -105,7 +107,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         for m in WORD.finditer(text)
         if not any(s <= m.start() < e for s, e in taken) and stem(m.group()) not in name_words
     ]
-    doubts = _part_doubts(text, schema, request, named)
+    guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
+    doubts = _part_doubts(text, request, named, guessed)
     if unused_columns:
         doubts.append(Doubt(f"I did not use {_listed(spoken(c) for c in unused_columns)}, which you named", UNSURE))
     numbers = [m.group().rstrip(".,") for m in left if m.group()[0].isdigit()]
@@ -118,13 +121,12 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     rest = [w for w in words if w not in values]
     if rest:
         doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
-    return Reading(stated(request), doubts)
+    return Reading(stated(request), doubts, guessed, unused_columns)
 
 
-def _part_doubts(text: str, schema: Schema, request: Request, named: dict[str, bool]) -> list[Doubt]:
+def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: list[str]) -> list[Doubt]:
     """Doubts about the request's parts: guessed, named only through a synonym, one of several."""
     doubts = []
-    guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
     if guessed:
         doubts.append(Doubt(f"the question does not name the {' or the '.join(guessed)}, so I chose it", UNSURE))
     loose = [c for c, exact in named.items() if not exact]

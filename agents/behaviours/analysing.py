@@ -170,6 +170,11 @@ class Analysis:
             for c in self.schema(table).columns
         ]
 
+    def reading_options(self, question: str, tables: list[str]) -> list[dict[str, str]]:
+        """The readings of the question to offer the person before answering it, if it has several."""
+        schema = answering.best_table(question, [self.schema(t) for t in tables])
+        return answering.reading_options(question, schema, self.settings["rows"].get(schema.table, []))
+
     def findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The section that answers the question, from the table it names most."""
         schema = answering.best_table(question, [self.schema(t) for t in tables])

@@ -74,6 +74,10 @@ def analyst(run: TaskRun) -> str:
                 "allow_free_answer": True,
             },
         )
+    if round_.request is None and round_.previous is None:
+        readings = analysis.reading_options(round_.question, analysis.chosen_tables(tables))
+        if readings:
+            return _ask_which_reading(run, round_.question, readings)
     if round_.request is not None:
         declined = _take_in(run, analysis, tables, round_)
         if declined is not None:
@@ -81,6 +85,22 @@ def analyst(run: TaskRun) -> str:
         tables = analysis.take_settings(analysis.settings, tables)
     payload = _report(run, analysis, tables, round_)
     return run.post("report", "collaborative_response", payload, in_reply_to=run.task.source_message_id or None)
+
+
+def _ask_which_reading(run: TaskRun, question: str, readings: list[dict[str, str]]) -> str:
+    """A question with several likely readings: ask which is meant before answering (CHAP's conservative
+    start); the person's pick is answered as its words say."""
+    said = " ".join(question.split())
+    return run.post(
+        "clarification",
+        "clarification",
+        {
+            "question": f"I can read “{said}” in more than one way, and the answers differ. Which do you mean?",
+            "options": readings,
+            "allow_free_answer": True,
+        },
+        in_reply_to=run.task.source_message_id or None,
+    )
 
 
 def _round_of(run: TaskRun, analysis: Analysis) -> Round:
@@ -104,6 +124,9 @@ def _take_in(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round)
     the id of the honest reply that says so."""
     request, previous, question = round_.request, round_.previous, round_.question
     assert request is not None
+    if request.kind == "reading":  # the person picked one of the readings offered: answered as it says
+        round_.question = request.text
+        return None
     understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
     round_.understood = understood
     asked = {"answer": question, "new_direction": request.text}.get(request.kind, f"{question} {request.text}")

@@ -16,6 +16,7 @@ from agents.analysis import prose
 from agents.analysis.column_roles import roles_of
 from agents.analysis.question import Request, read_question
 from agents.analysis.reading import Reading, read_back
+from agents.analysis.readings import options
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
 from agents.runtime import TaskFailure
@@ -238,6 +239,14 @@ def cannot_answer(request: Request, schema: Schema) -> dict[str, Any]:
         f"- I can answer: {WHAT_I_ANSWER}. Name the columns in a refinement and I will redo it.",
     ]
     return {"id": "findings", "title": "Findings", "body": "\n".join(body), "confidence": 0.2}
+
+
+def reading_options(text: str, schema: Schema, filters: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """The readings to ask about before answering ``text`` (none when its reading is sure enough)."""
+    request = request_for(text, schema, filters)
+    if not text.strip() or request.missing:
+        return []
+    return options(request, read_back(text, schema, request), schema, lambda words: request_for(words, schema, filters))
 
 
 def findings(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis.prose import two_decimals
+from agents.analysis.readings import OPTION_ID
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood
 from agents.runtime import TaskRun
 
@@ -21,7 +22,7 @@ class Request:
     """What a person said to the analyst: a correction, or an answer to one of its questions."""
 
     text: str
-    kind: str  # "correction", "refinement", "new_direction" or "answer"
+    kind: str  # "correction", "refinement", "new_direction", "answer" or "reading" (an option picked)
     question: dict[str, Any] | None = None  # what the answered question was about
     question_text: str = ""
 
@@ -60,12 +61,25 @@ def request_of(run: TaskRun) -> Request | None:
         said = [str(v) for v in (payload.get("specific_instructions") or {}).values()]
         return Request(" ".join([*said, payload.get("provided_context", "")]).strip(), payload["feedback_type"])
     if source["payload_type"] == "clarification_answer":
+        reading = _reading_picked(run, payload)
+        if reading is not None:
+            return Request(reading, "reading")
         record, question = _asked(run, payload)
         text = payload.get("free_answer") or OPTION_WORDS.get(
             payload.get("option_id", ""), payload.get("option_id", "")
         )
         return Request(text, "answer", record, question)
     return None
+
+
+def _reading_picked(run: TaskRun, answer: dict[str, Any]) -> str | None:
+    """The words of the reading the person picked, when they answered with one of its options."""
+    asked = run.message(answer.get("clarification_message_id"))
+    if asked is None or asked["sender"]["id"] != run.agent.name or asked["payload_type"] != "clarification":
+        return None
+    picked = answer.get("option_id") or ""
+    offered = asked["payload"].get("options") or []
+    return next((o["label"] for o in offered if o["id"] == picked and picked.startswith(OPTION_ID)), None)
 
 
 def asked_keys(record: dict[str, Any]) -> list[str]:

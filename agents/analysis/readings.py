@@ -1,0 +1,74 @@
+"""When a question has several readings, the analyst asks which one is meant, with each reading as a
+concrete option the person picks in one click. Plain Python.
+
+The readings on offer are the request as read and the requests one named choice apart: another
+grouping column when the question names none, or the measure the question named but the reading
+left out. Each option is a question written so that the question model reads it back exactly into
+its request (``sentence``); an option that does not read back is never offered, so picking one always
+answers what its words say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from agents.analysis.prose import spoken, statistic_words
+from agents.analysis.question import Request
+from agents.analysis.reading import UNSURE, Reading
+from agents.analysis.schema import Schema
+
+MAX_OPTIONS = 3
+OPTION_ID = "reading-"  # how a reading's option is told from the options of other questions
+SAID_KINDS = ("compare", "statistic", "trend", "share")  # kinds whose request a sentence says in full
+
+
+def sentence(request: Request) -> str | None:
+    """A question that says ``request`` in words the question model reads back (None: no such words)."""
+    if request.filters or request.kind not in SAID_KINDS or len(request.measures) > 1:
+        return None
+    measure = spoken(request.measures[0]) if request.measures else ""
+    statistic = statistic_words(request).removesuffix(" of")
+    extreme = "highest" if request.direction == "high" else "lowest"
+    if request.kind == "compare" and request.group and measure:
+        return f"Which {spoken(request.group)} has the {extreme} {statistic} {measure}?"
+    if request.kind == "statistic" and measure:
+        return f"What is the {statistic} {measure}?"
+    if request.kind == "trend" and measure and request.time:
+        return f"How did the {statistic} {measure} change over {spoken(request.time)}?"
+    if request.kind == "share" and request.group:
+        of = f"the total {spoken(request.weight)}" if request.weight else "the rows"
+        return f"What share of {of} does each {spoken(request.group)} have?"
+    return None
+
+
+def alternatives(request: Request, reading: Reading, schema: Schema) -> list[Request]:
+    """The requests one named choice away from ``request`` that its doubts make as likely."""
+    if reading.certainty > UNSURE:
+        return []
+    others: list[Request] = []
+    if request.kind in ("compare", "share") and "group" in reading.guessed:
+        others += [replace(request, group=c) for c in schema.categories if c != request.group]
+    unused = [c for c in reading.unused_columns if c in schema.numbers and c not in request.measures]
+    if request.kind in ("compare", "statistic", "trend"):
+        others += [replace(request, measures=[c]) for c in unused]
+    return others
+
+
+def options(request: Request, reading: Reading, schema: Schema, read: Callable[[str], Request]) -> list[dict[str, str]]:
+    """Two or three readings to choose from (none when the reading is sure or nothing else is likely):
+    each ``{"id", "label"}``, the label a question that reads back into its request."""
+    offered = []
+    for candidate in [request, *alternatives(request, reading, schema)]:
+        words = sentence(candidate)
+        if words is not None and _same(read(words), candidate) and words not in offered:
+            offered.append(words)
+    offered = offered[:MAX_OPTIONS]
+    if len(offered) < 2:
+        return []
+    return [{"id": f"{OPTION_ID}{index}", "label": words} for index, words in enumerate(offered, start=1)]
+
+
+def _same(read_back: Request, meant: Request) -> bool:
+    keys = ("kind", "measures", "group", "time", "weight", "statistic", "direction", "filters")
+    return all(getattr(read_back, key) == getattr(meant, key) for key in keys)
