@@ -31,9 +31,9 @@ from django.utils import timezone
 
 from agents.heavy import WORKER
 from agents.models import Agent, Approval, ApprovalStatus
-from agents.operations import workbench_registry
 from agents.operations.context import SapContext
 from agents.operations.datasets.store import column_names
+from agents.operations.registry import workbench_registry
 from agents.operations.uploads import StagedUpload, discard_staged
 from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block

@@ -44,7 +44,7 @@ class Held:
 
 def register(held: Held) -> None:
     from agents import sap_service
-    from agents.operations import workbench_registry
+    from agents.operations.registry import workbench_registry
     from agents.sap.registry import Operation, Registry
 
     operation = Operation("test.hold", "query", "Runs until the bench lets it finish.", held.hold)

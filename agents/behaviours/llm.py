@@ -22,7 +22,7 @@ from typing import Any, TypedDict
 import httpx
 from django.conf import settings
 
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block, ParseError, StreamParser, format_block
 from agents.sap.dispatcher import parse_error_block

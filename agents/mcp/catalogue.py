@@ -12,7 +12,7 @@ from typing import Any
 import mcp_types as types
 
 from agents.models import Agent
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import Block, Operation
 from agents.sap.values import json_safe
 from agents.sap_service import always_waits, may_run

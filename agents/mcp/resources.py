@@ -12,7 +12,7 @@ import mcp_types as types
 from agents.mcp.calls import sap_call
 from agents.mcp.catalogue import plain
 from agents.mcp.identity import McpAgent
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import Block
 from agents.sap_service import may_run
 from protocol.errors import ProtocolError, not_found

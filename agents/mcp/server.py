@@ -27,7 +27,7 @@ from agents.mcp.catalogue import (
 from agents.mcp.chap_tools import CHAP_TOOLS
 from agents.mcp.identity import McpAgent
 from agents.mcp.resources import resource_list, resource_read, template_list
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import Block
 from protocol.errors import ProtocolError, internal_error
 from protocol.validation import validate_params

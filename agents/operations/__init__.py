@@ -1,23 +1,3 @@
-"""The SAP operations the workbench executes, and the registry that holds them."""
+"""The SAP operations the workbench executes, one module per domain; ``registry`` holds them all.
 
-from functools import cache
-
-from agents.operations import file_operations, system
-from agents.operations.datasets import operations as datasets
-from agents.operations.stats import operations as stats
-from agents.sap import CORE_OPERATIONS, Registry
-from agents.sap.workflow import WORKFLOW
-
-
-@cache
-def workbench_registry() -> Registry:
-    return Registry(
-        [
-            *CORE_OPERATIONS,
-            WORKFLOW,
-            *system.OPERATIONS,
-            *file_operations.OPERATIONS,
-            *datasets.OPERATIONS,
-            *stats.OPERATIONS,
-        ]
-    )
+Nothing here imports Django, so a plain-Python module below (stats/charts.py) imports on its own."""

@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from agents import sap_service
 from agents.consumers import MAX_SAP_IN_FLIGHT
 from agents.models import TaskState
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap.blocks import format_block
 from agents.sap.registry import Operation, Registry
 from agents.scheduling.acts import task_create

@@ -8,7 +8,7 @@ from asgiref.sync import async_to_sync
 from rest_framework.test import APIClient
 
 from agents import sap_service
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import Operation, Registry, format_block, parse
 from agents.tokens import token_issue
 from sessions.membership import agent_join

@@ -11,7 +11,7 @@ from agents.mcp.chap_tools import CHAP_TOOLS
 from agents.mcp.identity import mcp_agent
 from agents.mcp.server import mcp_server
 from agents.models import Approval
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import StreamParser
 from agents.sap_service import approval_decide
 from agents.tokens import agent_set_enabled, live_token, token_issue, token_revoke

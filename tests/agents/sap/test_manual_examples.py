@@ -6,7 +6,7 @@ fields, the server does not give teaches it wrong.
 
 import pytest
 
-from agents.operations import workbench_registry
+from agents.operations.registry import workbench_registry
 from agents.sap import Block, parse
 from agents.sap_service import approval_decide
 from sessions.access import caller_for_user

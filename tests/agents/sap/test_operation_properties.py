@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.operations import workbench_registry
 from agents.operations.datasets.compiler import OPS
+from agents.operations.registry import workbench_registry
 from agents.sap import format_block, parse
 from agents.sap_service import sap_run
 from protocol.params import Param
