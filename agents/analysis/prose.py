@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from agents.analysis.filters import condition_words
-from agents.analysis.question import Request
+from agents.analysis.request import Request
 from agents.operations.stats.charts import label, percentage
 
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",

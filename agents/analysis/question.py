@@ -9,8 +9,6 @@ trend, share, growth, one statistic (median, percentile, total, ...), each withi
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any
 
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.phrases import (
@@ -46,45 +44,10 @@ from agents.analysis.phrases import (
     direction_of,
     statistic_of,
 )
+from agents.analysis.request import Request, Said
 from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
 from agents.analysis.schema import CODED_MAX, MAX_GROUPS, NOT_MEASURES, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
-
-
-@dataclass
-class Said:
-    """Where the question's words went: each column it names (where, and how fully) and the spans its
-    filters took. How sure the reading is follows from it (agents/analysis/reading.py)."""
-
-    columns: list[Mention] = field(default_factory=list)
-    filters: list[tuple[int, int, str]] = field(default_factory=list)
-
-
-@dataclass
-class Request:
-    """What the analyst is asked: one kind, the columns in their parts, the statistic, the filters."""
-
-    kind: str
-    table: str
-    measures: list[str] = field(default_factory=list)
-    group: str | None = None
-    outcome: str | None = None
-    time: str | None = None
-    entity: str | None = None
-    weight: str | None = None
-    statistic: str = "mean"
-    percentile: float = 50
-    direction: str = "high"
-    period: str = "auto"
-    sd: str = "sample"
-    filters: list[dict[str, Any]] = field(default_factory=list)
-    pair: bool = False
-    cycle: str | None = None  # "the warmest month of the year": groups are a date column's months
-    missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
-    said: Said = field(default_factory=Said, compare=False, repr=False)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key != "said"}
 
 
 def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False) -> str:

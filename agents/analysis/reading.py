@@ -23,7 +23,7 @@ from typing import Any
 
 from agents.analysis import phrases
 from agents.analysis.prose import rows_words, spoken, statistic_words
-from agents.analysis.question import Request
+from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import STOP, split_name, stem
 

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from agents.analysis.prose import spoken, statistic_words
-from agents.analysis.question import Request
 from agents.analysis.reading import UNSURE, Reading
+from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 
 MAX_OPTIONS = 3

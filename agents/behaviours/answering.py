@@ -14,9 +14,10 @@ from typing import Any, Protocol
 
 from agents.analysis import prose
 from agents.analysis.column_roles import roles_of
-from agents.analysis.question import Request, read_question
+from agents.analysis.question import read_question
 from agents.analysis.reading import Reading, read_back
 from agents.analysis.readings import options
+from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
 from agents.runtime import TaskFailure

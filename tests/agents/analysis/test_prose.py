@@ -4,7 +4,7 @@ import pandas as pd
 
 from agents.analysis import prose
 from agents.analysis.prose import measure_words
-from agents.analysis.question import Request
+from agents.analysis.request import Request
 from agents.operations.stats import timeline
 from agents.operations.stats.charts import percentage
 

@@ -1,0 +1,48 @@
+"""What the analyst is asked, once a question is read (agents/analysis/question.py reads it): the
+kind of question, the columns in their parts, the statistic, the filters. Plain Python.
+
+Its own module so that what reads a request (prose, the stated reading, the readings offered) need not
+import the reader."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.analysis.words import Mention
+
+
+@dataclass
+class Said:
+    """Where the question's words went: each column it names (where, and how fully) and the spans its
+    filters took. How sure the reading is follows from it (agents/analysis/reading.py)."""
+
+    columns: list[Mention] = field(default_factory=list)
+    filters: list[tuple[int, int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Request:
+    """What the analyst is asked: one kind, the columns in their parts, the statistic, the filters."""
+
+    kind: str
+    table: str
+    measures: list[str] = field(default_factory=list)
+    group: str | None = None
+    outcome: str | None = None
+    time: str | None = None
+    entity: str | None = None
+    weight: str | None = None
+    statistic: str = "mean"
+    percentile: float = 50
+    direction: str = "high"
+    period: str = "auto"
+    sd: str = "sample"
+    filters: list[dict[str, Any]] = field(default_factory=list)
+    pair: bool = False
+    cycle: str | None = None  # "the warmest month of the year": groups are a date column's months
+    missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
+    said: Said = field(default_factory=Said, compare=False, repr=False)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "said"}
