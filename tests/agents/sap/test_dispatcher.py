@@ -213,16 +213,6 @@ def test_registry_refuses_bad_definitions():
         ProtocolError("NOPE", "x")
 
 
-def test_protocol_core_imports_no_django():
-    import subprocess
-    import sys
-
-    from tests.live import ROOT
-
-    code = "import sys, agents.sap, agents.sap.__main__; sys.exit('django' in sys.modules)"
-    assert subprocess.run([sys.executable, "-c", code], cwd=ROOT, timeout=60).returncode == 0
-
-
 def test_a_whole_placeholder_passes_the_value_itself_and_an_embedded_one_its_text():
     from agents.sap.placeholders import resolve
 

@@ -1,9 +1,6 @@
 """CSV files as they come from R, Excel and European locales, read without Django: every row of the
 file loaded (or said why not), every column typed as an analyst would type it."""
 
-import subprocess
-import sys
-
 import pytest
 
 from agents.tabular.reading import ReadError, ReadOptions, read_table
@@ -128,8 +125,3 @@ def test_what_a_person_says_wins_over_the_sniffing():
 def test_a_file_with_nothing_in_it_is_an_error():
     with pytest.raises(ReadError, match="empty"):
         read("\n\n")
-
-
-def test_the_reading_imports_no_django():
-    code = "import sys, agents.tabular.reading; print(any(m.startswith('django') for m in sys.modules))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
