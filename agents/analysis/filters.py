@@ -210,7 +210,7 @@ def _subject(
     candidates += [
         (m.column, start, end + m.end) for m in mentions(rest, numbers)
     ]  # "fewer than 20% of pupils are low income"
-    plausible = [c for c in candidates if columns.plausible(c[0], value)]
+    plausible = [c for c in candidates if columns.plausible(c[0], value) and str(value) not in split_name(c[0])]
     times = [t for t in columns.times if columns.plausible(t, value)]
     if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first
         named_times = [c for c in plausible if c[0] in columns.times or _holds_years(columns.ranges.get(c[0]))]
@@ -297,6 +297,8 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
+        if str(value) in split_name(column):
+            continue  # "1975 family income" names Family_Income_1975, it keeps no income of 1975
         condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))
     return found

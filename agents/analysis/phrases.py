@@ -55,7 +55,8 @@ CHANGE_WORDS = re.compile(
     r"\b(?:ris(?:e|en|es|ing)|rose|increas\w*|decreas\w*|declin\w*|fell|fall(?:en|ing|s)?|dropp?\w*|went (?:up|down)"
     r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
     r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
-    r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward)\b",
+    r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward"
+    r"|improv\w*|worsen\w*|happen\w*|mov(?:e|ed|ing))\b",
     re.I,
 )
 

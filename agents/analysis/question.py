@@ -221,7 +221,11 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
         request.measures = [m for m in request.measures if m != request.time]
         if request.kind == "growth":
-            request.entity = request.group or _first_category(schema, free, besides=request.time)
+            request.entity = (
+                request.group
+                or _named_entity(schema, free, besides=request.time)
+                or _first_category(schema, free, besides=request.time)
+            )
             # "relative to where it started in 2012": the start, not a filter to one year
             request.filters = [
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
@@ -343,6 +347,20 @@ def _first_category(schema: Schema, free: list[Mention], *, besides: str | None 
         if c["type"] in ("string", "boolean") and 2 <= (c.get("distinct") or 0) <= MAX_GROUPS and c["name"] != besides
     ]
     return text_columns[0] if text_columns else None
+
+
+def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -> str | None:
+    """ "Which country grew most": the column the question names for the things that grow, however many
+    there are (countries, numbered counties): a text column or an identifier, named in full."""
+    kinds = {c["name"]: (c["type"], c.get("role")) for c in schema.columns}
+    named = [
+        m.column
+        for m in free
+        if m.score == 1
+        and m.column != besides
+        and (kinds[m.column][0] == "string" or kinds[m.column][1] == "identifier")
+    ]
+    return named[0] if named else None
 
 
 def _period_of(text: str) -> str:

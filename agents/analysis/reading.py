@@ -119,6 +119,9 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     if values:
         doubts.append(Doubt(f"I did not take {_listed(f'“{w}”' for w in values)} as a filter", UNSURE))
     rest = [w for w in words if w not in values]
+    others = _other_columns_said(rest, schema, used)
+    if others:
+        doubts.append(Doubt(f"you may have meant {_listed(spoken(c) for c in others)}, which I did not use", UNSURE))
     if rest:
         doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
     return Reading(stated(request), doubts, guessed, unused_columns)
@@ -140,9 +143,22 @@ def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: l
         doubts.append(Doubt(f"you asked for “{ranks.group()}”, and I found nothing to rank", UNSURE))
     elif request.kind == "statistic" and re.match(r"\s*(?:which|where|who)\b", text, re.I):
         doubts.append(Doubt("you asked which one, and I found no groups to choose from", UNSURE))
+    if request.group and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
+        doubts.append(Doubt(f"I compared {spoken(request.group)} groups, but kept only one of them", UNSURE))
     if request.kind == "association" and not phrases.ASSOCIATION.search(text):
         doubts.append(Doubt("the question does not ask how they relate; I read it so as it names two measures", UNSURE))
     return doubts
+
+
+def _other_columns_said(words: list[str], schema: Schema, used: set[str]) -> list[str]:
+    """Columns the reading left out whose name shares two or more of the words it read past
+    ("training hours" beside Training_Hours_per_Employee): perhaps the measure the question meant."""
+    said = {stem(w) for w in words}
+    return [
+        c["name"]
+        for c in schema.columns
+        if c["name"] not in used and len(said & {stem(w) for w in split_name(c["name"])}) >= 2
+    ]
 
 
 def _content_words(text: str, schema: Schema, left: list[re.Match[str]]) -> list[str]:

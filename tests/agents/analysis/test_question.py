@@ -145,3 +145,22 @@ SALES = Schema("sales", [
 def test_cycles_year_ranges_and_yes_no_columns(text, expected):
     request = read_question(text, SALES).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+PANEL = Schema("gapminder", [
+    {"name": "Country", "type": "string", "distinct": 142}, {"name": "Continent", "type": "string", "distinct": 5,
+     "values": ["Africa", "Americas", "Asia", "Europe", "Oceania"]},
+    {"name": "Year", "type": "number", "distinct": 12, "min": 1952, "max": 2007},
+    {"name": "Population", "type": "number", "distinct": 1700, "min": 60000, "max": 1.3e9},
+    {"name": "Income_1975", "type": "number", "distinct": 900, "min": 1500, "max": 96000},
+])  # fmt: skip
+
+
+def test_growth_is_per_the_entity_the_question_names_however_many_there_are():
+    request = read_question("Which country's population grew fastest in percentage terms from 1952 to 2007?", PANEL)
+    assert (request.kind, request.entity, request.measures) == ("growth", "Country", ["Population"])
+
+
+def test_a_year_in_a_column_name_names_the_column_and_filters_nothing():
+    request = read_question("What was the mean 1975 income?", PANEL)
+    assert request.measures == ["Income_1975"] and request.filters == []

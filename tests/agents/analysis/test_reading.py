@@ -47,3 +47,19 @@ def test_a_number_no_filter_took_is_a_doubt():
 def test_words_that_frame_the_question_or_name_the_table_are_no_doubt():
     reading = reading_of("Could you tell me which region has the highest mean police per 1000 in the data?")
     assert reading.said() == []
+
+
+def test_words_of_a_column_the_reading_left_out_say_which_column_may_have_been_meant():
+    firms = Schema("firms", [
+        {"name": "year", "type": "number", "distinct": 3}, {"name": "employees", "type": "number", "distinct": 90},
+        {"name": "training_hours_per_employee", "type": "number", "distinct": 90},
+    ], rows=270)  # fmt: skip
+    text = "How did training hours per employee move over the three years, on average?"
+    reading = read_back(text, firms, read_question(text, firms))
+    assert "you may have meant training hours per employee, which I did not use" in reading.said()
+    assert reading.certainty <= UNSURE
+
+
+def test_groups_kept_down_to_one_of_them_are_a_doubt():
+    reading = reading_of("In 1987, which region had the highest mean crimes per 1000 among the west ones?")
+    assert any("kept only one of them" in doubt for doubt in reading.said())
