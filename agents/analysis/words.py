@@ -253,8 +253,9 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
 
 
 def _variants(value: str) -> list[str]:
-    """A value as sentences say it: with spaces for underscores, and as the adjective of a place
-    ("europe" is said "European", "asia" "Asian", "japan" "Japanese")."""
+    """A value as sentences say it: with spaces for underscores, as the adjective of a place ("europe"
+    is said "European", "japan" "Japanese", "west" "western"), and a US state's code by its name ("PA",
+    "Pennsylvania")."""
     spaced = value.replace("_", " ")
     variants = [value, spaced]
     if spaced.isalpha() and len(spaced) > 3:
@@ -265,5 +266,23 @@ def _variants(value: str) -> list[str]:
             spaced + "ese",
             spaced[:-1] + "ian",
             spaced[:-1] + "ese",
+            spaced + "ern",
         ]
+    if value in US_STATES:
+        variants.append(US_STATES[value])
     return list(dict.fromkeys(variants))
+
+
+US_STATES = {code.lower(): name for code, name in (
+    ("AL", "alabama"), ("AK", "alaska"), ("AZ", "arizona"), ("AR", "arkansas"), ("CA", "california"),
+    ("CO", "colorado"), ("CT", "connecticut"), ("DE", "delaware"), ("FL", "florida"), ("GA", "georgia"),
+    ("HI", "hawaii"), ("ID", "idaho"), ("IL", "illinois"), ("IN", "indiana"), ("IA", "iowa"), ("KS", "kansas"),
+    ("KY", "kentucky"), ("LA", "louisiana"), ("ME", "maine"), ("MD", "maryland"), ("MA", "massachusetts"),
+    ("MI", "michigan"), ("MN", "minnesota"), ("MS", "mississippi"), ("MO", "missouri"), ("MT", "montana"),
+    ("NE", "nebraska"), ("NV", "nevada"), ("NH", "new hampshire"), ("NJ", "new jersey"), ("NM", "new mexico"),
+    ("NY", "new york"), ("NC", "north carolina"), ("ND", "north dakota"), ("OH", "ohio"), ("OK", "oklahoma"),
+    ("OR", "oregon"), ("PA", "pennsylvania"), ("RI", "rhode island"), ("SC", "south carolina"),
+    ("SD", "south dakota"), ("TN", "tennessee"), ("TX", "texas"), ("UT", "utah"), ("VT", "vermont"),
+    ("VA", "virginia"), ("WA", "washington"), ("WV", "west virginia"), ("WI", "wisconsin"), ("WY", "wyoming"),
+    ("DC", "district of columbia"),
+)}  # fmt: skip

@@ -164,3 +164,25 @@ def test_growth_is_per_the_entity_the_question_names_however_many_there_are():
 def test_a_year_in_a_column_name_names_the_column_and_filters_nothing():
     request = read_question("What was the mean 1975 income?", PANEL)
     assert request.measures == ["Income_1975"] and request.filters == []
+
+
+RESTAURANTS = Schema("fast_food", [
+    {"name": "chain", "type": "string", "distinct": 4, "values": ["Burger King", "KFC", "Wendy's"]},
+    {"name": "state", "type": "string", "distinct": 2, "values": ["NJ", "PA"]},
+    {"name": "area", "type": "string", "distinct": 3, "values": ["east", "west", "central"]},
+    {"name": "fries_price", "type": "number", "distinct": 40},
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        (
+            "What do fries cost on average at the restaurants in Pennsylvania?",
+            {"column": "state", "op": "=", "value": "PA"},
+        ),
+        ("What is the mean fries price of the western restaurants?", {"column": "area", "op": "=", "value": "west"}),
+    ],
+)
+def test_values_are_read_as_people_say_them(text, condition):
+    assert condition in read_question(text, RESTAURANTS).filters
