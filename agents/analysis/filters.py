@@ -141,7 +141,8 @@ def _comparisons(text: str) -> list[Comparison]:
             continue  # said by the phrase lists below
         op = "<" if word in LOWER_ADJECTIVES else ">"
         add(match.start(), match.end(), op, _number(match.group(2), match.group(3)), match.group(1))
-    for match in re.finditer(r"\b(?:in|during)\s+((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)", text, re.I):
+    year_alone = r"\b(?:in|during|at|for|of|only)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
+    for match in re.finditer(year_alone, text, re.I):
         add(match.start(), match.end(), "=", int(match.group(1)))
     for match in SIGNED.finditer(text):  # "when production was negative"
         add(match.start(), match.end(), "<" if match.group(1).lower().startswith(("neg", "below")) else ">", 0)
@@ -162,6 +163,12 @@ class Columns:
     ranges: dict[str, tuple[float, float]]
     times: list[str]
     dates: list[str]
+
+    def named_by(self, value: Any) -> bool:
+        """Whether a year is a word of a column's name ("1978" of earnings_1978): it names, not filters."""
+        if not _is_year(value):
+            return False  # "two-room": the 2 of a size_m2 column is a unit, not the rooms
+        return str(value) in {word for column in [*self.numbers, *self.dates] for word in split_name(column)}
 
     def plausible(self, column: str, value: float | tuple[float, float]) -> bool:
         """Whether a threshold falls within (or near) the column's values: "fewer than 2,500" is no year."""
@@ -210,7 +217,7 @@ def _subject(
     candidates += [
         (m.column, start, end + m.end) for m in mentions(rest, numbers)
     ]  # "fewer than 20% of pupils are low income"
-    plausible = [c for c in candidates if columns.plausible(c[0], value) and str(value) not in split_name(c[0])]
+    plausible = [c for c in candidates if columns.plausible(c[0], value)]
     times = [t for t in columns.times if columns.plausible(t, value)]
     if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first
         named_times = [c for c in plausible if c[0] in columns.times or _holds_years(columns.ranges.get(c[0]))]
@@ -256,6 +263,8 @@ def number_filters(
     columns = Columns([*numbers, *dates], ranges or {}, list(times), list(dates))
     found = []
     for start, end, op, value, adjective, timely in _comparisons(text):
+        if columns.named_by(value):
+            continue  # "1978 earnings" names earnings_1978: the number keeps no rows
         subject = _subject(text, start, end, columns, adjective, value, timely) or (
             (fallback, start, end) if fallback else None
         )
@@ -297,7 +306,7 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
-        if str(value) in split_name(column):
+        if columns.named_by(value):
             continue  # "1975 family income" names Family_Income_1975, it keeps no income of 1975
         condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))

@@ -52,6 +52,7 @@ STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is"
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
         "more", "less", "much", "many", "who", "whose", "where", "when", "over", "under", "above", "below"}  # fmt: skip
 VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
+YEAR_WORD = re.compile(r"(?:1[89]|20)\d\d")
 FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
 
 
@@ -143,8 +144,10 @@ class Named:
     @classmethod
     def of(cls, name: str) -> Named:
         parts = [
-            p for p in split_name(name) if p not in UNITS and p not in STOP and not p.isdigit() and len(p) > 1
-        ] or split_name(name)
+            p
+            for p in split_name(name)
+            if p not in UNITS and p not in STOP and (not p.isdigit() or YEAR_WORD.fullmatch(p)) and len(p) > 1
+        ] or split_name(name)  # earnings_1974 and earnings_1978 differ by their years
         named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
         if FUEL_NAME.search(name):
             named.concepts = [c | {"fuel"} for c in named.concepts]

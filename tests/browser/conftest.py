@@ -32,3 +32,16 @@ def nina(browser_and_server):
     page.server = server
     page.console_errors.clear()
     return page
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed case shows its server's log and the page's console errors: what the page missed is
+    often said there (a fragment that failed to render, a swap without a target)."""
+    report = yield
+    shared = item.funcargs.get("browser_and_server") if hasattr(item, "funcargs") else None
+    if report.failed and call.when == "call" and shared is not None:
+        page, server = shared
+        report.sections.append(("server log", server.log_text()))
+        report.sections.append(("console errors", "\n".join(map(str, getattr(page, "console_errors", [])))))
+    return report

@@ -186,3 +186,14 @@ RESTAURANTS = Schema("fast_food", [
 )
 def test_values_are_read_as_people_say_them(text, condition):
     assert condition in read_question(text, RESTAURANTS).filters
+
+
+def test_a_number_that_names_a_column_filters_nothing_and_a_year_said_alone_keeps_that_year():
+    earnings = Schema("training", [
+        {"name": "earnings_1974", "type": "number", "distinct": 300, "min": 0, "max": 40000},
+        {"name": "earnings_1978", "type": "number", "distinct": 300, "min": 0, "max": 60000},
+    ])  # fmt: skip
+    request = read_question("How spread out were 1978 earnings? Give me the standard deviation.", earnings)
+    assert (request.measures, request.filters, request.statistic) == (["earnings_1978"], [], "sd")
+    request = read_question("Looking only at 2007, which continent had the lowest average population?", PANEL)
+    assert {"column": "Year", "op": "=", "value": 2007} in request.filters
