@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import asdict
 from typing import Any
 
 from django.db.models import QuerySet
 
+from agents.analysis.answer_checks import KINDS, Checked, check_answer, check_criteria
 from agents.models import Task, TaskTemplate
 from agents.runtime import TaskRun
 from sessions.models import Message
@@ -20,7 +22,8 @@ CAN_DO = [
     {
         "action": "check a deliverable against its template's sections and the task's success criteria",
         "scope": "the text of the deliverable and its stated sources",
-        "limitation": "checks form and sourcing, not whether the content is true",
+        "limitation": "checks form, sourcing and whether an analysis answers the question asked (the columns it "
+        "names, no identifier analysed, each part answered), not whether the content is true",
     }
 ]
 CANNOT_DO = ["verify facts outside the session", "rewrite the deliverable"]
@@ -91,19 +94,7 @@ def review(payload: dict[str, Any], sections: list[dict[str, Any]], criteria: li
                     "confidence": 0.9,
                 }
             )
-    text = _norm(content.get("body", ""))
-    for criterion in criteria:
-        words = [w for w in _norm(criterion).split() if len(w) > 3]
-        covered = sum(1 for w in words if w in text) / len(words) if words else 1
-        if covered < 0.5:
-            findings.append(
-                {
-                    "kind": "criterion_unaddressed",
-                    "title": f"Success criterion not addressed: {criterion}",
-                    "detail": f"Only {round(covered * 100)}% of its key words appear in the deliverable.",
-                    "confidence": 0.5,
-                }
-            )
+    findings += [asdict(f) for f in check_criteria(criteria, content.get("body", "")).findings]
     return findings
 
 
@@ -125,6 +116,44 @@ def _deliverable_of(run: TaskRun, session_messages: QuerySet[Message]) -> Messag
     return reports.filter(message_id__in=inputs).order_by("-seq").first() or reports.order_by("-seq").first()
 
 
+def _analysis_behind(deliverable: Message, session_messages: QuerySet[Message]) -> dict[str, Any] | None:
+    """The analyst's report that carries the question and how it was read: the deliverable itself, or
+    the analysis a written report was written from."""
+    payload = deliverable.envelope["payload"]
+    provenance = payload.get("provenance") or {}
+    if "findings" in provenance:
+        return dict(payload)
+    source = session_messages.filter(message_id=provenance.get("from_message_id") or "").first()
+    analysed = source.envelope["payload"] if source else {}
+    return dict(analysed) if "findings" in (analysed.get("provenance") or {}) else None
+
+
+def answer_checked(analysis: dict[str, Any], criteria: list[str], text: str) -> Checked:
+    """The analysis checked against its question, and the report's ``text`` against the criteria."""
+    sections = (analysis.get("content") or {}).get("sections") or []
+    lead: dict[str, Any] = next((s for s in sections if s.get("id") == "findings"), {})
+    # Its own words only: the question it quotes back would answer every part of itself.
+    words = "\n".join(line for line in str(lead.get("body", "")).splitlines() if not line.startswith("*You asked"))
+    return check_answer(analysis["provenance"], lead.get("confidence"), criteria, text, words)
+
+
+def verdict(findings: list[dict[str, Any]], checked: Checked | None) -> str:
+    """The review's first line: whether the answer answers the question, how many problems there are."""
+    wrong = [f for f in findings if f["kind"] in ANSWER_KINDS]
+    if wrong:
+        return (
+            f"The answer may not answer the question asked: {len(wrong)} "
+            f"problem{'s' if len(wrong) > 1 else ''} with the answer"
+            + (f", {len(findings) - len(wrong)} with the report." if len(findings) > len(wrong) else ".")
+        )
+    if findings:
+        return f"{len(findings)} problem{'s' if len(findings) > 1 else ''} found."
+    return "No problems found." if checked else "No problems found in its form and sources."
+
+
+ANSWER_KINDS = KINDS
+
+
 def reviewer(run: TaskRun) -> str:
     session_messages = Message.objects.filter(session_id=run.task.session_id)
     deliverable = _deliverable_of(run, session_messages)
@@ -135,17 +164,17 @@ def reviewer(run: TaskRun) -> str:
             {"question": "Which deliverable should I review? None is in the session yet."},
         )
     plan = session_messages.filter(message_id=run.task.source_message_id).first()
-    written = deliverable.envelope["payload"].get("provenance") or {}
+    reviewed = deliverable.envelope["payload"]
+    written = reviewed.get("provenance") or {}
     slug = (plan.envelope["payload"].get("template") if plan else None) or written.get("template") or ""
     template = TaskTemplate.objects.filter(slug=slug).first()
     proposal = session_messages.filter(payload_type="task_proposal").order_by("-seq").first()
     criteria = proposal.envelope["payload"].get("success_criteria") or [] if proposal else []
-    findings = review(deliverable.envelope["payload"], template.deliverable_sections if template else [], criteria)
-    sections = [
-        {"id": f"finding-{i}", "title": f["title"], "body": f["detail"], "confidence": f["confidence"]}
-        for i, f in enumerate(findings, start=1)
-    ]
-    body = "\n".join(f"- **{f['title']}** ({f['confidence']}): {f['detail']}" for f in findings) or "No problems found."
+    analysis = _analysis_behind(deliverable, session_messages)
+    checked = answer_checked(analysis, criteria, (reviewed.get("content") or {}).get("body", "")) if analysis else None
+    findings = review(reviewed, template.deliverable_sections if template else [], [] if checked else criteria)
+    findings += [asdict(f) for f in checked.findings] if checked else []
+    said, body, sections = _written(findings, checked, analysis)
     spec = f"the {template.name.lower()} template" if template else "no template (only sources and confidence checked)"
     payload = {
         "task_step_id": f"task-{run.task.pk}",
@@ -162,12 +191,37 @@ def reviewer(run: TaskRun) -> str:
                 "confidence_in_source": "high",
             }
         ],
-        "assumptions_made": ["a section is present when a heading or section title names it"],
+        "assumptions_made": ["a section is present when a heading or section title names it"]
+        + (["a column is named when every word of its name is said, as the analyst matches names"] if checked else []),
         "confidence_score": round(min((f["confidence"] for f in findings), default=0.8), 2),
         "uncertainties": [] if template else [{"aspect": "no template spec", "reason": "the plan named no template"}],
-        "open_questions_for_human": ["Should the missing sections be added before approval?"]
-        if any(f["kind"] == "missing_section" for f in findings)
-        else [],
-        "provenance": {"behaviour": "reviewer", "review_of": deliverable.message_id},
+        "open_questions_for_human": _questions(findings),
+        "provenance": {"behaviour": "reviewer", "review_of": deliverable.message_id, "verdict": said},
     }
     return run.post("review", "collaborative_response", payload, in_reply_to=deliverable.message_id)
+
+
+def _written(
+    findings: list[dict[str, Any]], checked: Checked | None, analysis: dict[str, Any] | None
+) -> tuple[str, str, list[dict[str, Any]]]:
+    """The verdict, the review's text and its sections: one per finding, then what was checked and passed."""
+    said = verdict(findings, checked)
+    sections = [
+        {"id": f"finding-{i}", "title": f["title"], "body": f["detail"], "confidence": f["confidence"]}
+        for i, f in enumerate(findings, start=1)
+    ]
+    passed = ""
+    if checked and checked.passed:
+        passed = "Also checked, and fine: " + checked.summary.removeprefix("Checked: ") if findings else checked.summary
+        sections.append({"id": "checked", "title": "What was checked", "body": f"{said} {passed}", "confidence": 0.8})
+    asked = f"The question: “{analysis['provenance'].get('question')}”" if analysis else ""
+    listed = "\n".join(f"- **{f['title']}** ({f['confidence']}): {f['detail']}" for f in findings)
+    return said, "\n\n".join(part for part in (said, asked, listed, passed) if part), sections
+
+
+def _questions(findings: list[dict[str, Any]]) -> list[str]:
+    kinds = {f["kind"] for f in findings}
+    questions = ["Should the missing sections be added before approval?"] if "missing_section" in kinds else []
+    if kinds & set(ANSWER_KINDS):
+        questions.append("Should the analyst answer again, with the question read as you meant it?")
+    return questions

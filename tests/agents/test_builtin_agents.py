@@ -306,7 +306,7 @@ def test_the_reviewer_finds_missing_sections_unsourced_claims_and_low_confidence
     assert ("missing_section", "Missing section: Competitors") not in kinds
     assert ("low_confidence", "Low confidence: Recommendations") in kinds
     assert any(kind == "unsourced_claims" for kind, _ in kinds)
-    assert ("criterion_unaddressed", "Success criterion not addressed: pricing of each competitor") in kinds
+    assert ("criterion_unaddressed", "Success criterion not evidently met: pricing of each competitor") in kinds
 
 
 # -- safety -----------------------------------------------------------------------------------

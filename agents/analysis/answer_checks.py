@@ -1,0 +1,368 @@
+"""Whether an analyst's answer answers the question asked. Plain Python.
+
+A reviewer reading a report against its question checks what a wrong answer gives away: a column the
+question names that the answer never uses (or a lead about one it never named), an identifier or a
+constant analysed as a measure, a part of the question (a second grouping, a year, a filter) left out,
+an answer that could not be given, a success criterion the report does not speak to, and a confident
+lead despite any of these. Each check says in words what it found or, when it passed, what it
+established: "No problems found" means something only with what was checked.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents.analysis import kept_rows
+from agents.analysis.filters import condition_words
+from agents.analysis.phrases import COMPARE, DIFFER, GROUP_BEFORE, SET_ASIDE, STATISTIC_ONLY, asks_which
+from agents.analysis.schema import NOT_MEASURES
+from agents.analysis.words import PERIODIC, STOP, Mention, mentions, words_of
+
+CONFIDENT = 0.6  # a lead rated above this claims to have answered the question asked
+CRITERION_COVERED = 0.6  # the share of a success criterion's content words a report that meets it says
+PARTS = ("measures", "group", "outcome", "time", "entity", "weight")
+GROUPING_ROLES = ("category", "yes/no")
+# "across these cities", "over all four stations": the answer pools over the column
+POOLED = re.compile(
+    r"\b(?:across|over|throughout|all|for all|in all|of these|of those|in these|in those)\s+"
+    r"(?:the |these |those |all |its |their )*(?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?$",
+    re.I,
+)
+NO_FIGURE = re.compile(r"\bn/a\b|\bover the 0 rows\b|^\W*No .{1,80} has a value\b", re.I)
+# "which county", "for each region": a column asked as the groups
+WHICH_BEFORE = re.compile(r"\b(?:which|what|each|every|for each|in each)\s+(?:of the\s+)?$", re.I)
+# "per year", "in the years when ...": a time that says a rate, or names the rows a filter keeps
+RATE = re.compile(r"\b(?:per|each|every|a|an)\s+$", re.I)
+ROWS_AFTER = re.compile(r"^\s*(?:when|where|in which|with|that|whose)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong with the answer, in a plain title and words."""
+
+    kind: str  # one of KINDS, or criterion_unaddressed
+    title: str
+    detail: str
+    confidence: float
+
+
+KINDS = ("unused_column", "unasked_column", "identifier_analysed", "part_unanswered", "not_answered", "overconfident")
+
+
+@dataclass
+class Checked:
+    """What the checks found, and in words what each check that passed established."""
+
+    findings: list[Finding] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
+
+    @property
+    def summary(self) -> str:
+        """ "Checked: the answer uses price and city as the question names them; ..." """
+        return "Checked: " + "; ".join(self.passed) + "." if self.passed else ""
+
+    def add(self, kind: str, title: str, detail: str, confidence: float) -> None:
+        self.findings.append(Finding(kind, title, detail, confidence))
+
+
+def _as_list(value: Any) -> list[str]:
+    return [v for v in value if v] if isinstance(value, list) else [value] if value else []
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _columns_in(condition: dict[str, Any]) -> set[str]:
+    nested = [*condition.get("and", []), *condition.get("or", [])]
+    own = {condition["column"]} if "column" in condition else set()
+    return own.union(*(_columns_in(c) for c in nested))
+
+
+def used_columns(request: dict[str, Any]) -> set[str]:
+    """Every column the answer took a part for, filters included."""
+    used = {c for part in PARTS for c in _as_list(request.get(part))}
+    for condition in request.get("filters") or []:
+        used |= _columns_in(condition)
+    return used
+
+
+def reading(request: dict[str, Any]) -> str:
+    """The request in words: "the mean of price by city, where cylinders is 4"."""
+    statistic, kind = request.get("statistic") or "mean", request.get("kind", "")
+    measures = " and ".join(_as_list(request.get("measures")))
+    group, time = request.get("group"), request.get("time")
+    if kind == "association":
+        words = f"how {measures or 'each number'} goes with {request.get('outcome')}"
+    elif kind == "share":
+        words = f"each {group}'s share of " + (request.get("weight") or "the rows")
+    elif kind == "rank_differences":
+        words = f"which of {measures or 'the numbers'} differs most by {group}"
+    elif kind in ("trend", "growth"):
+        words = f"the {statistic} of {measures} over {time}" + (f" per {request['entity']}" if kind == "growth" else "")
+    else:
+        words = f"the {statistic} of {measures or 'the rows'}" + (f" by {group}" if group else "")
+    filters = request.get("filters") or []
+    return words + (", where " + " and ".join(condition_words(f) for f in filters) if filters else ", over every row")
+
+
+def named_columns(question: str, roles: dict[str, str]) -> list[Mention]:
+    """The columns the question names in full, as the analyst matches names, leaving out a time said as
+    a period ("monthly"), a column set aside ("leaving income aside") and a bare statistic word ("in
+    total" beside a measure)."""
+    found = [
+        m
+        for m in mentions(question, list(roles))
+        if m.score == 1
+        and not (roles.get(m.column) == "time" and PERIODIC.fullmatch(question[m.start : m.end]))
+        and not SET_ASIDE.search(question[max(0, m.start - 30) : m.start])
+    ]
+    plain = [m for m in found if not STATISTIC_ONLY.fullmatch(question[m.start : m.end])]
+    return plain if plain else found
+
+
+def _named_as_scope(question: str, mention: Mention, request: dict[str, Any], roles: dict[str, str]) -> bool:
+    """A column named as what the answer runs over, not as a part of it: an identifier ("of a state"),
+    a category named but not as a grouping ("staying in hospital") or pooled over ("across these cities")
+    by an answer that groups by nothing, a time as a rate or a span ("per year", "over the years")."""
+    before, after, role = question[: mention.start], question[mention.end :], roles.get(mention.column)
+    pooled_answer = not (request.get("group") or request.get("entity"))
+    if role in ("identifier", "text"):
+        return not WHICH_BEFORE.search(before)  # "the states", "the most countries": the rows themselves
+    if role == "time":
+        return bool(POOLED.search(before) or RATE.search(before) or ROWS_AFTER.match(after))
+    if role in GROUPING_ROLES and POOLED.search(before):
+        return True  # "averaged across all the quarters"
+    grouping = GROUP_BEFORE.search(before) or GROUP_BEFORE.search(re.sub(r"\w+\s+$", "", before))
+    return role in GROUPING_ROLES and pooled_answer and not grouping
+
+
+def check_names(question: str, request: dict[str, Any], roles: dict[str, str], skip: set[str], lead: str) -> Checked:
+    """(a) Each column the question names is used in the answer's parts or filters, and the lead
+    speaks of no measure the question does not name when it names one."""
+    named = named_columns(question, roles)
+    used, checked = used_columns(request), Checked()
+    missing = [m for m in named if m.column not in used | skip and not _named_as_scope(question, m, request, roles)]
+    for mention in missing:
+        checked.add(
+            "unused_column",
+            f"The question names {mention.column} but the answer does not use it",
+            f"“{question[mention.start : mention.end]}” names the column {mention.column}; the answer computed "
+            f"{reading(request)}.",
+            0.7,
+        )
+    unasked = _lead_columns_unasked(question, lead, request, {m.column for m in named})
+    for column in unasked:
+        checked.add(
+            "unasked_column",
+            f"The answer speaks of {column}, which the question does not name",
+            f"The question names {_listed(sorted({m.column for m in named}))}; the answer's lead is about "
+            f"{column}: it computed {reading(request)}.",
+            0.7,
+        )
+    for column, part in _groupings_unasked(question, request):
+        checked.add(
+            "unasked_column",
+            f"The answer compares {column} groups, which the question does not ask for",
+            f"The question asks no “which”, names no groups and compares nothing, but the answer takes {column} "
+            f"as its {part}: it computed {reading(request)}.",
+            0.6,
+        )
+    measured = set(_as_list(request.get("measures"))) | set(_as_list(request.get("outcome")))
+    for mention in named:
+        grouping = WHICH_BEFORE.search(question[: mention.start]) and mention.column in measured
+        if grouping and mention.column not in {request.get("group"), request.get("entity")}:
+            checked.add(
+                "part_unanswered",
+                f"{mention.column} is asked as the groups but analysed as a measure",
+                f"“{question[max(0, mention.start - 12) : mention.end].strip()}” asks which {mention.column}; the "
+                f"answer computed {reading(request)}.",
+                0.8,
+            )
+    if not checked.findings:
+        kept = [m.column for m in named if m.column in used]
+        checked.passed.append(
+            f"the answer uses {_listed(kept)} as the question names {'it' if len(kept) == 1 else 'them'}"
+            if kept
+            else "the question names no column the answer should use"
+        )
+    return checked
+
+
+def _lead_columns_unasked(question: str, lead: str, request: dict[str, Any], named: set[str]) -> list[str]:
+    """The columns the lead's first sentence speaks of that the question does not name even in part,
+    when it names one of the answer's measures: "terminal wait min is the variable most associated
+    with vehicle cost" for a question about vehicle time and vehicle cost."""
+    measures = _as_list(request.get("measures"))
+    if not named & set(measures):
+        return []
+    said = {m.column for m in mentions(question, list(used_columns(request))) if m.exact} | _filter_columns(request)
+    first = re.split(r"\.(?=\s|$)|\n", lead.replace("**", "").replace("`", "").strip(), maxsplit=1)[0]
+    parts = measures + _as_list(request.get("outcome"))
+    return [m.column for m in mentions(first, parts) if m.score == 1 and m.column not in said | named]
+
+
+def _groupings_unasked(question: str, request: dict[str, Any]) -> list[tuple[str, str]]:
+    """The grouping the answer chose when the question asks for none: no "which", no grouping word, no
+    comparison, and the column not named even in part ("the median salary at the top 25 schools")."""
+    if (
+        asks_which(question)
+        or COMPARE.search(question)
+        or DIFFER.search(question)
+        or re.search(r"\b(?:by|per|each|where|whose)\b", question, re.I)
+    ):
+        return []
+    chosen = [(request[part], part) for part in ("group", "entity") if request.get(part) and not request.get("cycle")]
+    said = {m.column for m in mentions(question, [c for c, _ in chosen])} | _filter_columns(request)
+    return [(column, "grouping" if part == "group" else part) for column, part in chosen if column not in said]
+
+
+def _filter_columns(request: dict[str, Any]) -> set[str]:
+    return set().union(*(_columns_in(c) for c in request.get("filters") or []))
+
+
+def check_roles(request: dict[str, Any], roles: dict[str, str]) -> Checked:
+    """(b) No identifier or constant is a measure, an outcome or a weight."""
+    checked = Checked()
+    parts = [("measure", c) for c in _as_list(request.get("measures"))]
+    parts += [(part, request[part]) for part in ("outcome", "weight") if request.get(part)]
+    for part, column in parts:
+        role = roles.get(column)
+        if role in NOT_MEASURES:
+            why = (
+                "its values name rows or subjects, so their mean, spread or correlation means nothing"
+                if role == "identifier"
+                else "it holds the same value in every row, so it cannot vary with anything"
+            )
+            checked.add(
+                "identifier_analysed",
+                f"{column} is an {role}, analysed as the {part}",
+                f"The answer takes {column} as its {part}, but {column} is an {role}: {why}.",
+                0.9,
+            )
+    if not checked.findings:
+        kept = sorted(c for c, role in roles.items() if role in NOT_MEASURES)
+        checked.passed.append(
+            f"no identifier or constant analysed ({_listed(kept)} left out)" if kept else "no identifier analysed"
+        )
+    return checked
+
+
+def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], lead: str) -> tuple[Checked, set[str]]:
+    """(c) A second grouping, a year and the rows the question keeps are in the answer, and the answer
+    was given at all; with the groupings it found left out, for the names check not to say it again."""
+    checked, used = Checked(), used_columns(request)
+    if request.get("missing"):
+        checked.add(
+            "not_answered",
+            "The question is not answered",
+            f"The answer could not tell which {_listed(request['missing'])} the question means, so it gives no "
+            "figure: a clarification or a rephrased question is needed.",
+            0.9,
+        )
+    if NO_FIGURE.search(lead) and not request.get("missing"):
+        checked.add(
+            "not_answered",
+            "The answer gives no figure",
+            "Its lead has no value to report (no rows, or n/a): the rows it kept or the column it took are not "
+            f"what the question asks. It computed {reading(request)}.",
+            0.8,
+        )
+    groupings = [
+        m.column
+        for m in named_columns(question, roles)
+        if roles.get(m.column) in GROUPING_ROLES and not _named_as_scope(question, m, request, roles)
+    ]
+    left = [g for g in groupings if g not in used] if request.get("group") in groupings else []
+    if left:
+        checked.add(
+            "part_unanswered",
+            f"Part of the question not answered: by {_listed(left)}",
+            f"The question groups by {_listed(groupings)}; the answer compares by {request['group']} only.",
+            0.7,
+        )
+    stated = kept_rows.years(question)
+    timed = [c for c in request.get("filters") or [] if _columns_in(c) <= {c for c, r in roles.items() if r == "time"}]
+    # A year said as a value ("earnings_1974 is 1978") is not the year the question meant; a threshold is.
+    equal = [leaf for c in request.get("filters") or [] if c not in timed for leaf in kept_rows.leaves(c)]
+    elsewhere = {y for leaf in equal if leaf.get("op") == "=" for y in kept_rows.years(str(leaf.get("value")))}
+    answered_elsewhere = {y for leaf in equal if leaf.get("op") != "=" for y in kept_rows.years(str(leaf.get("value")))}
+    answered = {y for c in timed for y in kept_rows.years(str(c))} | (kept_rows.years(lead) - elsewhere)
+    answered |= answered_elsewhere
+    answered |= {y for y in stated if any(y[2:] in c for c in used)}  # "earnings in 1978" are re78
+    for year in sorted(stated - answered):
+        checked.add(
+            "part_unanswered",
+            f"Part of the question not answered: {year}",
+            f"The question says {year}; the answer neither keeps nor names that year: it computed {reading(request)}.",
+            0.7,
+        )
+    phrases = kept_rows.kept_phrases(question)
+    for cue, rest in phrases:
+        if not kept_rows.answered(cue, rest, request):
+            checked.add(
+                "part_unanswered",
+                f"Part of the question not answered: “{cue} {rest}”",
+                f"The question keeps only some rows (“{cue} {rest}”); the answer computed {reading(request)}.",
+                0.6,
+            )
+    if not checked.findings:
+        said = [f"the grouping by {_listed(groupings)}"] if len(groupings) >= 2 else []
+        said += [f"the year {year}" for year in sorted(stated)] + [f"the rows “{c} {r}”" for c, r in phrases]
+        checked.passed.append(
+            f"every part of the question is in the answer ({'; '.join(said)})"
+            if said
+            else "the question states no second grouping, year or filter that the answer leaves out"
+        )
+    return checked, set(left)
+
+
+def check_criteria(criteria: list[str], text: str) -> Checked:
+    """(d) Each success criterion's content words appear in the report."""
+    checked = Checked()
+    said = {w.stem for w in words_of(text)}
+    for criterion in criteria:
+        words = {w.stem for w in words_of(criterion) if w.text not in STOP and len(w.text) > 3}
+        covered = len(words & said) / len(words) if words else 1
+        if covered < CRITERION_COVERED:
+            checked.add(
+                "criterion_unaddressed",
+                f"Success criterion not evidently met: {criterion}",
+                f"Only {round(covered * 100)}% of its key words appear in the report.",
+                0.5,
+            )
+    if not checked.findings:
+        checked.passed.append(
+            f"the report speaks to each of the {len(criteria)} success criteria"
+            if criteria
+            else "the proposal states no success criteria"
+        )
+    return checked
+
+
+def check_answer(
+    provenance: dict[str, Any], lead_confidence: float | None, criteria: list[str], text: str, lead: str
+) -> Checked:
+    """Every check of an analyst's answer against its question; ``provenance`` is the analyst's (its
+    question, the request it was read as and the roles of the table's columns), ``text`` the report
+    the criteria are read in and ``lead`` the answer's own words, without the question quoted back."""
+    request = provenance.get("findings") or {}
+    question = provenance.get("question") or ""
+    roles = (provenance.get("roles") or {}).get(request.get("table", ""), {})
+    parts, spoken_of = check_parts(question, request, roles, lead)
+    checks = [check_names(question, request, roles, spoken_of, lead), check_roles(request, roles), parts]
+    checks.append(check_criteria(criteria, text))
+    result = Checked([f for c in checks for f in c.findings], [p for c in checks for p in c.passed])
+    if result.findings and lead_confidence is not None and lead_confidence > CONFIDENT:
+        failed = len(result.findings)
+        result.add(
+            "overconfident",
+            f"The answer's confidence, {lead_confidence:g}, is too high",
+            f"It rates its answer {lead_confidence:g} while {failed} check{'s' if failed > 1 else ''} above "
+            f"failed: an answer that may not answer the question asked should be rated {CONFIDENT} or below, "
+            "or ask which reading is meant.",
+            0.8,
+        )
+    return result

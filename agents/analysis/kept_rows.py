@@ -1,0 +1,102 @@
+"""The parts of a question that keep some of the rows ("among the 4-cylinder ones", "only in 2007",
+"whose grade improved"), and whether a request's filters keep them. Plain Python.
+
+A reviewer's reading, not the question model's: it does not decide the filter, it asks whether the
+answer's filters speak of what the words said (their column, value or number).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents.analysis.filters import CLAUSE_END, COUNT_WORDS
+from agents.analysis.phrases import COMPARE
+from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
+
+YEAR = re.compile(r"(?<![\d.,])(?:1[5-9]|20|21)\d\d(?![\d.,]\d)")
+AMONG = re.compile(r"among(?:st)?", re.I)
+# Words that keep some of the rows; "where" and "whose" only inside a sentence, after a noun
+KEEPING = re.compile(
+    r"\b(?:among(?:st)?|only|exclud\w*|except(?:ing)?|without|for (?:the|those) [\w -]+? ones)\b"
+    r"|(?<=\w )(?<!\bto )(?<!\bfrom )(?<!\bis )(?<!\bare )(?<!\bwas )\b(?:where|whose)\b",
+    re.I,
+)
+NOT_KEEPING = re.compile(r"\b(?:the|not|if) only\s*$|\bonly\s+(?:one|two|three|\d)\b", re.I)
+COLON = re.compile(r":")
+# Words that say "the groups" or "the numbers" without naming any: "among the five ratings"
+GENERIC = {
+    stem(word)
+    for word in ("group", "level", "rating", "category", "kind", "type", "class", "value", "attribute", "measure",
+                 "variable", "indicator", "characteristic", "number", "numeric", "column", "feature", "field")
+}  # fmt: skip
+FILLER = {"ones", "one", "rows", "row", "those", "these", "records", "cases", "entries", "data", "only", "just",
+          "them", "they", "look", "looking", "consider", "considering", "please", "same", "other", "others", "people",
+          "thing", "things", "it"} | set(COUNT_WORDS) | STOP  # fmt: skip
+
+
+def years(text: str) -> set[str]:
+    return set(YEAR.findall(text))
+
+
+def kept_phrases(question: str) -> list[tuple[str, str]]:
+    """(keeping word, the rest of its clause) for each phrase that keeps some rows; a parenthesis is
+    read whole ("among the ratings (rate_marriage, 1 = very poor to 5 = very good)")."""
+    masked = re.sub(r"\([^)]*\)", lambda m: "(" + "x" * (len(m.group(0)) - 2) + ")", question)
+    phrases: list[tuple[str, str]] = []
+    for match in KEEPING.finditer(masked):
+        if match.group(0).lower() == "only" and NOT_KEEPING.search(masked[: match.end() + 6]):
+            continue
+        ends = [m.start() for m in (CLAUSE_END.search(masked, match.end()), COLON.search(masked, match.end())) if m]
+        rest = question[match.end() : min(ends, default=len(question))].strip()
+        if rest and not any(rest in r for _, r in phrases):
+            phrases.append((match.group(0), rest))
+    return phrases
+
+
+def leaves(condition: dict[str, Any]) -> list[dict[str, Any]]:
+    nested = [*condition.get("and", []), *condition.get("or", [])]
+    return [c for n in nested for c in leaves(n)] if nested else [condition]
+
+
+def _as_list(value: Any) -> list[str]:
+    return [v for v in value if v] if isinstance(value, list) else [value] if value else []
+
+
+def _number_said(value: str, phrase: str) -> bool:
+    try:
+        number = float(value)
+    except ValueError:
+        return value[:4].isdigit() and value[:4] in phrase  # a date bound: "2017-01-01" said as 2017
+    said = [float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", phrase)]
+    return any(abs(s - number) < 1e-9 or abs(s * 1000 - number) < 1e-9 for s in said)  # "$2 million" as 2000
+
+
+def _filtered(rest: str, condition: dict[str, Any], content: list[str]) -> bool:
+    """Whether a filter speaks of the phrase: its value, its number or its column said there."""
+    column, value = condition["column"], condition.get("value")
+    values = [str(v) for v in value] if isinstance(value, list) else [str(value)]
+    if value_mentions(rest, {column: values}) or any(_number_said(v, rest) for v in values):
+        return True
+    squashed = column.lower().replace("_", "")
+    return bool(mentions(rest, [column])) or any(len(w) >= 4 and w in squashed for w in content)  # "degree": nodegree
+
+
+def answered(cue: str, rest: str, request: dict[str, Any]) -> bool:
+    """Whether the request keeps what the phrase keeps: a filter speaks of it, the phrase says nothing
+    that keeps rows ("without it"), or "among ..." names only what the answer groups by ("among the
+    regions", "among the five marriage ratings (rate_marriage, ...)")."""
+    content = [w.stem for w in words_of(rest.replace("'", " ")) if w.text not in FILLER and w.stem not in GENERIC]
+    content = [w for w in content if not w.isdigit()]
+    numbers = bool(re.search(r"\d", rest))
+    if any(_filtered(rest, c, content) for f in request.get("filters") or [] for c in leaves(f)):
+        return True
+    if not content and not numbers:
+        return True
+    grouped = [c for part in ("group", "entity", "time") for c in _as_list(request.get(part))]
+    if COMPARE.search(rest) and mentions(rest, grouped):
+        return True  # "without (individual_deductible 1 vs 0)": the groups compared, not rows kept
+    if not AMONG.fullmatch(cue):
+        return False
+    grouped_words = {stem(w) for name in [*grouped, request.get("table", "")] for w in split_name(name)}
+    return bool(mentions(rest, grouped)) or (not numbers and all(w in grouped_words for w in content))
