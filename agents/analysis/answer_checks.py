@@ -18,7 +18,7 @@ from agents.analysis import kept_rows
 from agents.analysis.filters import condition_words
 from agents.analysis.phrases import COMPARE, DIFFER, GROUP_BEFORE, SET_ASIDE, STATISTIC_ONLY, asks_which
 from agents.analysis.schema import NOT_MEASURES
-from agents.analysis.words import PERIODIC, STOP, Mention, mentions, words_of
+from agents.analysis.words import PERIODIC, STOP, Mention, Named, mentions, words_of
 
 CONFIDENT = 0.6  # a lead rated above this claims to have answered the question asked
 CRITERION_COVERED = 0.6  # the share of a success criterion's content words a report that meets it says
@@ -123,6 +123,13 @@ def named_columns(question: str, roles: dict[str, str]) -> list[Mention]:
     return plain if plain else found
 
 
+def _alike(column: str, used: set[str], roles: dict[str, str]) -> bool:
+    """Whether the answer uses the column or one its name cannot be told from: "1978 earnings" names
+    earnings_1974 and earnings_1978 alike, so either answers it."""
+    stems = Named.of(column).stems
+    return column in used or any(Named.of(other).stems == stems for other in used if other in roles)
+
+
 def _named_as_scope(question: str, mention: Mention, request: dict[str, Any], roles: dict[str, str]) -> bool:
     """A column named as what the answer runs over, not as a part of it: an identifier ("of a state"),
     a category named but not as a grouping ("staying in hospital") or pooled over ("across these cities")
@@ -144,7 +151,11 @@ def check_names(question: str, request: dict[str, Any], roles: dict[str, str], s
     speaks of no measure the question does not name when it names one."""
     named = named_columns(question, roles)
     used, checked = used_columns(request), Checked()
-    missing = [m for m in named if m.column not in used | skip and not _named_as_scope(question, m, request, roles)]
+    missing = [
+        m
+        for m in named
+        if not _alike(m.column, used | skip, roles) and not _named_as_scope(question, m, request, roles)
+    ]
     for mention in missing:
         checked.add(
             "unused_column",

@@ -175,7 +175,11 @@ def reviewer(run: TaskRun) -> str:
     findings = review(reviewed, template.deliverable_sections if template else [], [] if checked else criteria)
     findings += [asdict(f) for f in checked.findings] if checked else []
     said, body, sections = _written(findings, checked, analysis)
-    spec = f"the {template.name.lower()} template" if template else "no template (only sources and confidence checked)"
+    spec = f"the {template.name.lower()} template" if template else "no template"
+    if checked:
+        spec = f"the question it answers and {spec}"
+    elif not template:
+        spec += " (only sources and confidence checked)"
     payload = {
         "task_step_id": f"task-{run.task.pk}",
         "content": {

@@ -309,6 +309,74 @@ def test_the_reviewer_finds_missing_sections_unsourced_claims_and_low_confidence
     assert ("criterion_unaddressed", "Success criterion not evidently met: pricing of each competitor") in kinds
 
 
+CHICKS = {"Chick": "identifier", "Diet": "category", "weight": "measure", "Time": "time"}
+
+
+def reviewed(team, request, lead, confidence=0.9):
+    """The reviewer's review of an analyst's report that read "Which diet gives the heaviest chicks?"
+    as ``request`` and led with ``lead``."""
+    question = "Which diet gives the heaviest chicks on average?"
+    report = message_post_at_head(
+        session_id=team["session"].pk,
+        caller=caller_for_agent(Agent.objects.get(name="analyst")),
+        payload_type="collaborative_response",
+        payload={
+            "content": {
+                "body": f"# Analysis of chicks\n\n## Findings\n\n{lead}",
+                "sections": [{"id": "findings", "title": "Findings", "body": lead, "confidence": confidence}],
+            },
+            "supporting_materials": [{"type": "session_message", "citation": "chicks.csv"}],
+            "confidence_score": confidence,
+            "provenance": {
+                "behaviour": "analyst",
+                "question": question,
+                "findings": {"kind": "compare", "table": "chicks", **request},
+                "roles": {"chicks": CHICKS},
+            },
+        },
+    )
+    Task.objects.create(
+        session=team["session"],
+        title="Review",
+        agent=Agent.objects.get(name="reviewer"),
+        source_message_id=report.message_id,
+    )
+    work_until_idle()
+    return last(team["session"], "collaborative_response", sender="reviewer")["payload"]
+
+
+def test_the_reviewer_finds_an_identifier_analysed_in_place_of_the_measure_the_question_names(team):
+    review = reviewed(team, {"measures": ["Chick"], "group": "Diet"}, "**4** has the highest mean Chick: 45.53")
+    titles = [s["title"] for s in review["content"]["sections"]]
+    assert titles[:3] == [
+        "The question names weight but the answer does not use it",
+        "Chick is an identifier, analysed as the measure",
+        "The answer's confidence, 0.9, is too high",
+    ]
+    body = review["content"]["body"]
+    assert "No problems found" not in body
+    assert "The answer may not answer the question asked: 3 problems with the answer." in body
+    assert body.startswith("# Review of the report by analyst against the question it answers and no template\n")
+    assert "“heaviest” names the column weight; the answer computed the mean of Chick by Diet, over every row." in body
+    assert review["provenance"]["verdict"].startswith("The answer may not answer the question asked")
+    assert review["open_questions_for_human"] == [
+        "Should the analyst answer again, with the question read as you meant it?"
+    ]
+
+
+def test_the_reviewer_finds_no_problems_in_a_right_answer_and_says_what_it_checked(team):
+    review = reviewed(team, {"measures": ["weight"], "group": "Diet"}, "**3** has the highest mean weight: 142.9")
+    [checked] = review["content"]["sections"]
+    assert checked["title"] == "What was checked"
+    assert checked["body"] == (
+        "No problems found. Checked: the answer uses Diet and weight as the question names them; no identifier "
+        "or constant analysed (Chick left out); the question states no second grouping, year or filter that the "
+        "answer leaves out; the proposal states no success criteria."
+    )
+    assert review["content"]["body"].split("\n\n")[1] == "No problems found."
+    assert review["open_questions_for_human"] == []
+
+
 # -- safety -----------------------------------------------------------------------------------
 
 
