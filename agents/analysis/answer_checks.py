@@ -173,25 +173,6 @@ def check_names(question: str, request: dict[str, Any], roles: dict[str, str], s
             f"{column}: it computed {reading(request)}.",
             0.7,
         )
-    for column, part in _groupings_unasked(question, request):
-        checked.add(
-            "unasked_column",
-            f"The answer compares {column} groups, which the question does not ask for",
-            f"The question asks no “which”, names no groups and compares nothing, but the answer takes {column} "
-            f"as its {part}: it computed {reading(request)}.",
-            0.6,
-        )
-    measured = set(_as_list(request.get("measures"))) | set(_as_list(request.get("outcome")))
-    for mention in named:
-        grouping = WHICH_BEFORE.search(question[: mention.start]) and mention.column in measured
-        if grouping and mention.column not in {request.get("group"), request.get("entity")}:
-            checked.add(
-                "part_unanswered",
-                f"{mention.column} is asked as the groups but analysed as a measure",
-                f"“{question[max(0, mention.start - 12) : mention.end].strip()}” asks which {mention.column}; the "
-                f"answer computed {reading(request)}.",
-                0.8,
-            )
     if not checked.findings:
         kept = [m.column for m in named if m.column in used]
         checked.passed.append(
@@ -234,6 +215,52 @@ def _filter_columns(request: dict[str, Any]) -> set[str]:
     return set().union(*(_columns_in(c) for c in request.get("filters") or []))
 
 
+def check_groups(question: str, request: dict[str, Any], roles: dict[str, str]) -> tuple[Checked, set[str]]:
+    """(c) The groups the question asks for are the answer's: no second grouping left out, no grouping
+    the question does not ask for, no "which county" measured as a number; with the groupings left out,
+    for the names check not to say it again."""
+    checked, used, named = Checked(), used_columns(request), named_columns(question, roles)
+    groupings = [
+        m.column
+        for m in named
+        if roles.get(m.column) in GROUPING_ROLES and not _named_as_scope(question, m, request, roles)
+    ]
+    left = [g for g in groupings if g not in used] if request.get("group") in groupings else []
+    if left:
+        checked.add(
+            "part_unanswered",
+            f"Part of the question not answered: by {_listed(left)}",
+            f"The question groups by {_listed(groupings)}; the answer compares by {request['group']} only.",
+            0.7,
+        )
+    for column, part in _groupings_unasked(question, request):
+        checked.add(
+            "unasked_column",
+            f"The answer compares {column} groups, which the question does not ask for",
+            f"The question asks no “which”, names no groups and compares nothing, but the answer takes {column} "
+            f"as its {part}: it computed {reading(request)}.",
+            0.6,
+        )
+    measured = set(_as_list(request.get("measures"))) | set(_as_list(request.get("outcome")))
+    for mention in named:
+        asked = WHICH_BEFORE.search(question[: mention.start]) and mention.column in measured
+        if asked and mention.column not in {request.get("group"), request.get("entity")}:
+            checked.add(
+                "part_unanswered",
+                f"{mention.column} is asked as the groups but analysed as a measure",
+                f"“{question[max(0, mention.start - 12) : mention.end].strip()}” asks which {mention.column}; the "
+                f"answer computed {reading(request)}.",
+                0.8,
+            )
+    if not checked.findings:
+        checked.passed.append(
+            f"the answer groups as the question does (by {_listed(groupings)})"
+            if groupings
+            else "the answer takes no groups the question does not ask for"
+        )
+    return checked, set(left)
+
+
 def check_roles(request: dict[str, Any], roles: dict[str, str]) -> Checked:
     """(b) No identifier or constant is a measure, an outcome or a weight."""
     checked = Checked()
@@ -261,10 +288,9 @@ def check_roles(request: dict[str, Any], roles: dict[str, str]) -> Checked:
     return checked
 
 
-def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], lead: str) -> tuple[Checked, set[str]]:
-    """(c) A second grouping, a year and the rows the question keeps are in the answer, and the answer
-    was given at all; with the groupings it found left out, for the names check not to say it again."""
-    checked, used = Checked(), used_columns(request)
+def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], lead: str) -> Checked:
+    """(c) The answer was given at all, and the years and the rows the question keeps are in it."""
+    checked = Checked()
     if request.get("missing"):
         checked.add(
             "not_answered",
@@ -281,33 +307,21 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
             f"what the question asks. It computed {reading(request)}.",
             0.8,
         )
-    groupings = [
-        m.column
-        for m in named_columns(question, roles)
-        if roles.get(m.column) in GROUPING_ROLES and not _named_as_scope(question, m, request, roles)
-    ]
-    left = [g for g in groupings if g not in used] if request.get("group") in groupings else []
-    if left:
-        checked.add(
-            "part_unanswered",
-            f"Part of the question not answered: by {_listed(left)}",
-            f"The question groups by {_listed(groupings)}; the answer compares by {request['group']} only.",
-            0.7,
-        )
     stated = kept_rows.years(question)
-    timed = [c for c in request.get("filters") or [] if _columns_in(c) <= {c for c, r in roles.items() if r == "time"}]
-    # A year said as a value ("earnings_1974 is 1978") is not the year the question meant; a threshold is.
-    equal = [leaf for c in request.get("filters") or [] if c not in timed for leaf in kept_rows.leaves(c)]
-    elsewhere = {y for leaf in equal if leaf.get("op") == "=" for y in kept_rows.years(str(leaf.get("value")))}
-    answered_elsewhere = {y for leaf in equal if leaf.get("op") != "=" for y in kept_rows.years(str(leaf.get("value")))}
-    answered = {y for c in timed for y in kept_rows.years(str(c))} | (kept_rows.years(lead) - elsewhere)
-    answered |= answered_elsewhere
-    answered |= {y for y in stated if any(y[2:] in c for c in used)}  # "earnings in 1978" are re78
-    for year in sorted(stated - answered):
+    times = {c for c, role in roles.items() if role == "time"}
+    for year in kept_rows.years_unanswered(question, request, times, lead):
         checked.add(
             "part_unanswered",
             f"Part of the question not answered: {year}",
             f"The question says {year}; the answer neither keeps nor names that year: it computed {reading(request)}.",
+            0.7,
+        )
+    for kept in kept_rows.set_against(question, request):
+        checked.add(
+            "part_unanswered",
+            f"A comparison read as a filter: only the rows where {kept}",
+            f"The question sets {kept.rsplit(' is ', 1)[-1]} against another group; the answer keeps only the rows "
+            f"where {kept}: it computed {reading(request)}.",
             0.7,
         )
     phrases = kept_rows.kept_phrases(question)
@@ -320,14 +334,13 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
                 0.6,
             )
     if not checked.findings:
-        said = [f"the grouping by {_listed(groupings)}"] if len(groupings) >= 2 else []
-        said += [f"the year {year}" for year in sorted(stated)] + [f"the rows “{c} {r}”" for c, r in phrases]
+        said = [f"the year {year}" for year in sorted(stated)] + [f"the rows “{c} {r}”" for c, r in phrases]
         checked.passed.append(
             f"every part of the question is in the answer ({'; '.join(said)})"
             if said
-            else "the question states no second grouping, year or filter that the answer leaves out"
+            else "the question states no year or filter that the answer leaves out"
         )
-    return checked, set(left)
+    return checked
 
 
 def check_criteria(criteria: list[str], text: str) -> Checked:
@@ -362,8 +375,9 @@ def check_answer(
     request = provenance.get("findings") or {}
     question = provenance.get("question") or ""
     roles = (provenance.get("roles") or {}).get(request.get("table", ""), {})
-    parts, spoken_of = check_parts(question, request, roles, lead)
-    checks = [check_names(question, request, roles, spoken_of, lead), check_roles(request, roles), parts]
+    groups, spoken_of = check_groups(question, request, roles)
+    checks = [check_names(question, request, roles, spoken_of, lead), check_roles(request, roles), groups]
+    checks.append(check_parts(question, request, roles, lead))
     checks.append(check_criteria(criteria, text))
     result = Checked([f for c in checks for f in c.findings], [p for c in checks for p in c.passed])
     if result.findings and lead_confidence is not None and lead_confidence > CONFIDENT:

@@ -39,6 +39,21 @@ def years(text: str) -> set[str]:
     return set(YEAR.findall(text))
 
 
+def years_unanswered(question: str, request: dict[str, Any], times: set[str], lead: str) -> list[str]:
+    """The years the question says that the answer neither keeps (a filter of a time, a threshold) nor
+    names (in its lead, in a column's name: "earnings in 1978" are re78); a year kept as the value of
+    another column ("earnings_1974 is 1978") is not the year the question meant."""
+    filters = request.get("filters") or []
+    timed = [c for c in filters if {leaf.get("column") for leaf in leaves(c)} <= times]
+    others = [leaf for c in filters if c not in timed for leaf in leaves(c)]
+    as_values = {y for leaf in others if leaf.get("op") == "=" for y in years(str(leaf.get("value")))}
+    answered = {y for c in timed for y in years(str(c))} | (years(lead) - as_values)
+    answered |= {y for leaf in others if leaf.get("op") != "=" for y in years(str(leaf.get("value")))}
+    used = {c for part in ("measures", "group", "outcome", "time", "entity") for c in _as_list(request.get(part))}
+    used |= {leaf.get("column") or "" for leaf in others}
+    return sorted(y for y in years(question) - answered if not any(y[2:] in c for c in used))
+
+
 def kept_phrases(question: str) -> list[tuple[str, str]]:
     """(keeping word, the rest of its clause) for each phrase that keeps some rows; a parenthesis is
     read whole ("among the ratings (rate_marriage, 1 = very poor to 5 = very good)")."""
@@ -100,3 +115,20 @@ def answered(cue: str, rest: str, request: dict[str, Any]) -> bool:
         return False
     grouped_words = {stem(w) for name in [*grouped, request.get("table", "")] for w in split_name(name)}
     return bool(mentions(rest, grouped)) or (not numbers and all(w in grouped_words for w in content))
+
+
+SET_AGAINST = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|against)(?!\w)", re.I)
+
+
+def set_against(question: str, request: dict[str, Any]) -> list[str]:
+    """The filters that keep one value the question sets against another ("men versus women" read
+    as the women only): a comparison read as a filter."""
+    found = []
+    for leaf in [leaf for condition in request.get("filters") or [] for leaf in leaves(condition)]:
+        if leaf.get("op") != "=" or not isinstance(leaf.get("value"), str):
+            continue
+        for _, value, offset in value_mentions(question, {leaf["column"]: [leaf["value"]]}):
+            near = question[max(0, offset - 25) : offset + len(value) + 25]
+            if SET_AGAINST.search(near):
+                found.append(f"{leaf['column']} is {value}")
+    return found

@@ -370,8 +370,8 @@ def test_the_reviewer_finds_no_problems_in_a_right_answer_and_says_what_it_check
     assert checked["title"] == "What was checked"
     assert checked["body"] == (
         "No problems found. Checked: the answer uses Diet and weight as the question names them; no identifier "
-        "or constant analysed (Chick left out); the question states no second grouping, year or filter that the "
-        "answer leaves out; the proposal states no success criteria."
+        "or constant analysed (Chick left out); the answer groups as the question does (by Diet); the question "
+        "states no year or filter that the answer leaves out; the proposal states no success criteria."
     )
     assert review["content"]["body"].split("\n\n")[1] == "No problems found."
     assert review["open_questions_for_human"] == []

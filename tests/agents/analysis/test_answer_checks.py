@@ -44,8 +44,8 @@ def test_a_right_answer_passes_every_check_and_says_what_was_checked():
     assert result.findings == []
     assert result.summary == (
         "Checked: the answer uses Diet and weight as the question names them; no identifier or constant "
-        "analysed (Chick left out); the question states no second grouping, year or filter that the answer "
-        "leaves out; the proposal states no success criteria."
+        "analysed (Chick left out); the answer groups as the question does (by Diet); the question states no year "
+        "or filter that the answer leaves out; the proposal states no success criteria."
     )
 
 
@@ -141,3 +141,26 @@ def test_a_success_criterion_is_met_when_the_report_says_its_words():
     result = check_criteria(["names the species with the shortest petal length", "compares sepal width"], text)
     assert [f.title for f in result.findings] == ["Success criterion not evidently met: compares sepal width"]
     assert check_criteria([], text).passed == ["the proposal states no success criteria"]
+
+
+def test_groups_the_question_asks_for_are_the_answers():
+    roles = {"county": "measure", "region": "category", "crimes": "measure", "year": "time", "sex": "category"}
+    measured = checked(
+        "Which county had the steepest rise in crimes from 1981 to 1987?",
+        {"kind": "growth", "measures": ["county", "crimes"], "entity": "region", "time": "year"},
+        roles,
+        lead="central grew most: county went from 1 in 1981 to 185 in 1987",
+    )
+    assert "county is asked as the groups but analysed as a measure" in titles(measured)
+    unasked = checked(
+        "What's the median crimes at the top 25 counties?",
+        {"kind": "compare", "measures": ["crimes"], "group": "region"},
+        roles,
+    )
+    assert "The answer compares region groups, which the question does not ask for" in titles(unasked)
+    against = checked(
+        "What proportion of those aboard were men versus women?",
+        {"kind": "share", "group": "region", "filters": [{"column": "sex", "op": "=", "value": "women"}]},
+        roles,
+    )
+    assert "A comparison read as a filter: only the rows where sex is women" in titles(against)
