@@ -1,6 +1,9 @@
 """The reviewer's checks of an answer against its question (plain Python), on answers the trial of
 issue 36 found wrong and on right ones, in small dicts shaped as the analyst's provenance."""
 
+import subprocess
+import sys
+
 from agents.analysis.answer_checks import check_answer, check_criteria
 from agents.analysis.kept_rows import kept_phrases
 
@@ -164,3 +167,8 @@ def test_groups_the_question_asks_for_are_the_answers():
         roles,
     )
     assert "A comparison read as a filter: only the rows where sex is women" in titles(against)
+
+
+def test_the_checks_import_no_django():
+    code = "import sys, agents.analysis.answer_checks; print(any(m.startswith('django') for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
