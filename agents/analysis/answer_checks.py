@@ -14,15 +14,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.analysis import kept_rows
-from agents.analysis.filters import condition_words
+from agents.analysis import question_parts as parts_of
 from agents.analysis.phrases import COMPARE, DIFFER, GROUP_BEFORE, SET_ASIDE, STATISTIC_ONLY, asks_which
+from agents.analysis.question_parts import as_list, columns_in, reading, used_columns
 from agents.analysis.schema import NOT_MEASURES
 from agents.analysis.words import PERIODIC, STOP, Mention, Named, mentions, words_of
 
 CONFIDENT = 0.6  # a lead rated above this claims to have answered the question asked
 CRITERION_COVERED = 0.6  # the share of a success criterion's content words a report that meets it says
-PARTS = ("measures", "group", "outcome", "time", "entity", "weight")
 GROUPING_ROLES = ("category", "yes/no")
 # "across these cities", "over all four stations": the answer pools over the column
 POOLED = re.compile(
@@ -30,7 +29,6 @@ POOLED = re.compile(
     r"(?:the |these |those |all |its |their )*(?:\d+ |two |three |four |five |six |seven |eight |nine |ten )?$",
     re.I,
 )
-NO_FIGURE = re.compile(r"\bn/a\b|\bover the 0 rows\b|^\W*No .{1,80} has a value\b", re.I)
 # "which county", "for each region": a column asked as the groups
 WHICH_BEFORE = re.compile(r"\b(?:which|what|each|every|for each|in each)\s+(?:of the\s+)?$", re.I)
 # "per year", "in the years when ...": a time that says a rate, or names the rows a filter keeps
@@ -67,45 +65,8 @@ class Checked:
         self.findings.append(Finding(kind, title, detail, confidence))
 
 
-def _as_list(value: Any) -> list[str]:
-    return [v for v in value if v] if isinstance(value, list) else [value] if value else []
-
-
 def _listed(names: list[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _columns_in(condition: dict[str, Any]) -> set[str]:
-    nested = [*condition.get("and", []), *condition.get("or", [])]
-    own = {condition["column"]} if "column" in condition else set()
-    return own.union(*(_columns_in(c) for c in nested))
-
-
-def used_columns(request: dict[str, Any]) -> set[str]:
-    """Every column the answer took a part for, filters included."""
-    used = {c for part in PARTS for c in _as_list(request.get(part))}
-    for condition in request.get("filters") or []:
-        used |= _columns_in(condition)
-    return used
-
-
-def reading(request: dict[str, Any]) -> str:
-    """The request in words: "the mean of price by city, where cylinders is 4"."""
-    statistic, kind = request.get("statistic") or "mean", request.get("kind", "")
-    measures = " and ".join(_as_list(request.get("measures")))
-    group, time = request.get("group"), request.get("time")
-    if kind == "association":
-        words = f"how {measures or 'each number'} goes with {request.get('outcome')}"
-    elif kind == "share":
-        words = f"each {group}'s share of " + (request.get("weight") or "the rows")
-    elif kind == "rank_differences":
-        words = f"which of {measures or 'the numbers'} differs most by {group}"
-    elif kind in ("trend", "growth"):
-        words = f"the {statistic} of {measures} over {time}" + (f" per {request['entity']}" if kind == "growth" else "")
-    else:
-        words = f"the {statistic} of {measures or 'the rows'}" + (f" by {group}" if group else "")
-    filters = request.get("filters") or []
-    return words + (", where " + " and ".join(condition_words(f) for f in filters) if filters else ", over every row")
 
 
 def named_columns(question: str, roles: dict[str, str]) -> list[Mention]:
@@ -187,12 +148,12 @@ def _lead_columns_unasked(question: str, lead: str, request: dict[str, Any], nam
     """The columns the lead's first sentence speaks of that the question does not name even in part,
     when it names one of the answer's measures: "terminal wait min is the variable most associated
     with vehicle cost" for a question about vehicle time and vehicle cost."""
-    measures = _as_list(request.get("measures"))
+    measures = as_list(request.get("measures"))
     if not named & set(measures):
         return []
     said = {m.column for m in mentions(question, list(used_columns(request))) if m.exact} | _filter_columns(request)
     first = re.split(r"\.(?=\s|$)|\n", lead.replace("**", "").replace("`", "").strip(), maxsplit=1)[0]
-    parts = measures + _as_list(request.get("outcome"))
+    parts = measures + as_list(request.get("outcome"))
     return [m.column for m in mentions(first, parts) if m.score == 1 and m.column not in said | named]
 
 
@@ -212,7 +173,7 @@ def _groupings_unasked(question: str, request: dict[str, Any]) -> list[tuple[str
 
 
 def _filter_columns(request: dict[str, Any]) -> set[str]:
-    return set().union(*(_columns_in(c) for c in request.get("filters") or []))
+    return set().union(*(columns_in(c) for c in request.get("filters") or []))
 
 
 def check_groups(question: str, request: dict[str, Any], roles: dict[str, str]) -> tuple[Checked, set[str]]:
@@ -241,7 +202,7 @@ def check_groups(question: str, request: dict[str, Any], roles: dict[str, str]) 
             f"as its {part}: it computed {reading(request)}.",
             0.6,
         )
-    measured = set(_as_list(request.get("measures"))) | set(_as_list(request.get("outcome")))
+    measured = set(as_list(request.get("measures"))) | set(as_list(request.get("outcome")))
     for mention in named:
         asked = WHICH_BEFORE.search(question[: mention.start]) and mention.column in measured
         if asked and mention.column not in {request.get("group"), request.get("entity")}:
@@ -264,7 +225,7 @@ def check_groups(question: str, request: dict[str, Any], roles: dict[str, str]) 
 def check_roles(request: dict[str, Any], roles: dict[str, str]) -> Checked:
     """(b) No identifier or constant is a measure, an outcome or a weight."""
     checked = Checked()
-    parts = [("measure", c) for c in _as_list(request.get("measures"))]
+    parts = [("measure", c) for c in as_list(request.get("measures"))]
     parts += [(part, request[part]) for part in ("outcome", "weight") if request.get(part)]
     for part, column in parts:
         role = roles.get(column)
@@ -299,7 +260,7 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
             "figure: a clarification or a rephrased question is needed.",
             0.9,
         )
-    if NO_FIGURE.search(lead) and not request.get("missing"):
+    if parts_of.NO_FIGURE.search(lead) and not request.get("missing"):
         checked.add(
             "not_answered",
             "The answer gives no figure",
@@ -307,16 +268,25 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
             f"what the question asks. It computed {reading(request)}.",
             0.8,
         )
-    stated = kept_rows.years(question)
+    change = parts_of.change_asked(question, list(roles))
+    if change and request.get("kind") in ("statistic", "compare"):
+        checked.add(
+            "part_unanswered",
+            "A change asked, one figure answered",
+            f"“{change}” asks how something changed over time; the answer computed {reading(request)}, which "
+            "follows nothing over time.",
+            0.6,
+        )
+    stated = parts_of.years(question)
     times = {c for c, role in roles.items() if role == "time"}
-    for year in kept_rows.years_unanswered(question, request, times, lead):
+    for year in parts_of.years_unanswered(question, request, times, lead):
         checked.add(
             "part_unanswered",
             f"Part of the question not answered: {year}",
             f"The question says {year}; the answer neither keeps nor names that year: it computed {reading(request)}.",
             0.7,
         )
-    for kept in kept_rows.set_against(question, request):
+    for kept in parts_of.set_against(question, request):
         checked.add(
             "part_unanswered",
             f"A comparison read as a filter: only the rows where {kept}",
@@ -324,9 +294,9 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
             f"where {kept}: it computed {reading(request)}.",
             0.7,
         )
-    phrases = kept_rows.kept_phrases(question)
+    phrases = parts_of.kept_phrases(question)
     for cue, rest in phrases:
-        if not kept_rows.answered(cue, rest, request):
+        if not parts_of.answered(cue, rest, request):
             checked.add(
                 "part_unanswered",
                 f"Part of the question not answered: “{cue} {rest}”",

@@ -5,7 +5,7 @@ import subprocess
 import sys
 
 from agents.analysis.answer_checks import check_answer, check_criteria
-from agents.analysis.kept_rows import kept_phrases
+from agents.analysis.question_parts import kept_phrases
 
 CHICKS = {"Chick": "identifier", "Diet": "category", "weight": "measure", "Time": "time"}
 CARS = {"mpg": "measure", "cylinders": "category", "origin": "category", "weight": "measure", "model": "identifier"}
@@ -167,6 +167,26 @@ def test_groups_the_question_asks_for_are_the_answers():
         roles,
     )
     assert "A comparison read as a filter: only the rows where sex is women" in titles(against)
+
+
+def test_a_change_asked_and_one_figure_answered():
+    roles = {"life_expectancy": "measure", "year": "time", "progression": "measure", "bmi": "measure"}
+    one = checked(
+        "How has life expectancy moved between 1952 and 2007?",
+        {"kind": "statistic", "measures": ["life_expectancy"]},
+        roles,
+        lead="The mean life expectancy is 59.47 over the 1704 rows where year is at least 1952 and year is at most 2007",
+    )
+    assert titles(one)[0] == "A change asked, one figure answered"
+    course = checked(
+        "How has life expectancy moved between 1952 and 2007?",
+        {"kind": "trend", "measures": ["life_expectancy"], "time": "year"},
+        roles,
+        lead="The mean life expectancy rose from 49.06 in 1952 to 67.01 in 2007",
+    )
+    assert course.findings == []
+    named = checked("What is the mean progression?", {"kind": "statistic", "measures": ["progression"]}, roles)
+    assert named.findings == []  # a column's name, not a change
 
 
 def test_the_checks_import_no_django():

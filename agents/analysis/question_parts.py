@@ -1,5 +1,6 @@
-"""The parts of a question that keep some of the rows ("among the 4-cylinder ones", "only in 2007",
-"whose grade improved"), and whether a request's filters keep them. Plain Python.
+"""The parts of a question an answer must carry: the rows it keeps ("among the 4-cylinder ones",
+"whose grade improved"), its years, the groups it sets against each other ("men versus women"), a
+change over time ("has it moved?"); and whether a request carries them. Plain Python.
 
 A reviewer's reading, not the question model's: it does not decide the filter, it asks whether the
 answer's filters speak of what the words said (their column, value or number).
@@ -10,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.analysis.filters import CLAUSE_END, COUNT_WORDS
-from agents.analysis.phrases import COMPARE
+from agents.analysis.filters import CLAUSE_END, COUNT_WORDS, condition_words
+from agents.analysis.phrases import CHANGE_WORDS, COMPARE
 from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
 
+PARTS = ("measures", "group", "outcome", "time", "entity", "weight")
 YEAR = re.compile(r"(?<![\d.,])(?:1[5-9]|20|21)\d\d(?![\d.,]\d)")
 AMONG = re.compile(r"among(?:st)?", re.I)
 # Words that keep some of the rows; "where" and "whose" only inside a sentence, after a noun
@@ -24,6 +26,10 @@ KEEPING = re.compile(
 )
 NOT_KEEPING = re.compile(r"\b(?:the|not|if) only\s*$|\bonly\s+(?:one|two|three|\d)\b", re.I)
 COLON = re.compile(r":")
+SET_AGAINST = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|against)(?!\w)", re.I)
+NO_FIGURE = re.compile(r"\bn/a\b|\bover the 0 rows\b|^\W*No .{1,80} has a value\b", re.I)  # a lead with no value
+MOVED = re.compile(r"\bmov(?:e|ed|ing)\b|\bdirection\b", re.I)  # "how has it moved", besides CHANGE_WORDS
+FALL_INTO = re.compile(r"\bfalls? (?:in|into|under|within)\b", re.I)  # "the states that fall in each region"
 # Words that say "the groups" or "the numbers" without naming any: "among the five ratings"
 GENERIC = {
     stem(word)
@@ -35,8 +41,55 @@ FILLER = {"ones", "one", "rows", "row", "those", "these", "records", "cases", "e
           "thing", "things", "it"} | set(COUNT_WORDS) | STOP  # fmt: skip
 
 
+def change_asked(question: str, columns: list[str]) -> str | None:
+    """The words that ask how something changed over time, column names left out ("the mean
+    progression" names a column, not a change)."""
+    unnamed = question
+    for mention in mentions(question, columns):
+        unnamed = unnamed[: mention.start] + " " * (mention.end - mention.start) + unnamed[mention.end :]
+    change = CHANGE_WORDS.search(unnamed) or MOVED.search(unnamed)
+    return change.group(0) if change and not FALL_INTO.search(unnamed) else None
+
+
 def years(text: str) -> set[str]:
     return set(YEAR.findall(text))
+
+
+def as_list(value: Any) -> list[str]:
+    return [v for v in value if v] if isinstance(value, list) else [value] if value else []
+
+
+def columns_in(condition: dict[str, Any]) -> set[str]:
+    nested = [*condition.get("and", []), *condition.get("or", [])]
+    own = {condition["column"]} if "column" in condition else set()
+    return own.union(*(columns_in(c) for c in nested))
+
+
+def used_columns(request: dict[str, Any]) -> set[str]:
+    """Every column the answer took a part for, filters included."""
+    used = {c for part in PARTS for c in as_list(request.get(part))}
+    for condition in request.get("filters") or []:
+        used |= columns_in(condition)
+    return used
+
+
+def reading(request: dict[str, Any]) -> str:
+    """The request in words: "the mean of price by city, where cylinders is 4"."""
+    statistic, kind = request.get("statistic") or "mean", request.get("kind", "")
+    measures = " and ".join(as_list(request.get("measures")))
+    group, time = request.get("group"), request.get("time")
+    if kind == "association":
+        words = f"how {measures or 'each number'} goes with {request.get('outcome')}"
+    elif kind == "share":
+        words = f"each {group}'s share of " + (request.get("weight") or "the rows")
+    elif kind == "rank_differences":
+        words = f"which of {measures or 'the numbers'} differs most by {group}"
+    elif kind in ("trend", "growth"):
+        words = f"the {statistic} of {measures} over {time}" + (f" per {request['entity']}" if kind == "growth" else "")
+    else:
+        words = f"the {statistic} of {measures or 'the rows'}" + (f" by {group}" if group else "")
+    filters = request.get("filters") or []
+    return words + (", where " + " and ".join(condition_words(f) for f in filters) if filters else ", over every row")
 
 
 def years_unanswered(question: str, request: dict[str, Any], times: set[str], lead: str) -> list[str]:
@@ -49,8 +102,7 @@ def years_unanswered(question: str, request: dict[str, Any], times: set[str], le
     as_values = {y for leaf in others if leaf.get("op") == "=" for y in years(str(leaf.get("value")))}
     answered = {y for c in timed for y in years(str(c))} | (years(lead) - as_values)
     answered |= {y for leaf in others if leaf.get("op") != "=" for y in years(str(leaf.get("value")))}
-    used = {c for part in ("measures", "group", "outcome", "time", "entity") for c in _as_list(request.get(part))}
-    used |= {leaf.get("column") or "" for leaf in others}
+    used = used_columns(request)
     return sorted(y for y in years(question) - answered if not any(y[2:] in c for c in used))
 
 
@@ -72,10 +124,6 @@ def kept_phrases(question: str) -> list[tuple[str, str]]:
 def leaves(condition: dict[str, Any]) -> list[dict[str, Any]]:
     nested = [*condition.get("and", []), *condition.get("or", [])]
     return [c for n in nested for c in leaves(n)] if nested else [condition]
-
-
-def _as_list(value: Any) -> list[str]:
-    return [v for v in value if v] if isinstance(value, list) else [value] if value else []
 
 
 def _number_said(value: str, phrase: str) -> bool:
@@ -108,16 +156,13 @@ def answered(cue: str, rest: str, request: dict[str, Any]) -> bool:
         return True
     if not content and not numbers:
         return True
-    grouped = [c for part in ("group", "entity", "time") for c in _as_list(request.get(part))]
+    grouped = [c for part in ("group", "entity", "time") for c in as_list(request.get(part))]
     if COMPARE.search(rest) and mentions(rest, grouped):
         return True  # "without (individual_deductible 1 vs 0)": the groups compared, not rows kept
     if not AMONG.fullmatch(cue):
         return False
     grouped_words = {stem(w) for name in [*grouped, request.get("table", "")] for w in split_name(name)}
     return bool(mentions(rest, grouped)) or (not numbers and all(w in grouped_words for w in content))
-
-
-SET_AGAINST = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|against)(?!\w)", re.I)
 
 
 def set_against(question: str, request: dict[str, Any]) -> list[str]:
