@@ -132,8 +132,9 @@ def answer_checked(analysis: dict[str, Any], criteria: list[str], text: str) -> 
     """The analysis checked against its question, and the report's ``text`` against the criteria."""
     sections = (analysis.get("content") or {}).get("sections") or []
     lead: dict[str, Any] = next((s for s in sections if s.get("id") == "findings"), {})
-    # Its own words only: the question it quotes back would answer every part of itself.
-    words = "\n".join(line for line in str(lead.get("body", "")).splitlines() if not line.startswith("*You asked"))
+    # Its own words only: the question it quotes back, or the words it was not sure of, would answer
+    # every part of the question themselves.
+    words = "\n".join(line for line in str(lead.get("body", "")).splitlines() if not line.startswith(QUOTING))
     return check_answer(analysis["provenance"], lead.get("confidence"), criteria, text, words)
 
 
@@ -152,6 +153,7 @@ def verdict(findings: list[dict[str, Any]], checked: Checked | None) -> str:
 
 
 ANSWER_KINDS = KINDS
+QUOTING = ("*You asked", "Not sure")
 
 
 def reviewer(run: TaskRun) -> str:
