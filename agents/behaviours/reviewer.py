@@ -197,8 +197,7 @@ def reviewer(run: TaskRun) -> str:
                 "confidence_in_source": "high",
             }
         ],
-        "assumptions_made": ["a section is present when a heading or section title names it"]
-        + (["a column is named when every word of its name is said, as the analyst matches names"] if checked else []),
+        "assumptions_made": ["a section is present when a heading or section title names it"],
         "confidence_score": round(min((f["confidence"] for f in findings), default=0.8), 2),
         "uncertainties": [] if template else [{"aspect": "no template spec", "reason": "the plan named no template"}],
         "open_questions_for_human": _questions(findings),
