@@ -337,18 +337,19 @@ def check_criteria(criteria: list[str], text: str) -> Checked:
 
 
 def check_answer(
-    provenance: dict[str, Any], lead_confidence: float | None, criteria: list[str], text: str, lead: str
+    provenance: dict[str, Any], lead_confidence: float | None, criteria: list[str] | None, text: str, lead: str
 ) -> Checked:
     """Every check of an analyst's answer against its question; ``provenance`` is the analyst's (its
     question, the request it was read as and the roles of the table's columns), ``text`` the report
-    the criteria are read in and ``lead`` the answer's own words, without the question quoted back."""
+    the ``criteria`` are read in (None: another answer's check reads them) and ``lead`` the answer's own
+    words, without the question quoted back."""
     request = provenance.get("findings") or {}
     question = provenance.get("question") or ""
     roles = (provenance.get("roles") or {}).get(request.get("table", ""), {})
     groups, spoken_of = check_groups(question, request, roles)
     checks = [check_names(question, request, roles, spoken_of, lead), check_roles(request, roles), groups]
     checks.append(check_parts(question, request, roles, lead))
-    checks.append(check_criteria(criteria, text))
+    checks += [check_criteria(criteria, text)] if criteria is not None else []
     result = Checked([f for c in checks for f in c.findings], [p for c in checks for p in c.passed])
     if result.findings and lead_confidence is not None and lead_confidence > CONFIDENT:
         failed = len(result.findings)

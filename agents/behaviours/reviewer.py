@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import Any
 
 from django.db.models import QuerySet
@@ -116,19 +116,25 @@ def _deliverable_of(run: TaskRun, session_messages: QuerySet[Message]) -> Messag
     return reports.filter(message_id__in=inputs).order_by("-seq").first() or reports.order_by("-seq").first()
 
 
-def _analysis_behind(deliverable: Message, session_messages: QuerySet[Message]) -> dict[str, Any] | None:
-    """The analyst's report that carries the question and how it was read: the deliverable itself, or
-    the analysis a written report was written from."""
+def _analyses_behind(deliverable: Message, session_messages: QuerySet[Message]) -> list[dict[str, Any]]:
+    """The analyst's reports that carry each question the deliverable answers and how it was read: the
+    deliverable itself or the analysis a written report was written from, and the reports of the
+    earlier questions it keeps the answers of, oldest first."""
     payload = deliverable.envelope["payload"]
     provenance = payload.get("provenance") or {}
-    if "findings" in provenance:
-        return dict(payload)
-    source = session_messages.filter(message_id=provenance.get("from_message_id") or "").first()
-    analysed = source.envelope["payload"] if source else {}
-    return dict(analysed) if "findings" in (analysed.get("provenance") or {}) else None
+    if "findings" not in provenance:
+        source = session_messages.filter(message_id=provenance.get("from_message_id") or "").first()
+        payload = source.envelope["payload"] if source else {}
+        provenance = payload.get("provenance") or {}
+    if "findings" not in provenance:
+        return []
+    ids = [a.get("report") for a in provenance.get("answers") or [] if a.get("report")]
+    kept = {m.message_id: m.envelope["payload"] for m in session_messages.filter(message_id__in=ids)}
+    earlier = [kept[i] for i in dict.fromkeys(ids) if i in kept and "findings" in (kept[i].get("provenance") or {})]
+    return [dict(p) for p in earlier if p.get("provenance") != provenance] + [dict(payload)]
 
 
-def answer_checked(analysis: dict[str, Any], criteria: list[str], text: str) -> Checked:
+def answer_checked(analysis: dict[str, Any], criteria: list[str] | None, text: str) -> Checked:
     """The analysis checked against its question, and the report's ``text`` against the criteria."""
     sections = (analysis.get("content") or {}).get("sections") or []
     lead: dict[str, Any] = next((s for s in sections if s.get("id") == "findings"), {})
@@ -136,6 +142,23 @@ def answer_checked(analysis: dict[str, Any], criteria: list[str], text: str) -> 
     # every part of the question themselves.
     words = "\n".join(line for line in str(lead.get("body", "")).splitlines() if not line.startswith(QUOTING))
     return check_answer(analysis["provenance"], lead.get("confidence"), criteria, text, words)
+
+
+def all_checked(analyses: list[dict[str, Any]], criteria: list[str], text: str) -> Checked | None:
+    """Each question's answer checked, the criteria once (with the latest); with several questions each
+    finding and each question's checks say which question they are about."""
+    if not analyses:
+        return None
+    several = len(analyses) > 1
+    checked = Checked()
+    for index, analysis in enumerate(analyses, start=1):
+        one = answer_checked(analysis, criteria if index == len(analyses) else None, text)
+        asked = analysis["provenance"].get("question") or ""
+        about = f"question {index}, “{asked}”"
+        checked.findings += [replace(f, title=f"{f.title} ({about})") if several else f for f in one.findings]
+        if one.passed:
+            checked.passed.append(f"for {about}: " + "; ".join(one.passed) if several else "; ".join(one.passed))
+    return checked
 
 
 def verdict(findings: list[dict[str, Any]], checked: Checked | None) -> str:
@@ -172,11 +195,11 @@ def reviewer(run: TaskRun) -> str:
     template = TaskTemplate.objects.filter(slug=slug).first()
     proposal = session_messages.filter(payload_type="task_proposal").order_by("-seq").first()
     criteria = proposal.envelope["payload"].get("success_criteria") or [] if proposal else []
-    analysis = _analysis_behind(deliverable, session_messages)
-    checked = answer_checked(analysis, criteria, (reviewed.get("content") or {}).get("body", "")) if analysis else None
+    analyses = _analyses_behind(deliverable, session_messages)
+    checked = all_checked(analyses, criteria, (reviewed.get("content") or {}).get("body", ""))
     findings = review(reviewed, template.deliverable_sections if template else [], [] if checked else criteria)
     findings += [asdict(f) for f in checked.findings] if checked else []
-    said, body, sections = _written(findings, checked, analysis)
+    said, body, sections = _written(findings, checked, analyses)
     spec = f"the {template.name.lower()} template" if template else "no template"
     if checked:
         spec = f"the question it answers and {spec}"
@@ -207,7 +230,7 @@ def reviewer(run: TaskRun) -> str:
 
 
 def _written(
-    findings: list[dict[str, Any]], checked: Checked | None, analysis: dict[str, Any] | None
+    findings: list[dict[str, Any]], checked: Checked | None, analyses: list[dict[str, Any]]
 ) -> tuple[str, str, list[dict[str, Any]]]:
     """The verdict, the review's text and its sections: one per finding, then what was checked and passed."""
     said = verdict(findings, checked)
@@ -219,7 +242,8 @@ def _written(
     if checked and checked.passed:
         passed = "Also checked, and fine: " + checked.summary.removeprefix("Checked: ") if findings else checked.summary
         sections.append({"id": "checked", "title": "What was checked", "body": f"{said} {passed}", "confidence": 0.8})
-    asked = f"The question: “{analysis['provenance'].get('question')}”" if analysis else ""
+    questions = [f"“{a['provenance'].get('question')}”" for a in analyses]
+    asked = f"The question{'s' if len(questions) > 1 else ''}: {', '.join(questions)}" if questions else ""
     listed = "\n".join(f"- **{f['title']}** ({f['confidence']}): {f['detail']}" for f in findings)
     return said, "\n\n".join(part for part in (said, asked, listed, passed) if part), sections
 

@@ -312,11 +312,9 @@ def test_the_reviewer_finds_missing_sections_unsourced_claims_and_low_confidence
 CHICKS = {"Chick": "identifier", "Diet": "category", "weight": "measure", "Time": "time"}
 
 
-def reviewed(team, request, lead, confidence=0.9):
-    """The reviewer's review of an analyst's report that read "Which diet gives the heaviest chicks?"
-    as ``request`` and led with ``lead``."""
-    question = "Which diet gives the heaviest chicks on average?"
-    report = message_post_at_head(
+def analysed(team, request, lead, confidence=0.9, question="Which diet gives the heaviest chicks on average?", **more):
+    """An analyst's report that read ``question`` as ``request`` and led with ``lead``; its message id."""
+    return message_post_at_head(
         session_id=team["session"].pk,
         caller=caller_for_agent(Agent.objects.get(name="analyst")),
         payload_type="collaborative_response",
@@ -332,15 +330,17 @@ def reviewed(team, request, lead, confidence=0.9):
                 "question": question,
                 "findings": {"kind": "compare", "table": "chicks", **request},
                 "roles": {"chicks": CHICKS},
+                **more,
             },
         },
-    )
-    Task.objects.create(
-        session=team["session"],
-        title="Review",
-        agent=Agent.objects.get(name="reviewer"),
-        source_message_id=report.message_id,
-    )
+    ).message_id
+
+
+def reviewed(team, request, lead, confidence=0.9, **more):
+    """The reviewer's review of an analyst's report (``analysed``)."""
+    report = analysed(team, request, lead, confidence, **more)
+    reviewer = Agent.objects.get(name="reviewer")
+    Task.objects.create(session=team["session"], title="Review", agent=reviewer, source_message_id=report)
     work_until_idle()
     return last(team["session"], "collaborative_response", sender="reviewer")["payload"]
 
@@ -375,6 +375,26 @@ def test_the_reviewer_finds_no_problems_in_a_right_answer_and_says_what_it_check
     )
     assert review["content"]["body"].split("\n\n")[1] == "No problems found."
     assert review["open_questions_for_human"] == []
+
+
+def test_the_reviewer_checks_every_question_the_analysis_keeps_the_answer_of(team):
+    asked = "Which diet gives the heaviest chicks on average?"
+    first = analysed(team, {"measures": ["Chick"], "group": "Diet"}, "**4** has the highest mean Chick: 45.53")
+    answers = [{"asked": asked, "report": first}, {"asked": "And over time?", "report": "this one"}]
+    review = reviewed(
+        team,
+        {"kind": "trend", "measures": ["weight"], "time": "Time"},
+        "The mean weight rose from 41.06 at 0 to 218.7 at 21",
+        question="How did the weight of the chicks change over time?",
+        answers=answers,
+    )
+    titles = [s["title"] for s in review["content"]["sections"]]
+    assert f"Chick is an identifier, analysed as the measure (question 1, “{asked}”)" in titles
+    assert titles[-1] == "What was checked" and not any("question 2" in t for t in titles)  # the second passes
+    assert (
+        "for question 2, “How did the weight of the chicks change over time?”: the answer uses weight and Time as "
+        "the question names them; no identifier or constant analysed (Chick left out)"
+    ) in review["content"]["sections"][-1]["body"]
 
 
 # -- safety -----------------------------------------------------------------------------------
