@@ -30,10 +30,7 @@ POOLED = re.compile(
     re.I,
 )
 # "which county", "for each region": a column asked as the groups
-WHICH_BEFORE = re.compile(r"\b(?:which|what|each|every|for each|in each)\s+(?:of the\s+)?$", re.I)
-# "per year", "in the years when ...": a time that says a rate, or names the rows a filter keeps
-RATE = re.compile(r"\b(?:per|each|every|a|an)\s+$", re.I)
-ROWS_AFTER = re.compile(r"^\s*(?:when|where|in which|with|that|whose)\b", re.I)
+WHICH_BEFORE = re.compile(r"\b(?:which|each|every|for each|in each)\s+(?:of the\s+(?:\w+\s+)?)?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -94,13 +91,13 @@ def _alike(column: str, used: set[str], roles: dict[str, str]) -> bool:
 def _named_as_scope(question: str, mention: Mention, request: dict[str, Any], roles: dict[str, str]) -> bool:
     """A column named as what the answer runs over, not as a part of it: an identifier ("of a state"),
     a category named but not as a grouping ("staying in hospital") or pooled over ("across these cities")
-    by an answer that groups by nothing, a time as a rate or a span ("per year", "over the years")."""
-    before, after, role = question[: mention.start], question[mention.end :], roles.get(mention.column)
+    by an answer that groups by nothing, a time ("per year", "the month of the year")."""
+    before, role = question[: mention.start], roles.get(mention.column)
     pooled_answer = not (request.get("group") or request.get("entity"))
     if role in ("identifier", "text"):
         return not WHICH_BEFORE.search(before)  # "the states", "the most countries": the rows themselves
-    if role == "time":
-        return bool(POOLED.search(before) or RATE.search(before) or ROWS_AFTER.match(after))
+    if role == "time":  # "per year", "the month of the year", "senators appointed", but "in which year"
+        return not WHICH_BEFORE.search(before)
     if role in GROUPING_ROLES and POOLED.search(before):
         return True  # "averaged across all the quarters"
     grouping = GROUP_BEFORE.search(before) or GROUP_BEFORE.search(re.sub(r"\w+\s+$", "", before))
@@ -296,7 +293,7 @@ def check_parts(question: str, request: dict[str, Any], roles: dict[str, str], l
         )
     phrases = parts_of.kept_phrases(question)
     for cue, rest in phrases:
-        if not parts_of.answered(cue, rest, request):
+        if not parts_of.answered(cue, rest, request, list(roles)):
             checked.add(
                 "part_unanswered",
                 f"Part of the question not answered: “{cue} {rest}”",

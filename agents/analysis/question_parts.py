@@ -145,10 +145,10 @@ def _filtered(rest: str, condition: dict[str, Any], content: list[str]) -> bool:
     return bool(mentions(rest, [column])) or any(len(w) >= 4 and w in squashed for w in content)  # "degree": nodegree
 
 
-def answered(cue: str, rest: str, request: dict[str, Any]) -> bool:
+def answered(cue: str, rest: str, request: dict[str, Any], columns: list[str]) -> bool:
     """Whether the request keeps what the phrase keeps: a filter speaks of it, the phrase says nothing
     that keeps rows ("without it"), or "among ..." names only what the answer groups by ("among the
-    regions", "among the five marriage ratings (rate_marriage, ...)")."""
+    regions", "among the five marriage ratings (rate_marriage, ...)") or no column of the table."""
     content = [w.stem for w in words_of(rest.replace("'", " ")) if w.text not in FILLER and w.stem not in GENERIC]
     content = [w for w in content if not w.isdigit()]
     numbers = bool(re.search(r"\d", rest))
@@ -161,6 +161,8 @@ def answered(cue: str, rest: str, request: dict[str, Any]) -> bool:
         return True  # "without (individual_deductible 1 vs 0)": the groups compared, not rows kept
     if not AMONG.fullmatch(cue):
         return False
+    if not numbers and not any(m.score == 1 for m in mentions(rest, columns)):
+        return True  # "among the released men": the rows the table holds, as far as its columns tell
     grouped_words = {stem(w) for name in [*grouped, request.get("table", "")] for w in split_name(name)}
     return bool(mentions(rest, grouped)) or (not numbers and all(w in grouped_words for w in content))
 

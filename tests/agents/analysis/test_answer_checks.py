@@ -189,6 +189,33 @@ def test_a_change_asked_and_one_figure_answered():
     assert named.findings == []  # a column's name, not a change
 
 
+def test_a_time_is_left_alone_unless_asked_which():
+    roles = {"year": "time", "month": "category", "kilolitres": "measure", "Appointed": "time", "Province": "category"}
+    cycle = checked(
+        "Slowest month of the year for wine sales? Average kilolitres per calendar month across all years.",
+        {"kind": "compare", "measures": ["kilolitres"], "group": "month"},
+        roles,
+    )
+    assert cycle.findings == []
+    which = checked(
+        "In which of the three years was the mean kilolitres highest?",
+        {"kind": "statistic", "measures": ["kilolitres"]},
+        roles,
+        confidence=0.5,
+    )
+    assert titles(which) == ["The question names year but the answer does not use it"]
+
+
+def test_among_words_that_name_no_column_keep_no_rows():
+    roles = {"prior_convictions": "measure", "age_at_release": "measure", "rearrested": "yes/no"}
+    result = checked(
+        "What's the 90th percentile of prior convictions among the released men?",
+        {"kind": "statistic", "measures": ["prior_convictions"], "statistic": "percentile", "percentile": 90},
+        roles,
+    )
+    assert result.findings == []
+
+
 def test_the_checks_import_no_django():
     code = "import sys, agents.analysis.answer_checks; print(any(m.startswith('django') for m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "False\n"
