@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from agents.analysis.filters import CLAUSE_END, COUNT_WORDS, condition_words
-from agents.analysis.phrases import CHANGE_WORDS, COMPARE
+from agents.analysis.phrases import COMPARE
 from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
 
 PARTS = ("measures", "group", "outcome", "time", "entity", "weight")
@@ -28,7 +28,13 @@ NOT_KEEPING = re.compile(r"\b(?:the|not|if) only\s*$|\bonly\s+(?:one|two|three|\
 COLON = re.compile(r":")
 SET_AGAINST = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|against)(?!\w)", re.I)
 NO_FIGURE = re.compile(r"\bn/a\b|\bover the 0 rows\b|^\W*No .{1,80} has a value\b", re.I)  # a lead with no value
-MOVED = re.compile(r"\bmov(?:e|ed|ing)\b|\bdirection\b", re.I)  # "how has it moved", besides CHANGE_WORDS
+# Words that ask how something changed over time; not "grows the tallest plants", not "a growth rate"
+CHANGED = re.compile(
+    r"\b(?:ris(?:e|en|es|ing)|rose|increas(?:e|ed|es|ing)|decreas(?:e|ed|es|ing)|declin(?:e|ed|es|ing)|fell"
+    r"|fall(?:en|ing|s)?|dropp?(?:ed|ing|s)?|(?:went|go(?:ne|ing|es)?) (?:up|down)|up or down|mov(?:e|ed|ing)"
+    r"|direction|trend\w*|chang(?:e|ed|es|ing)|improv(?:e|ed|es|ing))\b",
+    re.I,
+)
 FALL_INTO = re.compile(r"\bfalls? (?:in|into|under|within)\b", re.I)  # "the states that fall in each region"
 # Words that say "the groups" or "the numbers" without naming any: "among the five ratings"
 GENERIC = {
@@ -47,7 +53,7 @@ def change_asked(question: str, columns: list[str]) -> str | None:
     unnamed = question
     for mention in mentions(question, columns):
         unnamed = unnamed[: mention.start] + " " * (mention.end - mention.start) + unnamed[mention.end :]
-    change = CHANGE_WORDS.search(unnamed) or MOVED.search(unnamed)
+    change = CHANGED.search(unnamed)
     return change.group(0) if change and not FALL_INTO.search(unnamed) else None
 
 

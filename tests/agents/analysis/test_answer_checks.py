@@ -187,6 +187,12 @@ def test_a_change_asked_and_one_figure_answered():
     assert course.findings == []
     named = checked("What is the mean progression?", {"kind": "statistic", "measures": ["progression"]}, roles)
     assert named.findings == []  # a column's name, not a change
+    grows = checked(
+        "Which fertiliser grows the tallest plants?",
+        {"kind": "compare", "measures": ["height_cm"], "group": "fertiliser"},
+        {"fertiliser": "category", "height_cm": "measure"},
+    )
+    assert grows.findings == []  # a cause of growth, not a change over time
 
 
 def test_a_time_is_left_alone_unless_asked_which():
