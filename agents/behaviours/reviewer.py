@@ -1,6 +1,7 @@
 """The built-in reviewer: checks a deliverable against its template's spec and the task's success
-criteria, and says how sure it is of each finding. ``review`` is plain Python; ``reviewer`` is the
-behaviour that finds the deliverable and posts the findings."""
+criteria and, for an analysis, each answer against its question (agents/analysis/answer_checks.py),
+and says how sure it is of each finding and what it checked. ``review`` is plain Python; ``reviewer``
+is the behaviour that finds the deliverable and posts the findings."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from agents.runtime import TaskRun
 from sessions.models import Message
 
 LOW_CONFIDENCE = 0.5
+QUOTING = ("*You asked", "Not sure")  # the analyst's lines that say the question's words, not its answer
 CLAIM = re.compile(r"\d|%|\b(?:increase|decrease|grew|fell|most|least|best|worst|always|never)\b", re.I)
 CAN_DO = [
     {
@@ -163,7 +165,7 @@ def all_checked(analyses: list[dict[str, Any]], criteria: list[str], text: str) 
 
 def verdict(findings: list[dict[str, Any]], checked: Checked | None) -> str:
     """The review's first line: whether the answer answers the question, how many problems there are."""
-    wrong = [f for f in findings if f["kind"] in ANSWER_KINDS]
+    wrong = [f for f in findings if f["kind"] in KINDS]
     if wrong:
         return (
             f"The answer may not answer the question asked: {len(wrong)} "
@@ -173,10 +175,6 @@ def verdict(findings: list[dict[str, Any]], checked: Checked | None) -> str:
     if findings:
         return f"{len(findings)} problem{'s' if len(findings) > 1 else ''} found."
     return "No problems found." if checked else "No problems found in its form and sources."
-
-
-ANSWER_KINDS = KINDS
-QUOTING = ("*You asked", "Not sure")
 
 
 def reviewer(run: TaskRun) -> str:
@@ -251,6 +249,6 @@ def _written(
 def _questions(findings: list[dict[str, Any]]) -> list[str]:
     kinds = {f["kind"] for f in findings}
     questions = ["Should the missing sections be added before approval?"] if "missing_section" in kinds else []
-    if kinds & set(ANSWER_KINDS):
+    if kinds & set(KINDS):
         questions.append("Should the analyst answer again, with the question read as you meant it?")
     return questions
