@@ -306,7 +306,95 @@ def test_the_reviewer_finds_missing_sections_unsourced_claims_and_low_confidence
     assert ("missing_section", "Missing section: Competitors") not in kinds
     assert ("low_confidence", "Low confidence: Recommendations") in kinds
     assert any(kind == "unsourced_claims" for kind, _ in kinds)
-    assert ("criterion_unaddressed", "Success criterion not addressed: pricing of each competitor") in kinds
+    assert ("criterion_unaddressed", "Success criterion not evidently met: pricing of each competitor") in kinds
+
+
+CHICKS = {"Chick": "identifier", "Diet": "category", "weight": "measure", "Time": "time"}
+
+
+def analysed(team, request, lead, confidence=0.9, question="Which diet gives the heaviest chicks on average?", **more):
+    """An analyst's report that read ``question`` as ``request`` and led with ``lead``; its message id."""
+    return message_post_at_head(
+        session_id=team["session"].pk,
+        caller=caller_for_agent(Agent.objects.get(name="analyst")),
+        payload_type="collaborative_response",
+        payload={
+            "content": {
+                "body": f"# Analysis of chicks\n\n## Findings\n\n{lead}",
+                "sections": [{"id": "findings", "title": "Findings", "body": lead, "confidence": confidence}],
+            },
+            "supporting_materials": [{"type": "session_message", "citation": "chicks.csv"}],
+            "confidence_score": confidence,
+            "provenance": {
+                "behaviour": "analyst",
+                "question": question,
+                "findings": {"kind": "compare", "table": "chicks", **request},
+                "roles": {"chicks": CHICKS},
+                **more,
+            },
+        },
+    ).message_id
+
+
+def reviewed(team, request, lead, confidence=0.9, **more):
+    """The reviewer's review of an analyst's report (``analysed``)."""
+    report = analysed(team, request, lead, confidence, **more)
+    reviewer = Agent.objects.get(name="reviewer")
+    Task.objects.create(session=team["session"], title="Review", agent=reviewer, source_message_id=report)
+    work_until_idle()
+    return last(team["session"], "collaborative_response", sender="reviewer")["payload"]
+
+
+def test_the_reviewer_finds_an_identifier_analysed_in_place_of_the_measure_the_question_names(team):
+    review = reviewed(team, {"measures": ["Chick"], "group": "Diet"}, "**4** has the highest mean Chick: 45.53")
+    titles = [s["title"] for s in review["content"]["sections"]]
+    assert titles[:3] == [
+        "The question names weight but the answer does not use it",
+        "Chick is an identifier, analysed as the measure",
+        "The answer's confidence, 0.9, is too high",
+    ]
+    body = review["content"]["body"]
+    assert "No problems found" not in body
+    assert "The answer may not answer the question asked: 3 problems with the answer." in body
+    assert body.startswith("# Review of the report by analyst against the question it answers and no template\n")
+    assert "“heaviest” names the column weight; the answer computed the mean of Chick by Diet, over every row." in body
+    assert review["provenance"]["verdict"].startswith("The answer may not answer the question asked")
+    assert review["open_questions_for_human"] == [
+        "Should the analyst answer again, with the question read as you meant it?"
+    ]
+
+
+def test_the_reviewer_finds_no_problems_in_a_right_answer_and_says_what_it_checked(team):
+    review = reviewed(team, {"measures": ["weight"], "group": "Diet"}, "**3** has the highest mean weight: 142.9")
+    [checked] = review["content"]["sections"]
+    assert checked["title"] == "What was checked"
+    assert checked["body"] == (
+        "No problems found. Checked: the answer uses Diet and weight as the question names them; no identifier "
+        "or constant analysed (Chick left out); the answer groups as the question does (by Diet); the question "
+        "states no year or filter that the answer leaves out; the proposal states no success criteria."
+    )
+    assert review["content"]["body"].split("\n\n")[1] == "No problems found."
+    assert review["open_questions_for_human"] == []
+
+
+def test_the_reviewer_checks_every_question_the_analysis_keeps_the_answer_of(team):
+    asked = "Which diet gives the heaviest chicks on average?"
+    first = analysed(team, {"measures": ["Chick"], "group": "Diet"}, "**4** has the highest mean Chick: 45.53")
+    answers = [{"asked": asked, "report": first}, {"asked": "And over time?", "report": "this one"}]
+    review = reviewed(
+        team,
+        {"kind": "trend", "measures": ["weight"], "time": "Time"},
+        "The mean weight rose from 41.06 at 0 to 218.7 at 21",
+        question="How did the weight of the chicks change over time?",
+        answers=answers,
+    )
+    titles = [s["title"] for s in review["content"]["sections"]]
+    assert f"Chick is an identifier, analysed as the measure (question 1, “{asked}”)" in titles
+    assert titles[-1] == "What was checked" and not any("question 2" in t for t in titles)  # the second passes
+    assert (
+        "for question 2, “How did the weight of the chicks change over time?”: the answer uses weight and Time as "
+        "the question names them; no identifier or constant analysed (Chick left out)"
+    ) in review["content"]["sections"][-1]["body"]
 
 
 # -- safety -----------------------------------------------------------------------------------

@@ -126,7 +126,10 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         findings = reports_by(nina, "analyst").nth(1).locator('section[data-section-id="findings"]')
         assert "nitrate has the highest mean height" in " ".join(findings.inner_text().split())
         review = reports_by(nina, "reviewer").nth(1)
-        assert "Review of the written report by scribe" in review.inner_text()
+        # The review checked the answer against the question and says what it checked.
+        assert "What was checked" in review.inner_text() and "No problems found. Checked:" in review.inner_text()
+        review.scroll_into_view_if_needed()
+        screenshot(nina, "walk-2-review-what-was-checked-1440", whole=False)
         # The thread marks the current answer and dims the versions it replaced.
         assert rewritten.get_by_test_id("current-answer").count() == 1
         assert written.get_by_test_id("superseded").count() == 1
