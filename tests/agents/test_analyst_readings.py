@@ -39,8 +39,12 @@ def approve_plan(team, goal):
 
 def test_a_question_that_names_no_grouping_is_asked_about_and_the_reading_picked_is_answered(team):
     attach_orders(team["session"])
-    approve_plan(team, "Which has the highest mean basket value?")
+    approve_plan(team, "Analyse the attached orders CSV: Which has the highest mean basket value?")
     asked = last(team["session"], "clarification", sender="analyst")
+    assert asked["payload"]["question"] == (  # asked about the question, not the errand around it
+        "I can read “Which has the highest mean basket value?” in more than one way, and the answers differ. "
+        "Which do you mean?"
+    )
     labels = {option["label"]: option["id"] for option in asked["payload"]["options"]}
     assert set(labels) == {
         "Which shop has the highest mean basket value?",

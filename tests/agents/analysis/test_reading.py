@@ -47,3 +47,8 @@ def test_a_number_no_filter_took_is_a_doubt():
 def test_words_that_frame_the_question_or_name_the_table_are_no_doubt():
     reading = reading_of("Could you tell me which region has the highest mean police per 1000 in the data?")
     assert reading.said() == []
+
+
+def test_a_goal_that_asks_to_analyse_the_attached_file_has_no_doubt_for_it():
+    reading = reading_of("Please analyse the attached CSV: which region has the highest mean police per 1000?")
+    assert reading.said() == []
