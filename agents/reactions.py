@@ -142,11 +142,13 @@ def react(*, session_id: UUID, seq: int, envelope: dict[str, Any], **_: Any) -> 
 
 
 def _clarification_answered(session_id: UUID, envelope: dict[str, Any]) -> str | None:
-    """The clarification whose answer the report replies to, if it does."""
+    """The clarification message whose answer the report replies to, if it does (not a report's
+    question: a report answered again replaces it, or is a refusal that replaces nothing)."""
     answer = _message(session_id, envelope.get("in_reply_to"))
     if answer is None or answer.payload_type != "clarification_answer":
         return None
-    return str(answer.envelope["payload"]["clarification_message_id"])
+    payload = answer.envelope["payload"]
+    return None if payload.get("question_index") is not None else str(payload["clarification_message_id"])
 
 
 def _revise(session_id: UUID, payload: dict[str, Any], message_id: str) -> None:

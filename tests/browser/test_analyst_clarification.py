@@ -30,7 +30,7 @@ def start_session(page, tmp_path, question: str) -> None:
     page.get_by_label("Files to attach").set_input_files(str(csv_path))
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
-    page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+    page.get_by_role("button", name="Approve the plan").click(timeout=60_000)  # the planner, on a busy machine
 
 
 def findings_of_the_analysis(page):
