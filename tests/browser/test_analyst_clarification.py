@@ -30,7 +30,7 @@ def start_session(page, tmp_path, question: str) -> None:
     page.get_by_label("Files to attach").set_input_files(str(csv_path))
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
-    page.get_by_role("button", name="Approve the plan").click(timeout=60_000)  # the planner, on a busy machine
+    page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
 
 
 def findings_of_the_analysis(page):
@@ -70,6 +70,10 @@ def test_the_readings_are_offered_and_one_click_answers_the_one_picked(nina, tmp
     assert answered.locator("button.option").count() == 0  # asked once: no second click on an old question
     answered.scroll_into_view_if_needed()
     screenshot(page, "clarification-answered-question-1440", whole=False)
+    answer = page.locator("#thread article.kind-collaborative_response.current section").first
+    assert "online has the highest mean basket value: 38" in answer.inner_text()
+    page.evaluate("a => a.scrollIntoView()", answer.element_handle())
+    screenshot(page, "clarification-deliverable-1440", whole=False)
     assert page.console_errors == []
 
 
