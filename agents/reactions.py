@@ -141,6 +141,16 @@ def react(*, session_id: UUID, seq: int, envelope: dict[str, Any], **_: Any) -> 
         _revise(session_id, payload, message_id)
 
 
+def _clarification_answered(session_id: UUID, envelope: dict[str, Any]) -> str | None:
+    """The clarification message whose answer the report replies to, if it does (not a report's
+    question: a report answered again replaces it, or is a refusal that replaces nothing)."""
+    answer = _message(session_id, envelope.get("in_reply_to"))
+    if answer is None or answer.payload_type != "clarification_answer":
+        return None
+    payload = answer.envelope["payload"]
+    return None if payload.get("question_index") is not None else str(payload["clarification_message_id"])
+
+
 def _revise(session_id: UUID, payload: dict[str, Any], message_id: str) -> None:
     feedback = payload["feedback_type"]
     target = _message(session_id, payload["target_message_id"])
@@ -154,12 +164,14 @@ def _revise(session_id: UUID, payload: dict[str, Any], message_id: str) -> None:
 
 
 def carry_forward(session_id: UUID, envelope: dict[str, Any]) -> None:
-    """An agent's new report replaces its earlier one: the plan steps that ended in the earlier one now
-    end in the new one, and the finished steps that built on them run again from it."""
+    """An agent's new report replaces its earlier one, or answers from a person's answer to the
+    clarification its plan step ended in: the plan steps that ended in the earlier message now end in
+    the new report, and the finished steps that built on them run again from it."""
     new_id = envelope["message_id"]
     entry = graph_cache.entry(WorkSession.objects.get(pk=session_id))
     with entry.lock:  # the graph says which report this one replaced (a refusal replaces nothing)
         replaced = (entry.graph.graph.nodes.get(new_id) or {}).get("supersedes")
+    replaced = replaced or _clarification_answered(session_id, envelope)
     if replaced is None:
         return
     for step in Task.objects.filter(session_id=session_id, result_message_id=replaced, plan_step__isnull=False):

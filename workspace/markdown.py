@@ -25,6 +25,7 @@ from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 
+from agents.behaviours.answers import READING_LINES
 from sessions.access import SessionId
 from workspace.chart_bounds import ChartError, ChartTooLarge, parse_spec
 from workspace.charts import TOO_LARGE, chart_key, chart_url, remember_spec, stored_outcome
@@ -47,11 +48,15 @@ class _ChartRenderer(RendererHTML):
         return f"<p>chart-{env[_ENV_TOKEN]}-{len(charts) - 1}</p>\n"
 
     def renderToken(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-        """A table cell's alignment as a class: markdown-it writes a style attribute, which the CSP refuses."""
+        """A table cell's alignment as a class: markdown-it writes a style attribute, which the CSP refuses.
+        A paragraph that says how the analyst read the question is a ``reading``: a muted line under
+        the answer, not a second answer."""
         token = tokens[idx]
         style = token.attrs.pop("style", None) if token.tag in _CELLS else None
         if isinstance(style, str) and style.startswith("text-align:"):
             token.attrSet("class", "align-" + style.removeprefix("text-align:"))
+        if token.type == "paragraph_open" and tokens[idx + 1].content.startswith(READING_LINES):
+            token.attrSet("class", "reading")
         return super().renderToken(tokens, idx, options, env)
 
 
@@ -76,7 +81,7 @@ _CLEANER = nh3.Cleaner(
     attributes={tag: set(names) for tag, names in ALLOWED_ATTRIBUTES.items()},
     url_schemes=set(URL_SCHEMES),
     link_rel="noopener noreferrer nofollow",
-    allowed_classes={cell: set(_ALIGNMENTS) for cell in _CELLS},
+    allowed_classes={**{cell: set(_ALIGNMENTS) for cell in _CELLS}, "p": {"reading"}},
     strip_comments=True,
 )
 

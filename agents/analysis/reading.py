@@ -45,6 +45,7 @@ FRAMING = STOP | {
     "quick", "quickly", "roughly", "exactly", "actually", "really", "whether", "compared", "versus", "vs",
     "group", "groups", "kind", "kinds", "type", "types", "thing", "things", "way", "ways", "case", "cases",
     "level", "levels", "amount", "sense", "terms", "term", "let", "lets", "s", "t",
+    "analyse", "analyze", "analysis", "attached", "attach", "uploaded", "upload",  # "Analyse the attached CSV: …"
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 

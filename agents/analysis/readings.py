@@ -10,6 +10,7 @@ answers what its words say.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -21,6 +22,16 @@ from agents.analysis.schema import Schema
 MAX_OPTIONS = 3
 OPTION_ID = "reading-"  # how a reading's option is told from the options of other questions
 SAID_KINDS = ("compare", "statistic", "trend", "share")  # kinds whose request a sentence says in full
+SENTENCE_END = re.compile(r"(?<=[.:;!?])\s+")
+
+
+def asked_words(goal: str) -> str:
+    """The sentences of a goal that ask (“Which has the highest mean basket value?” of “Analyse the
+    attached orders CSV: Which has …?”), so the person is asked about the question, not the errand;
+    the whole goal when none ends in a question mark."""
+    said = " ".join(goal.split())
+    asking = [part for part in SENTENCE_END.split(said) if part.endswith("?")]
+    return " ".join(asking) or said
 
 
 def sentence(request: Request) -> str | None:

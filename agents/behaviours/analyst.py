@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.analysis.readings import asked_words
 from agents.behaviours.analysing import Analysis
 from agents.behaviours.answers import answers_now, answers_of, asks_another_question, earlier_section, headline_lines
 from agents.behaviours.import_sections import data_as_read
@@ -90,7 +91,7 @@ def analyst(run: TaskRun) -> str:
 def _ask_which_reading(run: TaskRun, question: str, readings: list[dict[str, str]]) -> str:
     """A question with several likely readings: ask which is meant before answering (CHAP's conservative
     start); the person's pick is answered as its words say."""
-    said = " ".join(question.split())
+    said = asked_words(question)
     return run.post(
         "clarification",
         "clarification",

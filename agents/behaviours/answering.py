@@ -286,13 +286,15 @@ def findings(
 
 
 def reading_lines(reading: Reading) -> list[str]:
-    """The stated reading under the lead, and what it leaves in doubt, for the person to correct."""
+    """The stated reading under the lead, and what it leaves in doubt, for the person to correct: each
+    a paragraph of its own, which the page shows as a muted line (workspace.markdown)."""
     lines = ["", f"I read this as: {reading.line}."]
     doubts = reading.said()
     if doubts:
-        lines.append(
-            f"Not sure of this reading: {'; '.join(doubts)}. If that changes the question, say so and I will redo it."
-        )
+        lines += [
+            "",
+            f"Not sure of this reading: {'; '.join(doubts)}. If that changes the question, say so and I will redo it.",
+        ]
     return lines
 
 

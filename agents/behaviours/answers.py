@@ -22,6 +22,7 @@ QUESTION_WORDS = {
     "can", "could", "has", "have",
 }  # fmt: skip
 LEADING = {"and", "also", "now", "then", "so", "but"}  # "And which …?" is still a question
+READING_LINES = ("I read this as", "Not sure of this reading")  # how the analyst says how it read a question
 
 
 def lead_of(findings: dict[str, Any] | None) -> str:
@@ -41,7 +42,7 @@ def reading_of(findings: dict[str, Any] | None) -> str:
     """How the analyst read the question ("I read this as: …") and what it is unsure of in that
     reading, when its Findings say so."""
     said = said_lines(findings)
-    return "\n".join(line for line in said if line.startswith(("I read this as", "Not sure of this reading")))
+    return "\n".join(line for line in said if line.startswith(READING_LINES))
 
 
 def headline(lead: str) -> str:

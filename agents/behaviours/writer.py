@@ -152,6 +152,14 @@ def _earlier_of(run: TaskRun, source: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _follows_a_question(run: TaskRun) -> bool:
+    """Whether the plan step this task follows ended in a clarification (the analyst asks which reading
+    is meant, or for the data) rather than in an analysis."""
+    before = run.task.depends_on.exclude(result_message_id="").order_by("-plan_step", "-pk").first()
+    ended_in = run.message(before.result_message_id) if before else None
+    return bool(ended_in and ended_in["payload_type"] == "clarification")
+
+
 def _redone_analysis(run: TaskRun, source: dict[str, Any]) -> bool:
     return bool(source["payload_type"] == "collaborative_response" and source["sender"]["id"] != run.agent.name)
 
@@ -168,6 +176,8 @@ def _what_changed(
     correction = feedback_text(source)
     headlines = [f"- {line}" for line in headline_lines(_answers_before(run, earlier), answers_of(analysis))]
     if _redone_analysis(run, source):
+        if earlier is None:  # written for the first time, once the analysis it waited for came
+            return None
         behind = run.message(source.get("in_reply_to"))
         correction = feedback_text(behind)
         kind = str(((behind or {}).get("payload") or {}).get("feedback_type", "correction")).replace("_", " ")
@@ -190,7 +200,11 @@ def _what_changed(
 
 
 def writer(run: TaskRun) -> str:
-    """The deliverable of the task's template, from the analysis it follows, each section with its confidence."""
+    """The deliverable of the task's template, from the analysis it follows, each section with its confidence.
+    Nothing while the step it follows waits for a person's answer: the analysis that answer brings
+    sets this step off again (agents.reactions.carry_forward)."""
+    if _follows_a_question(run):
+        return ""
     source = run.message(run.task.source_message_id)
     earlier = _earlier_of(run, source) if source else None
     analysis = source if source and _redone_analysis(run, source) else _analysis_of(run, earlier)

@@ -39,8 +39,12 @@ def approve_plan(team, goal):
 
 def test_a_question_that_names_no_grouping_is_asked_about_and_the_reading_picked_is_answered(team):
     attach_orders(team["session"])
-    approve_plan(team, "Which has the highest mean basket value?")
+    approve_plan(team, "Analyse the attached orders CSV: Which has the highest mean basket value?")
     asked = last(team["session"], "clarification", sender="analyst")
+    assert asked["payload"]["question"] == (  # asked about the question, not the errand around it
+        "I can read “Which has the highest mean basket value?” in more than one way, and the answers differ. "
+        "Which do you mean?"
+    )
     labels = {option["label"]: option["id"] for option in asked["payload"]["options"]}
     assert set(labels) == {
         "Which shop has the highest mean basket value?",
@@ -59,6 +63,23 @@ def test_a_question_that_names_no_grouping_is_asked_about_and_the_reading_picked
     findings = report["payload"]["content"]["sections"][0]
     assert findings["body"].startswith("**online** has the highest mean basket value: **38** (n = 6)")
     assert "I read this as: the mean basket value compared across channel." in findings["body"]
+
+
+def test_the_deliverable_waits_for_the_reading_picked_and_is_written_from_its_answer(team):
+    attach_orders(team["session"])
+    approve_plan(team, "Which has the highest mean basket value?")
+    writer = Message.objects.filter(session=team["session"], sender_id="scribe", payload_type="collaborative_response")
+    assert not writer.exists()  # nothing to write up while the analyst waits for the person's pick
+    asked = last(team["session"], "clarification", sender="analyst")
+    team["says"](
+        "clarification_answer",
+        {"clarification_message_id": asked["message_id"], "option_id": asked["payload"]["options"][1]["id"]},
+    )
+    work_until_idle()
+    assert writer.count() == 1
+    sections = writer.get().envelope["payload"]["content"]["sections"]
+    assert "the analysis finds: online has the highest mean basket value: 38" in sections[0]["body"]
+    assert "what-changed" not in [s["id"] for s in sections]  # written once: nothing changed since
 
 
 def test_a_question_read_in_full_is_answered_without_asking(team):

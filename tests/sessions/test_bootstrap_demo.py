@@ -43,6 +43,12 @@ def test_bootstrap_creates_a_demo_user_and_a_session_of_real_work_once(capsys, s
     # Figures from the real data: setosa's petals are the shortest, virginica's the longest.
     first_report = reports[0].envelope["payload"]["content"]["body"]
     assert "virginica" in first_report and "5.55" in first_report  # virginica's mean petal length
+    # What the README promises the demo shows: the import as read, the stated reading, the answer first.
+    sections = {s["id"]: s["body"] for s in reports[0].envelope["payload"]["content"]["sections"]}
+    assert "150 rows in the file, all of them loaded" in sections["data-as-read"]
+    assert "I read this as: the mean petal length, sepal width compared across species." in sections["findings"]
+    written = next(m for m in reports if m.sender_id == "scribe").envelope["payload"]["content"]["sections"]
+    assert written[0]["title"] == "Answer" and "virginica has the highest mean petal length" in written[0]["body"]
 
     # The correction carried forward: the report was written again from the redone analysis and reviewed.
     assert authors.count("scribe") == 2 and authors.count("reviewer") == 2

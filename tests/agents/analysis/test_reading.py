@@ -63,3 +63,8 @@ def test_words_of_a_column_the_reading_left_out_say_which_column_may_have_been_m
 def test_groups_kept_down_to_one_of_them_are_a_doubt():
     reading = reading_of("In 1987, which region had the highest mean crimes per 1000 among the west ones?")
     assert any("kept only one of them" in doubt for doubt in reading.said())
+
+
+def test_a_goal_that_asks_to_analyse_the_attached_file_has_no_doubt_for_it():
+    reading = reading_of("Please analyse the attached CSV: which region has the highest mean police per 1000?")
+    assert reading.said() == []

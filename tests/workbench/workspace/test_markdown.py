@@ -32,6 +32,16 @@ def test_a_markdown_table_becomes_an_html_table():
     assert "|" not in html
 
 
+def test_the_analysts_stated_reading_and_its_doubt_are_lines_of_their_own_under_the_answer():
+    html = render_markdown(
+        "**east** has the highest mean basket value: **35**.\n\nI read this as: the mean basket value compared "
+        "across shop.\n\nNot sure of this reading: I read past “visit”.\n\nI read the rest as it says."
+    )
+    assert '<p class="reading">I read this as: the mean basket value compared across shop.</p>' in html
+    assert '<p class="reading">Not sure of this reading: I read past “visit”.</p>' in html
+    assert "<p><strong>east</strong>" in html and "<p>I read the rest as it says.</p>" in html
+
+
 @pytest.mark.parametrize("attack", ATTACKS)
 def test_scripts_event_handlers_and_javascript_urls_are_stripped(attack):
     html = render_markdown(f"Before.\n\n{attack}\n\nAfter.").lower()
