@@ -36,3 +36,15 @@ def one(world, kind, name, body, block_id="1", **kwargs):
 def load_sales(world):
     one(world, "action", "file.write", {"path": "sales.csv", "content": SALES})
     return one(world, "action", "dataset.import-csv", {"path": "sales.csv", "table": "sales"})
+
+
+def statistician_world():
+    """A session with an agent that may run dataset.*, stats.* and file.*: the stats tests' caller."""
+    from tests.people import session_of, with_agent
+
+    return with_agent(session_of(), "statistician", allowed_operations=["dataset.*", "stats.*", "file.*"])
+
+
+def call(world, kind, name, body):
+    """One SAP block of ``kind`` with a JSON body; the last block answered."""
+    return sap(world, block(kind, name, json.dumps(body), "1"))[-1]

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from agents.operations.stats import charts
-from tests.agents.test_stats_operations import call, world  # noqa: F401 (the fixture)
+from tests.agents.sap_calls import call, statistician_world
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -18,7 +18,8 @@ MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", 
 
 
 @pytest.fixture
-def big(world):  # noqa: F811
+def big():
+    world = statistician_world()
     rng = np.random.default_rng(7)
     x = rng.normal(50, 10, ROWS)
     y = 2 * x + rng.normal(0, 15, ROWS)

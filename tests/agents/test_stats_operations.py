@@ -1,16 +1,13 @@
 """stats.* through the SAP endpoint: the figures a notebook gives on public data, charts that carry
 their data, and structured errors for a wrong column, a text measure or a missing permission."""
 
-import json
-
 import pytest
 from sklearn.datasets import load_iris
 
 from agents.tokens import token_issue
 from sessions.membership import agent_join
-from tests.agents.sap_calls import block, sap
+from tests.agents.sap_calls import call, statistician_world
 from tests.factories import make_agent
-from tests.people import session_of, with_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -25,14 +22,10 @@ def iris_csv() -> str:
 
 @pytest.fixture
 def world():
-    world = with_agent(session_of(), "statistician", allowed_operations=["dataset.*", "stats.*", "file.*"])
+    world = statistician_world()
     call(world, "action", "file.write", {"path": "iris.csv", "content": iris_csv()})
     call(world, "action", "dataset.import-csv", {"path": "iris.csv", "table": "iris"})
     return world
-
-
-def call(world, kind, name, body):
-    return sap(world, block(kind, name, json.dumps(body), "1"))[-1]
 
 
 def test_compare_ranks_the_species_by_mean_petal_length_with_anova_and_a_bar_chart(world):
