@@ -56,7 +56,7 @@ CHANGE_WORDS = re.compile(
     r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
     r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
     r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward"
-    r"|improv\w*|worsen\w*|happen\w*|mov(?:e|ed|ing))\b",
+    r"|improv\w*|worsen\w*|happen\w*|mov(?:e|ed|ing)|which way)\b",
     re.I,
 )
 
@@ -92,13 +92,14 @@ PERCENTILE = re.compile(
 
 STATISTIC_WORDS = [
     (re.compile(r"\bmedian|middle value|50th percentile\b", re.I), "median"),
-    (re.compile(r"\b(?:upper|third|top) quartile\b", re.I), "p75"),
-    (re.compile(r"\b(?:lower|first|bottom) quartile\b", re.I), "p25"),
+    (re.compile(r"\b(?:upper|third|top) quartile\b|\b(?:top|highest) (?:quarter|25 ?%)", re.I), "p75"),
+    (re.compile(r"\b(?:lower|first|bottom) quartile\b|\b(?:bottom|lowest) (?:quarter|25 ?%)", re.I), "p25"),
     (re.compile(r"\b(?:top|upper|highest) decile\b", re.I), "p90"),
     (re.compile(r"\b(?:bottom|lower|lowest|first) decile\b", re.I), "p10"),
     (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
      "sd"),
-    (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b", re.I), "sum"),
+    (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b|\badd(?:ed|ing)? up\b",
+                re.I), "sum"),
     (re.compile(r"\bhow many\b|\bnumber of\b|\bcount (?:of|the)\b|\bcount\b(?= (?:rows|records|observations))",
                 re.I), "count"),
     (re.compile(r"\bmaximum\b|\bmax\b|\blargest value\b|\bhighest value\b|\bpeak\b", re.I), "max"),
@@ -195,6 +196,7 @@ COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|be
 
 MOST = re.compile(
     r"\b(?:most|least|fastest|slowest|largest|biggest|greatest|highest|lowest|smallest|strongest|weakest|best|worst"
+    r"|longest|shortest|oldest|youngest"
     r"|top|rank\w*)\b",
     re.I,
 )

@@ -182,7 +182,8 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
             hit = _near(words, anchor, named, window)
             if hit:
                 candidates.append(hit)
-    candidates.sort(key=lambda m: (-m[0].score, not m[0].exact, m[1][-1] - m[1][0], m[0].start))
+    # The fullest match first; of two full ones, the name of more words ("hourly wage" over "hours").
+    candidates.sort(key=lambda m: (-m[0].score, -len(m[1]), not m[0].exact, m[1][-1] - m[1][0], m[0].start))
     taken: set[int] = set()
     chosen: dict[str, Mention] = {}
     for mention, positions in candidates:

@@ -197,3 +197,38 @@ def test_a_number_that_names_a_column_filters_nothing_and_a_year_said_alone_keep
     assert (request.measures, request.filters, request.statistic) == (["earnings_1978"], [], "sd")
     request = read_question("Looking only at 2007, which continent had the lowest average population?", PANEL)
     assert {"column": "Year", "op": "=", "value": 2007} in request.filters
+
+
+WAGES = Schema("young_men", [
+    {"name": "year", "type": "number", "distinct": 8, "min": 1980, "max": 1987},
+    {"name": "hours", "type": "number", "distinct": 900}, {"name": "hourly_wage", "type": "number", "distinct": 900},
+    {"name": "days_in_office", "type": "number", "distinct": 900},
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Did these young men's hourly wages rise over 1980-87? Mean per year.",
+            {"kind": "trend", "measures": ["hourly_wage"]},
+        ),
+        (
+            "Bottom quarter: below what hourly wage do the lowest 25% fall?",
+            {"statistic": "percentile", "percentile": 25},
+        ),
+        ("Add up the hours for each year. Which way is it going?", {"kind": "trend", "statistic": "sum"}),
+    ],
+)
+def test_fuller_names_quarters_and_adding_up(text, expected):
+    request = read_question(text, WAGES).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+def test_the_longest_anyone_spent_is_the_maximum():
+    senate = Schema("senators", [
+        {"name": "party", "type": "string", "distinct": 5, "values": ["Liberal", "Conservative"]},
+        {"name": "days_in_senate", "type": "number", "distinct": 900},
+    ])  # fmt: skip
+    request = read_question("Longest time anyone has spent in the Senate, in days?", senate)
+    assert (request.kind, request.statistic, request.measures) == ("statistic", "max", ["days_in_senate"])

@@ -1,6 +1,8 @@
 """The analyst says how it read a question, and a reading that leaves words unaccounted for caps how
 sure the answer may be: a misread question must not come out as sure as a read one (plain Python)."""
 
+from dataclasses import replace
+
 from agents.analysis.question import read_question
 from agents.analysis.reading import UNSURE, read_back
 from agents.analysis.schema import Schema
@@ -55,7 +57,8 @@ def test_words_of_a_column_the_reading_left_out_say_which_column_may_have_been_m
         {"name": "training_hours_per_employee", "type": "number", "distinct": 90},
     ], rows=270)  # fmt: skip
     text = "How did training hours per employee move over the three years, on average?"
-    reading = read_back(text, firms, read_question(text, firms))
+    misread = replace(read_question(text, firms), measures=["employees"])  # as the reading once went
+    reading = read_back(text, firms, misread)
     assert "you may have meant training hours per employee, which I did not use" in reading.said()
     assert reading.certainty <= UNSURE
 
