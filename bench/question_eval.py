@@ -40,6 +40,7 @@ PRINTED_NUMBER = re.compile(
     r"(?<![\w.])[-\u2212]?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:%|\s+(thousand|million|billion)\b)?", re.I
 )
 SCALES = {"thousand": 3, "million": 6, "billion": 9}
+ABBREVIATION = re.compile(r"(?:^|[\s,(])[A-Z][a-z]{0,2}$")  # "Dem", "Rep", "St", "Mr" before a full stop
 REFUSED_AT = 0.2  # a findings section this sure or less says it could not answer
 TRUSTED_ABOVE = 0.6  # no wrong answer may be surer than this
 
@@ -86,10 +87,13 @@ def normalised(text: str) -> str:
 
 def lead_sentence(body: str) -> str:
     """The first sentence of a section: up to the first full stop that ends a sentence (one followed by
-    whitespace or the end, so never a decimal point) or the first line break; markdown bold and code
-    marks removed."""
+    whitespace or the end, so never a decimal point, and not one of a short capitalised abbreviation:
+    "Congo, Dem. Rep.") or the first line break; markdown bold and code marks removed."""
     text = body.replace("**", "").replace("`", "").strip()
-    return re.split(r"\.(?=\s|$)|\n", text, maxsplit=1)[0].strip()
+    for end in re.finditer(r"\.(?=\s|$)|\n", text):
+        if not ABBREVIATION.search(text[: end.start()]):
+            return text[: end.start()].strip()
+    return text
 
 
 def printed_numbers(text: str) -> list[tuple[float, int]]:

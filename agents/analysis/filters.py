@@ -14,7 +14,8 @@ from typing import Any
 
 from agents.analysis.words import PERIODIC, mentions, split_name, stem
 
-NUMBER = r"[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)((?:k|m)\b|\s*%|\s*percent\b)?"
+NUMBER = r"[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)((?:k|m|bn)\b|\s+(?:thousand|million|billion)\b|\s*%|\s*percent\b)?"
+SCALES = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 1e9, "billion": 1e9}
 BEFORE = [  # a comparison said before its number; the longer phrases first
     (r"(?:greater|more|higher|larger) than or equal to|at or above|on or after", ">="),
     (r"(?:less|fewer|lower|smaller) than or equal to|at or below|on or before", "<="),
@@ -78,7 +79,7 @@ class Found:
 
 def _number(text: str, scale: str | None) -> float | int:
     value = float(text.replace(",", ""))
-    value *= {"k": 1_000, "m": 1_000_000}.get((scale or "").strip().lower(), 1)
+    value *= SCALES.get((scale or "").strip().lower(), 1)
     return int(value) if value.is_integer() else value
 
 

@@ -232,3 +232,10 @@ def test_the_longest_anyone_spent_is_the_maximum():
     ])  # fmt: skip
     request = read_question("Longest time anyone has spent in the Senate, in days?", senate)
     assert (request.kind, request.statistic, request.measures) == ("statistic", "max", ["days_in_senate"])
+
+
+def test_a_threshold_said_in_millions_is_in_millions():
+    request = read_question(
+        "For countries with more than 100 million people in 2007, what was the mean population?", PANEL
+    )
+    assert {"column": "Population", "op": ">", "value": 100_000_000} in request.filters
