@@ -49,7 +49,7 @@ COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
 SIGNED = re.compile(r"\b(?:is|was|were|are|been|turned|went)\s+(negative|positive|below zero|above zero)\b", re.I)
 YEARS = re.compile(
     r"\b(?:over|in|during|for|across|from|between)?\s*((?:1[5-9]|20|21)\d\d)\s*(?:-|\u2013|to|through|until|and)\s*"
-    r"((?:1[5-9]|20|21)\d\d)\b",
+    r"((?:1[5-9]|20|21)?\d\d)\b",
     re.I,
 )
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
@@ -132,7 +132,10 @@ def _comparisons(text: str) -> list[Comparison]:
 
     text = _digits(text)
     for match in YEARS.finditer(text):  # "over 2012-2023", "in 1990 to 2000"
-        add(match.start(), match.end(), "between", (int(match.group(1)), int(match.group(2))), timely=True)
+        first, last = match.group(1), match.group(2)
+        last = first[:2] + last if len(last) == 2 else last  # "1970-86" runs to 1986
+        if int(last) > int(first):
+            add(match.start(), match.end(), "between", (int(first), int(last)), timely=True)
     for match in BETWEEN.finditer(text):
         low, high = _number(match.group(1), match.group(2)), _number(match.group(3), match.group(4))
         add(match.start(), match.end(), "between", (min(low, high), max(low, high)))

@@ -123,6 +123,8 @@ def read_question(text: str, schema: Schema) -> Request:
     # The question's own words, its filters said apart: "five or more" asks no "more".
     unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
     request.kind = kind_of(unnamed, schema, len(plain), len(free), filtered)
+    if request.kind == "association" and _which_group(text, schema, free) and (MOST.search(text) or HIGH.search(text)):
+        request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
     statistic = statistic_of(unnamed)
     if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
         statistic = statistic_of(unnamed, besides=("count",))
@@ -148,6 +150,14 @@ def read_question(text: str, schema: Schema) -> Request:
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI in the data"
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
+
+
+def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
+    """Whether "which" or "what" is said right before a grouping column's name ("which tumour grade")."""
+    categories = set(schema.categories)
+    return any(
+        m.column in categories and re.search(r"\b(?:which|what)\s+(?:\w+\s+)?$", text[: m.start], re.I) for m in free
+    )
 
 
 def _columns_named(text: str, schema: Schema) -> list[Mention]:

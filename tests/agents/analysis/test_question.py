@@ -239,3 +239,19 @@ def test_a_threshold_said_in_millions_is_in_millions():
         "For countries with more than 100 million people in 2007, what was the mean population?", PANEL
     )
     assert {"column": "Population", "op": ">", "value": 100_000_000} in request.filters
+
+
+TUMOURS = Schema("trial", [
+    {"name": "tumour_grade", "type": "string", "distinct": 3, "values": ["I", "II", "III"]},
+    {"name": "tumour_size", "type": "number", "distinct": 80}, {"name": "nodes", "type": "number", "distinct": 30},
+    {"name": "year", "type": "number", "distinct": 17, "min": 1970, "max": 1986},
+])  # fmt: skip
+
+
+def test_which_group_comes_with_the_most_is_a_comparison_and_a_short_year_range_runs_on():
+    request = read_question("Which tumour grade comes with the biggest tumour size, on average?", TUMOURS)
+    assert (request.kind, request.group, request.measures) == ("compare", "tumour_grade", ["tumour_size"])
+    request = read_question("Which tumour grade had the highest mean nodes over 1970-86?", TUMOURS)
+    assert request.filters == [
+        {"and": [{"column": "year", "op": ">=", "value": 1970}, {"column": "year", "op": "<=", "value": 1986}]}
+    ]
