@@ -1,8 +1,10 @@
 """What the browser tests that ask the analyst share: one server and one page per module."""
 
+from pathlib import Path
+
 import pytest
 
-from tests.chromium import open_page, sign_in
+from tests.chromium import ARTIFACTS, open_page, sign_in
 from tests.factories import make_user
 
 
@@ -43,5 +45,16 @@ def pytest_runtest_makereport(item, call):
     if report.failed and call.when == "call" and shared is not None:
         page, server = shared
         report.sections.append(("server log", server.log_text()))
+        if server.log is not None:  # the whole log, beside the screenshots
+            ARTIFACTS.mkdir(exist_ok=True)
+            (ARTIFACTS / f"{item.name}-server.log").write_text(Path(server.log.name).read_text())
+        page.screenshot(path=str(ARTIFACTS / f"{item.name}-failed.png"), full_page=True)
+        (ARTIFACTS / f"{item.name}-failed.html").write_text(page.content())
+        from sessions.models import Message
+
+        log = Message.objects.order_by("session_id", "seq").values_list(
+            "session_id", "seq", "payload_type", "sender_id"
+        )
+        (ARTIFACTS / f"{item.name}-messages.txt").write_text("\n".join(map(str, log)))
         report.sections.append(("console errors", "\n".join(map(str, getattr(page, "console_errors", [])))))
     return report

@@ -8,7 +8,7 @@ the two shops (35 against 23).
 
 import pytest
 
-from tests.chromium import screenshot
+from tests.chromium import approve_the_plan, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def start_session(page, tmp_path, question: str) -> None:
     page.get_by_label("Files to attach").set_input_files(str(csv_path))
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
-    page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+    approve_the_plan(page)
 
 
 def findings_of_the_analysis(page):

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.chromium import screenshot
+from tests.chromium import approve_the_plan, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -157,7 +157,7 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     page.get_by_label("Files to attach").set_input_files(str(csv_path))
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
-    page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+    approve_the_plan(page)
 
     findings = page.locator("#thread article.kind-collaborative_response").first.locator(
         "section[data-section-id=findings]"

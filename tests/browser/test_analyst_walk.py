@@ -6,7 +6,7 @@ import re
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import open_page, screenshot, sign_in
+from tests.chromium import approve_the_plan, open_page, screenshot, sign_in
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -33,7 +33,7 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         page.get_by_label("Files to attach").set_input_files(str(csv_path))
         page.get_by_role("button", name="Start the session").click()
         page.wait_for_url("**/sessions/*-*/")
-        page.get_by_role("button", name="Approve the plan").click(timeout=30_000)
+        approve_the_plan(page)
         page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(timeout=30_000)
         page.locator("#map-nodes g.node.shape-result").first.wait_for(timeout=30_000)
         assert WorkSession.objects.filter(title__startswith="Analyse the attached plots").exists()

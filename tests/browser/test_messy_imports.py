@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from tests.agents import messy_files
-from tests.chromium import ARTIFACTS, screenshot
+from tests.chromium import ARTIFACTS, approve_the_plan, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -34,7 +34,7 @@ def start(page, goal, path):
     page.get_by_label("Files to attach").set_input_files(str(path))
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
-    page.get_by_role("button", name="Approve the plan").click(timeout=LIVE)
+    approve_the_plan(page, LIVE)
     return analyst_report(page, 1)
 
 
