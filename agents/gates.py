@@ -220,9 +220,11 @@ def _questions(session: WorkSession, graph: ContextGraph) -> list[Gate]:
 def waiting_for_people(session: WorkSession, *, fresh: bool = False) -> tuple[Gate, ...]:
     """Everything in ``session`` that waits for a person's decision or answer, oldest first in each
     kind: SAP operations needing approval, plan steps at their gate, plans, then questions. The
-    session's head is read again unless the caller read its row just now (``fresh``)."""
+    session's row is read again unless the caller read it just now (``fresh``), into a row of its own:
+    the caller's keeps the head it read (a page's thread and the head its socket resumes from must be
+    one; moving it on here lost the messages between them from the page)."""
     if not fresh:
-        session.refresh_from_db(fields=["head_seq", "head_checksum"])  # the graph of the log as it is now
+        session = WorkSession.objects.get(pk=session.pk)  # the graph of the log as it is now
     entry = graph_cache.entry(session)
     with entry.lock:
         graph = entry.graph

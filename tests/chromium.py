@@ -5,7 +5,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -82,20 +81,7 @@ def session_with_a_report(owner, **fields):
     return session
 
 
-PLAN_SHOWN_S = 20
-
 
 def approve_the_plan(page, timeout_ms: int = 30_000) -> None:
-    """Approve the planner's plan from the thread of a session page just opened.
-
-    Known defect, open (see the closing note of stop 43): now and then, on a server shared by several
-    sessions in turn, the page rendered at a head that includes the plan shows the thread without it,
-    while its side panel shows the plan waiting; a reload shows it. Until that is found, the page is
-    read again once when the plan has not shown in ``PLAN_SHOWN_S``, and the reload is reported."""
-    button = page.get_by_role("button", name="Approve the plan")
-    try:
-        button.wait_for(timeout=PLAN_SHOWN_S * 1000)
-    except PlaywrightTimeout:
-        print(f"the plan was not in the thread after {PLAN_SHOWN_S} s: reloading {page.url}")
-        page.reload()
-    button.click(timeout=timeout_ms)
+    """Approve the planner's plan from the thread of a session page just opened (it comes live)."""
+    page.get_by_role("button", name="Approve the plan").click(timeout=timeout_ms)

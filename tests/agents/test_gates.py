@@ -416,3 +416,13 @@ def test_the_thread_shows_a_decided_question_and_plan_closed_with_who_decided(te
     when = r" (just now|\S+ \S+ ago|today \d\d:\d\d)"  # the time in words
     assert [re.sub(when, "", w).strip() for w in words] == ["Answered by olga: All of them", "Approved by ed"]
     assert 'name="option_id"' not in page and "Approve the plan" not in page and 'name="free_answer"' not in page
+
+
+def test_reading_what_waits_leaves_the_callers_head_where_it_read_it(team, client):
+    """A page's thread and the head its socket resumes from must be one: listing what waits reads the
+    log as it is now without moving the page's head on (that lost the messages between them)."""
+    page_row = WorkSession.objects.get(pk=team["session"].pk)
+    head = page_row.head_seq
+    post(team["session"], team["planner"], envelopes.declaration, message_id="d1")
+    assert "plan:d1" in [gate.key for gate in waiting_for_people(page_row)]  # what waits now
+    assert page_row.head_seq == head  # the page's own head, as its thread read it
