@@ -81,7 +81,6 @@ def session_with_a_report(owner, **fields):
     return session
 
 
-
 def approve_the_plan(page, timeout_ms: int = 30_000) -> None:
     """Approve the planner's plan from the thread of a session page just opened (it comes live)."""
     page.get_by_role("button", name="Approve the plan").click(timeout=timeout_ms)
