@@ -37,7 +37,7 @@ from agents.operations.registry import workbench_registry
 from agents.operations.uploads import StagedUpload, discard_staged
 from agents.sap import Block, Dispatcher, Operation, Outcome, StreamParser, format_block
 from agents.sap.dispatcher import Budget, error_block
-from agents.sap.values import json_safe
+from agents.sap.values import json_text
 from protocol.errors import ProtocolError, new_request_id, not_found
 from sessions.access import DECIDERS, SYSTEM, Access, Caller, SessionId, caller_for_agent, require_access
 from sessions.chap.schemas import NUL_ESCAPE
@@ -130,12 +130,8 @@ def record_outcome(outcome: Outcome, context: SapContext) -> None:
 def _record(context: SapContext, block: Block, response: Block, kind: str, duration_s: float) -> None:
     operation = workbench_registry().get(block.name)
     request_body = operation.recorded(block.body) if operation and operation.recorded else block.body
-    text = json.dumps(json_safe(response.body), ensure_ascii=False, default=str)
-    body = (
-        _storable(response.body)
-        if len(text) <= RECORDED_RESPONSE_CHARS
-        else {"truncated": True, "keys": sorted(response.body)}
-    )
+    text = json_text(response.body)
+    body = _stored(text) if len(text) <= RECORDED_RESPONSE_CHARS else {"truncated": True, "keys": sorted(response.body)}
     payload = {
         "operation": block.name,
         **({"request_message_id": context.request_message_id} if context.request_message_id else {}),
@@ -155,7 +151,12 @@ def _record(context: SapContext, block: Block, response: Block, kind: str, durat
 def _storable(value: object) -> Any:
     """``value`` as the log can hold it: JSON-safe (no NaN, bytes or lone surrogates) and with NUL
     characters replaced; requests and results may carry them, the log may not."""
-    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", json.dumps(json_safe(value), default=str)))
+    return _stored(json_text(value))
+
+
+def _stored(text: str) -> Any:
+    """``text`` (JSON as ``json_text`` writes it) read back with its NUL characters replaced."""
+    return json.loads(NUL_ESCAPE.sub(r"\1\\ufffd", text))
 
 
 def known_names(kind: str, body: dict[str, Any], context: SapContext) -> list[str] | None:

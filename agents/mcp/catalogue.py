@@ -6,6 +6,7 @@ tool result."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -14,7 +15,7 @@ import mcp_types as types
 from agents.models import Agent
 from agents.operations.registry import workbench_registry
 from agents.sap import Block, Operation
-from agents.sap.values import json_safe
+from agents.sap.values import json_text
 from agents.sap_service import always_waits, may_run
 from protocol.json_schema import parameters_schema
 from protocol.params import Param
@@ -69,15 +70,11 @@ def _tool(operation: Operation, agent: Agent) -> types.Tool:
     )
 
 
-def plain(value: object) -> Any:
-    """``value`` as JSON holds it (dates and numbers a handler returns as Python objects included)."""
-    return json.loads(json.dumps(json_safe(value), default=str))
-
-
 def tool_result(body: dict[str, Any], *, text: str | None = None, error: bool = False) -> types.CallToolResult:
     """Structured content, and the same as text for clients that read only text."""
-    structured = plain(body)
-    shown = text if text is not None else json.dumps(structured, ensure_ascii=False)
+    serialised = json_text(body)
+    structured = json.loads(serialised)  # JSON's own types throughout: dates, decimals and the rest made plain
+    shown = text if text is not None else serialised
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=shown)], structured_content=structured, is_error=error
     )
@@ -107,9 +104,11 @@ def pending_result(event: dict[str, Any], gate_link: str) -> types.CallToolResul
     return tool_result(body, text=text)
 
 
-def sap_result(response: Block, gate_link: str) -> types.CallToolResult:
+def sap_result(response: Block, gate_link: Callable[[], str]) -> types.CallToolResult:
+    """``gate_link`` is asked for only when the call waits for a person (a URL reversed per call costs
+    a tenth of a fast query's time)."""
     if response.type == "error":
         return error_result(response.body)
     if response.type == "event" and response.body.get("event") == "approval.requested":
-        return pending_result(response.body, gate_link)
+        return pending_result(response.body, gate_link())
     return tool_result(response.body)

@@ -4,16 +4,15 @@ read is not listed, and reading it is refused: files and tables are read through
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import mcp_types as types
 
 from agents.mcp.calls import sap_call
-from agents.mcp.catalogue import plain
 from agents.mcp.identity import McpAgent
 from agents.operations.registry import workbench_registry
 from agents.sap import Block
+from agents.sap.values import json_text
 from agents.sap_service import may_run
 from protocol.errors import ProtocolError, not_found
 from sessions import selectors
@@ -110,4 +109,4 @@ def _content(who: McpAgent, name: str, rest: str, uri: str) -> tuple[str, str]:
 
 
 def _json(value: Any) -> tuple[str, str]:
-    return json.dumps(plain(value), ensure_ascii=False), JSON
+    return json_text(value), JSON

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import mcp_types as types
@@ -78,7 +79,7 @@ def mcp_server(identify: Identify, gate_link: GateLink) -> Server[Any]:
         except Exception:
             return error_result(internal_error(logger, f"MCP tool {params.name}").as_dict())
         response = await db(sap_call)(caller, block, _progress_sender(ctx))
-        return sap_result(response, gate_link(ctx, caller))
+        return sap_result(response, partial(gate_link, ctx, caller))
 
     async def list_resources(ctx: Context, params: types.PaginatedRequestParams | None) -> types.ListResourcesResult:
         return types.ListResourcesResult(resources=await db(resource_list)(await who(ctx)))

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.sap.values import json_safe
+from agents.sap.values import json_safe, json_text
 from protocol.errors import ProtocolError
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -149,7 +149,7 @@ def _child(work: Callable[[], Any], bounds: Bounds, writer: int, in_child: Calla
 
 
 def _measured(answer: Any, limit: int) -> str:
-    text = json.dumps(json_safe(answer), ensure_ascii=False, default=str)
+    text = json_text(answer)
     size = len(text.encode("utf-8"))
     if size > limit:
         raise ProtocolError(

@@ -4,7 +4,9 @@ text with lone surrogates, and one such value must never stop a result from bein
 from __future__ import annotations
 
 import base64
+import json
 import math
+import re
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
@@ -44,3 +46,23 @@ def json_safe(value: object) -> Any:
     if isinstance(value, list | tuple):
         return [json_safe(item) for item in value]
     return json_safe(str(value))
+
+
+# An integer token of 16 digits or more, which may lie past SAFE_INTEGER (digits inside a string also
+# match: they only send the value the slow way).
+LONG_INTEGER = re.compile(r"(?<![\d.])\d{16,}(?![\d.eE])")
+SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: object) -> str:
+    """``json_safe(value)`` as JSON text. Results are mostly JSON's own types already (a page of rows
+    was made safe value by value), so the C encoder tries first; a value it cannot or must not write
+    as it is (NaN, a date, a huge integer, a lone surrogate) sends the whole value through
+    ``json_safe``."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        text = None
+    if text is None or LONG_INTEGER.search(text) or SURROGATE.search(text):
+        text = json.dumps(json_safe(value), ensure_ascii=False)
+    return text
