@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from django.utils.dateparse import parse_datetime
+from django.utils.html import escape
 
 from sessions.chap import labels
 from sessions.chap.decisions import decision
 from sessions.chap.graph import CURRENT_ANSWER
+from sessions.chap.tables import markdown_tables
 from workspace.map_drawing import heat
 from workspace.traits import THREAD_HIDDEN, VIEWS
 
@@ -53,11 +55,19 @@ def _milestone_mark(envelope: dict[str, Any]) -> bool:
 def _report_shown(
     payload: dict[str, Any], graph: nx.DiGraph[str], message_id: str
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A report as the thread shows it: its sections and itself with their heat, the sources it cites
-    from the session named in words; and its open questions, each with whether it is still open, what
+    """A report as the thread shows it: its sections and itself with their heat (a table the session
+    showed before folded under a link to it), the sources it cites, each once and those from the
+    session named in words; and its open questions, each with whether it is still open, what
     its answers said and the decision on it."""
     nodes = graph.nodes
-    sections = [{**s, "heat": heat(s.get("confidence"))} for s in payload["content"].get("sections") or []]
+    sections = [
+        {
+            **s,
+            "heat": heat(s.get("confidence")),
+            "body": _tables_once(s["body"], nodes.get(f"{message_id}#section:{s['id']}"), nodes),
+        }
+        for s in payload["content"].get("sections") or []
+    ]
     content = {**payload["content"], "sections": sections}
     questions = []
     for index, text in enumerate(payload.get("open_questions_for_human") or []):
@@ -69,15 +79,44 @@ def _report_shown(
         )
     asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
     questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
-    sources = [
-        {**m, "shown": labels.message_label(nodes.get(m["citation"]))}
-        if m.get("type") == "session_message" and m.get("citation") in nodes
-        else m
-        for m in payload.get("supporting_materials") or []
-    ]
     shown = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
-    shown["supporting_materials"] = sources
+    shown["supporting_materials"] = _sources(payload.get("supporting_materials") or [], nodes)
     return shown, questions
+
+
+def _sources(materials: list[dict[str, Any]], nodes: NodeView[str]) -> list[dict[str, Any]]:
+    """The sources a report cites, each once (two that read the same are one line), those from the
+    session named in words."""
+    sources: dict[str, dict[str, Any]] = {}
+    for material in materials:
+        cited = str(material.get("citation", ""))
+        if material.get("type") == "session_message" and cited in nodes:
+            material = {**material, "shown": labels.message_label(nodes[cited])}
+        sources.setdefault(str(material.get("shown") or cited), material)
+    return list(sources.values())
+
+
+def _anchor(section: dict[str, Any]) -> str:
+    """The id of a report's section on the page (its message's place in the thread, its own in the report)."""
+    return f"msg-{section['seq']}-section-{section['index']}"
+
+
+def _tables_once(text: str, section: dict[str, Any] | None, nodes: NodeView[str]) -> str:
+    """A section's text with each table the session showed before folded under one line that links
+    where it was first shown (``ContextGraph`` notes them: the column profiles and descriptive
+    statistics a redo or the written report repeats)."""
+    repeats = (section or {}).get("repeats")
+    if not repeats:
+        return text
+    for place, table in enumerate(markdown_tables(text)):
+        first = nodes.get(repeats.get(place, ""))
+        if first is not None:
+            where = escape(labels.message_label(nodes.get(first["message"])))
+            link = f'<a href="#{_anchor(first)}">{where}</a>'
+            text = text.replace(
+                table, f"<details><summary>Shown before, in {link}</summary>\n\n{table}\n\n</details>", 1
+            )
+    return text
 
 
 def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
@@ -118,12 +157,30 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
 
 
 def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
-    """Where a report stands: the session's current answer, replaced by a newer version (and which,
-    by its place in the thread), or declined feedback; nothing for the rest."""
+    """Where a report stands: the session's current answer, replaced by a newer version (which, by
+    its place in the thread, and in words), or declined feedback; nothing for the rest."""
     node = graph.nodes.get(message_id) or {}
     newer = node.get("superseded_by")
     return {
         "current": graph.graph.get(CURRENT_ANSWER) == message_id,
         "replaced_by": graph.nodes[newer]["seq"] if newer else None,
+        "replaced_how": _redo(graph, newer) if newer else "",
         "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
     }
+
+
+def _redo(graph: nx.DiGraph[str], newer: str) -> str:
+    """The version that replaced a report, in words: "the redo after alice's correction" when a
+    person's feedback led to it (it replies to the feedback, or to a report that does: a review of the
+    report written again), else "a newer version"."""
+    reply: str | None = newer
+    for _ in range(3):
+        reply = next((to for _, to, data in graph.out_edges(reply, data=True) if data["type"] == "responds_to"), None)
+        if reply is None:
+            break
+        node = graph.nodes[reply]
+        if node.get("feedback_type") and str(node.get("sender")).startswith("human:"):
+            return (
+                f"the redo after {labels.sender_label(node['sender'])}'s {labels.feedback_label(node['feedback_type'])}"
+            )
+    return "a newer version"

@@ -260,9 +260,8 @@ def findings(
     if request.missing:
         return cannot_answer(request, schema), request.as_dict()
     operation, body = operation_for(request)
-    words = f"the {request.kind.replace('_', ' ')} the question asks" + _parts(request)
     try:
-        result = analysis.query(schema.table, body, words, operation)
+        result = analysis.query(schema.table, body, _asked(request), operation)
     except TaskFailure as failure:
         if failure.error.retryable or failure.error.code == "PERMISSION_DENIED":
             raise  # a timeout or a missing permission is the task's failure, not a misread question
@@ -272,7 +271,7 @@ def findings(
     lines = words_for(request, result, text)
     lines[1:1] = reading_lines(reading)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
-        more = analysis.query(schema.table, operation_for(request, measure)[1], words, operation)
+        more = analysis.query(schema.table, operation_for(request, measure)[1], _asked(request, measure), operation)
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
     lines += chart_fence(result.get("chart"))
     lines += ["", f"*You asked: “{' '.join(text.split())}”*"]
@@ -283,6 +282,14 @@ def findings(
         "body": "\n".join(lines),
         "confidence": min(_confidence(request, result), reading.certainty),
     }, request.as_dict() | {"reading": reading.line, "doubts": reading.said()}
+
+
+def _asked(request: Request, measure: str | None = None) -> str:
+    """What one query computes, in words for its source: a comparison of several measures runs one
+    query per measure, and each names its own (the first when ``measure`` is None)."""
+    if request.kind == "compare" and request.measures:
+        request = request_for_measure(request, measure or request.measures[0])
+    return f"the {request.kind.replace('_', ' ')} the question asks" + _parts(request)
 
 
 def reading_lines(reading: Reading) -> list[str]:

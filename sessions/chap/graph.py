@@ -22,6 +22,7 @@ from typing import Any
 
 from sessions.chap.dependencies import DependencyGraph
 from sessions.chap.labels import feedback_label, message_label, payload_label
+from sessions.chap.tables import markdown_tables, table_digest
 from sessions.chap.traits import node_kind
 
 REDIRECTING_FEEDBACK = frozenset({"correction", "new_direction"})
@@ -46,6 +47,7 @@ class ContextGraph(DependencyGraph):
         self.steps: dict[int, str] = {}
         self.redirects: list[Redirect] = []
         self.latest_report: dict[str, str] = {}  # sender -> its report that stands (later ones supersede it)
+        self.first_tables: dict[str, str] = {}  # a Markdown table's digest -> the section that first showed it
 
     # -- building -----------------------------------------------------------------------------
 
@@ -128,7 +130,7 @@ class ContextGraph(DependencyGraph):
             task_step=str(payload.get("task_step_id") or ""),
         )
         for index, section in enumerate(payload["content"].get("sections") or []):
-            self._unit(
+            node = self._unit(
                 message_id,
                 seq,
                 "section",
@@ -138,6 +140,7 @@ class ContextGraph(DependencyGraph):
                 confidence=section.get("confidence"),
                 index=index,
             )
+            self._tables_shown(node, section["body"])
         for index, assumption in enumerate(payload.get("assumptions_made") or []):
             node = f"{message_id}#assumption:{index}"
             self._node(node, "assumption", message_id, seq, label=_short(assumption), text=assumption)
@@ -164,6 +167,17 @@ class ContextGraph(DependencyGraph):
             self._edge(message_id, step, "fulfils")
             if self.graph.nodes[step]["status"] == "proposed":
                 self._set(step, "in_progress", message_id)
+
+    def _tables_shown(self, section: str, text: str) -> None:
+        """Note the section's tables the session showed before (``repeats``: a table's place among the
+        section's tables -> the section that first showed it), and where the others are first shown."""
+        repeats = {}
+        for place, table in enumerate(markdown_tables(text)):
+            first = self.first_tables.setdefault(table_digest(table), section)
+            if first != section:
+                repeats[place] = first
+        if repeats:
+            self.graph.nodes[section]["repeats"] = repeats
 
     def _apply_clarification(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
         for option in payload.get("options") or []:
