@@ -84,3 +84,39 @@ def session_with_a_report(owner, **fields):
 def approve_the_plan(page, timeout_ms: int = 30_000) -> None:
     """Approve the planner's plan from the thread of a session page just opened (it comes live)."""
     page.get_by_role("button", name="Approve the plan").click(timeout=timeout_ms)
+
+
+def session_of_four_rounds(owner):
+    """The demo session (agents.demo: the plan, the analysis, the written report and its review, then
+    a correction on the analysis redone by all three) and a third round: a new direction on the
+    analysis, answered. ``next_round`` adds the fourth. Built with the services a browser uses."""
+    from agents.behaviours.registry import builtin_agents_ensure
+    from agents.demo import demo_seed
+
+    session = demo_seed(owner=owner, agents=builtin_agents_ensure())
+    next_round(session, owner, "analyst", "new_direction", "What is the median petal width of each species?")
+    return session
+
+
+def next_round(session, owner, sender: str, feedback_type: str, text: str) -> None:
+    """``owner``'s feedback on the latest report of ``sender``, and the agents' work on it until none is left."""
+    from agents.behaviours.registry import builtin_agents_ensure
+    from agents.worker import Worker
+    from sessions.access import caller_for_user
+    from sessions.log import message_post_at_head
+
+    report = session.messages.filter(payload_type="collaborative_response", sender_id=sender).order_by("-seq").first()
+    message_post_at_head(
+        session_id=session.pk,
+        caller=caller_for_user(owner),
+        payload_type="human_feedback",
+        payload={
+            "target_message_id": report.message_id,
+            "feedback_type": feedback_type,
+            "specific_instructions": {"request": text},
+        },
+        in_reply_to=report.message_id,
+    )
+    worker = Worker("rounds", agent_ids=[agent.pk for agent in builtin_agents_ensure()])
+    while worker.run_once():
+        pass

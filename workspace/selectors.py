@@ -322,9 +322,11 @@ def thread_message_by_id(*, session: WorkSession, message_id: str) -> dict[str, 
 
 def earlier_standing(*, session: WorkSession, message_id: str) -> list[dict[str, Any]]:
     """The messages whose standing a new report changed (the version it replaced, the answer it
-    displaced, the correction it declined), as the thread shows them now."""
+    displaced, the correction it declined, the analysis it writes up), as the thread shows them now."""
     entry = graph_cache.entry(session)
     with entry.lock:
         node = entry.graph.graph.nodes.get(message_id) or {}
-        changed = sorted(str(node[key]) for key in ("supersedes", "was_current", "declines") if node.get(key))
+        changed = sorted(
+            str(node[key]) for key in ("supersedes", "was_current", "declines", "written_from") if node.get(key)
+        )
     return [shown for earlier in changed if (shown := thread_message_by_id(session=session, message_id=earlier))]

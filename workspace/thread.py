@@ -52,6 +52,17 @@ def _milestone_mark(envelope: dict[str, Any]) -> bool:
     return envelope["payload_type"] == "checkpoint" and str(envelope["sender"]["type"]) == "system"
 
 
+# A report opens with its lead: its first section (the answer, the findings, what a review checked)
+# and what changed since the version it replaces; the rest folds under one line that names it.
+LEAD_SECTIONS = frozenset({"what-changed"})
+REPORT_PARTS = (
+    ("assumptions_made", "Assumptions"),
+    ("uncertainties", "Uncertainties"),
+    ("supporting_materials", "Sources"),
+    ("next_step_recommendations", "Next steps"),
+)
+
+
 def _report_shown(
     payload: dict[str, Any], graph: nx.DiGraph[str], message_id: str
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -63,12 +74,15 @@ def _report_shown(
     sections = [
         {
             **s,
+            "index": index,
             "heat": heat(s.get("confidence")),
             "body": _tables_once(s["body"], nodes.get(f"{message_id}#section:{s['id']}"), nodes),
         }
-        for s in payload["content"].get("sections") or []
+        for index, s in enumerate(payload["content"].get("sections") or [])
     ]
-    content = {**payload["content"], "sections": sections}
+    lead = [s for s in sections if s["index"] == 0 or s["id"] in LEAD_SECTIONS]
+    more = [s for s in sections if s not in lead]
+    content = {**payload["content"], "sections": sections, "lead": lead, "more": more}
     questions = []
     for index, text in enumerate(payload.get("open_questions_for_human") or []):
         node = f"{message_id}#question:{index}"
@@ -81,6 +95,9 @@ def _report_shown(
     questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
     shown = {**payload, "heat": heat(payload.get("confidence_score")), "content": content}
     shown["supporting_materials"] = _sources(payload.get("supporting_materials") or [], nodes)
+    shown["more"] = [s.get("title") or s["id"] for s in more] + [
+        words for key, words in REPORT_PARTS if payload.get(key)
+    ]
     return shown, questions
 
 
@@ -158,13 +175,15 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
 
 def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
     """Where a report stands: the session's current answer, replaced by a newer version (which, by
-    its place in the thread, and in words), or declined feedback; nothing for the rest."""
+    its place in the thread, and in words), an analysis written up in a report that repeats it (which),
+    or declined feedback; nothing for the rest."""
     node = graph.nodes.get(message_id) or {}
     newer = node.get("superseded_by")
     return {
         "current": graph.graph.get(CURRENT_ANSWER) == message_id,
         "replaced_by": graph.nodes[newer]["seq"] if newer else None,
         "replaced_how": _redo(graph, newer) if newer else "",
+        "written_up_in": graph.nodes[node["written_up_in"]]["seq"] if node.get("written_up_in") and not newer else None,
         "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
     }
 

@@ -265,6 +265,7 @@ class ContextGraph(DependencyGraph):
             attrs["deliverable"] = True
         if provenance.get("from_message_id") in self.graph:
             attrs["written_from"] = provenance["from_message_id"]
+            self.graph.nodes[attrs["written_from"]]["written_up_in"] = message_id
         if provenance.get("refused"):
             attrs["refused"] = True
             if self._decline(reply, sender):

@@ -10,10 +10,11 @@ from tests.factories import make_user
 
 @pytest.fixture(scope="module")
 def browser_and_server(request, chromium, django_db_setup):
-    """One server and one page for every case of a module (its PAGE_HEIGHT, 900 px unless it says)."""
+    """One server and one page for every case of a module (its PAGE_HEIGHT, 900 px unless it says);
+    the server runs the agents unless the module's AGENTS_IN_PROCESS says "0" (its test runs them)."""
     from tests.live import DaphneServer
 
-    server = DaphneServer(CHAP_AGENTS_IN_PROCESS="1").start()
+    server = DaphneServer(CHAP_AGENTS_IN_PROCESS=getattr(request.module, "AGENTS_IN_PROCESS", "1")).start()
     page = open_page(chromium, width=1440, height=getattr(request.module, "PAGE_HEIGHT", 900))
     try:
         yield page, server

@@ -23,7 +23,7 @@ PROFILE_TABLE = "<th>distinct</th>"  # the column profiles' table of iris
 
 @pytest.fixture
 def page(client):
-    """The demo session (a report, its rewrite and review, then all three redone after a correction)
+    """The demo session (an analysis, its write-up and review, then all three redone after a correction)
     as its owner's page shows it, with the session."""
     alice = make_user("alice")
     session = demo_seed(owner=alice, agents=builtin_agents_ensure())
@@ -32,7 +32,7 @@ def page(client):
 
 
 def test_each_replaced_report_is_one_line_saying_what_replaced_it(page):
-    html, _ = page
+    html, session = page
     reports = {int(seq): body for seq, body in ((m.group(1), m.group(0)) for m in ARTICLE.finditer(html))}
     replaced = [seq for seq, body in reports.items() if "superseded" in body.split(">", 1)[0]]
     assert len(replaced) == 3  # the analysis, the written report and the review of the first round
@@ -44,7 +44,12 @@ def test_each_replaced_report_is_one_line_saying_what_replaced_it(page):
         assert "replaced by the redo after alice's correction — show" in words
         assert re.search(r'href="#msg-(\d+)"', line.group(1)).group(1) in {str(s) for s in reports if s not in replaced}
         assert "Give feedback" not in visible_text(body)  # the rest opens with the line
-    for seq in set(reports) - set(replaced):
+    written_up = [seq for seq, body in reports.items() if 'data-testid="written-up"' in body]
+    assert len(written_up) == 1  # the analysis the current written report repeats, which it links
+    written = Message.objects.filter(session=session, sender_id="scribe", payload_type="collaborative_response")
+    written = written.order_by("-seq").values_list("seq", flat=True)
+    assert f'written up in <a href="#msg-{written[0]}">' in reports[written_up[0]]
+    for seq in set(reports) - set(replaced) - set(written_up):
         assert "Give feedback" in visible_text(reports[seq])
 
 
