@@ -120,3 +120,12 @@ def next_round(session, owner, sender: str, feedback_type: str, text: str) -> No
     worker = Worker("rounds", agent_ids=[agent.pk for agent in builtin_agents_ensure()])
     while worker.run_once():
         pass
+
+
+def unfold(report) -> None:
+    """Open a report of the thread as a person would: its one line if it is folded (a version replaced,
+    an analysis written up), then the rest of the report below its lead."""
+    for show in ("> details.fold:not([open]) > summary .show", "details.more:not([open]) > summary .show"):
+        line = report.locator(show)
+        if line.count():
+            line.first.click()

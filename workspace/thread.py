@@ -119,9 +119,9 @@ def _anchor(section: dict[str, Any]) -> str:
 
 
 def _tables_once(text: str, section: dict[str, Any] | None, nodes: NodeView[str]) -> str:
-    """A section's text with each table the session showed before folded under one line that links
-    where it was first shown (``ContextGraph`` notes them: the column profiles and descriptive
-    statistics a redo or the written report repeats)."""
+    """A section's text with each table the session showed before as one line that links where it
+    was first shown (``ContextGraph`` notes them: the column profiles and descriptive statistics a
+    redo or the written report repeats)."""
     repeats = (section or {}).get("repeats")
     if not repeats:
         return text
@@ -130,9 +130,7 @@ def _tables_once(text: str, section: dict[str, Any] | None, nodes: NodeView[str]
         if first is not None:
             where = escape(labels.message_label(nodes.get(first["message"])))
             link = f'<a href="#{_anchor(first)}">{where}</a>'
-            text = text.replace(
-                table, f"<details><summary>Shown before, in {link}</summary>\n\n{table}\n\n</details>", 1
-            )
+            text = text.replace(table, f"<p>The same table as in {link}.</p>", 1)
     return text
 
 

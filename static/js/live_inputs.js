@@ -1,10 +1,13 @@
-// Live swaps never take away what a person is typing: before htmx replaces part of the page (a
-// live out-of-band fragment from the socket, or the answer to another form), the fields in it that
-// have focus or unsaved input are noted, and after the swap the new fields get their value, focus
-// and caret back. Fields of the form that sent the request take what the server answered.
+// Live swaps never take away what a person is typing or has unfolded: before htmx replaces part of
+// the page (a live out-of-band fragment from the socket, or the answer to another form), the fields
+// in it that have focus or unsaved input are noted, and after the swap the new fields get their
+// value, focus and caret back. Fields of the form that sent the request take what the server
+// answered. A report the person opened (its one line, or the rest below its lead) stays open when
+// it is drawn again (a question in it answered); one that a newer version replaces folds.
 (function () {
   "use strict";
   const FIELDS = "input:not([type=hidden]):not([type=file]), textarea, select";
+  const OPENED = "details.fold[open], details.more[open]";
 
   function dirty(field) {
     if (field.tagName === "SELECT") {
@@ -62,9 +65,30 @@
     });
   }
 
+  function opened(target) {
+    if (!target || !target.querySelectorAll) return [];
+    return Array.from(target.querySelectorAll(OPENED)).map((details) => {
+      const article = details.closest("article[id]");
+      return article ? "#" + article.id + " details." + details.classList[0] : null;
+    }).filter(Boolean);
+  }
+
+  function reopen(keys) {
+    keys.forEach((selector) => {
+      const details = document.querySelector(selector);
+      if (details) details.open = true;
+    });
+  }
+
   function keepAcross(target, sender) {
     const notes = kept(target, sender);
-    if (notes.length) setTimeout(() => restore(notes), 0); // htmx swaps right after this event
+    const folds = opened(target);
+    if (notes.length || folds.length) {
+      setTimeout(() => {  // htmx swaps right after this event
+        reopen(folds);
+        restore(notes);
+      }, 0);
+    }
   }
 
   document.addEventListener("htmx:oobBeforeSwap", (event) => keepAcross(event.detail.target, null));

@@ -10,7 +10,7 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 
 from sessions.models import WorkSession
-from tests.chromium import open_page, screenshot, sign_in
+from tests.chromium import open_page, screenshot, sign_in, unfold
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -35,7 +35,7 @@ def price_row(report) -> list[str]:
     """The price row of a report's statistics table: column, n, mean, SD, min, max, sum, outliers."""
     table = report.locator('section[data-section-id$="-statistics"] table')
     row = table.locator("tr", has=report.page.locator("td", has_text="price")).first
-    return [cell.strip() for cell in row.locator("td").all_inner_texts()]
+    return [cell.strip() for cell in row.locator("td").all_text_contents()]  # shown or folded
 
 
 def wait_for_reports(page, count: int):
@@ -126,7 +126,7 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
         row = price_row(first)
         assert row[2:4] == [two(statistics.fmean(PRICES)), two(statistics.pstdev(PRICES))]
         assert row[7] == "2 kept: 400.0 and 450.0"
-        assert "SD (population)" in first.inner_text()
+        assert "SD (population)" in first.text_content()
 
         # The writing step waits for an agent; inviting one from the plan gives it the step.
         for page in (nina, ed):
@@ -143,6 +143,7 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
 
         # A correction of the SD kind: the SD becomes the sample SD, and the thread says what changed.
         mine = wait_for_reports(nina, 1)
+        unfold(mine)  # written up by now: one line, and its statistics below its lead
         mine.locator('section[data-section-id$="-statistics"] h4 button', has_text="Give feedback").click()
         panel = nina.get_by_test_id("feedback-panel")
         panel.get_by_label("Correct").check()
@@ -152,16 +153,14 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
         second = wait_for_reports(ed, 2)
         row = price_row(second)
         assert row[3] == two(statistics.stdev(PRICES)) and row[2] == two(statistics.fmean(PRICES))
-        changed = second.locator('section[data-section-id="what-changed"]')
-        assert "What changed" in changed.inner_text()
-        assert (
-            two(statistics.pstdev(PRICES)) in changed.inner_text()
-            and two(statistics.stdev(PRICES)) in changed.inner_text()
-        )
+        changed = second.locator('section[data-section-id="what-changed"]').text_content()
+        assert "What changed" in changed
+        assert two(statistics.pstdev(PRICES)) in changed and two(statistics.stdev(PRICES)) in changed
         screenshot(ed, "loop-4-what-changed-after-the-sd-correction")
 
         # The answer to the outlier question leaves the two values out; the question stays closed.
         wait_for_reports(nina, 2)
+        unfold(analyst_reports(nina).first)  # the question is asked in the first report, replaced by now
         question = nina.locator("#thread li.question:not(.answered)", has_text="450.0").first
         question.get_by_label("Your answer").fill("Yes, leave them out")
         question.get_by_role("button", name="Answer").click()
@@ -171,13 +170,13 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
         row = price_row(third)
         assert row[1:4] == [str(len(KEPT)), two(statistics.fmean(KEPT)), two(statistics.stdev(KEPT))]
         assert row[7] == "2 left out: 400.0 and 450.0"
-        assert "What changed" in third.locator('section[data-section-id="what-changed"]').inner_text()
+        assert "What changed" in third.locator('section[data-section-id="what-changed"]').text_content()
         assert third.locator("li.question", has_text="450.0").count() == 0  # never asked again
         assert nina.locator("#thread li.question:not(.answered)", has_text="450.0").count() == 0
         ed.reload()
         wait_for_reports(ed, 3)
         answered = ed.locator("#thread li.question", has_text="450.0").first
-        assert "answered" in answered.get_attribute("class") and "Yes, leave them out" in answered.inner_text()
+        assert "answered" in answered.get_attribute("class") and "Yes, leave them out" in answered.text_content()
         assert answered.locator("form").count() == 0
         screenshot(ed, "loop-5-the-answered-question-stays-closed")
 

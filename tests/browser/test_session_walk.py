@@ -11,7 +11,7 @@ import statistics
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in
+from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in, unfold
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -122,9 +122,9 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         changed = rewritten.locator('section[data-section-id="what-changed"]').inner_text()
         assert "Written again from the analysis analyst redid" in changed
         assert "Use the sample standard deviation" in changed
-        assert "SD (sample)" in rewritten.inner_text()
+        assert "SD (sample)" in rewritten.text_content()  # in its statistics, below its lead
         findings = reports_by(nina, "analyst").nth(1).locator('section[data-section-id="findings"]')
-        assert "nitrate has the highest mean height" in " ".join(findings.inner_text().split())
+        assert "nitrate has the highest mean height" in " ".join(findings.text_content().split())  # written up, folded
         review = reports_by(nina, "reviewer").nth(1)
         # The review checked the answer against the question and says what it checked.
         assert "What was checked" in review.inner_text() and "No problems found. Checked:" in review.inner_text()
@@ -143,11 +143,12 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
 
         # A new direction gets its answer, in reply.
         analysis = reports_by(nina, "analyst").nth(1)
+        unfold(analysis)  # written up: one line that opens
         give_feedback(nina, analysis, "New direction", "What is the median height of the plants given compost?")
         wait_for_count(nina, "analyst", 3)
         answer = reports_by(nina, "analyst").nth(2).locator('section[data-section-id="findings"]')
-        assert f"{statistics.median(HEIGHTS['compost']):g}" in answer.inner_text()
-        assert "median" in answer.inner_text().lower()
+        assert f"{statistics.median(HEIGHTS['compost']):g}" in answer.text_content()
+        assert "median" in answer.text_content().lower()
 
         # A step that cannot succeed fails, and says so.
         off_the_browser_thread(_failing_step, session_id=session.pk)
