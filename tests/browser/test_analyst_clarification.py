@@ -8,7 +8,7 @@ the two shops (35 against 23).
 
 import pytest
 
-from tests.chromium import approve_the_plan, screenshot
+from tests.chromium import approve_the_plan, screenshot, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -34,11 +34,12 @@ def start_session(page, tmp_path, question: str) -> None:
 
 
 def findings_of_the_analysis(page):
-    """The analyst's Findings, once the writer's report (which follows it) is on the page."""
+    """The analyst's Findings, once the writer's report (which follows it) is on the page, unfolded."""
     written = page.locator("#thread article.kind-collaborative_response.current header strong", has_text="scribe")
     written.wait_for(timeout=30_000)
     by_the_analyst = page.locator("header strong", has_text="analyst")
     analysis = page.locator("#thread article.kind-collaborative_response").filter(has=by_the_analyst).first
+    unfold(analysis)  # written up: one line that opens
     return analysis.locator("section[data-section-id=findings]")
 
 

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import approve_the_plan, open_page, screenshot, sign_in
+from tests.chromium import approve_the_plan, open_page, screenshot, sign_in, unfold
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -34,7 +34,9 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         page.get_by_role("button", name="Start the session").click()
         page.wait_for_url("**/sessions/*-*/")
         approve_the_plan(page)
-        page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(timeout=30_000)
+        page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(
+            state="attached", timeout=30_000
+        )
         page.locator("#map-nodes g.node.shape-result").first.wait_for(timeout=30_000)
         assert WorkSession.objects.filter(title__startswith="Analyse the attached plots").exists()
 
@@ -49,6 +51,7 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         screenshot(page, "walk-1-map")
         assert page.locator("#thread .markdown table").count() > 0  # Markdown tables are tables
         report = page.locator("#thread article.kind-collaborative_response").first
+        unfold(report)  # written up by the scribe: one line that opens
         section = report.locator("section", has_text="Findings").first
         findings = " ".join(section.inner_text().split())
         assert "b has the highest mean yield: 7 (n = 12), 3 more than a (4)." in findings  # b 7 and a 4

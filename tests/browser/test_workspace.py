@@ -9,7 +9,7 @@ import pytest
 from agents.tokens import token_issue
 from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.chromium import off_the_browser_thread, open_page, screenshot, session_with_a_report, sign_in
+from tests.chromium import off_the_browser_thread, open_page, screenshot, session_with_a_report, sign_in, unfold
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 
@@ -46,6 +46,7 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     ed.get_by_test_id("node-details").locator("h2").first.wait_for()
     assert ed.get_by_test_id("node-details").locator("h2").first.inner_text() != ""
 
+    unfold(olga.locator('#thread article[data-message-id="r1"]'))  # its second section is below its lead
     market = olga.locator('section.heat[data-section-id="market"]')
     market.hover()
     assert market.get_attribute("title") == "confidence 0.4" and "heat-1" in market.get_attribute("class")
@@ -156,8 +157,11 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         screenshot(nina_page, "flow-2-plan-arrived")
         nina_page.get_by_role("button", name="Approve the plan").click()
         for page in (nina_page, ed_page):
-            page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(timeout=30_000)
+            page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(
+                state="attached", timeout=30_000
+            )
         report = nina_page.locator("#thread article.kind-collaborative_response").first
+        unfold(report)  # one line if written up, and its second section is below its lead
         section = report.locator("section.heat").nth(1)
         section.hover()
         assert section.get_attribute("title").startswith("confidence ")
