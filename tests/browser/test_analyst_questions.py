@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.chromium import approve_the_plan, screenshot
+from tests.chromium import approve_the_plan, screenshot, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -159,13 +159,12 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     page.wait_for_url("**/sessions/*-*/")
     approve_the_plan(page)
 
-    findings = page.locator("#thread article.kind-collaborative_response").first.locator(
-        "section[data-section-id=findings]"
-    )
-    findings.wait_for(timeout=30_000)
-    # The written report follows, and the analysis is redrawn as no longer the current answer: wait for it.
+    # The written report follows, and the analysis is redrawn as written up in it (one line): wait for it.
     written = page.locator("#thread article.kind-collaborative_response.current header strong", has_text="scribe")
     written.wait_for(timeout=30_000)
+    analysis = page.locator("#thread article.kind-collaborative_response").first
+    unfold(analysis)
+    findings = analysis.locator("section[data-section-id=findings]")
     lead = findings.locator(".body > p").first
     lead_text = " ".join(lead.inner_text().split())
     bolds = [" ".join(b.split()) for b in lead.locator("strong").all_inner_texts()]

@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from tests.agents import messy_files
-from tests.chromium import ARTIFACTS, approve_the_plan, screenshot
+from tests.chromium import ARTIFACTS, approve_the_plan, screenshot, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -40,7 +40,7 @@ def start(page, goal, path):
 
 def analyst_report(page, count):
     """The analyst's ``count``-th report, once the writer has written from it (the thread redraws the
-    analysis as no longer the current answer then)."""
+    analysis as no longer the current answer then), unfolded."""
     page.wait_for_function(
         """n => {
             const by = name => [...document.querySelectorAll('#thread article.kind-collaborative_response')]
@@ -56,6 +56,7 @@ def analyst_report(page, count):
         .filter(has=page.locator('header strong:text-is("analyst")'))
         .filter(has=page.locator('section[data-section-id="data-as-read"]'))
     )
+    unfold(reports.nth(count - 1))  # written up: one line, and "Data as read" below its lead
     return reports.nth(count - 1)
 
 
