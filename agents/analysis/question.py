@@ -122,7 +122,7 @@ def read_question(text: str, schema: Schema) -> Request:
     filtered = any(f.column not in schema.times for f in number_found + value_found)
     # The question's own words, its filters said apart: "five or more" asks no "more".
     unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
-    request.kind = kind_of(unnamed, schema, len(plain), len(free), filtered)
+    request.kind = kind_of(unnamed, schema, len(plain) or int(schema.sole_measure is not None), len(free), filtered)
     if request.kind == "association" and _which_group(text, schema, free) and (MOST.search(text) or HIGH.search(text)):
         request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
     statistic = statistic_of(unnamed)
@@ -245,9 +245,13 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         named = [m.column for m in free if m.column in schema.categories]
         request.group = request.group or (named[0] if named else _first_category(schema, free))
         request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
-        # "the biggest slice of net revenue": a measure named in a share question is what is shared
-        plain = [m for m in request.measures if m not in schema.categories and m != request.group]
-        request.weight = plain[0] if plain else None
+        # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
+        # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"
+        # shares the table's only measure
+        full = {m.column for m in free if m.score == 1} if not SHARE_OF_TOTAL.search(text) else set(request.measures)
+        plain = [m for m in request.measures if m not in schema.categories and m != request.group and m in full]
+        sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
+        request.weight = plain[0] if plain else sole
     else:
         coded = [m for m in request.measures if m in schema.categories]
         if request.group is None and coded and len(coded) < len(request.measures):
@@ -272,7 +276,10 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
             request.missing.append(part)
     if not request.measures and request.kind not in ("share", "association", "rank_differences"):
-        request.missing.append("measure")
+        if schema.sole_measure is None:
+            request.missing.append("measure")
+        else:
+            request.measures = [schema.sole_measure]
 
 
 def _reconsider(request: Request, text: str, schema: Schema) -> None:

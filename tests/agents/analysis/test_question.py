@@ -255,3 +255,35 @@ def test_which_group_comes_with_the_most_is_a_comparison_and_a_short_year_range_
     assert request.filters == [
         {"and": [{"column": "year", "op": ">=", "value": 1970}, {"column": "year", "op": "<=", "value": 1986}]}
     ]
+
+
+MONTHLY = Schema("monthly_sales", [
+    {"name": "year", "type": "number", "distinct": 14, "min": 1980, "max": 1993},
+    {"name": "month", "type": "string", "distinct": 12, "values": ["Apr", "Aug", "Dec", "Feb", "Jan", "Jul"]},
+    {"name": "kilolitres", "type": "number", "distinct": 168},
+], rows=168)  # fmt: skip
+SENATORS = Schema("senators", [
+    {"name": "Party", "type": "string", "distinct": 8, "values": ["Liberal", "Conservative", "Progressive"]},
+    {"name": "Appointed", "type": "date", "distinct": 900},
+    {"name": "Days in Senate", "type": "number", "distinct": 900},
+], rows=933)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (MONTHLY, "From 1980 to 1993, which month's sales rose the most in % terms?",
+         {"kind": "growth", "entity": "month", "time": "year", "measures": ["kilolitres"], "direction": "high"}),
+        (MONTHLY, "Which calendar month grew least between 1980 and 1993?",
+         {"kind": "growth", "entity": "month", "time": "year", "direction": "low"}),
+        (MONTHLY, "Which month brings in the biggest slice of total sales?",
+         {"kind": "share", "group": "month", "weight": "kilolitres"}),
+        (SENATORS, "What share of Senate appointments went to the biggest party?",
+         {"kind": "share", "group": "Party", "weight": None}),
+        (SENATORS, "Which party dominates the appointments?", {"kind": "share", "group": "Party", "weight": None}),
+    ],
+)  # fmt: skip
+def test_the_only_measure_is_meant_when_none_is_named_and_a_word_of_one_shares_nothing(schema, text, expected):
+    request = read_question(text, schema)
+    assert {key: getattr(request, key) for key in expected} == expected
+    assert request.missing == []
