@@ -50,8 +50,11 @@ from agents.analysis.schema import CODED_MAX, MAX_GROUPS, NOT_MEASURES, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 
-def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False) -> str:
-    """The kind of question, from its words (column names blanked) and what the table has to answer it with."""
+def kind_of(
+    text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False, *, in_full: int = 0
+) -> str:
+    """The kind of question, from its words (column names blanked) and what the table has to answer it with;
+    ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order)."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
     if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)):
@@ -70,7 +73,7 @@ def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filte
         return "share"
     if MANY_MEASURES.search(text) and MOST.search(text):
         return "rank_differences"
-    if DIFFER.search(text) and not named_numbers and (MOST.search(text) or re.search(r"\bwhat\b", text, re.I)):
+    if DIFFER.search(text) and not in_full and (MOST.search(text) or re.search(r"\bwhat\b", text, re.I)):
         return "rank_differences"
     return "compare"
 
@@ -122,7 +125,9 @@ def read_question(text: str, schema: Schema) -> Request:
     filtered = any(f.column not in schema.times for f in number_found + value_found)
     # The question's own words, its filters said apart: "five or more" asks no "more".
     unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
-    request.kind = kind_of(unnamed, schema, len(plain) or int(schema.sole_measure is not None), len(free), filtered)
+    in_full = len({m.column for m in free if m.score == 1} & set(plain))
+    implied = int(schema.sole_measure is not None)
+    request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
     if request.kind == "association" and _which_group(text, schema, free) and (MOST.search(text) or HIGH.search(text)):
         request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
     statistic = statistic_of(unnamed)
@@ -220,7 +225,12 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
     if request.kind == "association":
         _association(request, text, schema, free)
     elif request.kind == "rank_differences":
-        request.group = request.group or _first_category(schema, free)
+        # "homeowners differ from renters": the side a value names is the grouping, unless a column is
+        # named ("the men who were rearrested from those who weren't" splits by arrested, among men)
+        sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
+        if request.group is None:
+            named = any(m.column in schema.categories for m in free)
+            request.group = sides[0] if sides and not named else _first_category(schema, free)
         # "homeowners differ from renters": one side named, both sides compared
         request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]

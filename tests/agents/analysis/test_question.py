@@ -287,3 +287,30 @@ def test_the_only_measure_is_meant_when_none_is_named_and_a_word_of_one_shares_n
     request = read_question(text, schema)
     assert {key: getattr(request, key) for key in expected} == expected
     assert request.missing == []
+
+
+PAROLEES = Schema("parolees", [
+    {"name": "financial_aid", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "age_at_release", "type": "number", "distinct": 20},
+    {"name": "sex", "type": "string", "distinct": 2, "values": ["female", "male"]},
+    {"name": "survival_weeks", "type": "number", "distinct": 50},
+    {"name": "arrested", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "readmission_rate", "type": "number", "distinct": 90}, {"name": "admissions", "type": "number", "distinct": 90},
+], rows=432)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What separates the men who were rearrested from those who weren't, most clearly?",
+         {"kind": "rank_differences", "group": "arrested"}),
+        ("Who survived longer on average, men or women?",
+         {"kind": "compare", "group": "sex", "measures": ["survival_weeks"]}),
+        ("Men vs women at release: what differs most between them?", {"kind": "rank_differences", "group": "sex"}),
+        ("Which group has the best readmission record, meaning the lowest average readmission rate?",
+         {"measures": ["readmission_rate"]}),
+    ],
+)  # fmt: skip
+def test_forms_of_a_name_and_everyday_words_for_values_name_what_they_mean(text, expected):
+    request = read_question(text, PAROLEES)
+    assert {key: getattr(request, key) for key in expected} == expected
