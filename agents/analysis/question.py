@@ -229,8 +229,8 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         # named ("the men who were rearrested from those who weren't" splits by arrested, among men)
         sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
         if request.group is None:
-            named = any(m.column in schema.categories for m in free)
-            request.group = sides[0] if sides and not named else _first_category(schema, free)
+            a_column_named = any(m.column in schema.categories for m in free)
+            request.group = sides[0] if sides and not a_column_named else _first_category(schema, free)
         # "homeowners differ from renters": one side named, both sides compared
         request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]
