@@ -30,7 +30,8 @@ def answers_in(session: WorkSession, report_id: str | None) -> list[dict[str, An
 
 def answer_change(*, session: WorkSession, answer_from: str | None, answer_to: str | None) -> dict[str, Any]:
     """The answer before and after: a sentence for each headline that moved (or each that stands),
-    then each question's lead at both points."""
+    then each question's lead at both points; ``unled`` when the answer at the later point is a report
+    that keeps no lead to compare (``replaced`` when it is another report than at the earlier point)."""
     before, after = answers_in(session, answer_from), answers_in(session, answer_to)
     said = headline_lines(before, after) or [
         f"The answer to “{a['asked']}” stands: {headline(a['lead'])}." for a in after
@@ -43,4 +44,5 @@ def answer_change(*, session: WorkSession, answer_from: str | None, answer_to: s
         }
         for index, now in enumerate(after)
     ]
-    return {"said": said, "rows": rows}
+    unled = answer_to is not None and not after
+    return {"said": said, "rows": rows, "unled": unled, "replaced": unled and answer_from != answer_to}

@@ -6,8 +6,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_user
+from sessions.access import caller_for_user
+from tests.factories import agent_in, make_session, make_user, post_message
 from tests.rounds import ASKED, CHECKPOINT, JUNE, MAY, session_with_a_moved_answer
+from tests.sessions import envelopes
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +49,15 @@ def test_an_answer_that_stands_says_so_and_before_any_answer_says_there_is_none(
     first = compare(client, redone, 0, CHECKPOINT - 1)
     assert f"A new question: “{ASKED}”. Its answer: June has the highest mean cases: 59.96." in first
     assert "no answer yet" in first
+
+
+def test_an_answer_without_a_lead_is_named_as_a_newer_report(client):
+    owner = make_user("olga")
+    client.force_login(owner)
+    session = make_session(owner=owner)
+    post_message(session, caller_for_user(owner), envelopes.proposal, message_id="t")
+    post_message(session, agent_in(session), envelopes.response, message_id="r1", in_reply_to="t")
+    assert "The answer at #2 is a newer report than at #1; it names no lead sentence to compare." in compare(
+        client, session, 1, 2
+    )
+    assert "The answer at #2 names no lead sentence to compare." in compare(client, session, 2, 2)
