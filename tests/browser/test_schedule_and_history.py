@@ -30,21 +30,30 @@ def staffed(owner):
 
     sources = task("Collect the weekly case counts", "finder", "research")
     counted = task("Count the cases by month", "counter", "analysis", sources)
-    task("Write the memo for the district officers", "author", "writing", counted)
+    task("Write the memo for the district officers", "author", "writing", counted, sources)  # a lane apart
     task("Check the counts against the ministry's totals", "counter", "analysis", counted)
     last = [task(f"Find the province report {n}", "finder", "research") for n in range(1, 9)][-1]
     return session, last
 
 
 def arrows(page):
-    """Each hand-off arrow's ends and the boxes of the cards it joins, on screen."""
+    """Each hand-off arrow's ends, the boxes of the cards it joins, and the points along it (every 3 px)
+    that fall inside a card or on a lane's heading, on screen."""
     return page.evaluate(
         """() => Array.from(document.querySelectorAll("#handoff-lines path.handoff-line"), (path) => {
-          const svg = path.ownerSVGElement.getBoundingClientRect();
-          const at = (length) => { const p = path.getPointAtLength(length); return {x: svg.left + p.x, y: svg.top + p.y}; };
-          const box = (id) => { const r = document.getElementById(id).getBoundingClientRect();
+          const svg = path.ownerSVGElement.getBoundingClientRect(), length = path.getTotalLength();
+          const at = (l) => { const p = path.getPointAtLength(l); return {x: svg.left + p.x, y: svg.top + p.y}; };
+          const box = (el) => { const r = el.getBoundingClientRect();
             return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
-          return {start: at(0), end: at(path.getTotalLength()), from: box(path.dataset.from), to: box(path.dataset.to)};
+          const inside = (p, r) => p.x > r.left + 1 && p.x < r.right - 1 && p.y > r.top + 1 && p.y < r.bottom - 1;
+          const obstacles = Array.from(document.querySelectorAll("#schedule-board .task, #schedule-board .lane > h2, #schedule-board .lane > h3"), box);
+          const crossing = [];
+          for (let l = 0; l <= length; l += 3) {
+            const p = at(l);
+            if (obstacles.some((r) => inside(p, r))) crossing.push(p);
+          }
+          return {start: at(0), end: at(length), from: box(document.getElementById(path.dataset.from)),
+                  to: box(document.getElementById(path.dataset.to)), crossing: crossing};
         })"""
     )
 
@@ -77,12 +86,13 @@ def test_the_reassign_confirmation_shows_on_the_card_in_view_and_arrows_join_car
     session, last = off_the_browser_thread(staffed, owner=owner)
     page = opened(width, height)
     page.goto(f"{server.url}/sessions/{session.pk}/schedule/")
-    page.locator("#handoff-lines path.handoff-line").nth(2).wait_for(state="attached")
+    page.locator("#handoff-lines path.handoff-line").nth(3).wait_for(state="attached")
     drawn = arrows(page)
-    assert len(drawn) == 3
+    assert len(drawn) == 4
     for arrow in drawn:
         assert on_an_edge(arrow["start"], arrow["from"]), arrow
         assert on_an_edge(arrow["end"], arrow["to"]), arrow
+        assert arrow["crossing"] == [], arrow  # through the gaps: over no card and no lane's heading
     screenshot(page, f"schedule-board-{width}x{height}")
 
     card = page.locator(f"#task-{last.pk}")
