@@ -94,11 +94,13 @@
     svg.innerHTML = '<defs><marker id="handoff-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>' + lines.join("");
   }
 
-  // A confirmation or refusal the board brought back shows where the person acted: on the card, in view,
-  // its first button focused (it asks a question).
+  // A confirmation or refusal the board brought back shows where the person acted: on the card (its
+  // "Finished" list opened), in view, a confirmation's first button focused (it asks a question).
   function showAnswer() {
-    const asked = document.querySelector("#schedule-board [data-testid=confirm-reassign], #schedule-board > .error");
+    const asked = document.querySelector("#schedule-board [data-testid=confirm-reassign], #schedule-board .error");
     if (!asked) return;
+    const folded = asked.closest("details");
+    if (folded) folded.open = true;
     const box = asked.getBoundingClientRect();
     if (box.top < 0 || box.bottom > window.innerHeight) asked.scrollIntoView({ block: "center" });
     const button = asked.querySelector("button");
