@@ -25,8 +25,15 @@ def test_background_and_audience_typed_in_the_form_show_in_the_task_message_and_
     page.wait_for_url("**/sessions/*-*/")
 
     task = page.locator("#thread article.kind-task_proposal").get_by_test_id("proposal-brief")
-    for words in (f"Audience: {AUDIENCE}", f"Background: {BACKGROUND}", "Format: a two-page memo", "Kind of task:"):
+    for words in (
+        f"Audience: {AUDIENCE}",
+        f"Background: {BACKGROUND}",
+        "Format: a two-page memo",
+        "Kind of task: data analysis",
+    ):
         assert words in " ".join(task.inner_text().split()), words
+    task.scroll_into_view_if_needed()
+    screenshot(page, "new-session-task-message-1440x900", whole=False)
     page.locator("#map-nodes .node.shape-goal").first.click()
     details = page.get_by_test_id("node-details").get_by_test_id("proposal-brief")
     details.wait_for()

@@ -12,6 +12,7 @@ from tests.factories import make_user
 pytestmark = pytest.mark.django_db
 
 TYPED = {
+    "template": "data-analysis",
     "goal": "Find the worst month for dengue in Laos",
     "title": "Dengue in Laos",
     "format": "a two-page memo",
@@ -50,5 +51,6 @@ def test_every_field_typed_in_the_form_is_in_the_task_message_and_the_goal_node(
             "The worst month named",
             "A chart of monthly cases",
             "Expected roles: analysis, writing",
+            "Kind of task: data analysis",
         ):
             assert words in shown, (words, shown[:3000])
