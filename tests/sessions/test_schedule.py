@@ -78,7 +78,7 @@ def card_of(html, task):
 def test_a_refused_act_is_said_on_its_card_and_a_reassignment_to_another_role_asks_there(team):
     collect, law = team["tasks"]["collect"], team["tasks"]["law"]
     refused = act(team, action="retry", task_id=collect.pk)  # a queued task has nothing to retry
-    assert 'data-testid="card-refusal"' in card_of(refused, collect) and refused.count('class="error"') == 1
+    assert 'data-testid="card-refusal"' in card_of(refused, collect) and refused.count('role="alert"') == 1
     asked = act(team, action="reassign", task_id=law.pk, agent="author")
     assert 'data-testid="confirm-reassign"' in card_of(asked, law) and "author does not do legal" in card_of(asked, law)
 
