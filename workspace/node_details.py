@@ -89,6 +89,7 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "superseded_by": describe(context, layout, later)[1] if later else "",
         "current": context.graph.graph.get(CURRENT_ANSWER) == key,
         "text": attrs.get("text", ""),
+        "brief": attrs.get("brief"),
         "confidence": attrs.get("confidence"),
         "message_id": attrs["message"],
         "seq": attrs["seq"],

@@ -108,7 +108,7 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         "about": labels.message_label(nodes.get(about)) if about else "",
         "questions": questions,
         "steps": [{**step, "uncovered": None} for step in payload.get("proposed_plan") or []],
-        "template_name": (payload.get("template") or "").replace("-", " "),
+        "template_name": labels.template_label(payload.get("template")),
         **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
         "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
         "decision": decision(graph, message_id) if envelope["payload_type"] in DECIDED_IN_THREAD else None,

@@ -93,6 +93,8 @@ class ContextGraph(DependencyGraph):
         return node
 
     def _apply_task_proposal(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
+        # What the proposal asked besides its goal, on the node the map draws as the goal (the unit folds into it).
+        self.graph.nodes[message_id]["brief"] = {key: value for key, value in payload.items() if key != "ontology"}
         self.goal = self._unit(message_id, seq, "goal", 0, payload["goal"])
         for key, value in (payload.get("constraints") or {}).items():
             node = self._unit(message_id, seq, "constraint", key, f"{key}: {value}")
