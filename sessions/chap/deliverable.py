@@ -35,12 +35,10 @@ def current_answer(context: ContextGraph) -> tuple[str, str | None] | None:
     """The message id of the session's current answer (the graph's ``CURRENT_ANSWER``: its latest
     written deliverable, else its latest report) and of its latest review (None when none); None
     when nothing answers the session yet."""
-    graph = context.graph
-    current = graph.graph.get(CURRENT_ANSWER)
+    current = context.graph.graph.get(CURRENT_ANSWER)
     if current is None:
         return None
-    reviews = [(attrs["seq"], node) for node, attrs in graph.nodes(data=True) if attrs.get("review_of") == current]
-    return str(current), max(reviews)[1] if reviews else None
+    return str(current), context.graph.nodes[current].get("reviewed_by")
 
 
 def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> Delivered | None:
