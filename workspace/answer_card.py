@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.behaviours.answers import answers_of, lead_of, stale
+from agents.behaviours.answers import STALE, answers_of, lead_of, stale
 from sessions.chap.deliverable import STATUS_WORDS, current_answer
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
@@ -21,10 +21,10 @@ CHART = re.compile(r"^```vega-lite\n.+?\n```", re.MULTILINE | re.DOTALL)
 
 
 def answer_card(session: WorkSession) -> dict[str, Any]:
-    """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence`` and ``chart``,
-    its chart as a Markdown block or ""), ``status`` in words, ``reviewer`` ("" when nobody reviewed it), ``seq`` of
-    the report in the thread and ``node``, its number on the map; only ``goal`` and no answers before
-    a report answers the session."""
+    """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence``, ``chart``, its
+    chart as a Markdown block or "", and ``stale``, why it may no longer hold, or ""), ``status`` in
+    words, ``reviewer`` ("" when nobody reviewed it), ``seq`` of the report in the thread and ``node``,
+    its number on the map; only ``goal`` and no answers before a report answers the session."""
     entry = graph_cache.entry(session)
     with entry.lock:
         context = entry.graph
@@ -41,9 +41,9 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
     written_from = str(report.get("written_from") or "")
     envelopes = _envelopes(session, {current, written_from} - {""})
     analysis = envelopes.get(written_from) or envelopes[current]
-    kept = [answer for answer in answers_of(analysis) if not stale(answer, answers_of(analysis))]
+    kept = answers_of(analysis)
     envelopes.update(_envelopes(session, {answer["report"] for answer in kept} - set(envelopes)))
-    answers = [_shown(answer, envelopes.get(answer["report"])) for answer in kept]
+    answers = [_shown(answer, envelopes.get(answer["report"]), kept) for answer in kept]
     return {
         "goal": goal,
         "answers": answers or [_unkept(envelopes[current], goal)],
@@ -71,13 +71,13 @@ def _chart(section: dict[str, Any] | None) -> str:
     return found.group(0) if found else ""
 
 
-def _shown(answer: dict[str, Any], report: dict[str, Any] | None) -> dict[str, Any]:
-    confidence = answer.get("confidence")
+def _shown(answer: dict[str, Any], report: dict[str, Any] | None, answers: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "asked": answer["asked"],
         "lead": answer["lead"],
-        "confidence": confidence,
+        "confidence": answer.get("confidence"),
         "chart": _chart(_findings(report)),
+        "stale": STALE if stale(answer, answers) else "",
     }
 
 
@@ -86,5 +86,6 @@ def _unkept(report: dict[str, Any], goal: str) -> dict[str, Any]:
     payload = report["payload"]
     sections = (payload.get("content") or {}).get("sections") or []
     first = _findings(report) or (sections[0] if sections else {"body": payload["content"].get("body")})
-    lead = next((line for line in lead_of(first).splitlines() if not line.startswith("#")), "")
-    return {"asked": goal, "lead": lead, "confidence": payload.get("confidence_score"), "chart": _chart(first)}
+    lead = "" if lead_of(first).startswith("#") else lead_of(first)
+    confidence = payload.get("confidence_score")
+    return {"asked": goal, "lead": lead, "confidence": confidence, "chart": _chart(first), "stale": ""}

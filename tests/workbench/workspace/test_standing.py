@@ -12,9 +12,11 @@ from django.urls import reverse
 from agents.models import Task, TaskState
 from sessions.access import caller_for_user
 from sessions.membership import session_update
+from sessions.models import WorkSession
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.pages import visible_text
 from tests.sessions import envelopes
+from workspace.fragments import live_update
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +79,19 @@ def test_once_the_session_is_done_nothing_waits_anywhere_and_reopened_it_waits_a
     assert done["session-state"] == "Done Reopen the session"
     assert done["approvals"] == "Approvals and questions Nothing waits for a decision."
     assert "waiting" not in " ".join(done.values()).lower()
+
+    event = session.messages.filter(payload_type="session_event").latest("seq")
+    live = text(
+        live_update(
+            session=WorkSession.objects.get(pk=session.pk),
+            seq=event.seq,
+            envelope=event.envelope,
+            checksum=event.checksum,
+            role="editor",
+            caller=caller_for_user(world["commenter"]),
+        )
+    )  # what another member's open page gets
+    assert "Done" in live and "Nothing waits for a decision." in live and "waiting" not in live.lower()
 
     session_update(session_id=session.pk, caller=caller_for_user(world["owner"]), state="working")
     assert screens(world, world["owner"])["list"].endswith("2 waiting for you")
