@@ -1,6 +1,6 @@
 """The answer card in a real browser: after the plan is approved it says, at the top of the page and
 live, the lead sentence of the session's current answer with its chart and who reviewed it, links to
-the report in the thread, and after the session is marked done nothing on the page says "waiting"."""
+the report in the thread and to its node on the map, and after the session is marked done nothing on the page says "waiting"."""
 
 import pytest
 
@@ -54,12 +54,14 @@ def test_the_answer_card_says_the_current_answer_and_after_done_nothing_waits(ni
         "() => document.querySelector('[data-testid=answer-meta]')?.textContent.includes('reviewed by reviewer')",
         timeout=LIVE,
     )
+    page.get_by_test_id("state-label").filter(has_text="Ready for your review").wait_for(timeout=LIVE)  # all quiet
     lead = card.get_by_test_id("answer-lead")
     assert lead.count() == 1
     assert " ".join(lead.inner_text().split()) == current_lead(session)
     assert card.get_by_test_id("chart").is_visible()
     page.evaluate("() => window.scrollTo(0, 0)")  # approving scrolled to the approvals
-    assert card.bounding_box()["y"] < 400  # the first thing under the title, not 8,000 px down
+    top = page.evaluate("() => document.getElementById('answer-card').getBoundingClientRect().top")
+    assert top < 400  # the first thing under the title, not 8,000 px down (live swaps replace the card: read at once)
     screenshot(page, "answer-card-1440", whole=False)
     page.set_viewport_size({"width": 1024, "height": 768})
     screenshot(page, "answer-card-1024", whole=False)
@@ -67,7 +69,11 @@ def test_the_answer_card_says_the_current_answer_and_after_done_nothing_waits(ni
     card.get_by_role("link", name="Read the full report").click()
     report = page.locator("article.message.current")
     assert page.evaluate("() => location.hash") == f"#{report.get_attribute('id')}"
-    assert report.bounding_box()["y"] < 768  # scrolled to it
+    assert page.evaluate("() => document.querySelector('article.message.current').getBoundingClientRect().top") < 768
+
+    card.get_by_role("link", name="Show it on the map").click()
+    page.get_by_test_id("node-current").wait_for(timeout=LIVE)  # its node's details: "The current answer"
+    assert page.evaluate("() => location.hash").startswith("#map-node-")
 
     page.evaluate("() => window.scrollTo(0, 0)")
     page.get_by_role("button", name="Mark the session done").click()
