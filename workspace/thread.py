@@ -64,16 +64,8 @@ def _report_shown(
         node = f"{message_id}#question:{index}"
         answers = _answers(graph, node) if node in graph else []
         open_now = nodes[node]["status"] == "open" if node in graph else True
-        dropped = bool(nodes[node].get("dropped_by")) if node in graph else False
         questions.append(
-            {
-                "index": index,
-                "text": text,
-                "open": open_now,
-                "dropped": dropped,
-                "answers": answers,
-                "decision": decision(graph, node),
-            }
+            {"index": index, "text": text, "open": open_now, "answers": answers, "decision": decision(graph, node)}
         )
     asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
     questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]

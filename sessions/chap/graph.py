@@ -261,8 +261,6 @@ class ContextGraph(DependencyGraph):
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id
             attrs["supersedes"] = earlier
-            if self._fulfils(earlier) == self._fulfils(message_id):  # a new version of the same work
-                self._drop_questions(earlier, message_id)
         self.latest_report[sender] = message_id
         current = self.graph.graph.get(CURRENT_ANSWER)
         written = current is not None and self.graph.nodes[current].get("deliverable") and current != earlier
@@ -270,21 +268,6 @@ class ContextGraph(DependencyGraph):
             self.graph.graph[CURRENT_ANSWER] = message_id
             if current not in (None, earlier):
                 attrs["was_current"] = current
-
-    def _fulfils(self, report: str) -> set[str]:
-        """The plan steps a report fulfils."""
-        return {step for _, step, edge in self.graph.out_edges(report, data=True) if edge["type"] == "fulfils"}
-
-    def _drop_questions(self, report: str, newer: str) -> None:
-        """The questions a report still asked wait no more once a newer version of the same work replaces
-        it: that version asks its own (``dropped_by`` says which; no correction of it asks them again)."""
-        nodes = self.graph.nodes
-        for part in list(self.graph.predecessors(report)):
-            attrs = nodes[part]
-            if attrs["kind"] == "question" and attrs["message"] == report and attrs["status"] == "open":
-                attrs["dropped_by"] = newer
-                attrs["events"].append((f"{newer}#dropped", "done"))
-                self._status(part, attrs, "done")
 
     def _decline(self, correction: str | None, sender: str) -> bool:
         """The author of a corrected report (or of the analysis it was written from) says it cannot act

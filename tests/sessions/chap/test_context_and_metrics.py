@@ -13,9 +13,9 @@ def test_token_estimate_counts_cjk_characters_one_each():
 def long_session(turns: int):
     messages = [proposal(message_id="t"), declaration(message_id="d", in_reply_to="t")]
     for n in range(turns):
-        # Each asking report is its own agent's latest: a newer version from the same agent drops its question.
-        asking = {"questions": (f"Question {n}?",), "sender": ("agent", f"asker{n}")} if n % 50 == 0 else {}
-        messages.append(response(message_id=f"r{n}", in_reply_to="d", **{"questions": (), **asking}))
+        messages.append(
+            response(message_id=f"r{n}", in_reply_to="d", questions=(f"Question {n}?",) if n % 50 == 0 else ())
+        )
         messages.append(feedback(f"r{n}", feedback_type="refinement", message_id=f"f{n}", in_reply_to=f"r{n}"))
     messages.append(
         envelope("summary", {"text": "the lithium supplier table needs a 2023 column"}, message_id="needle")

@@ -1,6 +1,6 @@
 """Where a session stands, said the same on the sessions list, the review page and the state card:
-what waits is "for you" only to those who decide it, nothing waits once the session is done or once
-a newer version replaced what asked, and a failed step or a session that ended without a report says
+what waits is "for you" only to those who decide it, nothing waits once the session is done, a gate
+names the newest version of what it hands on, and a failed step or a session that ended without a report says
 so everywhere."""
 
 import re
@@ -123,19 +123,6 @@ def test_a_failed_step_shows_failed_on_every_screen(world):
         shown = screens(world, user)
         assert shown["list"].startswith("Sales A step failed") and shown["review"].startswith("Sales A step failed")
         assert shown["session-state"].startswith("A step failed")
-
-
-def test_a_question_ends_when_a_newer_version_of_the_report_no_longer_asks_it(world):
-    session = world["session"]
-    analyst = agent_in(session, "analyst")
-    post_message(session, analyst, envelopes.response, message_id="r1")  # asks "Technical or business focus?"
-    assert screens(world, world["owner"])["list"].endswith("1 waiting for you")
-    post_message(session, analyst, envelopes.response, questions=(), message_id="r2")  # the redo asks nothing
-
-    owner = screens(world, world["owner"])
-    assert owner["list"].endswith("nothing") and "Technical or business focus" not in owner["session-state"]
-    html = world["client"].get(reverse("workspace:detail", args=[session.pk])).content.decode()
-    assert "Technical or business focus? no longer asked: a newer version replaces this report" in text(html)
 
 
 def test_a_gate_names_the_newest_version_of_a_redone_report(world):
