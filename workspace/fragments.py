@@ -12,6 +12,7 @@ from agents.scheduling.matching import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller, SessionId
 from sessions.models import MemberRole, ShareRole, WorkSession
+from workspace.answer_card import answer_card
 from workspace.selectors import (
     ANY_ROLE,
     decision_map_update,
@@ -20,8 +21,8 @@ from workspace.selectors import (
     thread,
     thread_message,
     thread_message_by_id,
-    work_state,
 )
+from workspace.standing import work_state
 from workspace.traits import REFRESHES_SIDE_PANELS
 
 
@@ -118,12 +119,14 @@ def live_context(
     moves_state = action is not None or envelope["payload_type"] in REFRESHES_SIDE_PANELS
     gates = waiting_for_people(session, fresh=True) if moves_state else ()
     if moves_state:  # what waits, the tasks or the session's own state may have changed
-        context["state"] = work_state(session, gates)
+        context.update(state=work_state(session, gates), answer=answer_card(session))
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(_panels(session, gates), refresh_side=True)
     by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
     if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
+    if action == "state_changed":  # marked done, nothing waits; reopened, what waits is back
+        context.update(_panels(session, gates), refresh_side=True)
     if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
         if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
             plans = [m for m in thread(session=session) if m["steps"]]

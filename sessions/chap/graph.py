@@ -249,6 +249,7 @@ class ContextGraph(DependencyGraph):
         sender = attrs["sender"]
         if provenance.get("review_of") in self.graph:
             attrs["review_of"] = provenance["review_of"]
+            self.graph.nodes[provenance["review_of"]]["reviewed_by"] = message_id  # its latest review
         if provenance.get("deliverable"):
             attrs["deliverable"] = True
         if provenance.get("from_message_id") in self.graph:
