@@ -271,6 +271,9 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         asks = asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
+        timeline = [m.column for m in free if m.column in schema.times and WHICH_OF.search(text[: m.start])]
+        if request.group is None and timeline:
+            request.group = timeline[0]  # "in which of the three years was the median highest"
         cycle = CYCLE.search(text)
         if request.group is None and cycle and not any(m.column in schema.categories for m in free):
             word = cycle.group(1).lower().split()[0]
@@ -302,10 +305,13 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
         and len(request.measures) >= 2
         and not request.filters
         and statistic_of(text) is None
+        and not MOST.search(text)  # "the lowest starting wage any of the restaurants pays": one extreme
     ):
         request.kind, request.pair = "association", True
         request.measures, request.outcome = [request.measures[0]], request.measures[1]
 
+
+WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
 
 _NEEDS = {
     "group": ("compare", "rank_differences", "share"),

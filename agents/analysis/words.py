@@ -286,7 +286,8 @@ def _variants(value: str) -> list[str]:
 
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.
-PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"]}
+PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
+                "man": ["men"], "woman": ["women"], "child": ["children"]}  # fmt: skip
 
 US_STATES = {code.lower(): name for code, name in (
     ("AL", "alabama"), ("AK", "alaska"), ("AZ", "arizona"), ("AR", "arkansas"), ("CA", "california"),

@@ -314,3 +314,25 @@ PAROLEES = Schema("parolees", [
 def test_forms_of_a_name_and_everyday_words_for_values_name_what_they_mean(text, expected):
     request = read_question(text, PAROLEES)
     assert {key: getattr(request, key) for key in expected} == expected
+
+
+MURDERS = Schema("state_murders", [
+    {"name": "State", "type": "string", "distinct": 51}, {"name": "Year", "type": "number", "distinct": 3},
+    {"name": "Murders per 100k", "type": "number", "distinct": 140},
+    {"name": "sex", "type": "string", "distinct": 3, "values": ["child", "man", "woman"]},
+    {"name": "starting_wage", "type": "number", "distinct": 40}, {"name": "median_income", "type": "number", "distinct": 300},
+], rows=153)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("In which of the three years was the median state murder rate highest?",
+         {"kind": "compare", "group": "Year", "statistic": "median"}),
+        ("What's the lowest starting wage anyone pays?", {"kind": "statistic", "statistic": "min"}),
+        ("What proportion were men versus women?", {"kind": "share", "group": "sex"}),
+    ],
+)  # fmt: skip
+def test_a_timeline_asked_which_of_groups_and_a_superlative_asks_one_extreme(text, expected):
+    request = read_question(text, MURDERS)
+    assert {key: getattr(request, key) for key in expected} == expected
