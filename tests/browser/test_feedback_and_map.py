@@ -236,6 +236,7 @@ def test_the_map_shows_goal_plan_and_answer_with_its_minimap_and_keeps_labels(da
     heading.wait_for()
     assert len(heading.inner_text()) <= 80 and LONG not in heading.inner_text()
     assert LONG in details.inner_text()  # the whole correction below the heading
-    page.screenshot(path=str(ARTIFACTS / f"map-node-details-{width}x{height}.png"))
+    size = page.viewport_size
+    page.screenshot(path=str(ARTIFACTS / f"map-node-details-{size['width']}x{size['height']}.png"))
     assert page.console_errors == []
     page.context.close()
