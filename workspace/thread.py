@@ -163,13 +163,5 @@ def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
         "current": graph.graph.get(CURRENT_ANSWER) == message_id,
         "replaced_by": graph.nodes[newer]["seq"] if newer else None,
         "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
-        "version": _version(graph, message_id) if newer or node.get("supersedes") else None,
+        "version": node.get("version", 1) if newer or node.get("supersedes") else None,
     }
-
-
-def _version(graph: nx.DiGraph[str], message_id: str) -> int:
-    """Which version of its author's report a report is: 1 plus the versions it replaced."""
-    version, earlier = 1, graph.nodes[message_id].get("supersedes")
-    while earlier:
-        version, earlier = version + 1, graph.nodes[earlier].get("supersedes")
-    return version
