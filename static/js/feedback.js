@@ -30,20 +30,21 @@
     const width = beside ? Math.min(floating.dockWidth, across - floating.dockLeft - GAP) : Math.min(floating.dockWidth, 460, across - 2 * GAP);
     floating.width = width;
     floating.left = beside ? floating.dockLeft : Math.max(GAP, Math.min(rect.left, across - width - GAP));
+    floating.top = GAP;
     place(form);
-    const height = Math.min(form.offsetHeight, window.innerHeight - 2 * GAP);
-    const room = window.innerHeight - GAP - height;
-    let top = beside ? rect.top - GAP : rect.bottom + GAP;
-    if (!beside && top > room) top = rect.top - GAP - height;
-    floating.top = Math.max(GAP, Math.min(top, room));
+    const height = form.offsetHeight;
+    floating.top = beside ? rect.top - GAP : rect.bottom + GAP;
+    if (!beside && floating.top + height > window.innerHeight - GAP) floating.top = rect.top - GAP - height;
     place(form);
     form.elements.instruction.focus({ preventScroll: true });
   }
+  // The panel at its place, wholly inside the window (it is at most as tall as the window).
   function place(form) {
     form.classList.add("floating");
     form.style.left = floating.left + "px";
-    form.style.top = (floating.top ?? GAP) + "px";
     form.style.width = floating.width + "px";
+    const room = window.innerHeight - GAP - Math.min(form.offsetHeight, window.innerHeight - 2 * GAP);
+    form.style.top = Math.max(GAP, Math.min(floating.top, room)) + "px";
   }
   function dock() {
     const form = panel();

@@ -119,6 +119,8 @@ def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_a
     # The map of four rounds is taller than its frame: the first view holds the current answer, and the
     # minimap shows where the rest lies.
     assert page.locator(".minimap").is_visible() and in_the_frame(page, "#map-nodes .node.current")
+    page.locator("#decision-map").scroll_into_view_if_needed()
+    screenshot(page, f"map-first-view-four-rounds-{width}x{height}", whole=False)
     article = page.locator("#thread article.kind-collaborative_response").nth(1)  # the analyst's 2nd report
     selector = f"#{article.get_attribute('id')}"
     sentence = f"{SENTENCE} (round 2)"
@@ -176,6 +178,7 @@ def test_a_commenter_is_offered_refine_only(thread_and_map):
     panel.get_by_label("What should change").fill("Add the supply risks of 2024")
     panel.get_by_role("button", name="Send feedback").click()
     assert "is in the thread as #" in panel.get_by_test_id("feedback-sent").inner_text()
+    assert inside_the_window(page, panel.get_by_role("button", name="Send feedback"))  # the panel fits the window
     screenshot(page, "feedback-commenter-refine-only-1440x900", whole=False)
     assert page.console_errors == []
     page.context.close()
