@@ -38,11 +38,14 @@
     place(form);
     form.elements.instruction.focus({ preventScroll: true });
   }
-  // The panel at its place, wholly inside the window (it is at most as tall as the window).
+  // The panel at its place, wholly inside the window (it is at most as tall as the window), also after
+  // the window changed its size.
   function place(form) {
+    const across = document.documentElement.clientWidth;
+    const width = Math.min(floating.width, across - 2 * GAP);
     form.classList.add("floating");
-    form.style.left = floating.left + "px";
-    form.style.width = floating.width + "px";
+    form.style.left = Math.max(GAP, Math.min(floating.left, across - width - GAP)) + "px";
+    form.style.width = width + "px";
     const room = window.innerHeight - GAP - Math.min(form.offsetHeight, window.innerHeight - 2 * GAP);
     form.style.top = Math.max(GAP, Math.min(floating.top, room)) + "px";
   }
@@ -164,7 +167,7 @@
     }, words.filter(Boolean).join(" › "));
   });
   function offerFor() {
-    offered = selectedQuote();
+    offered = panel() ? selectedQuote() : null; // a viewer has no panel: nothing to offer
     offer.hidden = !offered;
     if (!offered) return;
     // Below the selection's end, or above its start when the window has no room below.
@@ -195,6 +198,7 @@
       part_index: button.dataset.partIndex,
     }, button.dataset.targetLabel);
   });
+  window.addEventListener("resize", () => { if (floating && panel()) place(panel()); });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && floating && event.target.closest("#feedback-panel")) dock();
   });
