@@ -116,9 +116,10 @@ def inside_the_window(page, locator) -> bool:
 @pytest.mark.parametrize("width,height", [(1440, 900), (1024, 768)])
 def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_and_map, width, height):
     page = session_page(thread_and_map, "olga", width, height)
-    # The map of four rounds is taller than its frame: the first view holds the current answer, and the
-    # minimap shows where the rest lies.
+    # The map of four rounds is taller than its frame: the first view holds the current answer (and at
+    # 1440x900 the goal and the plan with it, readable), and the minimap shows where the rest lies.
     assert page.locator(".minimap").is_visible() and in_the_frame(page, "#map-nodes .node.current")
+    assert in_the_frame(page, "#map-nodes .node.shape-goal") == (width == 1440)
     page.locator("#decision-map").scroll_into_view_if_needed()
     screenshot(page, f"map-first-view-four-rounds-{width}x{height}", whole=False)
     article = page.locator("#thread article.kind-collaborative_response").nth(1)  # the analyst's 2nd report
