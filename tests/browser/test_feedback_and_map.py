@@ -173,6 +173,7 @@ def test_a_commenter_is_offered_refine_only(thread_and_map):
     kinds = panel.locator("input[name=feedback_type]")
     assert kinds.count() == 1 and panel.get_by_label("Refine").is_checked()
     assert panel.get_by_label("Correct").count() == 0 and panel.get_by_label("Approve").count() == 0
+    assert page.get_by_role("button", name="Correct this").count() == 0  # an assumption: "Suggest a refinement"
     page.locator("#thread article.kind-collaborative_response").last.locator(
         'section[data-section-id="risks"] h4 button', has_text="Give feedback"
     ).click()
