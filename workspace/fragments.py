@@ -63,14 +63,16 @@ def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) ->
 
 
 def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] | None:
-    """The earlier message ``envelope`` decides, as the thread shows it now: the question an answer
-    answers, or the plan an approval or a rejection decides; None for any other message."""
+    """The earlier message ``envelope`` decides or marks, as the thread shows it now: the question an
+    answer answers, the plan an approval or a rejection decides, or the report whose words feedback
+    quotes; None for any other message."""
     payload = envelope["payload"]
     if envelope["payload_type"] == "clarification_answer":
         return thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
     if envelope["payload_type"] == "human_feedback":
         shown = thread_message_by_id(session=session, message_id=payload["target_message_id"])
-        return shown if shown and shown["payload_type"] == "agent_capability_declaration" else None
+        quotes = (payload.get("target_part") or {}).get("kind") == "quote"
+        return shown if shown and (quotes or shown["payload_type"] == "agent_capability_declaration") else None
     return None
 
 
@@ -135,7 +137,7 @@ def live_context(
     if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
         context["redrawn"] = earlier_standing(session=session, message_id=envelope["message_id"])
     decided = _decided(session, envelope)
-    if decided:  # the question or the plan shows closed, with who decided it and when
+    if decided:  # the question or the plan shows closed, with who decided it and when; a quote marked
         context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]
     return context
 

@@ -263,6 +263,7 @@ class ContextGraph(DependencyGraph):
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id
             attrs["supersedes"] = earlier
+            attrs["version"] = self.graph.nodes[earlier].get("version", 1) + 1  # of its sender's report
         self.latest_report[sender] = message_id
         current = self.graph.graph.get(CURRENT_ANSWER)
         written = current is not None and self.graph.nodes[current].get("deliverable") and current != earlier

@@ -39,7 +39,7 @@ def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         "answer": answer_card(session),
         **members_context(session),
         **shares_context(session),
-        **feedback_panel_context(session.pk, session.head_checksum),
+        **feedback_panel_context(access, session.head_checksum),
         **side_panels(session, access.role),
         **map_urls(session_id),
     }
