@@ -146,7 +146,10 @@ def read_question(text: str, schema: Schema) -> Request:
     if several and request.group in (None, several[0].column):
         request.group = several[0].column  # "versicolor and virginica" compares those groups
     request.filters = [f.condition for f in number_found + value_found]
-    request.measures = [n for n in numbers if n != request.group] or [
+    # "scored ECOG 0": a few-valued measure a value filters is no measure (a coded category filtered
+    # so, "sex 1 or sex 2", is the comparison's grouping instead)
+    coded_away = {f.column for f in binary if f.column not in schema.categories}
+    request.measures = [n for n in numbers if n != request.group and n not in coded_away] or [
         c for c in _filtered_measures(number_found) if c in schema.numbers
     ]
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
@@ -299,7 +302,10 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
     """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
     rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
     if request.kind == "compare" and not request.measures and MOST.search(text):
-        request.kind = "share"
+        if schema.sole_measure and not COUNTED.search(text):
+            request.measures = [schema.sole_measure]  # "which feed is the best": of the table's one measure
+        else:
+            request.kind = "share"
     elif (
         request.kind == "statistic"
         and len(request.measures) >= 2
@@ -311,6 +317,8 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
         request.measures, request.outcome = [request.measures[0]], request.measures[1]
 
 
+# "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
+COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
 WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
 
 _NEEDS = {

@@ -281,6 +281,8 @@ SENATORS = Schema("senators", [
         (SENATORS, "What share of Senate appointments went to the biggest party?",
          {"kind": "share", "group": "Party", "weight": None}),
         (SENATORS, "Which party dominates the appointments?", {"kind": "share", "group": "Party", "weight": None}),
+        (MONTHLY, "Which is the strongest month for wine sales?",
+         {"kind": "compare", "group": "month", "measures": ["kilolitres"]}),
     ],
 )  # fmt: skip
 def test_the_only_measure_is_meant_when_none_is_named_and_a_word_of_one_shares_nothing(schema, text, expected):
@@ -336,3 +338,13 @@ MURDERS = Schema("state_murders", [
 def test_a_timeline_asked_which_of_groups_and_a_superlative_asks_one_extreme(text, expected):
     request = read_question(text, MURDERS)
     assert {key: getattr(request, key) for key in expected} == expected
+
+
+def test_a_value_said_right_after_a_few_valued_number_column_filters_on_it_and_measures_nothing():
+    lung = Schema("lung", [
+        {"name": "survival_days", "type": "number", "distinct": 200},
+        {"name": "ecog_score", "type": "number", "distinct": 4, "values": [0, 1, 2, 3]},
+    ], rows=228)  # fmt: skip
+    request = read_question("Median survival in days for the patients the doctor scored ECOG 0?", lung)
+    assert request.filters == [{"column": "ecog_score", "op": "=", "value": 0}]
+    assert request.measures == ["survival_days"] and request.statistic == "median"

@@ -80,7 +80,7 @@ def test_the_most_rows_read_where_the_table_measures_something_is_asked_about_wi
         {"name": "month", "type": "string", "distinct": 12, "values": ["Jan", "Feb", "Mar"]},
         {"name": "kilolitres", "type": "number", "distinct": 168},
     ], rows=168)  # fmt: skip
-    text = "Which is the strongest month for wine sales?"
+    text = "Which month has the most sales?"
     request = read_question(text, monthly)
     reading = read_back(text, monthly, request)
     assert request.kind == "share" and reading.certainty <= UNSURE
