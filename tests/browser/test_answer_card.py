@@ -7,7 +7,7 @@ import pytest
 from agents.behaviours.answers import lead_of
 from sessions import selectors
 from sessions.models import Message, WorkSession
-from tests.chromium import approve_the_plan, screenshot
+from tests.chromium import approve_the_plan, screenshot, start_analysis
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -17,15 +17,10 @@ GOAL = "Analyse the attached plots CSV: which plot has the highest mean yield?"
 
 def start_a_session(page, tmp_path) -> WorkSession:
     page.set_viewport_size({"width": 1440, "height": 900})
-    page.goto(page.server.url + "/sessions/")
-    page.get_by_role("link", name="New session").click()
-    page.get_by_label("Goal").fill(GOAL)
     rows = "".join(f"{plot},{yield_}\n" for plot, yield_ in [("a", 4), ("b", 7)] * 12)
     csv_path = tmp_path / "plots.csv"
     csv_path.write_text("plot,yield\n" + rows)
-    page.get_by_label("Files to attach").set_input_files(str(csv_path))
-    page.get_by_role("button", name="Start the session").click()
-    page.wait_for_url("**/sessions/*-*/")
+    start_analysis(page, page.server.url, GOAL, csv_path)
     return WorkSession.objects.get(title__startswith="Analyse the attached plots")
 
 
