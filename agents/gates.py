@@ -28,12 +28,13 @@ from sessions.chap.decisions import Decision, already_decided, decision
 from sessions.chap.graph import ContextGraph
 from sessions.graphs import graph_cache
 from sessions.log import answer_give
-from sessions.models import Message, WorkSession
+from sessions.models import Message, SessionState, WorkSession
 
 WAITING_FOR_APPROVAL = "waiting for approval"
 WAITING_FOR_AN_ANSWER = "waiting for an answer"
 DETAIL_CHARS = 2000
 SHOWN = 100  # of each kind; a session with more is stuck in a way a list will not fix
+CLOSED = (SessionState.DONE, SessionState.ARCHIVED)  # nothing waits in these
 
 
 @dataclass(frozen=True)
@@ -222,9 +223,12 @@ def waiting_for_people(session: WorkSession, *, fresh: bool = False) -> tuple[Ga
     kind: SAP operations needing approval, plan steps at their gate, plans, then questions. The
     session's row is read again unless the caller read it just now (``fresh``), into a row of its own:
     the caller's keeps the head it read (a page's thread and the head its socket resumes from must be
-    one; moving it on here lost the messages between them from the page)."""
+    one; moving it on here lost the messages between them from the page). Nothing waits in a session
+    marked done or archived: reopened, what still waits is listed again."""
     if not fresh:
         session = WorkSession.objects.get(pk=session.pk)  # the graph of the log as it is now
+    if session.state in CLOSED:
+        return ()
     entry = graph_cache.entry(session)
     with entry.lock:
         graph = entry.graph
@@ -235,7 +239,8 @@ def waiting_counts(sessions: list[WorkSession]) -> dict[uuid.UUID, int]:
     """How many items ``waiting_for_people`` lists for each of ``sessions`` (by id), from the database
     alone: the pending approvals and the steps at their gate, and the questions and plans each
     session's row keeps (``WorkSession.open_questions``, ``proposed_plans``) less the plans already
-    turned into tasks. The same three queries for any number of sessions, and no log replayed."""
+    turned into tasks; none in a session marked done or archived. The same three queries for any
+    number of sessions, and no log replayed."""
     ids = [session.pk for session in sessions]
     operations = dict(
         Approval.objects.filter(session__in=ids, status=ApprovalStatus.PENDING)
@@ -257,6 +262,8 @@ def waiting_counts(sessions: list[WorkSession]) -> dict[uuid.UUID, int]:
         + min(steps.get(session.pk, 0), SHOWN)
         + min(sum((session.pk, plan) not in planned for plan in session.proposed_plans), SHOWN)
         + min(session.open_questions, SHOWN)
+        if session.state not in CLOSED
+        else 0
         for session in sessions
     }
 

@@ -42,6 +42,27 @@ def agent_invite(*, session_id: SessionId, caller: Caller, agent: str) -> Sessio
     return participation
 
 
+def task_proposal(
+    *,
+    goal: str,
+    template: str = "",
+    constraints: dict[str, str] | None = None,
+    background: Iterable[str] = (),
+    success_criteria: Iterable[str] = (),
+    roles: Iterable[str] = (),
+) -> dict[str, Any]:
+    """The task proposal a new session starts with, from what a person gave (the new-session form, the
+    session_create command): everything given is in it, what is empty is left out."""
+    fields = {
+        "template": template,
+        "constraints": {key: value for key, value in (constraints or {}).items() if value},
+        "background_context": list(background),
+        "success_criteria": list(success_criteria),
+        "expected_agent_roles": list(roles),
+    }
+    return {"goal": goal.strip(), **{key: value for key, value in fields.items() if value}}
+
+
 def session_start(
     *,
     owner: User,

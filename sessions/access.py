@@ -109,11 +109,11 @@ class Access:
     def may_post(self, envelope: dict[str, Any]) -> bool:
         if self.can_write:
             return True
-        return (
-            self.role == MemberRole.COMMENTER
-            and envelope["payload_type"] == "human_feedback"
-            and envelope["payload"].get("feedback_type") in COMMENT_FEEDBACK
-        )
+        return envelope["payload_type"] == "human_feedback" and self.may_give(envelope["payload"].get("feedback_type"))
+
+    def may_give(self, feedback_type: object) -> bool:
+        """Whether the caller may give feedback of ``feedback_type``: writers any, commenters refinements."""
+        return self.can_write or (self.role == MemberRole.COMMENTER and feedback_type in COMMENT_FEEDBACK)
 
 
 def effective_role(session_id: uuid.UUID, user: User) -> str | None:

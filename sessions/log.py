@@ -17,7 +17,7 @@ from protocol.errors import ProtocolError, not_found
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_decider, require_post
 from sessions.chap.chain import canonical_json, content_hash, genesis_checksum, next_checksum
 from sessions.chap.decisions import decision, refuse_second_decision, refuse_unknown_question
-from sessions.chap.graph import ContextGraph
+from sessions.chap.graph import CURRENT_ANSWER, ContextGraph
 from sessions.chap.milestones import milestone
 from sessions.chap.schemas import CHAP_VERSION, check_sender_may_post, validate_envelope
 from sessions.chap.summary import layered_summary
@@ -289,13 +289,15 @@ def _retried(session: WorkSession, checked: dict[str, Any], canonical: str) -> A
     )
 
 
-WAITING_FIELDS = ("open_questions", "proposed_plans")
+WAITING_FIELDS = ("open_questions", "proposed_plans", "current_answer")
 
 
 def keep_waiting(session: WorkSession, graph: ContextGraph) -> None:
-    """The session row's copy of what waits for a person in its log (``WAITING_FIELDS``)."""
+    """The session row's copy of what waits for a person in its log, and of the report that is its
+    answer now (``WAITING_FIELDS``)."""
     session.open_questions = len(graph.open_asks)
     session.proposed_plans = sorted(graph.proposed_plans)
+    session.current_answer = str(graph.graph.graph.get(CURRENT_ANSWER) or "")
 
 
 def message_row(

@@ -44,13 +44,16 @@ class WorkSession(models.Model):
     # version check, and updating it is the append.
     head_seq = models.PositiveIntegerField(default=0)
     head_checksum = models.CharField(max_length=16, blank=True)
-    # What of the log waits for a person, kept by the same append (``log._append``) so that the
-    # sessions list reads it here instead of replaying every session's log.
+    # What of the log waits for a person, and the report that answers it, kept by the same append
+    # (``log._append``) so that the sessions list reads it here instead of replaying every session's log.
     open_questions = models.PositiveIntegerField(
         default=0, help_text="clarifications and report questions nobody has answered yet"
     )
     proposed_plans = models.JSONField(
         default=list, blank=True, help_text="message ids of the plans nobody has approved or corrected yet"
+    )
+    current_answer = models.CharField(
+        max_length=128, blank=True, help_text="message id of the report that is the session's answer now"
     )
     # How far the workbench's reactions to the log (agents.reactions: the tasks a message calls for) have
     # got. The worker reacts to the messages after it, so a request only writes its message.

@@ -13,6 +13,7 @@ from protocol.errors import not_found
 from sessions.access import ROLE_RANK
 from sessions.chap.context import DEFAULT_BUDGET, build_agent_context
 from sessions.chap.deliverable import Delivered, final_deliverable
+from sessions.chap.graph import CURRENT_ANSWER
 from sessions.chap.history import difference, statuses
 from sessions.chap.metrics import process_metrics
 from sessions.chap.traits import TIMELINE_HIDDEN, TIMELINE_LANDMARKS
@@ -179,11 +180,14 @@ def timeline(*, session: WorkSession, latest: int | None = None) -> tuple[list[d
 
 
 def history_difference(*, session: WorkSession, from_seq: int, to_seq: int) -> dict[str, Any]:
-    """What was added, decided, overturned and put in review between two points of the log."""
+    """What was added, decided, overturned and put in review between two points of the log, and the
+    report that was the session's current answer at each (``answer_from``, ``answer_to``: ids or None)."""
     with replay_cache.at(session, from_seq) as context:
-        before = statuses(context)
+        before, answer_from = statuses(context), context.graph.graph.get(CURRENT_ANSWER)
     with replay_cache.at(session, to_seq) as context:  # goes on from ``from_seq``: one pass over the log
-        return {**difference(before, context), "from_seq": from_seq, "to_seq": to_seq}
+        changed = difference(before, context)
+        answer_to = context.graph.graph.get(CURRENT_ANSWER)
+    return {**changed, "from_seq": from_seq, "to_seq": to_seq, "answer_from": answer_from, "answer_to": answer_to}
 
 
 MAX_REVIEWED = 200

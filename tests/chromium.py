@@ -81,6 +81,18 @@ def session_with_a_report(owner, **fields):
     return session
 
 
+def start_analysis(page, server_url: str, goal: str, csv_path) -> None:
+    """A data-analysis session started from the New session page with ``csv_path`` attached; the page is
+    the new session's when this returns."""
+    page.goto(server_url + "/sessions/")
+    page.get_by_role("link", name="New session").click()
+    page.get_by_label("Goal").fill(goal)
+    page.get_by_label("Kind of task").select_option(label="Data analysis")
+    page.get_by_label("Files to attach").set_input_files(str(csv_path))
+    page.get_by_role("button", name="Start the session").click()
+    page.wait_for_url("**/sessions/*-*/")
+
+
 def approve_the_plan(page, timeout_ms: int = 30_000) -> None:
     """Approve the planner's plan from the thread of a session page just opened (it comes live)."""
     page.get_by_role("button", name="Approve the plan").click(timeout=timeout_ms)

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import UploadedFile
 
 from agents.models import Agent, TaskTemplate
+from agents.staffing import task_proposal
 from protocol.errors import ProtocolError
 from sessions.models import SessionState
 from workspace.uploads import StagedUploadedFile
@@ -122,21 +123,16 @@ class NewSessionForm(forms.Form):
 
     def proposal(self) -> dict[str, Any]:
         data = self.cleaned_data
-        constraints = {key: data[key] for key in ("format", "length", "audience") if data[key]}
-        if data["deadline"]:
-            constraints["deadline"] = data["deadline"].isoformat()
-        payload: dict[str, Any] = {"goal": data["goal"].strip()}
-        if data["template"]:
-            payload["template"] = data["template"]
-        if constraints:
-            payload["constraints"] = constraints
-        background = _lines(data["background"]) + [f"link: {url}" for url in _lines(data["links"])]
-        roles = data["roles"] or self.template_roles.get(data["template"], [])
-        for key, value in (("background_context", background), ("success_criteria", _lines(data["success_criteria"])),
-                           ("expected_agent_roles", roles)):  # fmt: skip
-            if value:
-                payload[key] = value
-        return payload
+        constraints = {key: data[key] for key in ("format", "length", "audience")}
+        constraints["deadline"] = data["deadline"].isoformat() if data["deadline"] else ""
+        return task_proposal(
+            goal=data["goal"],
+            template=data["template"],
+            constraints=constraints,
+            background=_lines(data["background"]) + [f"link: {url}" for url in _lines(data["links"])],
+            success_criteria=_lines(data["success_criteria"]),
+            roles=data["roles"] or self.template_roles.get(data["template"], []),
+        )
 
     def title_or_goal(self) -> str:
         """The title given, else the goal: whole up to 120 characters, else cut at a word with "…"."""

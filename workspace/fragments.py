@@ -12,6 +12,7 @@ from agents.scheduling.matching import roles_uncovered
 from sessions import selectors
 from sessions.access import DECIDERS, Caller, SessionId
 from sessions.models import MemberRole, ShareRole, WorkSession
+from workspace.answer_card import answer_card
 from workspace.selectors import (
     ANY_ROLE,
     decision_map_update,
@@ -20,8 +21,8 @@ from workspace.selectors import (
     thread,
     thread_message,
     thread_message_by_id,
-    work_state,
 )
+from workspace.standing import work_state
 from workspace.traits import REFRESHES_SIDE_PANELS
 
 
@@ -62,14 +63,16 @@ def mark_uncovered_steps(session: WorkSession, entries: list[dict[str, Any]]) ->
 
 
 def _decided(session: WorkSession, envelope: dict[str, Any]) -> dict[str, Any] | None:
-    """The earlier message ``envelope`` decides, as the thread shows it now: the question an answer
-    answers, or the plan an approval or a rejection decides; None for any other message."""
+    """The earlier message ``envelope`` decides or marks, as the thread shows it now: the question an
+    answer answers, the plan an approval or a rejection decides, or the report whose words feedback
+    quotes; None for any other message."""
     payload = envelope["payload"]
     if envelope["payload_type"] == "clarification_answer":
         return thread_message_by_id(session=session, message_id=payload["clarification_message_id"])
     if envelope["payload_type"] == "human_feedback":
         shown = thread_message_by_id(session=session, message_id=payload["target_message_id"])
-        return shown if shown and shown["payload_type"] == "agent_capability_declaration" else None
+        quotes = (payload.get("target_part") or {}).get("kind") == "quote"
+        return shown if shown and (quotes or shown["payload_type"] == "agent_capability_declaration") else None
     return None
 
 
@@ -118,12 +121,14 @@ def live_context(
     moves_state = action is not None or envelope["payload_type"] in REFRESHES_SIDE_PANELS
     gates = waiting_for_people(session, fresh=True) if moves_state else ()
     if moves_state:  # what waits, the tasks or the session's own state may have changed
-        context["state"] = work_state(session, gates)
+        context.update(state=work_state(session, gates), answer=answer_card(session))
     if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(_panels(session, gates), refresh_side=True)
     by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
     if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
+    if action == "state_changed":  # marked done, nothing waits; reopened, what waits is back
+        context.update(_panels(session, gates), refresh_side=True)
     if action == "agent_invited":  # the plans' steps that waited for its roles no longer do
         if not by_this_viewer:  # the inviter's page shows the invitation where the notice was
             plans = [m for m in thread(session=session) if m["steps"]]
@@ -132,7 +137,7 @@ def live_context(
     if envelope["payload_type"] == "collaborative_response":  # what it replaced, displaced or declined shows so
         context["redrawn"] = earlier_standing(session=session, message_id=envelope["message_id"])
     decided = _decided(session, envelope)
-    if decided:  # the question or the plan shows closed, with who decided it and when
+    if decided:  # the question or the plan shows closed, with who decided it and when; a quote marked
         context["redrawn"] = [*context.get("redrawn", []), *mark_uncovered_steps(session, [decided])]
     return context
 

@@ -3,6 +3,7 @@ messages gave it, and what the fold (``sessions.chap.layout``) put into it."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable
 from typing import Any
 
@@ -27,6 +28,7 @@ EDGE_WORDS = {
     "approves": "approves",
     "schedules": "schedules",
 }
+HEADING_CHARS = 60  # a node's heading is its label up to here; the whole label follows when longer
 # Folded parts whose plural is not their kind plus "s".
 IRREGULAR_WORDS = {"uncertainty": ("uncertainty", "uncertainties"), "criterion": ("criterion", "success criteria")}
 
@@ -78,6 +80,8 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
     message = nodes.get(attrs["message"], {})
     kind_word, label = describe(context, layout, key)
     later = layout.rep.get(attrs.get("superseded_by") or "")
+    text = attrs.get("text", "")
+    heading = textwrap.shorten(label, HEADING_CHARS, placeholder=" …")
     return {
         "index": index,
         "key": key,
@@ -85,10 +89,14 @@ def node_details(context: ContextGraph, layout: MapLayout, index: int) -> dict[s
         "kind_word": kind_word,
         "status": layout.status(context, key),
         "label": label,
+        "heading": heading,
+        # the whole label below a shortened heading, unless the text shown below it says it all
+        "full_label": label if heading != " ".join(label.split()) and not (text and text in label) else "",
         "superseded": bool(attrs.get("superseded_by")),
         "superseded_by": describe(context, layout, later)[1] if later else "",
         "current": context.graph.graph.get(CURRENT_ANSWER) == key,
-        "text": attrs.get("text", ""),
+        "text": text,
+        "brief": attrs.get("brief"),
         "confidence": attrs.get("confidence"),
         "message_id": attrs["message"],
         "seq": attrs["seq"],

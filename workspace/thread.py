@@ -4,6 +4,7 @@ question, and where a report stands (current, replaced, declined)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from django.utils.dateparse import parse_datetime
@@ -98,6 +99,7 @@ def _report_shown(
     shown["more"] = [s.get("title") or s["id"] for s in more] + [
         words for key, words in REPORT_PARTS if payload.get(key)
     ]
+    shown["quoted"] = _quoted(graph, message_id, [str(s.get("id")) for s in sections])
     return shown, questions
 
 
@@ -134,6 +136,29 @@ def _tables_once(text: str, section: dict[str, Any] | None, nodes: NodeView[str]
     return text
 
 
+def _quoted(graph: nx.DiGraph[str], message_id: str, section_ids: list[str]) -> list[dict[str, Any]]:
+    """The spans of a report that feedback quoted, oldest first: the words, where they start in their
+    section's (or the report's) text, and the feedback in words with its place in the thread."""
+    nodes = graph.nodes
+    quoted = []
+    for target in (message_id, *(f"{message_id}#section:{sid}" for sid in section_ids)):
+        if target not in graph:
+            continue
+        for source, _, data in graph.in_edges(target, data=True):
+            part = json.loads(data.get("part") or "{}") if data["type"] == "targets" else {}
+            if part.get("kind") == "quote" and part.get("quote"):
+                quoted.append(
+                    {
+                        "seq": nodes[source]["seq"],
+                        "quote": part["quote"],
+                        "start": part.get("start", ""),
+                        "section": part.get("id", ""),
+                        "by": labels.message_label(nodes[source]),
+                    }
+                )
+    return sorted(quoted, key=lambda mark: mark["seq"])
+
+
 def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> dict[str, Any] | None:
     """One message as the thread shows it (None for those it leaves to the status bar), with the
     ``partial`` that renders its payload: ``kind`` says what it is for and ``about`` names the message
@@ -152,6 +177,7 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
     if envelope["payload_type"] == "human_feedback":
         kind = labels.feedback_label(payload["feedback_type"])
     about = payload.get("target_message_id") or payload.get("clarification_message_id")
+    standing = _standing(graph, message_id)
     return {
         **envelope,
         "seq": seq,
@@ -162,13 +188,24 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         "about": labels.message_label(nodes.get(about)) if about else "",
         "questions": questions,
         "steps": [{**step, "uncovered": None} for step in payload.get("proposed_plan") or []],
-        "template_name": (payload.get("template") or "").replace("-", " "),
+        "template_name": labels.template_label(payload.get("template")),
         **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
         "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
         "decision": decision(graph, message_id) if envelope["payload_type"] in DECIDED_IN_THREAD else None,
         "when": parse_datetime(envelope["timestamp"].replace("Z", "+00:00")),
-        **_standing(graph, message_id),
+        **standing,
+        "words": _words(kind, envelope["sender"], standing),
     }
+
+
+def _words(kind: str, sender: dict[str, str], standing: dict[str, Any]) -> str:
+    """A message as the feedback panel names its target: whose, which version, where it stands."""
+    words = f"the {kind} from {labels.sender_label(sender)}"
+    if standing["version"]:
+        words += f", version {standing['version']}"
+    if standing["current"]:
+        return words + " (the current answer)"
+    return words + (" (superseded by a newer version)" if standing["replaced_by"] else "")
 
 
 def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
@@ -183,6 +220,7 @@ def _standing(graph: nx.DiGraph[str], message_id: str) -> dict[str, Any]:
         "replaced_how": _redo(graph, newer) if newer else "",
         "written_up_in": graph.nodes[node["written_up_in"]]["seq"] if node.get("written_up_in") and not newer else None,
         "declined_by": labels.sender_label(node["declined_by"]) if node.get("declined_by") else "",
+        "version": node.get("version", 1) if newer or node.get("supersedes") else None,
     }
 
 

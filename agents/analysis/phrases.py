@@ -66,7 +66,9 @@ SHARE = re.compile(
     r"|least common"
     r"|most frequent|commonest"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
-    r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)",
+    r"|dominat\w*"
+    r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)"
+    r"|%\s*of\b",
     re.I,
 )
 

@@ -50,8 +50,11 @@ from agents.analysis.schema import CODED_MAX, MAX_GROUPS, NOT_MEASURES, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 
-def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False) -> str:
-    """The kind of question, from its words (column names blanked) and what the table has to answer it with."""
+def kind_of(
+    text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False, *, in_full: int = 0
+) -> str:
+    """The kind of question, from its words (column names blanked) and what the table has to answer it with;
+    ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order)."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
     if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)):
@@ -70,7 +73,7 @@ def kind_of(text: str, schema: Schema, named_numbers: int, named_any: int, filte
         return "share"
     if MANY_MEASURES.search(text) and MOST.search(text):
         return "rank_differences"
-    if DIFFER.search(text) and not named_numbers and (MOST.search(text) or re.search(r"\bwhat\b", text, re.I)):
+    if DIFFER.search(text) and not in_full and (MOST.search(text) or re.search(r"\bwhat\b", text, re.I)):
         return "rank_differences"
     return "compare"
 
@@ -122,7 +125,9 @@ def read_question(text: str, schema: Schema) -> Request:
     filtered = any(f.column not in schema.times for f in number_found + value_found)
     # The question's own words, its filters said apart: "five or more" asks no "more".
     unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
-    request.kind = kind_of(unnamed, schema, len(plain), len(free), filtered)
+    in_full = len({m.column for m in free if m.score == 1} & set(plain))
+    implied = int(schema.sole_measure is not None)
+    request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
     if request.kind == "association" and _which_group(text, schema, free) and (MOST.search(text) or HIGH.search(text)):
         request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
     statistic = statistic_of(unnamed)
@@ -141,7 +146,10 @@ def read_question(text: str, schema: Schema) -> Request:
     if several and request.group in (None, several[0].column):
         request.group = several[0].column  # "versicolor and virginica" compares those groups
     request.filters = [f.condition for f in number_found + value_found]
-    request.measures = [n for n in numbers if n != request.group] or [
+    # "scored ECOG 0": a few-valued measure a value filters is no measure (a coded category filtered
+    # so, "sex 1 or sex 2", is the comparison's grouping instead)
+    coded_away = {f.column for f in binary if f.column not in schema.categories}
+    request.measures = [n for n in numbers if n != request.group and n not in coded_away] or [
         c for c in _filtered_measures(number_found) if c in schema.numbers
     ]
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
@@ -220,7 +228,12 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
     if request.kind == "association":
         _association(request, text, schema, free)
     elif request.kind == "rank_differences":
-        request.group = request.group or _first_category(schema, free)
+        # "homeowners differ from renters": the side a value names is the grouping, unless a column is
+        # named ("the men who were rearrested from those who weren't" splits by arrested, among men)
+        sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
+        if request.group is None:
+            a_column_named = any(m.column in schema.categories for m in free)
+            request.group = sides[0] if sides and not a_column_named else _first_category(schema, free)
         # "homeowners differ from renters": one side named, both sides compared
         request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]
@@ -245,9 +258,13 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         named = [m.column for m in free if m.column in schema.categories]
         request.group = request.group or (named[0] if named else _first_category(schema, free))
         request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
-        # "the biggest slice of net revenue": a measure named in a share question is what is shared
-        plain = [m for m in request.measures if m not in schema.categories and m != request.group]
-        request.weight = plain[0] if plain else None
+        # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
+        # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"
+        # shares the table's only measure
+        full = {m.column for m in free if m.score == 1} if not SHARE_OF_TOTAL.search(text) else set(request.measures)
+        plain = [m for m in request.measures if m not in schema.categories and m != request.group and m in full]
+        sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
+        request.weight = plain[0] if plain else sole
     else:
         coded = [m for m in request.measures if m in schema.categories]
         if request.group is None and coded and len(coded) < len(request.measures):
@@ -257,6 +274,9 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         asks = asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
+        timeline = [m.column for m in free if m.column in schema.times and WHICH_OF.search(text[: m.start])]
+        if request.group is None and timeline:
+            request.group = timeline[0]  # "in which of the three years was the median highest"
         cycle = CYCLE.search(text)
         if request.group is None and cycle and not any(m.column in schema.categories for m in free):
             word = cycle.group(1).lower().split()[0]
@@ -272,23 +292,34 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
             request.missing.append(part)
     if not request.measures and request.kind not in ("share", "association", "rank_differences"):
-        request.missing.append("measure")
+        if schema.sole_measure is None:
+            request.missing.append("measure")
+        else:
+            request.measures = [schema.sole_measure]
 
 
 def _reconsider(request: Request, text: str, schema: Schema) -> None:
     """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
     rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
     if request.kind == "compare" and not request.measures and MOST.search(text):
-        request.kind = "share"
+        if schema.sole_measure and not COUNTED.search(text):
+            request.measures = [schema.sole_measure]  # "which feed is the best": of the table's one measure
+        else:
+            request.kind = "share"
     elif (
         request.kind == "statistic"
         and len(request.measures) >= 2
         and not request.filters
         and statistic_of(text) is None
+        and not MOST.search(text)  # "the lowest starting wage any of the restaurants pays": one extreme
     ):
         request.kind, request.pair = "association", True
         request.measures, request.outcome = [request.measures[0]], request.measures[1]
 
+
+# "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
+COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
+WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
 
 _NEEDS = {
     "group": ("compare", "rank_differences", "share"),

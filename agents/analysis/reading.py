@@ -61,6 +61,7 @@ NEEDED = {  # the parts each kind must name for its reading to be sure
     "growth": ("measure", "entity"),
     "statistic": ("measure",),
 }
+COUNTS = re.compile(r"\b(?:how many|number of|count\w*|most (?:often|frequent\w*)|frequent\w*)\b", re.I)
 ONE_MEASURE = ("compare", "trend", "growth", "statistic")  # kinds whose lead answers one measure
 
 
@@ -110,6 +111,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     ]
     guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
     doubts = _part_doubts(text, request, named, guessed)
+    if _rows_counted_unasked(text, request, schema):
+        guessed.append("measure")
+        doubts.append(
+            Doubt(f"you named no measure, so I counted rows; you may mean {spoken(schema.measures[0])}", UNSURE)
+        )
     if unused_columns:
         doubts.append(Doubt(f"I did not use {_listed(spoken(c) for c in unused_columns)}, which you named", UNSURE))
     numbers = [m.group().rstrip(".,") for m in left if m.group()[0].isdigit()]
@@ -126,6 +132,13 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     if rest:
         doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
     return Reading(stated(request), doubts, guessed, unused_columns)
+
+
+def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
+    """ "The strongest month for wine sales": read as the month with the most rows, since no measure is
+    named, while nothing asked for a count or a share and the table has a measure."""
+    counted = request.kind == "share" and request.weight is None
+    return counted and bool(schema.measures) and not phrases.SHARE.search(text) and not COUNTS.search(text)
 
 
 def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: list[str]) -> list[Doubt]:
@@ -196,7 +209,9 @@ def _named(request: Request, part: str, named: dict[str, bool], schema: Schema) 
     """Whether the question named the column in ``part`` (or the table leaves no other choice)."""
     if part == "measure":
         columns = request.measures[:1]
-        choices = [n for n in schema.numbers if n not in schema.times]
+        choices = schema.measures
+        if not columns:
+            return len(choices) <= 1  # the table's only measure is the one meant
     else:
         column = getattr(request, part)
         columns = [column] if column else []

@@ -60,6 +60,8 @@ def alternatives(request: Request, reading: Reading, schema: Schema) -> list[Req
     others: list[Request] = []
     if request.kind in ("compare", "share") and "group" in reading.guessed:
         others += [replace(request, group=c) for c in schema.categories if c != request.group]
+    if request.kind == "share" and "measure" in reading.guessed:
+        others += [replace(request, kind="compare", measures=[m], statistic="mean") for m in schema.measures]
     unused = [c for c in reading.unused_columns if c in schema.numbers and c not in request.measures]
     if request.kind in ("compare", "statistic", "trend"):
         others += [replace(request, measures=[c]) for c in unused]

@@ -67,12 +67,12 @@ def spoken_value(value: Any) -> str:
 
 
 def coded_values(text: str, schema: Schema, free: list[Mention]) -> list[Found]:
-    """ "PartyID 0 and 6", "region = 2 or 3": codes of a coded column listed after its name (as the
-    question names it, or as the table spells it)."""
+    """ "PartyID 0 and 6", "region = 2 or 3", "scored ECOG 0": values of a few-valued number column listed
+    right after its name (as the question names it, or as the table spells it)."""
     found = []
     for column in schema.columns:
         name = column["name"]
-        if name not in schema.categories or column["type"] != "number":
+        if column["type"] != "number" or not (name in schema.categories or column.get("values")):
             continue
         said = [(m.start, m.end) for m in free if m.column == name]
         said += [(m.start(), m.end()) for m in re.finditer(rf"(?<!\w){re.escape(name)}(?!\w)", text, re.I)]

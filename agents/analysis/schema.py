@@ -55,6 +55,18 @@ class Schema:
         ]
 
     @property
+    def sole_measure(self) -> str | None:
+        """The table's one measure, when it has only one: a question need not name it ("wine sales" of a
+        table whose only measure is kilolitres)."""
+        choices = self.measures
+        return choices[0] if len(choices) == 1 else None
+
+    @property
+    def measures(self) -> list[str]:
+        """Number columns that measure and are no timeline."""
+        return [n for n in self.numbers if n not in self.times]
+
+    @property
     def categories(self) -> list[str]:
         """Text and yes/no columns with few values, and number columns that code a few categories."""
         return [

@@ -163,12 +163,16 @@ class Mention:
     exact: bool  # every word said as such, not through a synonym
 
 
-def _matches(word: Word, stem_: str, concepts: set[str]) -> tuple[bool, bool]:
-    """(matched, exactly): the same stem, or a shared concept."""
+def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) -> tuple[bool, bool]:
+    """(matched, exactly): the same stem, or a shared concept; or a form of the name, when the word is no
+    word of any column's name (``own``): "readmission" never names admissions beside readmission_rate."""
     if word.stem == stem_ or word.text == stem_:
         return True, True
     if word.stem in STOP:
         return False, False
+    again = len(word.text) >= 8 and word.text.startswith("re") and stem(word.text[2:]) == stem_
+    if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_)):
+        return True, False  # "rearrested" names arrested, "survived" survival
     return bool(word.concepts & concepts) and word.stem not in WEAK, False
 
 
@@ -176,10 +180,11 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
     """Where the text names each column, best first; each word of the text names one column at most."""
     words = words_of(text)
     candidates = []
-    for name in columns:
-        named = Named.of(name)
+    every = [Named.of(name) for name in columns]
+    own = frozenset(s for named in every for s in named.stems)
+    for named in every:
         for anchor in range(len(words)):
-            hit = _near(words, anchor, named, window)
+            hit = _near(words, anchor, named, window, own)
             if hit:
                 candidates.append(hit)
     # The fullest match first; of two full ones, the name of more words ("hourly wage" over "hours").
@@ -205,7 +210,9 @@ def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
     return list(range(index, index + size))
 
 
-def _near(words: list[Word], anchor: int, named: Named, window: int) -> tuple[Mention, list[int]] | None:
+def _near(
+    words: list[Word], anchor: int, named: Named, window: int, own: frozenset[str]
+) -> tuple[Mention, list[int]] | None:
     """The name's words said from ``anchor`` on (within ``window`` words), if the first one is there."""
     positions, exact = [], True
     for stem_, concepts in zip(named.stems, named.concepts, strict=True):
@@ -216,7 +223,7 @@ def _near(words: list[Word], anchor: int, named: Named, window: int) -> tuple[Me
             if initials:
                 positions += initials  # "breast cancer cases" names bc_cases
                 break
-            matched, exactly = _matches(words[index], stem_, concepts)
+            matched, exactly = _matches(words[index], stem_, concepts, own)
             if matched:
                 positions.append(index)
                 exact = exact and exactly
@@ -274,8 +281,13 @@ def _variants(value: str) -> list[str]:
         ]
     if value in US_STATES:
         variants.append(US_STATES[value])
+    variants += PEOPLE_WORDS.get(value, [])
     return list(dict.fromkeys(variants))
 
+
+# How people say the values of a sex column: "men or women" are the rows coded male and female.
+PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
+                "man": ["men"], "woman": ["women"], "child": ["children"]}  # fmt: skip
 
 US_STATES = {code.lower(): name for code, name in (
     ("AL", "alabama"), ("AK", "alaska"), ("AZ", "arizona"), ("AR", "arkansas"), ("CA", "california"),

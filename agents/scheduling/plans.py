@@ -115,9 +115,14 @@ def plan_decide(
 
 def task_artefact(context: ContextGraph, task: Task) -> str:
     """What a task hands on: its plan step's stated output (or its title), and the message that
-    carries it once the task is done, named as a person names it ("the report from analyst")."""
-    step = context.graph.nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
+    carries it once the task is done, named as a person names it ("the report from analyst"); a
+    report written again since is the newest version, which is what the next step reads."""
+    nodes = context.graph.nodes
+    step = nodes.get(f"{task.source_message_id}#step:{task.plan_step}", {})
     named = step.get("output") or f"the output of “{task.title}”"
     if not task.result_message_id:
         return f"{named}, when ready"
-    return f"{named}: {message_label(context.graph.nodes.get(task.result_message_id))}"
+    node, redone = nodes.get(task.result_message_id), False
+    while node and node.get("superseded_by") in nodes:
+        node, redone = nodes[node["superseded_by"]], True
+    return f"{named}: {message_label(node)}" + (", as written again since" if redone else "")

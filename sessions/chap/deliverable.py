@@ -31,21 +31,26 @@ class Delivered:
         return f"{words}, reviewed by {self.review['sender']['id']}"
 
 
-def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> Delivered | None:
-    """The session's current answer (the graph's ``CURRENT_ANSWER``: its latest written deliverable,
-    else its latest report), with the latest review of it."""
-    nodes = context.graph.nodes
+def current_answer(context: ContextGraph) -> tuple[str, str | None] | None:
+    """The message id of the session's current answer (the graph's ``CURRENT_ANSWER``: its latest
+    written deliverable, else its latest report) and of its latest review (None when none); None
+    when nothing answers the session yet."""
     current = context.graph.graph.get(CURRENT_ANSWER)
     if current is None:
         return None
-    chosen = review = None
-    for _, envelope in reversed(messages):
-        if envelope["message_id"] == current:
-            chosen = envelope
-            break
-        if review is None and nodes.get(envelope["message_id"], {}).get("review_of") == current:
-            review = envelope
-    return Delivered(chosen, nodes[current]["status"], review) if chosen is not None else None
+    return str(current), context.graph.nodes[current].get("reviewed_by")
+
+
+def final_deliverable(context: ContextGraph, messages: list[tuple[int, dict[str, Any]]]) -> Delivered | None:
+    """The session's current answer (``current_answer``), with the latest review of it."""
+    found = current_answer(context)
+    if found is None:
+        return None
+    current, reviewed = found
+    by_id = {envelope["message_id"]: envelope for _, envelope in messages if envelope["message_id"] in found}
+    if current not in by_id:
+        return None
+    return Delivered(by_id[current], context.graph.nodes[current]["status"], by_id.get(reviewed or ""))
 
 
 STATUS_WORDS = {

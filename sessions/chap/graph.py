@@ -95,6 +95,8 @@ class ContextGraph(DependencyGraph):
         return node
 
     def _apply_task_proposal(self, message_id: str, seq: int, payload: dict[str, Any]) -> None:
+        # What the proposal asked besides its goal, on the node the map draws as the goal (the unit folds into it).
+        self.graph.nodes[message_id]["brief"] = {key: value for key, value in payload.items() if key != "ontology"}
         self.goal = self._unit(message_id, seq, "goal", 0, payload["goal"])
         for key, value in (payload.get("constraints") or {}).items():
             node = self._unit(message_id, seq, "constraint", key, f"{key}: {value}")
@@ -261,6 +263,7 @@ class ContextGraph(DependencyGraph):
         sender = attrs["sender"]
         if provenance.get("review_of") in self.graph:
             attrs["review_of"] = provenance["review_of"]
+            self.graph.nodes[provenance["review_of"]]["reviewed_by"] = message_id  # its latest review
         if provenance.get("deliverable"):
             attrs["deliverable"] = True
         if provenance.get("from_message_id") in self.graph:
@@ -275,6 +278,7 @@ class ContextGraph(DependencyGraph):
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id
             attrs["supersedes"] = earlier
+            attrs["version"] = self.graph.nodes[earlier].get("version", 1) + 1  # of its sender's report
         self.latest_report[sender] = message_id
         current = self.graph.graph.get(CURRENT_ANSWER)
         written = current is not None and self.graph.nodes[current].get("deliverable") and current != earlier

@@ -72,6 +72,11 @@ def feedback_label(kind: str) -> str:
     return FEEDBACK_LABELS.get(kind, kind.replace("_", " "))
 
 
+def template_label(slug: object) -> str:
+    """A task template's slug in words: "data-analysis" is "data analysis"."""
+    return str(slug or "").replace("-", " ")
+
+
 def sender_label(sender: object) -> str:
     """``human:olga``, ``{"type": "agent", "id": "analyst"}`` or ``system:workbench`` as a name."""
     if isinstance(sender, dict):

@@ -113,7 +113,7 @@ def markdown(report: dict[str, Any]) -> str:
     rounds = metrics.get("rounds_to_consensus") or {}
     if rounds:
         lines += ["", "Rounds to consensus by plan step:", ""]
-        lines += [f"- {step}: {_value(value)}" for step, value in rounds.items()]
+        lines += [f"- {step}: {NOT_APPROVED if value is None else value}" for step, value in rounds.items()]
     lines += ["", "## Ratings", ""]
     for rating in report["ratings"]:
         comment = f": {rating['comment']}" if rating["comment"] else ""
@@ -136,6 +136,9 @@ METRIC_LABELS = (
     ("sap_operations", "SAP operations"),
     ("llm_tokens", "LLM tokens"),
 )
+
+
+NOT_APPROVED = "no report of this step was approved"  # a step without consensus, once the session is done
 
 
 def _value(value: object) -> str:

@@ -1,9 +1,11 @@
 // The decision map in the browser: pan (drag), zoom (wheel, + / − / Fit) by changing the SVG's viewBox;
-// labels hidden where they would be too small to read, with a minimap to find your way; one tab stop
-// with arrow keys between nodes (a roving tabindex) and Enter to open one.
+// labels hidden where they would be too small to read, with a minimap to find your way; the first view
+// (and Fit) shows the goal, the plan and the current answer, and a window resize fits again unless the
+// reader moved the view; one tab stop with arrow keys between nodes (a roving tabindex) and Enter to open one.
 (function () {
   const LABEL_PX = 12; // the labels' font size in map units
   const READABLE_PX = 9; // the smallest label worth drawing on screen
+  const ABOVE = 12; // map units above and below a node for the badges on its edges
   const parse = (text) => text.split(/[\s,]+/).map(Number);
 
   function setup(svg) {
@@ -14,6 +16,7 @@
     const hint = frame && frame.querySelector(".map-hint");
     let full = parse(svg.dataset.view);
     let box = full.slice();
+    let fitted = false; // whether the view is Fit's (a resize fits again) or the reader's own
     // The frame keeps the whole map's proportions while the view box zooms (set here, not in a style
     // attribute, which the Content-Security-Policy refuses).
     const keepProportions = () => { svg.style.aspectRatio = `${full[2]} / ${full[3]}`; };
@@ -29,31 +32,52 @@
       svg.classList.toggle("far", far);
       if (hint) hint.hidden = !far;
       const partial = box[2] < full[2] - 1 || box[3] < full[3] - 1 || box[0] > full[0] + 1 || box[1] > full[1] + 1;
+      sizeBadges(svg);
       if (minimap) {
-        minimap.hidden = !partial;
+        minimap.toggleAttribute("hidden", !partial); // an SVG element has no ``hidden`` property
         minimap.setAttribute("viewBox", full.join(" "));
         const port = minimap.querySelector(".viewport");
         ["x", "y", "width", "height"].forEach((name, i) => port.setAttribute(name, box[i]));
       }
     };
+    // The goal, the plan and the current answer: [left, top, right, bottom] in map units, or null.
+    const keyBox = () => {
+      const nodes = Array.from(svg.querySelectorAll("#map-nodes .node.shape-goal, #map-nodes .node.shape-plan, #map-nodes .node.current"));
+      if (!nodes.length) return null;
+      const x = nodes.map((n) => Number(n.dataset.x)), y = nodes.map((n) => Number(n.dataset.y));
+      const bottom = nodes.map((n, i) => y[i] + Number(n.querySelector(".box").getAttribute("height")));
+      const width = Number(nodes[0].querySelector(".box").getAttribute("width"));
+      return [Math.min(...x), Math.min(...y) - ABOVE, Math.max(...x) + width, Math.max(...bottom) + ABOVE];
+    };
+    const within = (start, length, from, size) => Math.max(from, Math.min(start, from + size - length));
     // Fit: the whole map when its labels stay readable. Otherwise every column, as wide as the frame,
-    // and the newest rows (the bottom) when the labels stay readable at that width; only on a frame too
-    // narrow even for that, the smallest readable zoom at the newest part (bottom right). The minimap
-    // shows the rest.
+    // from the goal and the plan down to the current answer when they fit readable at that width, or
+    // just them, as large as the frame allows. When even they do not fit readable: every column down
+    // to the current answer (the newest rows when there is none), or on a frame too narrow for that,
+    // the smallest readable zoom there, at the right. The minimap shows the rest.
     const fit = () => {
       const rect = svg.getBoundingClientRect();
+      const readable = READABLE_PX / LABEL_PX;
       const acrossScale = rect.width / full[2];
-      if (scaleOf(full) * LABEL_PX >= READABLE_PX) {
+      const key = keyBox();
+      const keyScale = key ? Math.min(rect.width / (key[2] - key[0]), rect.height / (key[3] - key[1])) : 0;
+      const across = Math.min(full[3], rect.height / acrossScale);
+      const bottom = Math.min(full[1] + full[3], key ? key[3] : Infinity); // the current answer's, else the map's
+      if (scaleOf(full) >= readable) {
         box = full.slice();
-      } else if (acrossScale * LABEL_PX >= READABLE_PX) {
-        const h = Math.min(full[3], rect.height / acrossScale);
-        box = [full[0], full[1] + full[3] - h, full[2], h];
+      } else if (key && acrossScale >= readable && key[3] - key[1] <= across) {
+        box = [full[0], within(key[1], across, full[1], full[3]), full[2], across];
+      } else if (key && keyScale >= readable) {
+        const w = rect.width / keyScale, h = rect.height / keyScale;
+        box = [within(key[0], w, full[0], full[2]), within(key[1], h, full[1], full[3]), w, h];
+      } else if (acrossScale >= readable) {
+        box = [full[0], Math.max(full[1], bottom - across), full[2], across];
       } else {
-        const readable = READABLE_PX / LABEL_PX;
         const w = Math.min(full[2], rect.width / readable), h = Math.min(full[3], rect.height / readable);
-        box = [full[0] + full[2] - w, full[1] + full[3] - h, w, h];
+        box = [full[0] + full[2] - w, Math.max(full[1], bottom - h), w, h];
       }
       apply();
+      fitted = true;
     };
     svg.fit = fit;
     // Live nodes may land beyond the map's first extent: grow it (and the view, when it showed all).
@@ -61,13 +85,13 @@
       const b = svg.getBBox();
       const right = Math.max(full[0] + full[2], b.x + b.width + 16), bottom = Math.max(full[1] + full[3], b.y + b.height + 16);
       if (right === full[0] + full[2] && bottom === full[1] + full[3]) return;
-      const showedAll = box.join() === full.join();
       full = [full[0], full[1], right - full[0], bottom - full[1]];
       keepProportions();
-      if (showedAll) fit(); else apply();
+      if (fitted) fit(); else apply();
     };
     const zoom = (factor, cx, cy) => {
       box = [cx - (cx - box[0]) * factor, cy - (cy - box[1]) * factor, box[2] * factor, box[3] * factor];
+      fitted = false;
       apply();
     };
     const centre = () => [box[0] + box[2] / 2, box[1] + box[3] / 2];
@@ -89,6 +113,7 @@
       const scale = scaleOf(box);
       box[0] = drag.box[0] - (event.clientX - drag.x) / scale;
       box[1] = drag.box[1] - (event.clientY - drag.y) / scale;
+      fitted = false;
       apply();
     });
     svg.addEventListener("pointerup", () => { drag = null; });
@@ -100,6 +125,7 @@
         const cx = full[0] + (event.clientX - rect.left - offsetX) / scale;
         const cy = full[1] + (event.clientY - rect.top - offsetY) / scale;
         box = [cx - box[2] / 2, cy - box[3] / 2, box[2], box[3]];
+        fitted = false;
         apply();
       });
     }
@@ -117,13 +143,30 @@
       const x = Number(node.dataset.x), y = Number(node.dataset.y);
       if (x < box[0] || y < box[1] || x + 168 > box[0] + box[2] || y + 40 > box[1] + box[3]) {
         box = [x + 84 - box[2] / 2, y + 20 - box[3] / 2, box[2], box[3]];
+        fitted = false;
         apply();
       }
     };
     svg.addEventListener("keydown", onKey);
-    new ResizeObserver(() => apply()).observe(svg);
+    new ResizeObserver(() => (fitted ? fit() : apply())).observe(svg);
     fit();
     roving(svg);
+  }
+
+  // Badges as wide as their words ("★ current answer", a count of three digits) in whatever font the
+  // browser draws them: measured once each, when drawn (labels are hidden while zoomed out).
+  function sizeBadges(svg) {
+    if (svg.classList.contains("far")) return;
+    svg.querySelectorAll("#map-nodes .current-mark:not([data-sized]), #map-nodes .count:not([data-sized])").forEach((badge) => {
+      const text = badge.querySelector("text"), rect = badge.querySelector("rect");
+      const width = Math.ceil(text.getComputedTextLength()) + 10;
+      if (width <= 10) return;
+      badge.dataset.sized = "1";
+      const right = badge.classList.contains("count") ? 4 : width; // a count's right edge stays 4 past its node's
+      rect.setAttribute("x", right - width);
+      rect.setAttribute("width", width);
+      text.setAttribute("x", right - width / 2);
+    });
   }
 
   // One tab stop: exactly one node has tabindex 0 (the last one focused, else the first).
@@ -196,6 +239,7 @@
     const svg = document.getElementById("map-svg");
     if (svg) {
       roving(svg);
+      sizeBadges(svg);
       if (svg.grow) svg.grow();
     }
   }

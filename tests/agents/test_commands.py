@@ -46,6 +46,27 @@ def test_session_create_prints_the_id_and_joins_the_agents():
         run("session_create", "--owner", "nobody", "--title", "x")
 
 
+def test_session_create_with_a_goal_starts_with_a_task_proposal_of_every_field_given():
+    make_user("olga")
+    run("agent_token", "planner")
+    session_id = run(
+        "session_create", "--owner", "olga", "--title", "Dengue", "--agent", "planner",
+        "--goal", "Find the worst month", "--audience", "district officers", "--deadline", "2027-01-15",
+        "--background", "Cases rose after the rains", "--criterion", "The month named", "--role", "analysis",
+    )  # fmt: skip
+    proposal = WorkSession.objects.get(pk=session_id).messages.get(payload_type="task_proposal").envelope["payload"]
+    assert proposal == {
+        "goal": "Find the worst month",
+        "constraints": {"deadline": "2027-01-15", "audience": "district officers"},
+        "background_context": ["Cases rose after the rains"],
+        "success_criteria": ["The month named"],
+        "expected_agent_roles": ["analysis"],
+    }
+    with pytest.raises(CommandError, match="--deadline 'soon' is not a date"):
+        run("session_create", "--owner", "olga", "--title", "x", "--goal", "Find it", "--deadline", "soon")
+    assert not WorkSession.objects.filter(title="x").exists()
+
+
 def test_agent_profiles_stores_measured_figures_and_refuses_bad_input(db, tmp_path, capsys):
     make_agent("analyst")
     profiles = tmp_path / "profiles.json"

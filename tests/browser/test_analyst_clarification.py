@@ -8,7 +8,7 @@ the two shops (35 against 23).
 
 import pytest
 
-from tests.chromium import approve_the_plan, screenshot, unfold
+from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -21,15 +21,7 @@ def start_session(page, tmp_path, question: str) -> None:
     """A session started on the New session page with orders.csv attached, and its plan approved."""
     csv_path = tmp_path / "orders.csv"
     csv_path.write_text("shop,channel,basket_value\n" + "".join(f"{s},{c},{v}\n" for s, c, v in ROWS))
-    page.goto(page.server.url + "/sessions/")
-    page.get_by_role("link", name="New session").click()
-    page.get_by_label("Goal").fill(f"Analyse the attached orders CSV: {question}")
-    kinds_of_task = page.get_by_label("Kind of task")
-    if kinds_of_task.count():
-        kinds_of_task.select_option(label="Data analysis")
-    page.get_by_label("Files to attach").set_input_files(str(csv_path))
-    page.get_by_role("button", name="Start the session").click()
-    page.wait_for_url("**/sessions/*-*/")
+    start_analysis(page, page.server.url, f"Analyse the attached orders CSV: {question}", csv_path)
     approve_the_plan(page)
 
 

@@ -13,7 +13,7 @@ from collections import defaultdict
 
 import pytest
 
-from tests.chromium import approve_the_plan, screenshot, unfold
+from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -148,15 +148,7 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     csv_path.write_text(",".join(columns) + "\n" + "".join(",".join(str(r[c]) for c in columns) + "\n" for r in rows))
 
     page = nina
-    page.goto(page.server.url + "/sessions/")
-    page.get_by_role("link", name="New session").click()
-    page.get_by_label("Goal").fill(f"Analyse the attached retail CSV: {question}")
-    kinds_of_task = page.get_by_label("Kind of task")
-    if kinds_of_task.count():
-        kinds_of_task.select_option(label="Data analysis")
-    page.get_by_label("Files to attach").set_input_files(str(csv_path))
-    page.get_by_role("button", name="Start the session").click()
-    page.wait_for_url("**/sessions/*-*/")
+    start_analysis(page, page.server.url, f"Analyse the attached retail CSV: {question}", csv_path)
     approve_the_plan(page)
 
     # The written report follows, and the analysis is redrawn as written up in it (one line): wait for it.

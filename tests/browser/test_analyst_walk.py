@@ -6,7 +6,7 @@ import re
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import approve_the_plan, open_page, screenshot, sign_in, unfold
+from tests.chromium import approve_the_plan, open_page, screenshot, sign_in, start_analysis, unfold
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -23,16 +23,11 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
     try:
         page.set_viewport_size({"width": 1440, "height": 900})
         sign_in(page, server, "nina")
-        page.get_by_role("link", name="New session").click()
-        page.get_by_label("Goal").fill(
-            "Analyse the attached plots CSV: which plot has the highest mean yield, and how do the plots differ in rain?"
-        )
         rows = "".join(f"{plot},{yield_},{rain}\n" for plot, yield_, rain in [("a", 4, 10), ("b", 7, 12)] * 12)
         csv_path = tmp_path / "plots.csv"
         csv_path.write_text("plot,yield,rain\n" + rows)
-        page.get_by_label("Files to attach").set_input_files(str(csv_path))
-        page.get_by_role("button", name="Start the session").click()
-        page.wait_for_url("**/sessions/*-*/")
+        goal = "Analyse the attached plots CSV: which plot has the highest mean yield, and how do the plots differ in rain?"
+        start_analysis(page, server.url, goal, csv_path)
         approve_the_plan(page)
         page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(
             state="attached", timeout=30_000

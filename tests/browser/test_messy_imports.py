@@ -8,7 +8,7 @@ import statistics
 import pytest
 
 from tests.agents import messy_files
-from tests.chromium import ARTIFACTS, approve_the_plan, screenshot, unfold
+from tests.chromium import ARTIFACTS, approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
 
@@ -25,15 +25,7 @@ def written(tmp_path):
 
 
 def start(page, goal, path):
-    page.goto(page.server.url + "/sessions/")
-    page.get_by_role("link", name="New session").click()
-    page.get_by_label("Goal").fill(goal)
-    kinds_of_task = page.get_by_label("Kind of task")
-    if kinds_of_task.count():
-        kinds_of_task.select_option(label="Data analysis")
-    page.get_by_label("Files to attach").set_input_files(str(path))
-    page.get_by_role("button", name="Start the session").click()
-    page.wait_for_url("**/sessions/*-*/")
+    start_analysis(page, page.server.url, goal, path)
     approve_the_plan(page, LIVE)
     return analyst_report(page, 1)
 

@@ -53,6 +53,7 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     screenshot(olga, "workspace-3-heatmap")
 
     olga.locator('section[data-section-id="market"] .body p').first.click(click_count=3)  # selects the sentence
+    olga.get_by_test_id("feedback-offer").click()
     panel = olga.get_by_test_id("feedback-panel")
     assert "market text" in panel.locator("[data-role=target-label]").inner_text()
     panel.get_by_label("Correct").check()
@@ -172,6 +173,7 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         screenshot(nina_page, "flow-4-node-details")
 
         section.locator(".body p").first.click(click_count=3)
+        nina_page.get_by_test_id("feedback-offer").click()
         panel = nina_page.get_by_test_id("feedback-panel")
         panel.get_by_label("Correct").check()
         panel.get_by_label("What should change").fill("The amounts are in thousands: say so in every table")

@@ -80,6 +80,21 @@ def response(
     return envelope("collaborative_response", payload, **kwargs)
 
 
+def answered(asked, lead, *, from_analysis=None, **kwargs) -> dict:
+    """The analyst's report answering ``asked`` with ``lead`` (its Findings' first line, kept in its
+    provenance's answers); with ``from_analysis``, the writer's deliverable written from that report."""
+    made = response(questions=(), **kwargs)
+    payload = made["payload"]
+    payload["content"]["sections"].insert(0, {"id": "findings", "title": "Findings", "body": lead, "confidence": 0.8})
+    if from_analysis:
+        made["sender"] = {"type": "agent", "id": "scribe"}
+        payload["provenance"] = {"behaviour": "writer", "deliverable": True, "from_message_id": from_analysis}
+    else:
+        answer = {"asked": asked, "lead": lead, "confidence": 0.8, "report": made["message_id"], "settings": ""}
+        payload["provenance"] = {"behaviour": "analyst", "question": asked, "answers": [answer]}
+    return made
+
+
 def feedback(target, feedback_type="correction", part=None, **kwargs) -> dict:
     payload = {
         "target_message_id": target,

@@ -15,7 +15,7 @@ from sessions.membership import agent_join, member_invite
 from sessions.models import Membership, Message
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions.envelopes import envelope
-from workspace.selectors import work_state
+from workspace.standing import work_state
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 

@@ -70,6 +70,19 @@ def test_reassign_reprioritise_cancel_and_retry_from_a_card(team):
     assert "whole number" in act(team, action="reprioritise", task_id=task.pk, priority="high")
 
 
+def card_of(html, task):
+    start = html.index(f'id="task-{task.pk}"')
+    return html[start : html.index("</article>", start)]
+
+
+def test_a_refused_act_is_said_on_its_card_and_a_reassignment_to_another_role_asks_there(team):
+    collect, law = team["tasks"]["collect"], team["tasks"]["law"]
+    refused = act(team, action="retry", task_id=collect.pk)  # a queued task has nothing to retry
+    assert 'data-testid="card-refusal"' in card_of(refused, collect) and refused.count('role="alert"') == 1
+    asked = act(team, action="reassign", task_id=law.pk, agent="author")
+    assert 'data-testid="confirm-reassign"' in card_of(asked, law) and "author does not do legal" in card_of(asked, law)
+
+
 def test_pausing_an_agent_pauses_its_tasks_here(team):
     url = reverse("workspace:schedule-agent", args=[team["session"].pk])
     html = team["client"].post(url, {"agent": "finder", "paused": "1"}).content.decode()

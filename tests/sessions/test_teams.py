@@ -115,9 +115,9 @@ def test_the_permission_matrix(shared, client, who):
     assert feedback("refinement") == ((200, comments) if reads else (404, False))
     assert feedback("correction")[1] == writes
 
-    task = task_create(
-        session_id=session.pk, caller=caller_for_user(users["owner"]), title="Review", requires_approval=True
-    )
+    owner = caller_for_user(users["owner"])
+    session_update(session_id=session.pk, caller=owner, state="working")  # nothing waits in a done session
+    task = task_create(session_id=session.pk, caller=owner, title="Review", requires_approval=True)
     decided = {"key": f"step:{task.pk}", "decision": "approve"}
     response = client.post(reverse("workspace:gate", args=[session.pk]), decided)
     task.refresh_from_db()

@@ -1,6 +1,6 @@
-"""``{{ status|status_label }}``, ``{{ kind|payload_label }}``, ``{{ sender|sender_label }}``: the
-protocol's names in plain words (sessions/chap/labels.py); ``{{ moment|when }}``: a time as a person
-says it, exact to the second in its title."""
+"""``{{ status|status_label }}``, ``{{ kind|payload_label }}``, ``{{ sender|sender_label }}``,
+``{{ slug|template_label }}``: the protocol's names in plain words (sessions/chap/labels.py);
+``{{ moment|when }}``: a time as a person says it, exact to the second in its title."""
 
 from datetime import datetime
 
@@ -16,6 +16,7 @@ register.filter("status_label", labels.status_label)
 register.filter("payload_label", labels.payload_label)
 register.filter("feedback_label", labels.feedback_label)
 register.filter("sender_label", labels.sender_label)
+register.filter("template_label", labels.template_label)
 
 
 @register.filter

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_POST
 from agents.gates import gate_decide
 from agents.scheduling.plans import plan_decide
 from protocol.errors import ProtocolError
-from sessions.access import caller_for_user
+from sessions.access import Access, caller_for_user
 from sessions.chap.labels import feedback_label
 from sessions.log import answer_give, feedback_give
 from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, answer_payload, feedback_payload
@@ -24,20 +24,20 @@ from workspace.fragments import (
 from workspace.views.common import SignedInRequest, member_access
 
 
-def feedback_panel_context(session_id: UUID, checksum: str) -> dict[str, Any]:
-    """What the feedback panel shows; the checksum is the version the page was written against."""
+def feedback_panel_context(access: Access, checksum: str) -> dict[str, Any]:
+    """What the feedback panel shows: the kinds of feedback the person's role may give (a commenter:
+    refinements only); the checksum is the version the page was written against."""
     return {
-        "session_id": session_id,
+        "session_id": access.session_id,
         "checksum": checksum,
-        "feedback_types": FEEDBACK_TYPES,
+        "feedback_types": [kind for kind in FEEDBACK_TYPES if access.may_give(kind[0])],
         "templates": FEEDBACK_TEMPLATES,
         "priorities": PRIORITIES,
-        "part_keys": ("kind", "id", "index", "quote", "start", "end"),
     }
 
 
-def feedback_panel(request: SignedInRequest, session_id: UUID, checksum: str, **extra: Any) -> HttpResponse:
-    context = {**feedback_panel_context(session_id, checksum), **extra}
+def feedback_panel(request: SignedInRequest, access: Access, checksum: str, **extra: Any) -> HttpResponse:
+    context = {**feedback_panel_context(access, checksum), **extra}
     return render(request, "workspace/partials/feedback_panel.html", context)
 
 
@@ -49,12 +49,10 @@ def feedback_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     access = member_access(request, session_id)
     if not access.can_comment:
         error = "Viewers read the session; ask its owner to make you an editor."
-        return feedback_panel(request, access.session_id, access.session.head_checksum, error=error)
+        return feedback_panel(request, access, access.session.head_checksum, error=error)
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
-        return feedback_panel(
-            request, access.session_id, access.session.head_checksum, prompt=payload, form=request.POST
-        )
+        return feedback_panel(request, access, access.session.head_checksum, prompt=payload, form=request.POST)
     try:
         ack = feedback_give(
             access=access,
@@ -66,10 +64,10 @@ def feedback_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         head = access.session.head_checksum  # read now, after the refusal
         if error.code == "CONTEXT_CONFLICT":
             conflict = {"message": error.message, **error.details}
-            return feedback_panel(request, access.session_id, head, conflict=conflict, form=request.POST)
-        return feedback_panel(request, access.session_id, head, error=error.message, form=request.POST)
+            return feedback_panel(request, access, head, conflict=conflict, form=request.POST)
+        return feedback_panel(request, access, head, error=error.message, form=request.POST)
     sent = f"Your {feedback_label(payload['feedback_type'])} is in the thread as #{ack.seq}."
-    return feedback_panel(request, access.session_id, ack.head, sent=sent)
+    return feedback_panel(request, access, ack.head, sent=sent, sent_seq=ack.seq)
 
 
 @login_required

@@ -8,6 +8,7 @@ from django.shortcuts import render
 
 from sessions import selectors
 from sessions.search import search_messages
+from workspace.answer_change import answer_change
 from workspace.fragments import history_urls
 from workspace.selectors import decision_map_at, map_node_details_at
 from workspace.views.common import SignedInRequest, member_access
@@ -76,7 +77,8 @@ def history_diff(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     end = _seq_param(request, "to", session.head_seq, session.head_seq)
     start, end = min(start, end), max(start, end)
     diff = selectors.history_difference(session=session, from_seq=start, to_seq=end)
-    return render(request, "workspace/history.html#history-diff", {"diff": diff})
+    answer = answer_change(session=session, answer_from=diff["answer_from"], answer_to=diff["answer_to"])
+    return render(request, "workspace/history.html#history-diff", {"diff": diff, "answer": answer})
 
 
 @login_required

@@ -9,7 +9,7 @@ from agents.staffing import session_start
 from protocol.errors import ProtocolError
 from sessions import selectors
 from workspace.forms import NewSessionForm, ReviewFilterForm
-from workspace.selectors import session_rows
+from workspace.standing import review_rows, session_rows
 from workspace.uploads import StagedUploadedFile, upload_refusal
 from workspace.views.common import SignedInRequest
 
@@ -54,5 +54,5 @@ def team(request: SignedInRequest) -> HttpResponse:
     form = ReviewFilterForm(request.GET or None, user=request.user)
     filters = form.cleaned_data if form.is_valid() else {}
     found = selectors.sessions_for_review(user=request.user, **{k: v for k, v in filters.items() if v})
-    context = {"form": form, "sessions": found, "limit": selectors.MAX_REVIEWED}
+    context = {"form": form, "rows": review_rows(found), "limit": selectors.MAX_REVIEWED}
     return render(request, "workspace/team.html", context, status=400 if form.errors else 200)

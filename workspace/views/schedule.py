@@ -27,7 +27,7 @@ def schedule(request: SignedInRequest, session_id: UUID) -> HttpResponse:
 def schedule_act(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     """A task card's action, through the scheduling services (each act is logged in the session)."""
     access = member_access(request, session_id)
-    error, confirm = None, None
+    error, confirm, on_card = None, None, None
     fields = filled_fields(request.POST)
     if fields.get("action") == "reassign" and request.POST.get("agent") == "":  # the Agent menu's "Unassigned"
         fields["action"] = "unassign"
@@ -44,7 +44,9 @@ def schedule_act(request: SignedInRequest, session_id: UUID) -> HttpResponse:
             error = refused.message
             if refused.code == "ROLE_MISMATCH":  # the board asks the person to confirm, with the reason
                 confirm = {"task_id": task_id, "agent": fields["agent"], "suggestion": refused.suggestion[0]}
-    context = {**board_context(access.session, access.role), "error": error, "confirm": confirm}
+            elif refused.code != "NOT_FOUND":  # said on the card acted on, where the person looks
+                on_card = task_id
+    context = {**board_context(access.session, access.role), "error": error, "confirm": confirm, "error_on": on_card}
     return render(request, "workspace/partials/schedule_board.html", context)
 
 

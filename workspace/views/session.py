@@ -12,6 +12,7 @@ from django_htmx.http import HttpResponseClientRefresh
 from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
 from sessions.membership import session_update
+from workspace.answer_card import answer_card
 from workspace.fragments import (
     map_urls,
     mark_uncovered_steps,
@@ -19,7 +20,8 @@ from workspace.fragments import (
     shares_context,
     side_panels,
 )
-from workspace.selectors import decision_map, map_node_details, thread, work_state
+from workspace.selectors import decision_map, map_node_details, thread
+from workspace.standing import work_state
 from workspace.views.common import SignedInRequest, member_access
 from workspace.views.conversation import feedback_panel_context
 
@@ -34,9 +36,10 @@ def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         "map": decision_map(session=session, expanded=request.GET.get("expand") == "1"),
         "thread": mark_uncovered_steps(session, thread(session=session)),
         "state": work_state(session),
+        "answer": answer_card(session),
         **members_context(session),
         **shares_context(session),
-        **feedback_panel_context(session.pk, session.head_checksum),
+        **feedback_panel_context(access, session.head_checksum),
         **side_panels(session, access.role),
         **map_urls(session_id),
     }

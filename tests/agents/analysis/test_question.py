@@ -255,3 +255,96 @@ def test_which_group_comes_with_the_most_is_a_comparison_and_a_short_year_range_
     assert request.filters == [
         {"and": [{"column": "year", "op": ">=", "value": 1970}, {"column": "year", "op": "<=", "value": 1986}]}
     ]
+
+
+MONTHLY = Schema("monthly_sales", [
+    {"name": "year", "type": "number", "distinct": 14, "min": 1980, "max": 1993},
+    {"name": "month", "type": "string", "distinct": 12, "values": ["Apr", "Aug", "Dec", "Feb", "Jan", "Jul"]},
+    {"name": "kilolitres", "type": "number", "distinct": 168},
+], rows=168)  # fmt: skip
+SENATORS = Schema("senators", [
+    {"name": "Party", "type": "string", "distinct": 8, "values": ["Liberal", "Conservative", "Progressive"]},
+    {"name": "Appointed", "type": "date", "distinct": 900},
+    {"name": "Days in Senate", "type": "number", "distinct": 900},
+], rows=933)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (MONTHLY, "From 1980 to 1993, which month's sales rose the most in % terms?",
+         {"kind": "growth", "entity": "month", "time": "year", "measures": ["kilolitres"], "direction": "high"}),
+        (MONTHLY, "Which calendar month grew least between 1980 and 1993?",
+         {"kind": "growth", "entity": "month", "time": "year", "direction": "low"}),
+        (MONTHLY, "Which month brings in the biggest slice of total sales?",
+         {"kind": "share", "group": "month", "weight": "kilolitres"}),
+        (SENATORS, "What share of Senate appointments went to the biggest party?",
+         {"kind": "share", "group": "Party", "weight": None}),
+        (SENATORS, "Which party dominates the appointments?", {"kind": "share", "group": "Party", "weight": None}),
+        (MONTHLY, "Which is the strongest month for wine sales?",
+         {"kind": "compare", "group": "month", "measures": ["kilolitres"]}),
+    ],
+)  # fmt: skip
+def test_the_only_measure_is_meant_when_none_is_named_and_a_word_of_one_shares_nothing(schema, text, expected):
+    request = read_question(text, schema)
+    assert {key: getattr(request, key) for key in expected} == expected
+    assert request.missing == []
+
+
+PAROLEES = Schema("parolees", [
+    {"name": "financial_aid", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "age_at_release", "type": "number", "distinct": 20},
+    {"name": "sex", "type": "string", "distinct": 2, "values": ["female", "male"]},
+    {"name": "survival_weeks", "type": "number", "distinct": 50},
+    {"name": "arrested", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "readmission_rate", "type": "number", "distinct": 90}, {"name": "admissions", "type": "number", "distinct": 90},
+], rows=432)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("What separates the men who were rearrested from those who weren't, most clearly?",
+         {"kind": "rank_differences", "group": "arrested"}),
+        ("Who survived longer on average, men or women?",
+         {"kind": "compare", "group": "sex", "measures": ["survival_weeks"]}),
+        ("Men vs women at release: what differs most between them?", {"kind": "rank_differences", "group": "sex"}),
+        ("Which group has the best readmission record, meaning the lowest average readmission rate?",
+         {"measures": ["readmission_rate"]}),
+    ],
+)  # fmt: skip
+def test_forms_of_a_name_and_everyday_words_for_values_name_what_they_mean(text, expected):
+    request = read_question(text, PAROLEES)
+    assert {key: getattr(request, key) for key in expected} == expected
+
+
+MURDERS = Schema("state_murders", [
+    {"name": "State", "type": "string", "distinct": 51}, {"name": "Year", "type": "number", "distinct": 3},
+    {"name": "Murders per 100k", "type": "number", "distinct": 140},
+    {"name": "sex", "type": "string", "distinct": 3, "values": ["child", "man", "woman"]},
+    {"name": "starting_wage", "type": "number", "distinct": 40}, {"name": "median_income", "type": "number", "distinct": 300},
+], rows=153)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("In which of the three years was the median state murder rate highest?",
+         {"kind": "compare", "group": "Year", "statistic": "median"}),
+        ("What's the lowest starting wage anyone pays?", {"kind": "statistic", "statistic": "min"}),
+        ("What proportion were men versus women?", {"kind": "share", "group": "sex"}),
+    ],
+)  # fmt: skip
+def test_a_timeline_asked_which_of_groups_and_a_superlative_asks_one_extreme(text, expected):
+    request = read_question(text, MURDERS)
+    assert {key: getattr(request, key) for key in expected} == expected
+
+
+def test_a_value_said_right_after_a_few_valued_number_column_filters_on_it_and_measures_nothing():
+    lung = Schema("lung", [
+        {"name": "survival_days", "type": "number", "distinct": 200},
+        {"name": "ecog_score", "type": "number", "distinct": 4, "values": [0, 1, 2, 3]},
+    ], rows=228)  # fmt: skip
+    request = read_question("Median survival in days for the patients the doctor scored ECOG 0?", lung)
+    assert request.filters == [{"column": "ecog_score", "op": "=", "value": 0}]
+    assert request.measures == ["survival_days"] and request.statistic == "median"

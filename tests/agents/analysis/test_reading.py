@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from agents.analysis.question import read_question
 from agents.analysis.reading import UNSURE, read_back
+from agents.analysis.readings import options
 from agents.analysis.schema import Schema
 
 CRIME = Schema("county_crime", [
@@ -71,3 +72,17 @@ def test_groups_kept_down_to_one_of_them_are_a_doubt():
 def test_a_goal_that_asks_to_analyse_the_attached_file_has_no_doubt_for_it():
     reading = reading_of("Please analyse the attached CSV: which region has the highest mean police per 1000?")
     assert reading.said() == []
+
+
+def test_the_most_rows_read_where_the_table_measures_something_is_asked_about_with_the_measure_offered():
+    monthly = Schema("monthly_sales", [
+        {"name": "year", "type": "number", "distinct": 14},
+        {"name": "month", "type": "string", "distinct": 12, "values": ["Jan", "Feb", "Mar"]},
+        {"name": "kilolitres", "type": "number", "distinct": 168},
+    ], rows=168)  # fmt: skip
+    text = "Which month has the most sales?"
+    request = read_question(text, monthly)
+    reading = read_back(text, monthly, request)
+    assert request.kind == "share" and reading.certainty <= UNSURE
+    offered = [o["label"] for o in options(request, reading, monthly, lambda words: read_question(words, monthly))]
+    assert offered == ["What share of the rows does each month have?", "Which month has the highest mean kilolitres?"]
