@@ -52,6 +52,8 @@ YEARS = re.compile(
     r"((?:1[5-9]|20|21)?\d\d)\b",
     re.I,
 )
+# "the 1990s" is a decade, "the 1800s" (a round hundred) the century
+DECADE = re.compile(r"\b(?:in|during|from|of|over)?\s*the\s+((?:1[5-9]|20)\d0)'?s\b", re.I)
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 EXCLUDE = re.compile(
     r"\b(?:exclud\w*|except(?:ing)?|without|leav\w* out|leaving(?= .{1,40}\b(?:out|aside)\b)|remov\w*|not counting"
@@ -145,6 +147,9 @@ def _comparisons(text: str) -> list[Comparison]:
             continue  # said by the phrase lists below
         op = "<" if word in LOWER_ADJECTIVES else ">"
         add(match.start(), match.end(), op, _number(match.group(2), match.group(3)), match.group(1))
+    for match in DECADE.finditer(text):  # "appointed in the 1800s", "the 1990s"
+        first = int(match.group(1))
+        add(match.start(), match.end(), "between", (first, first + (99 if first % 100 == 0 else 9)), timely=True)
     year_alone = r"\b(?:in|during|at|for|of|only)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
     for match in re.finditer(year_alone, text, re.I):
         add(match.start(), match.end(), "=", int(match.group(1)))

@@ -97,7 +97,7 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
 
 def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
-    text = " ".join((text or "").split())
+    text = asked = " ".join((text or "").split())
     said_values = value_mentions(text, schema.values())
     value_found = value_filters(text, said_values)
     number_found = number_filters(
@@ -143,8 +143,11 @@ def read_question(text: str, schema: Schema) -> Request:
     grouping = _group_mentions(text, schema, free)
     request.group = grouping[0].column if grouping else (compared[0].column if compared else None)
     several = [f for f in value_found if f.condition.get("op") == "in"]
-    if several and request.group in (None, several[0].column):
-        request.group = several[0].column  # "versicolor and virginica" compares those groups
+    # "versicolor and virginica" compares those groups, "men or women" chooses between them; "the mean
+    # in June, July and August" keeps them
+    comparing = any(p.search(asked) for p in (COMPARE, WHICH, HIGH, LOW, MOST, EITHER))
+    if several and request.group in (None, several[0].column) and comparing:
+        request.group = several[0].column
     request.filters = [f.condition for f in number_found + value_found]
     # "scored ECOG 0": a few-valued measure a value filters is no measure (a coded category filtered
     # so, "sex 1 or sex 2", is the comparison's grouping instead)
@@ -319,6 +322,7 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
 
 # "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
 COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
+EITHER = re.compile(r"\b(?:or|vs\.?|versus)\b", re.I)
 WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
 
 _NEEDS = {

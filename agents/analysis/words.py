@@ -282,12 +282,17 @@ def _variants(value: str) -> list[str]:
     if value in US_STATES:
         variants.append(US_STATES[value])
     variants += PEOPLE_WORDS.get(value, [])
+    if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
+        variants += [MONTHS[value[:3]], value[:3]]
     return list(dict.fromkeys(variants))
 
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.
 PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
                 "man": ["men"], "woman": ["women"], "child": ["children"]}  # fmt: skip
+
+MONTHS = {name[:3]: name for name in ("january", "february", "march", "april", "may", "june", "july", "august",
+                                      "september", "october", "november", "december")}  # fmt: skip
 
 US_STATES = {code.lower(): name for code, name in (
     ("AL", "alabama"), ("AK", "alaska"), ("AZ", "arizona"), ("AR", "arkansas"), ("CA", "california"),
