@@ -7,7 +7,7 @@ badges are not clipped, labels survive a window resize and node details have a s
 import pytest
 
 from sessions.access import caller_for_user
-from tests.chromium import ARTIFACTS, off_the_browser_thread, open_page, screenshot, sign_in
+from tests.chromium import ARTIFACTS, off_the_browser_thread, open_page, screenshot, sign_in, unfold
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 
@@ -124,12 +124,13 @@ def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_a
     screenshot(page, f"map-first-view-four-rounds-{width}x{height}", whole=False)
     article = page.locator("#thread article.kind-collaborative_response").nth(1)  # the analyst's 2nd report
     selector = f"#{article.get_attribute('id')}"
+    unfold(article)  # a replaced version, folded to one line
     sentence = f"{SENTENCE} (round 2)"
     page.locator(f'{selector} section[data-section-id="market"] .body p').nth(1).evaluate(
         "p => p.scrollIntoView({ block: 'center' })"
     )
     before = page.evaluate("window.scrollY")
-    assert before > 2 * height  # deep in a long page, far from the side panels
+    assert before > height  # down the page, away from the side panels
 
     select_words(page, selector, sentence)
     offer = page.get_by_test_id("feedback-offer")
@@ -156,11 +157,14 @@ def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_a
     assert mark.inner_text() == sentence
     page.locator(f"#thread #msg-{seq}").wait_for(timeout=30_000)  # the feedback, live, and the report redrawn
     link = page.locator(f'{selector} a.quoted-link[href="#msg-{seq}"]')
+    link.wait_for(state="attached")
+    unfold(article)
     link.wait_for()
     assert page.locator(f"{selector} mark.quoted").inner_text() == sentence
     screenshot(page, f"feedback-quote-marked-{width}x{height}", whole=False)
 
     page.reload()
+    unfold(page.locator(selector))  # folded again, as a replaced version is on a page opened afresh
     page.locator(f'{selector} a.quoted-link[href="#msg-{seq}"]').wait_for()  # the mark stays on the page
     assert page.locator(f"{selector} mark.quoted").inner_text() == sentence
     assert page.console_errors == []
@@ -174,9 +178,9 @@ def test_a_commenter_is_offered_refine_only(thread_and_map):
     assert kinds.count() == 1 and panel.get_by_label("Refine").is_checked()
     assert panel.get_by_label("Correct").count() == 0 and panel.get_by_label("Approve").count() == 0
     assert page.get_by_role("button", name="Correct this").count() == 0  # an assumption: "Suggest a refinement"
-    page.locator("#thread article.kind-collaborative_response").last.locator(
-        'section[data-section-id="risks"] h4 button', has_text="Give feedback"
-    ).click()
+    last = page.locator("#thread article.kind-collaborative_response").last
+    unfold(last)  # its risks are below its lead
+    last.locator('section[data-section-id="risks"] h4 button', has_text="Give feedback").click()
     panel.get_by_label("What should change").fill("Add the supply risks of 2024")
     panel.get_by_role("button", name="Send feedback").click()
     assert "is in the thread as #" in panel.get_by_test_id("feedback-sent").inner_text()
