@@ -53,8 +53,9 @@ def _milestone_mark(envelope: dict[str, Any]) -> bool:
     return envelope["payload_type"] == "checkpoint" and str(envelope["sender"]["type"]) == "system"
 
 
-# A report opens with its lead: its first section (the answer, the findings, what a review checked)
-# and what changed since the version it replaces; the rest folds under one line that names it.
+# A report opens with its lead: its first section (the answer, the findings, what a review checked;
+# for the current answer, the answer card above the thread shows it) and what changed since the
+# version it replaces; the rest folds under one line that names it.
 LEAD_SECTIONS = frozenset({"what-changed"})
 REPORT_PARTS = (
     ("assumptions_made", "Assumptions"),
@@ -81,7 +82,9 @@ def _report_shown(
         }
         for index, s in enumerate(payload["content"].get("sections") or [])
     ]
-    lead = [s for s in sections if s["index"] == 0 or s["id"] in LEAD_SECTIONS]
+    # The current answer's own first section is what the answer card at the top of the page shows.
+    shown_above = graph.graph.get(CURRENT_ANSWER) == message_id
+    lead = [s for s in sections if (s["index"] == 0 and not shown_above) or s["id"] in LEAD_SECTIONS]
     more = [s for s in sections if s not in lead]
     content = {**payload["content"], "sections": sections, "lead": lead, "more": more}
     questions = []

@@ -63,8 +63,8 @@ def test_the_readings_are_offered_and_one_click_answers_the_one_picked(nina, tmp
     assert answered.locator("button.option").count() == 0  # asked once: no second click on an old question
     answered.scroll_into_view_if_needed()
     screenshot(page, "clarification-answered-question-1440", whole=False)
-    answer = page.locator("#thread article.kind-collaborative_response.current section").first
-    assert "online has the highest mean basket value: 38" in answer.inner_text()
+    answer = page.get_by_test_id("answer-card")  # the current answer, at the top of the page
+    assert "online has the highest mean basket value: 38" in answer.get_by_test_id("answer-lead").first.inner_text()
     page.evaluate("a => a.scrollIntoView()", answer.element_handle())
     screenshot(page, "clarification-deliverable-1440", whole=False)
     assert page.console_errors == []

@@ -110,6 +110,8 @@ def test_a_team_walks_a_session_from_plan_to_a_current_reviewed_answer(chromium,
         step.get_by_role("button", name="Approve").click()
         wait_for_count(nina, "reviewer", 1)
         written = reports_by(nina, "scribe").first
+        assert "nitrate" in nina.get_by_test_id("answer-card").inner_text()  # the current answer, on top
+        unfold(written)
         assert "nitrate" in written.inner_text()
         screenshot(nina, "walk-1-plan-analysis-report-review-1440")
 

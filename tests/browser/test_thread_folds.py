@@ -78,13 +78,15 @@ def test_four_rounds_fold_to_a_line_each_and_the_thread_ends_within_three_and_a_
     nina.goto(f"{nina.server.url}/sessions/{session.pk}/")
     nina.locator(f"#msg-{latest['reviewer']}").wait_for()
 
-    # The written report opens with its answer; one click shows the rest.
+    # The written report, the current answer, opens with what changed: its answer is the answer card's,
+    # at the top of the page; one click shows the rest, the answer first.
     written = nina.locator(f"#msg-{latest['scribe']}")
-    assert written.locator('section[data-section-id="s1"]').is_visible()  # the Answer
+    assert not written.locator('section[data-section-id="s1"]').is_visible()  # the Answer
+    assert nina.get_by_test_id("answer-card").is_visible()
     more = written.get_by_test_id("report-more")
-    assert "More: Evidence" in more.locator("> summary").inner_text()
+    assert "More: Answer · Evidence" in more.locator("> summary").inner_text()
     more.locator("> summary .show").click()
-    assert more.locator('section[data-section-id="s2"]').is_visible()
+    assert more.locator('section[data-section-id="s1"]').is_visible()
     screenshot(nina, "thread-folds-written-report-opened-1440", whole=False)
 
     # One click opens a folded version; its report reads as before.
