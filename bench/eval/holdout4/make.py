@@ -35,7 +35,6 @@ ask about; each reading's answer and figure computed the same way.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -622,7 +621,7 @@ QUESTIONS: list[rules.Question] = [
 # ---------------------------------------------------------------------------------------------------
 # The ambiguous questions: (id, dataset, question, [(reading, kind, rule), ...])
 
-AMBIGUOUS: list[tuple[str, str, str, list[tuple[str, str, rules.Rule]]]] = [
+AMBIGUOUS: list[rules.Ambiguous] = [
     ("h4-amb-penguins-heaviest", "penguins", "Which penguins are the heaviest?", [
         ("by species: mean body mass per species", "compare", compare("species", "body_mass_g")),
         ("by sex: mean body mass of males and females", "compare", compare("sex", "body_mass_g")),
@@ -673,30 +672,6 @@ AMBIGUOUS: list[tuple[str, str, str, list[tuple[str, str, rules.Rule]]]] = [
 ]  # fmt: skip
 
 
-def ambiguous_entries(frames: dict[str, pd.DataFrame]) -> list[dict]:
-    """Each ambiguous question with its readings' answers, computed as the set's answers are; the readings
-    of a question must not give the same answer and figure."""
-    entries = []
-    for qid, dataset, question, readings in AMBIGUOUS:
-        computed = []
-        for reading, kind, rule in readings:
-            answer, figure, _notes = rule(frames[dataset])
-            computed.append(
-                {
-                    "reading": reading,
-                    "kind": kind,
-                    "answer": answer,
-                    "figure": round(float(figure), 6),
-                    "figure_is_percent": kind in rules.PERCENT_KINDS,
-                }
-            )
-        outcomes = {(r["answer"], r["figure"]) for r in computed}
-        assert len(outcomes) == len(computed) >= 2, qid
-        entries.append({"id": qid, "dataset": dataset, "question": question, "readings": computed})
-    assert len(entries) >= 10 and len({e["id"] for e in entries}) == len(entries)
-    return entries
-
-
 def check(entries: list[dict], names: list[str], frames: dict[str, pd.DataFrame]) -> None:
     """The set's promises: at least 60 questions, every kind at least eight times, every dataset asked
     about, answers from the data, no identifier as an answer, the messy files read right."""
@@ -720,9 +695,7 @@ def main() -> None:
     entries = rules.expected_answers(QUESTIONS, frames)
     check(entries, names, frames)
     rules.write_questions(HERE, entries, names)
-    ambiguous = ambiguous_entries(frames)
-    (HERE / "ambiguous.json").write_text(json.dumps(ambiguous, indent=1, ensure_ascii=False) + "\n")
-    print(f"{len(ambiguous)} ambiguous questions with {sum(len(e['readings']) for e in ambiguous)} readings")
+    rules.write_ambiguous(HERE, AMBIGUOUS, frames)
 
 
 if __name__ == "__main__":
