@@ -1,6 +1,6 @@
 """The reviewer on the analyst's answers to the evaluation questions, end to end through the worker.
 
-    python bench/reviewer_eval.py [--set questions|holdout|holdout2|holdout3|holdout4 ...]
+    python bench/reviewer_eval.py [--set questions|holdout|holdout2..5 ...]
 
 Each question of a set (bench/eval/<set>/) is answered by the analyst, as in bench/agents_eval.py, and
 the reviewer then reviews that report. A review that says the answer may not answer the question is a

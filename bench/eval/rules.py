@@ -44,6 +44,7 @@ from scipy import stats as sps
 Answer = tuple[str, float, dict]  # the answer, its figure, notes (runner-up, rows used, ...)
 Rule = Callable[[pd.DataFrame], Answer]
 Question = tuple[str, str, str, str, Rule]  # id, dataset, kind, question, rule
+Ambiguous = tuple[str, str, str, list[tuple[str, str, Rule]]]  # id, dataset, question, [(reading, kind, rule)]
 
 KINDS = {"compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter"}
 PERCENT_KINDS = {"share", "growth"}
@@ -415,3 +416,28 @@ def write_questions(directory: Path, entries: list[dict], names: list[str]) -> N
     (directory / "questions.json").write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
     counts = pd.Series([e["kind"] for e in entries]).value_counts()
     print(f"{len(entries)} questions over {len(names)} datasets: {counts.to_dict()}")
+
+
+def write_ambiguous(directory: Path, ambiguous: list[Ambiguous], frames: dict[str, pd.DataFrame]) -> None:
+    """``ambiguous.json``: each question with its readings' answers, computed as the set's answers are;
+    the readings of a question must not give the same answer and figure."""
+    entries = []
+    for qid, dataset, question, readings in ambiguous:
+        computed = []
+        for reading, kind, rule in readings:
+            answer, figure, _notes = rule(frames[dataset])
+            computed.append(
+                {
+                    "reading": reading,
+                    "kind": kind,
+                    "answer": answer,
+                    "figure": round(float(figure), 6),
+                    "figure_is_percent": kind in PERCENT_KINDS,
+                }
+            )
+        outcomes = {(r["answer"], r["figure"]) for r in computed}
+        assert len(outcomes) == len(computed) >= 2, qid
+        entries.append({"id": qid, "dataset": dataset, "question": question, "readings": computed})
+    assert len(entries) >= 10 and len({e["id"] for e in entries}) == len(entries)
+    (directory / "ambiguous.json").write_text(json.dumps(entries, indent=1, ensure_ascii=False) + "\n")
+    print(f"{len(entries)} ambiguous questions with {sum(len(e['readings']) for e in entries)} readings")

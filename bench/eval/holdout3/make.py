@@ -35,7 +35,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from bench.eval import rules
+from bench.eval import exports, rules
+from bench.eval.exports import EXCEL_BOM, EXCEL_CP1252, SEMICOLON_DECIMAL_COMMA, THOUSANDS
 from bench.eval.rules import (
     compare,
     direction,
@@ -53,11 +54,7 @@ DATASETS = HERE / "datasets"
 SEED = 20261206
 
 # How each messy file is written and how it reads back right (pandas.read_csv options); the others are
-# written as rules.write_datasets writes them.
-SEMICOLON_DECIMAL_COMMA = {"sep": ";", "decimal": ","}
-THOUSANDS = {"thousands": ","}
-EXCEL_BOM = {"encoding": "utf-8-sig"}
-EXCEL_CP1252 = {"encoding": "cp1252"}
+# written as rules.write_datasets writes them (bench/eval/exports.py).
 MESSY = {
     "avocado_prices": SEMICOLON_DECIMAL_COMMA,
     "house_sales": THOUSANDS,
@@ -297,23 +294,6 @@ def _titanic() -> pd.DataFrame:
     )
 
 
-def _write_messy(name: str, frame: pd.DataFrame) -> None:
-    path = DATASETS / f"{name}.csv"
-    options = MESSY.get(name, {})
-    if name in THOUSANDS_COLUMNS:
-        frame = frame.copy()
-        for column in THOUSANDS_COLUMNS[name]:
-            frame[column] = frame[column].map("{:,}".format)  # quoted by to_csv, since they hold commas
-        frame.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-    elif options is SEMICOLON_DECIMAL_COMMA:
-        frame.to_csv(path, index=False, sep=";", decimal=",", float_format="%.10g", lineterminator="\n")
-    elif options in (EXCEL_BOM, EXCEL_CP1252):
-        frame.to_csv(path, index=False, encoding=options["encoding"], float_format="%.10g", lineterminator="\r\n")
-    else:  # R's write.csv: NA for missing values
-        frame.to_csv(path, index=False, na_rep="NA", float_format="%.10g", lineterminator="\n")
-    assert path.stat().st_size < 200_000, f"{path} is {path.stat().st_size} bytes"
-
-
 def build_datasets() -> list[str]:
     frames = {
         "fast_food_prices": _fast_food_prices(),
@@ -329,19 +309,11 @@ def build_datasets() -> list[str]:
         "nsw_training": _nsw_training(),
         "titanic_passengers": _titanic(),
     }
-    plain = {n: f for n, f in frames.items() if n not in MESSY and n not in R_NA}
-    rules.write_datasets(plain, DATASETS)
-    for name in frames.keys() - plain.keys():
-        _write_messy(name, frames[name])
-    return list(frames)
+    return exports.write_all(frames, DATASETS, messy=MESSY, r_na=R_NA, thousands_columns=THOUSANDS_COLUMNS)
 
 
 def read_back(name: str) -> pd.DataFrame:
-    """A dataset as it should be read: the messy files with the options that read them right, then the
-    importer's column names."""
-    frame = pd.read_csv(DATASETS / f"{name}.csv", **MESSY.get(name, {}))
-    frame.columns = rules.imported_names(list(frame.columns))
-    return frame
+    return exports.read_export(DATASETS, name, MESSY)
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ ask about; each reading's answer and figure computed the same way.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -44,7 +43,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from bench.eval import rules
+from bench.eval import exports, rules
+from bench.eval.exports import EXCEL_BOM, EXCEL_CP1252, SEMICOLON_DECIMAL_COMMA, THOUSANDS
 from bench.eval.rules import (
     compare,
     direction,
@@ -62,11 +62,7 @@ DATASETS = HERE / "datasets"
 SEED = 20261207
 
 # How each messy file is written and how it reads back right (pandas.read_csv options); the others are
-# written as rules.write_datasets writes them.
-SEMICOLON_DECIMAL_COMMA = {"sep": ";", "decimal": ","}
-THOUSANDS = {"thousands": ","}
-EXCEL_BOM = {"encoding": "utf-8-sig"}
-EXCEL_CP1252 = {"encoding": "cp1252"}
+# written as rules.write_datasets writes them (bench/eval/exports.py).
 MESSY = {
     "state_economies": SEMICOLON_DECIMAL_COMMA,
     "working_wives": THOUSANDS,
@@ -365,23 +361,6 @@ def _wine_sales() -> pd.DataFrame:
     return frame[frame["year"] < 1994].reset_index(drop=True)
 
 
-def _write_messy(name: str, frame: pd.DataFrame) -> None:
-    path = DATASETS / f"{name}.csv"
-    options = MESSY.get(name, {})
-    if name in THOUSANDS_COLUMNS:
-        frame = frame.copy()
-        for column in THOUSANDS_COLUMNS[name]:
-            frame[column] = frame[column].map("{:,}".format)  # quoted by to_csv, since they hold commas
-        frame.to_csv(path, index=False, float_format="%.10g", lineterminator="\n")
-    elif options is SEMICOLON_DECIMAL_COMMA:
-        frame.to_csv(path, index=False, sep=";", decimal=",", float_format="%.10g", lineterminator="\n")
-    elif options in (EXCEL_BOM, EXCEL_CP1252):
-        frame.to_csv(path, index=False, encoding=options["encoding"], float_format="%.10g", lineterminator="\r\n")
-    else:  # R's write.csv: NA for missing values
-        frame.to_csv(path, index=False, na_rep="NA", float_format="%.10g", lineterminator="\n")
-    assert path.stat().st_size < 200_000, f"{path} is {path.stat().st_size} bytes"
-
-
 def build_datasets() -> list[str]:
     frames = {
         "penguins": _penguins(),
@@ -399,19 +378,11 @@ def build_datasets() -> list[str]:
         "air_passengers": _air_passengers(),
         "wine_sales": _wine_sales(),
     }
-    plain = {n: f for n, f in frames.items() if n not in MESSY and n not in R_NA}
-    rules.write_datasets(plain, DATASETS)
-    for name in frames.keys() - plain.keys():
-        _write_messy(name, frames[name])
-    return list(frames)
+    return exports.write_all(frames, DATASETS, messy=MESSY, r_na=R_NA, thousands_columns=THOUSANDS_COLUMNS)
 
 
 def read_back(name: str) -> pd.DataFrame:
-    """A dataset as it should be read: the messy files with the options that read them right, then the
-    importer's column names."""
-    frame = pd.read_csv(DATASETS / f"{name}.csv", **MESSY.get(name, {}))
-    frame.columns = rules.imported_names(list(frame.columns))
-    return frame
+    return exports.read_export(DATASETS, name, MESSY)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -650,7 +621,7 @@ QUESTIONS: list[rules.Question] = [
 # ---------------------------------------------------------------------------------------------------
 # The ambiguous questions: (id, dataset, question, [(reading, kind, rule), ...])
 
-AMBIGUOUS: list[tuple[str, str, str, list[tuple[str, str, rules.Rule]]]] = [
+AMBIGUOUS: list[rules.Ambiguous] = [
     ("h4-amb-penguins-heaviest", "penguins", "Which penguins are the heaviest?", [
         ("by species: mean body mass per species", "compare", compare("species", "body_mass_g")),
         ("by sex: mean body mass of males and females", "compare", compare("sex", "body_mass_g")),
@@ -701,30 +672,6 @@ AMBIGUOUS: list[tuple[str, str, str, list[tuple[str, str, rules.Rule]]]] = [
 ]  # fmt: skip
 
 
-def ambiguous_entries(frames: dict[str, pd.DataFrame]) -> list[dict]:
-    """Each ambiguous question with its readings' answers, computed as the set's answers are; the readings
-    of a question must not give the same answer and figure."""
-    entries = []
-    for qid, dataset, question, readings in AMBIGUOUS:
-        computed = []
-        for reading, kind, rule in readings:
-            answer, figure, _notes = rule(frames[dataset])
-            computed.append(
-                {
-                    "reading": reading,
-                    "kind": kind,
-                    "answer": answer,
-                    "figure": round(float(figure), 6),
-                    "figure_is_percent": kind in rules.PERCENT_KINDS,
-                }
-            )
-        outcomes = {(r["answer"], r["figure"]) for r in computed}
-        assert len(outcomes) == len(computed) >= 2, qid
-        entries.append({"id": qid, "dataset": dataset, "question": question, "readings": computed})
-    assert len(entries) >= 10 and len({e["id"] for e in entries}) == len(entries)
-    return entries
-
-
 def check(entries: list[dict], names: list[str], frames: dict[str, pd.DataFrame]) -> None:
     """The set's promises: at least 60 questions, every kind at least eight times, every dataset asked
     about, answers from the data, no identifier as an answer, the messy files read right."""
@@ -748,9 +695,7 @@ def main() -> None:
     entries = rules.expected_answers(QUESTIONS, frames)
     check(entries, names, frames)
     rules.write_questions(HERE, entries, names)
-    ambiguous = ambiguous_entries(frames)
-    (HERE / "ambiguous.json").write_text(json.dumps(ambiguous, indent=1, ensure_ascii=False) + "\n")
-    print(f"{len(ambiguous)} ambiguous questions with {sum(len(e['readings']) for e in ambiguous)} readings")
+    rules.write_ambiguous(HERE, AMBIGUOUS, frames)
 
 
 if __name__ == "__main__":
