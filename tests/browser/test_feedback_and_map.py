@@ -153,8 +153,6 @@ def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_a
     sent.wait_for()
     assert page.evaluate("window.scrollY") == before
     seq = sent.get_attribute("data-seq")
-    mark = page.locator(f"{selector} mark.quoted")
-    assert mark.inner_text() == sentence
     page.locator(f"#thread #msg-{seq}").wait_for(timeout=30_000)  # the feedback, live, and the report redrawn
     link = page.locator(f'{selector} a.quoted-link[href="#msg-{seq}"]')
     link.wait_for(state="attached")
