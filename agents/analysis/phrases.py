@@ -8,7 +8,7 @@ import re
 
 ASSOCIATION = re.compile(
     r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
-    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es?|ers?|ing)|explain\w*"
+    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es|ers?|ing)|explain\w*"
     r"|influenc\w*|affect\w*|hand in hand|go(?:es)? with|moves? (?:most )?(?:closely )?with|closely|in step with"
     r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
     re.I,

@@ -273,7 +273,11 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.group is None and coded and len(coded) < len(request.measures):
             request.group = coded[0]  # "progression for sex 1 or 2": a coded category groups the measure
             request.measures = [m for m in request.measures if m != coded[0]]
-        named = [m.column for m in free if m.column in schema.categories and m.column not in request.measures]
+        named = [
+            m.column
+            for m in free
+            if m.column in schema.categories and m.column not in request.measures and not ANY.search(text[: m.start])
+        ]  # "the best highway mpg of any model": one extreme over them all, no grouping
         asks = asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
@@ -322,6 +326,7 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
 
 # "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
 COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
+ANY = re.compile(r"\bany(?: of the)?\s+(?:\w+\s+)?$", re.I)
 EITHER = re.compile(r"\b(?:or|vs\.?|versus)\b", re.I)
 WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
 

@@ -348,3 +348,26 @@ def test_a_value_said_right_after_a_few_valued_number_column_filters_on_it_and_m
     request = read_question("Median survival in days for the patients the doctor scored ECOG 0?", lung)
     assert request.filters == [{"column": "ecog_score", "op": "=", "value": 0}]
     assert request.measures == ["survival_days"] and request.statistic == "median"
+
+
+CARS_AND_ROADS = Schema("roads", [
+    {"name": "model", "type": "string", "distinct": 38, "values": ["corolla", "civic", "jetta"]},
+    {"name": "highway_mpg", "type": "number", "distinct": 27},
+    {"name": "Year", "type": "number", "distinct": 7, "min": 1982, "max": 1988},
+    {"name": "State", "type": "string", "distinct": 48, "values": ["Alabama", "Arizona", "Ohio"]},
+    {"name": "Miles per Driver", "type": "number", "distinct": 300},
+], rows=336)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("best highway mpg of any model in the data?",
+         {"kind": "statistic", "statistic": "max", "measures": ["highway_mpg"], "group": None}),
+        ("Between 1982 and 1988, did people drive more or less? Average miles per driver, year by year.",
+         {"kind": "trend", "time": "Year", "measures": ["Miles per Driver"]}),
+    ],
+)  # fmt: skip
+def test_any_of_a_group_asks_one_extreme_and_driving_is_no_cause(text, expected):
+    request = read_question(text, CARS_AND_ROADS)
+    assert {key: getattr(request, key) for key in expected} == expected
