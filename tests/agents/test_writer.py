@@ -74,8 +74,11 @@ def test_no_report_in_the_thread_carries_ids_encoded_files_or_internal_table_nam
         for other in Message.objects.filter(session=team["session"]).values_list("message_id", flat=True):
             assert other not in shown
     articles = re.findall(r"<article.*?</article>", page, re.S)
-    text = visible_text("".join(articles))  # what a person reads: ids stay in the folded technical details
-    assert articles and "Answer" in text  # the written report opens with it; the analysis it repeats is folded
+    card = re.search(r'<section[^>]*data-testid="answer-card".*?</section>', page, re.S)
+    # What a person reads: the answer card on top (the current report's answer), then the thread; ids stay
+    # in the folded technical details
+    text = visible_text((card.group(0) if card else "") + "".join(articles))
+    assert articles and card and "has the highest" in visible_text(card.group(0))
     assert "RELATED EARLIER MESSAGES" not in text, text[text.find("RELATED") - 300 :][:600]
     assert not BASE64_OF_A_FILE.search(text) and not re.search(r"\bs_[0-9a-f]{6,}__|msg_[0-9a-f]{6,}", text)
     assert not leaked_ids(page), leaked_ids(page)
