@@ -13,6 +13,14 @@
     event.dataTransfer.effectAllowed = "move";
   });
   document.addEventListener("dragend", () => { dragged = null; unmark(); });
+  // A live redraw of the board waits while a card is dragged or a reassignment asks to be confirmed: it
+  // would drop the drag, or the question (answering it brings the board anew).
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const board = event.detail.target;
+    if (board && board.id === "schedule-board" && (dragged || board.querySelector("[data-testid=confirm-reassign]"))) {
+      event.preventDefault();
+    }
+  });
   document.addEventListener("dragover", (event) => {
     const lane = laneOf(event.target);
     if (!lane || !dragged || lane.dataset.lane === dragged.from) return;
