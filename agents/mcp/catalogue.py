@@ -5,7 +5,6 @@ tool result."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -15,7 +14,7 @@ import mcp_types as types
 from agents.models import Agent
 from agents.operations.registry import workbench_registry
 from agents.sap import Block, Operation
-from agents.sap.values import json_text
+from agents.sap.values import json_plain
 from agents.sap_service import always_waits, may_run
 from protocol.json_schema import parameters_schema
 from protocol.params import Param
@@ -72,8 +71,7 @@ def _tool(operation: Operation, agent: Agent) -> types.Tool:
 
 def tool_result(body: dict[str, Any], *, text: str | None = None, error: bool = False) -> types.CallToolResult:
     """Structured content, and the same as text for clients that read only text."""
-    serialised = json_text(body)
-    structured = json.loads(serialised)  # JSON's own types throughout: dates, decimals and the rest made plain
+    serialised, structured = json_plain(body)  # JSON's own types throughout: dates, decimals and the rest made plain
     shown = text if text is not None else serialised
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=shown)], structured_content=structured, is_error=error

@@ -8,7 +8,7 @@ import uuid
 from dataclasses import dataclass
 
 from agents.models import Agent
-from agents.tokens import live_token
+from agents.tokens import live_token, session_agent_for_token
 from protocol.errors import ProtocolError
 from sessions.access import Access, Caller, caller_for_agent, require_access
 
@@ -32,6 +32,14 @@ def mcp_agent(token: str | None, session_id: str) -> McpAgent:
 
     Raises ProtocolError: UNAUTHENTICATED without a live token, RESOURCE_NOT_FOUND when the agent
     takes no part in the session (the same answer as for a session that does not exist)."""
+    try:
+        session: uuid.UUID | None = uuid.UUID(session_id)
+    except ValueError:
+        session = None
+    if token and session:
+        agent = session_agent_for_token(token, session)
+        if agent is not None:
+            return McpAgent(agent, Access(session, "agent"))
     found = live_token(token) if token else None
     if found is None:
         raise ProtocolError(
@@ -39,5 +47,4 @@ def mcp_agent(token: str | None, session_id: str) -> McpAgent:
             "this endpoint takes an agent's token: Authorization: Bearer chap_…",
             suggestion=["ask an admin for a token (python manage.py agent_token NAME)"],
         )
-    caller = caller_for_agent(found.agent)
-    return McpAgent(found.agent, require_access(session_id, caller))
+    return McpAgent(found.agent, require_access(session_id, caller_for_agent(found.agent)))

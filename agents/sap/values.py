@@ -55,14 +55,19 @@ SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def json_text(value: object) -> str:
-    """``json_safe(value)`` as JSON text. Results are mostly JSON's own types already (a page of rows
-    was made safe value by value), so the C encoder tries first; a value it cannot or must not write
-    as it is (NaN, a date, a huge integer, a lone surrogate) sends the whole value through
-    ``json_safe``."""
+    return json_plain(value)[0]
+
+
+def json_plain(value: object) -> tuple[str, Any]:
+    """``json_safe(value)`` as JSON text, and as a value. Results are mostly JSON's own types already (a
+    page of rows was made safe value by value), so the C encoder tries first, and when it writes
+    ``value`` as it is, ``value`` is returned; a value it cannot or must not write as it is (NaN, a
+    date, a huge integer, a lone surrogate) sends the whole value through ``json_safe``."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
     except (TypeError, ValueError):
         text = None
-    if text is None or LONG_INTEGER.search(text) or SURROGATE.search(text):
-        text = json.dumps(json_safe(value), ensure_ascii=False)
-    return text
+    if text is not None and not LONG_INTEGER.search(text) and not SURROGATE.search(text):
+        return text, value
+    safe = json_safe(value)
+    return json.dumps(safe, ensure_ascii=False), safe

@@ -1,13 +1,16 @@
 """The MCP endpoint's HTTP edge: who is let through to the SDK, and what the rest are told."""
 
 import json
+from datetime import timedelta
 
 import httpx2
 import pytest
+from django.utils import timezone
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from agents.mcp.endpoint import McpEndpoint, transport_security
+from agents.models import AgentToken
 from tests.agents.mcp.world import run_on_one_db_thread
 from tests.factories import make_session
 from workbench.api_errors import http_status
@@ -58,6 +61,19 @@ def test_a_session_the_agent_takes_no_part_in_is_not_found(mcp_world):
 def test_a_path_that_names_no_session_is_not_found(mcp_world):
     response = post("/mcp/sessions/", token=mcp_world["token"])
     assert response.status_code == 404 and "/mcp/sessions/<session id>/" in response.json()["error"]["message"]
+
+
+def test_a_malformed_session_id_is_not_found(mcp_world):
+    response = post("/mcp/sessions/" + "-" * 32 + "/", token=mcp_world["token"])
+    assert response.status_code == 404 and refusal(response) == "RESOURCE_NOT_FOUND"
+
+
+def test_the_admin_sees_when_a_token_was_last_used(mcp_world):
+    stored = AgentToken.objects.get(agent=mcp_world["agent"])
+    assert stored.last_used_at is None
+    assert post(f"/mcp/sessions/{mcp_world['session'].pk}/", token=mcp_world["token"]).status_code == 200
+    stored.refresh_from_db()
+    assert stored.last_used_at is not None and timezone.now() - stored.last_used_at < timedelta(minutes=1)
 
 
 def test_hosts_and_origins_come_from_the_settings(mcp_world):

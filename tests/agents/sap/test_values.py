@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from agents.sap.values import SAFE_INTEGER, json_safe, json_text
+from agents.sap.values import SAFE_INTEGER, json_plain, json_safe, json_text
 
 EXOTIC = [
     float("nan"),
@@ -37,6 +37,13 @@ values = st.recursive(
 @given(values)
 def test_json_text_reads_back_as_json_safe(value):
     assert json.loads(json_text(value)) == json_safe(value)
+
+
+@given(values)
+def test_the_plain_value_is_what_the_text_says(value):
+    """A tool result's structured content and its text must not disagree."""
+    text, plain = json_plain(value)
+    assert json.loads(json.dumps(plain, allow_nan=False)) == json.loads(text) == json_safe(value)
 
 
 @pytest.mark.parametrize("value", EXOTIC, ids=repr)
