@@ -128,7 +128,10 @@ def _take_in(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round)
     if request.kind == "reading":  # the person picked one of the readings offered: answered as it says
         round_.question = request.text
         return None
-    understood = understand(request.text, analysis.columns(tables), analysis.settings, question=request.question)
+    another = asks_another_question(request.kind, request.text)
+    understood = understand(
+        request.text, analysis.columns(tables), analysis.settings, question=request.question, asking=another
+    )
     round_.understood = understood
     asked = {"answer": question, "new_direction": request.text}.get(request.kind, f"{question} {request.text}")
     # Words the settings took in whole ("use the sample SD") change how, not what, is asked.
@@ -139,7 +142,7 @@ def _take_in(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round)
         return honest_reply(run, request, understood)
     if reread:
         round_.question = asked
-        round_.another = asks_another_question(request.kind, request.text)
+        round_.another = another
         understood.done.append("answered the question again with your words taken in")
         understood.not_understood.clear()
     analysis.settings = understood.settings

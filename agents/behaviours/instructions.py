@@ -162,21 +162,22 @@ def _number(text: str) -> int | float:
 class Reader:
     """Reads one person's words against the columns of the session's tables."""
 
-    def __init__(self, columns: list[Column], settings: dict[str, Any], *, question: dict[str, Any] | None = None):
+    def __init__(
+        self,
+        columns: list[Column],
+        settings: dict[str, Any],
+        *,
+        question: dict[str, Any] | None = None,
+        asking: bool = False,
+    ):
         self.columns = columns
         self.settings = settings_of(settings)
         self.question = question or {}
         self.result = Understood(self.settings)
-        self.readers = (
-            self._data,
-            self._sd,
-            self._outliers,
-            self._tables,
-            self._period,
-            self._group,
-            self._rows,
-            self._only,
-        )
+        how = (self._data, self._sd, self._outliers, self._tables)
+        # A new question's period, filters and groups are its own (the question model reads them), not
+        # the session's: "the median in the north since 2014?" must not narrow every later answer.
+        self.readers = how if asking else (*how, self._period, self._group, self._rows, self._only)
 
     def read(self, text: str) -> Understood:
         text = (text or "").strip()
@@ -359,7 +360,13 @@ class Reader:
 
 
 def understand(
-    text: str, columns: list[Column], settings: dict[str, Any], *, question: dict[str, Any] | None = None
+    text: str,
+    columns: list[Column],
+    settings: dict[str, Any],
+    *,
+    question: dict[str, Any] | None = None,
+    asking: bool = False,
 ) -> Understood:
-    """The settings after ``text`` (a correction, or the answer to ``question``), and what was done."""
-    return Reader(columns, settings, question=question).read(text)
+    """The settings after ``text`` (a correction, the answer to ``question``, or with ``asking`` a new
+    question), and what was done."""
+    return Reader(columns, settings, question=question, asking=asking).read(text)

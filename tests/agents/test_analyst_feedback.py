@@ -279,9 +279,19 @@ def test_what_it_cannot_read_is_kept_as_said():
     assert understood.settings["sd"] == "sample" and understood.not_understood == ["Also make it sound friendlier"]
 
 
+def test_a_new_questions_period_and_filter_are_its_own_not_the_sessions():
+    asked = understand("Which region sold most in north between 2024 and 2025?", COLUMNS, empty_settings(), asking=True)
+    said = understand("Only north between 2024 and 2025", COLUMNS, empty_settings())
+    assert asked.settings["rows"] == {} and not asked.changed
+    assert said.settings["rows"] and said.changed
+
+
 def test_a_new_direction_gets_the_new_question_answered_in_reply(team, first_report):
     turn = feedback_on(
-        team, first_report["message_id"], "What is the median price in the north region?", "new_direction"
+        team,
+        first_report["message_id"],
+        "What is the median price in the north region from January 2026?",
+        "new_direction",
     )
     work_until_idle()
     reply = reports(team["session"])[-1]
@@ -290,3 +300,5 @@ def test_a_new_direction_gets_the_new_question_answered_in_reply(team, first_rep
     north = sorted(p for p, r in zip(PRICES, REGIONS, strict=True) if r == "north")
     assert "median" in findings["body"].split("\n", 1)[0].lower()
     assert f"{statistics.median(north):g}" in findings["body"].split("\n", 1)[0]
+    # The region is the new question's, not a correction: later answers still use every row.
+    assert reply["payload"]["provenance"]["settings"]["rows"] == {}
