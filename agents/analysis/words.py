@@ -247,6 +247,7 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
             spoken = str(value).lower().strip()
             if not spoken or spoken.isdigit():
                 continue
+            code = str(value).strip()
             for variant in _variants(spoken):
                 # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
                 pattern = (
@@ -254,13 +255,21 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     if spoken in VAGUE_VALUES
                     else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
                 )
-                match = re.search(pattern, lowered)
+                if variant == spoken and _is_short_code(code):
+                    # A code in capitals ("IN", "OR", "ME") counts only as written: "in total" names no state.
+                    match = re.search(rf"(?<![\w-]){re.escape(code)}(?![\w])", text)
+                else:
+                    match = re.search(pattern, lowered)
                 if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
                     match = re.search(rf"(?<![\w-])\w+{re.escape(variant)}(?:e?s)?(?![\w])", lowered)  # homeowners
                 if match:
                     found.append((column, str(value), match.start()))
                     break
     return sorted(found, key=lambda f: f[2])
+
+
+def _is_short_code(value: str) -> bool:
+    return len(value) <= 3 and value.isalpha() and value.isupper()
 
 
 def _variants(value: str) -> list[str]:

@@ -100,3 +100,17 @@ def test_a_value_filter_keeps_or_leaves_out_the_values_named(text, regions):
 
 def test_words_that_are_no_comparison_make_no_filter():
     assert number_filters("which region has the highest mean price?", NUMBERS) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Which state has the most people below the poverty line, in total?", []),
+        ("or should we look at the mean?", []),
+        ("only the counties in IN and OH", ["IN", "OH"]),
+        ("compare Indiana with Oregon", ["IN", "OR"]),
+    ],
+)
+def test_a_state_code_that_is_also_a_word_is_named_only_in_capitals(text, named):
+    states = {"state": ["IL", "IN", "OH", "OR", "ME"]}
+    assert [value for _, value, _ in value_mentions(text, states)] == named
