@@ -198,11 +198,17 @@ def _wage_survey() -> pd.DataFrame:
     $1000s a year; the code numbers before the categories dropped."""
     data = _islp("Wage").sample(n=2000, random_state=SEED).sort_values("year", kind="stable")
     frame = pd.DataFrame({"year": data["year"], "age": data["age"]})
-    for column, name in (("maritl", "marital_status"), ("race", "race"), ("education", "education"),
-                         ("jobclass", "job_type"), ("health", "health"), ("health_ins", "health_insurance")):
+    for column, name in (
+        ("maritl", "marital_status"),
+        ("race", "race"),
+        ("education", "education"),
+        ("jobclass", "job_type"),
+        ("health", "health"),
+        ("health_ins", "health_insurance"),
+    ):
         frame[name] = _strip_codes(data[column])
     frame["wage"] = data["wage"].round(2)
-    return frame.reset_index(drop=True)  # fmt: skip
+    return frame.reset_index(drop=True)
 
 
 def _carseat_stores() -> pd.DataFrame:
@@ -452,7 +458,7 @@ QUESTIONS: list[rules.Question] = [
      "Industrial vs information jobs: on which variable do the two groups differ the most?",
      rank_differences("job_type")),
     ("h6-carseats-us-diff", "carseat_stores", "rank_differences",
-     "US stores compared with the ones outside the US – what's the biggest difference between them?",
+     "US stores compared with the ones outside the US - what's the biggest difference between them?",
      rank_differences("US")),
     ("h6-credit-student-diff", "credit_card_holders", "rank_differences",
      "how do students differ from everyone else here? which measure separates them most",
