@@ -1,5 +1,5 @@
-"""Builds a sixth held-out question set: 14 public tables from packages no earlier set used, seven of
-them messy files.
+"""Builds a sixth held-out question set: 77 questions (every kind at least eight times) and 11 ambiguous
+ones over 14 public tables from packages no earlier set used, seven of them messy files.
 
     python3 -m venv /tmp/h6venv
     /tmp/h6venv/bin/pip install pandas==3.1.1 scipy==1.17.1 great_tables==1.1.0 plotly==7.1.0 \
@@ -35,6 +35,10 @@ which is what the analyst must work out for itself):
   store numbers, identifiers that look like numbers;
 - gibraltar_weather: an Excel export in Windows-1252 (degree signs in the headers: "Temperature (°C)"),
   CRLF line ends.
+
+Left as the sources have them: credit_card_holders' Gender is "Female" and " Male" (a leading space);
+us_colleges' graduation rate has one value above 100. wage_survey (2,000 of 3,000 rows) and nyc_flights
+(3,000 of 336,776) are drawn with a fixed seed, so the CSVs are the same on every run.
 
 ``ambiguous.json``: questions over the same tables with two or three readings a careful analyst would
 ask about; each reading's answer and figure computed the same way.
@@ -442,7 +446,7 @@ QUESTIONS: list[rules.Question] = [
      "East or West division — where are hitters paid better on average?",
      compare("Division", "Salary")),
     ("h6-heart-older-sex", "heart_attack_patients", "compare",
-     "Between the men and the women in the heart attack study, who's older on average, and by how much?",
+     "Between the men and the women in the heart attack study, who's older on average?",
      compare("sex", "age")),
     ("h6-flights-origin-delay", "nyc_flights", "compare",
      "Of the three New York airports, which one has the longest average departure delay?",
