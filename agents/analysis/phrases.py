@@ -234,3 +234,8 @@ SET_ASIDE = re.compile(
     r"\s+(?:the\s+)?$",
     re.I,
 )
+
+# A measure that is already a rate or a share of something: adding it up over rows means nothing.
+RATE_NAME = re.compile(
+    r"(?:^|[\s_(])(?:percent\w*|pct|%|rate|ratio|share|proportion|per|density|average|mean)(?:$|[\s_)])", re.I
+)

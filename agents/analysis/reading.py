@@ -159,6 +159,11 @@ def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: l
         doubts.append(Doubt("you asked which one, and I found no groups to choose from", UNSURE))
     if request.group and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
         doubts.append(Doubt(f"I compared {spoken(request.group)} groups, but kept only one of them", UNSURE))
+    summed = [m for m in request.measures if request.statistic == "sum" and phrases.RATE_NAME.search(m)]
+    if summed:
+        doubts.append(
+            Doubt(f"a total of {spoken(summed[0])} adds up rates, which says little; you may mean its mean", UNSURE)
+        )
     if request.kind == "association" and not phrases.ASSOCIATION.search(text):
         doubts.append(Doubt("the question does not ask how they relate; I read it so as it names two measures", UNSURE))
     return doubts

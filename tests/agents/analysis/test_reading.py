@@ -35,6 +35,13 @@ def test_a_value_the_reading_did_not_filter_on_is_a_doubt_that_caps_the_answer()
     assert reading.certainty <= UNSURE
 
 
+def test_a_total_of_a_rate_is_a_doubt_that_offers_its_mean():
+    reading = reading_of("Which region has the largest total crimes per 1000?")
+    assert any("adds up rates" in doubt and "crimes per 1000" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+    assert reading_of("Which region has the largest mean crimes per 1000?").certainty == 1.0
+
+
 def test_a_ranking_the_reading_cannot_give_is_a_doubt():
     reading = reading_of("Where is the mean crimes per 1000 highest?")
     assert any("“highest”" in doubt for doubt in reading.said())
