@@ -256,7 +256,8 @@ class ContextGraph(DependencyGraph):
 
     def _stand(self, message_id: str, reply: str | None, provenance: dict[str, Any]) -> None:
         """Which report is current: a sender's new report supersedes its earlier one, a review names
-        what it reviewed, and a refusal takes back the correction it declines. The session's current
+        what it reviewed, a refusal takes back the correction it declines, and what the sender asked before
+        and did not ask again waits no more (``_drop_asks``). The session's current
         answer (``graph.graph[CURRENT_ANSWER]``) is its latest written deliverable, and before there is
         one, its latest report that is not a review."""
         attrs = self.graph.nodes[message_id]
@@ -274,6 +275,7 @@ class ContextGraph(DependencyGraph):
             if self._decline(reply, sender):
                 attrs["declines"] = reply
             return
+        self._drop_asks(sender, message_id)
         earlier = self.latest_report.get(sender)
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id
