@@ -154,23 +154,31 @@ def test_the_retrospective_of_a_done_session_says_a_step_was_never_approved_not_
 def test_what_a_redo_no_longer_asks_waits_nowhere_and_nothing_waits_once_done(world):
     """A redo asks again what its agent still needs to know: its earlier report's questions, and its
     clarifications before it, wait no more (on the list, the state card, the panel, the answer card);
-    another agent's question still does, as does what a refusal left, until the session is done."""
+    another agent's question still does, as does what a refusal left, and what a report that says its
+    earlier questions stand left (the analyst asks each question once); none once the session is done."""
     session, owner = world["session"], world["owner"]
-    analyst, planner = agent_in(session, "analyst"), agent_in(session, "planner")
-    which = {"question": "Which file should I analyse?", "allow_free_answer": True}
+    reviewer, planner = agent_in(session, "reviewer"), agent_in(session, "planner")
+    which = {"question": "Which report should I review?", "allow_free_answer": True}
     post_message(
         session, planner, envelopes.envelope, "clarification", {"question": "Which template?"}, message_id="q0"
     )
-    post_message(session, analyst, envelopes.envelope, "clarification", which, message_id="q1")
+    post_message(session, reviewer, envelopes.envelope, "clarification", which, message_id="q1")
     assert screens(world, owner)["list"].endswith("2 waiting for you")
-    post_message(session, analyst, envelopes.response, questions=("Net or gross?", "Which year?"), message_id="r1")
-    assert screens(world, owner)["list"].endswith("3 waiting for you")  # the report went on without q1's answer
 
-    post_message(session, analyst, envelopes.response, questions=("Which year?",), message_id="r2")  # the redo
+    def review(message_id, *questions, **provenance):
+        made = envelopes.response(questions=questions, message_id=message_id, session_id=session.pk,
+                                  sender=("agent", "reviewer"),
+                                  context_checksum=WorkSession.objects.get(pk=session.pk).head_checksum)  # fmt: skip
+        made["payload"]["provenance"] = {"behaviour": "reviewer", **provenance}
+        message_post(session_id=session.pk, caller=reviewer, envelope=made)
+
+    review("r1", "Net or gross?", "Which year?")
+    assert screens(world, owner)["list"].endswith("3 waiting for you")  # the review went on without q1's answer
+    review("r2", "Which year?")  # the redo
     assert [gate.key for gate in waiting_for_people(session)] == ["question:q0", "question:r2:0"]
     shown = screens(world, owner)
     assert shown["list"].endswith("2 waiting for you")
-    assert "Net or gross?" not in " ".join(shown.values()) and "Which file" not in " ".join(shown.values())
+    assert "Net or gross?" not in " ".join(shown.values()) and "Which report" not in " ".join(shown.values())
     assert "For you: planner asks: Which template? and 1 more" in shown["answer-card"]
     with pytest.raises(ProtocolError) as gone:  # nothing waits under its name any more
         gate_decide(session_id=session.pk, caller=caller_for_user(owner), key="question:r1:0", decision="answer",
@@ -180,11 +188,9 @@ def test_what_a_redo_no_longer_asks_waits_nowhere_and_nothing_waits_once_done(wo
     assert page.count('data-testid="no-longer-asked"') == 3  # r1's two questions and q1, without an answer box
     assert page.count('name="free_answer"') == 2  # q0 and r2's question
 
-    refusal = envelopes.response(questions=(), message_id="r3", session_id=session.pk, sender=("agent", "analyst"),
-                                 context_checksum=WorkSession.objects.get(pk=session.pk).head_checksum)  # fmt: skip
-    refusal["payload"]["provenance"] = {"behaviour": "analyst", "refused": True}
-    message_post(session_id=session.pk, caller=analyst, envelope=refusal)
-    assert len(waiting_for_people(session)) == 2  # a refusal replaces no report: what it asks still waits
+    review("r3", refused=True)
+    review("r4", "Which region?", earlier_questions_stand=True)
+    assert [gate.key for gate in waiting_for_people(session)] == ["question:q0", "question:r2:0", "question:r4:0"]
 
     session_update(session_id=session.pk, caller=caller_for_user(owner), state="done")
     done = screens(world, owner)
