@@ -141,3 +141,41 @@ def unfold(report) -> None:
         line = report.locator(show)
         if line.count():
             line.first.click()
+
+
+UNDRAWN_LABELS = """() => Array.from(document.querySelectorAll('#map-nodes .node tspan')).filter((t) => {
+  const r = t.getBoundingClientRect();
+  return !(r.width > 0 && r.height > 0);
+}).length"""
+
+
+def labels_undrawn(page) -> int:
+    """How many of the map's label lines are not drawn (no box on screen)."""
+    return page.evaluate(UNDRAWN_LABELS)
+
+
+def reports_by(page, sender: str):
+    """The reports of ``sender`` in the thread, oldest first."""
+    return page.locator("#thread article.kind-collaborative_response").filter(
+        has=page.locator("header strong", has_text=sender)
+    )
+
+
+def wait_for_count(page, sender: str, count: int, timeout_ms: int = 40_000) -> None:
+    """Until the thread holds ``count`` reports (or more) of ``sender``, as they come live."""
+    page.wait_for_function(
+        """([who, n]) => [...document.querySelectorAll('#thread article.kind-collaborative_response')]
+              .filter(a => a.querySelector('header strong').textContent.trim() === who).length >= n""",
+        arg=[sender, count],
+        timeout=timeout_ms,
+    )
+
+
+def give_feedback(page, report, kind: str, text: str, timeout_ms: int = 40_000) -> None:
+    """Feedback of ``kind`` (the panel's label: Correct, New direction…) on ``report`` from its header, sent."""
+    report.locator("header button", has_text="Give feedback").click()
+    panel = page.get_by_test_id("feedback-panel")
+    panel.get_by_label(kind).check()
+    panel.get_by_label("What should change").fill(text)
+    panel.get_by_role("button", name="Send feedback").click()
+    panel.get_by_test_id("feedback-sent").wait_for(timeout=timeout_ms)

@@ -120,7 +120,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
     kind_word, label = describe(context, layout, spot.key)
     status = layout.status(context, spot.key)
     confidence = attrs.get("confidence")
-    superseded = bool(attrs.get("superseded_by"))
+    superseded = bool(attrs.get("superseded_by") or attrs.get("dropped_by"))  # a question asked no more too
     return {
         "index": spot.index,
         "x": left(spot),

@@ -12,6 +12,7 @@ from django.utils.html import escape
 
 from sessions.chap import labels
 from sessions.chap.decisions import decision
+from sessions.chap.dependencies import waits
 from sessions.chap.graph import CURRENT_ANSWER
 from sessions.chap.tables import markdown_tables
 from workspace.map_drawing import heat
@@ -91,9 +92,17 @@ def _report_shown(
     for index, text in enumerate(payload.get("open_questions_for_human") or []):
         node = f"{message_id}#question:{index}"
         answers = _answers(graph, node) if node in graph else []
-        open_now = nodes[node]["status"] == "open" if node in graph else True
+        open_now = waits(nodes[node]) if node in graph else True
+        dropped = bool(node in graph and nodes[node].get("dropped_by"))
         questions.append(
-            {"index": index, "text": text, "open": open_now, "answers": answers, "decision": decision(graph, node)}
+            {
+                "index": index,
+                "text": text,
+                "open": open_now,
+                "dropped": dropped,
+                "answers": answers,
+                "decision": decision(graph, node),
+            }
         )
     asked = {q.get("index"): q for q in (payload.get("provenance") or {}).get("questions") or []}
     questions = [{**q, "details": (asked.get(q["index"]) or {}).get("details", "")} for q in questions]
@@ -194,6 +203,7 @@ def thread_entry(seq: int, envelope: dict[str, Any], graph: nx.DiGraph[str]) -> 
         "template_name": labels.template_label(payload.get("template")),
         **(_answer_shown(payload, nodes) if envelope["payload_type"] == "clarification_answer" else {}),
         "answered": _answers(graph, message_id) if envelope["payload_type"] == "clarification" else [],
+        "dropped": bool(nodes[message_id].get("dropped_by")) if message_id in nodes else False,
         "decision": decision(graph, message_id) if envelope["payload_type"] in DECIDED_IN_THREAD else None,
         "when": parse_datetime(envelope["timestamp"].replace("Z", "+00:00")),
         **standing,

@@ -26,6 +26,7 @@ from agents.behaviours.reading import proposal_behind
 from agents.behaviours.revising import Request, asked_keys, honest_reply, reports, request_of, what_changed
 from agents.behaviours.table_sections import table_report
 from agents.runtime import TaskRun
+from sessions.chap.graph import EARLIER_QUESTIONS_STAND
 
 CAN_DO = [
     {
@@ -187,6 +188,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "roles": {t: {c["name"]: c["role"] for c in analysis.schema(t).columns} for t in chosen},
             "figures": analysis.figures,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
+            EARLIER_QUESTIONS_STAND: True,  # a question asked before is not asked again: it waits where it was
         },
     }
 

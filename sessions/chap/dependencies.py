@@ -36,12 +36,18 @@ _BASE_STATUS = {
 ASKS = frozenset({"clarification", "question"})  # the kinds of node that wait for a person's answer while open
 
 
+def waits(attrs: dict[str, Any]) -> bool:
+    """Whether an ask (a clarification, a report's question) waits for a person's answer: it is open,
+    and no later report of its agent dropped it (a redo asks again what it still needs to know)."""
+    return attrs["kind"] in ASKS and attrs["status"] == "open" and not attrs.get("dropped_by")
+
+
 class DependencyGraph:
     def __init__(self) -> None:
         self.graph: nx.DiGraph[str] = nx.DiGraph()
         self.caused: dict[str, set[str]] = {}  # message id -> the nodes whose status it set
         # What waits for a person, kept as statuses change so that counting it never walks the graph:
-        self.open_asks: set[str] = set()  # clarifications and report questions still open
+        self.open_asks: set[str] = set()  # clarifications and report questions still waiting (``waits``)
         self.plans: set[str] = set()  # the declarations that propose a plan
         self.proposed_plans: set[str] = set()  # of those, the ones still only proposed
 
@@ -60,9 +66,19 @@ class DependencyGraph:
         """Every status is written here, so the sets of what waits for a person follow it."""
         attrs["status"] = status
         if attrs["kind"] in ASKS:
-            _keep(self.open_asks, node, status == "open")
+            _keep(self.open_asks, node, waits(attrs))
         elif node in self.plans:
             _keep(self.proposed_plans, node, status == "proposed")
+
+    def _drop_asks(self, sender: str, by: str) -> None:
+        """``sender``'s asks still open before its report ``by`` wait no more: the report asks again
+        what ``sender`` still needs to know, so what it does not ask is no longer asked."""
+        nodes = self.graph.nodes
+        seq = nodes[by]["seq"]
+        for node in [n for n in self.open_asks if nodes[n]["seq"] < seq]:
+            if nodes[nodes[node]["message"]].get("sender") == sender:
+                nodes[node]["dropped_by"] = by
+                self.open_asks.discard(node)
 
     def _set(self, node: str, status: str, cause: str) -> None:
         attrs = self.graph.nodes[node]

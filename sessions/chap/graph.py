@@ -27,6 +27,10 @@ from sessions.chap.traits import node_kind
 
 REDIRECTING_FEEDBACK = frozenset({"correction", "new_direction"})
 CURRENT_ANSWER = "current_answer"  # the graph-level attribute naming the report that is the session's answer now
+# A report's provenance flag: the questions its sender asked before and did not ask again still wait
+# (an agent that asks each question once). Without it a new report asks again what its sender still
+# needs, and what it does not ask waits no more.
+EARLIER_QUESTIONS_STAND = "earlier_questions_stand"
 
 
 @dataclass(frozen=True)
@@ -256,7 +260,9 @@ class ContextGraph(DependencyGraph):
 
     def _stand(self, message_id: str, reply: str | None, provenance: dict[str, Any]) -> None:
         """Which report is current: a sender's new report supersedes its earlier one, a review names
-        what it reviewed, and a refusal takes back the correction it declines. The session's current
+        what it reviewed, a refusal takes back the correction it declines, and what the sender asked before
+        and did not ask again waits no more (``_drop_asks``), unless the report says its earlier
+        questions stand (``EARLIER_QUESTIONS_STAND``: the analyst asks a question once). The session's current
         answer (``graph.graph[CURRENT_ANSWER]``) is its latest written deliverable, and before there is
         one, its latest report that is not a review."""
         attrs = self.graph.nodes[message_id]
@@ -274,6 +280,8 @@ class ContextGraph(DependencyGraph):
             if self._decline(reply, sender):
                 attrs["declines"] = reply
             return
+        if not provenance.get(EARLIER_QUESTIONS_STAND):
+            self._drop_asks(sender, message_id)
         earlier = self.latest_report.get(sender)
         if earlier is not None:
             self.graph.nodes[earlier]["superseded_by"] = message_id

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sessions.chap.dependencies import waits
 from sessions.chap.graph import ContextGraph
 
 DECISION_TYPES = ("approval", "correction", "new_direction")
@@ -47,7 +48,7 @@ def layered_summary(context: ContextGraph) -> dict[str, Any]:
             facts.append(brief(node))
         if kind == "assumption" and status != "overturned":
             assumptions.append(brief(node))
-        if status == "open":
+        if waits(attrs):  # asked and still asked
             questions.append(brief(node))
         if status == "needs_review":
             review.append(brief(node))

@@ -234,6 +234,8 @@
   function upload(files) {
     const form = panel();
     const token = form.elements.csrfmiddlewaretoken.value;
+    const more = form.querySelector("details.feedback-more");
+    if (more) more.open = true; // the files being attached show under the folded options
     Array.from(files).forEach(async (file) => {
       const path = "uploads/" + file.name.replace(/[^A-Za-z0-9._-]/g, "_");
       const item = document.createElement("li");
@@ -251,9 +253,10 @@
       }
     });
   }
-  document.addEventListener("dragover", (event) => { if (event.target.closest("[data-role=drop]")) event.preventDefault(); });
+  // Files dropped anywhere on the panel are attached: its drop zone folds with the other options.
+  document.addEventListener("dragover", (event) => { if (event.target.closest("#feedback-panel")) event.preventDefault(); });
   document.addEventListener("drop", (event) => {
-    if (!event.target.closest("[data-role=drop]")) return;
+    if (!event.target.closest("#feedback-panel")) return;
     event.preventDefault();
     upload(event.dataTransfer.files);
   });

@@ -52,8 +52,8 @@
     const within = (start, length, from, size) => Math.max(from, Math.min(start, from + size - length));
     // Fit: the whole map when its labels stay readable. Otherwise every column, as wide as the frame,
     // from the goal and the plan down to the current answer when they fit readable at that width, or
-    // just them, as large as the frame allows. When even they do not fit readable: every column down
-    // to the current answer (the newest rows when there is none), or on a frame too narrow for that,
+    // just them, as large as the frame allows. When even they do not fit readable: every column from
+    // the current answer down (the newest rows when there is none), or on a frame too narrow for that,
     // the smallest readable zoom there, at the right. The minimap shows the rest.
     const fit = () => {
       const rect = svg.getBoundingClientRect();
@@ -63,6 +63,10 @@
       const keyScale = key ? Math.min(rect.width / (key[2] - key[0]), rect.height / (key[3] - key[1])) : 0;
       const across = Math.min(full[3], rect.height / acrossScale);
       const bottom = Math.min(full[1] + full[3], key ? key[3] : Infinity); // the current answer's, else the map's
+      // Where a view that cannot hold the goal starts: just above the current answer, which then shows
+      // with the sections below it (the rows above it are older versions); the newest rows when there is none.
+      const current = svg.querySelector("#map-nodes .node.current");
+      const from = (h) => within(current ? Number(current.dataset.y) - 3 * ABOVE : bottom - h, h, full[1], full[3]);
       if (scaleOf(full) >= readable) {
         box = full.slice();
       } else if (key && acrossScale >= readable && key[3] - key[1] <= across) {
@@ -71,10 +75,10 @@
         const w = rect.width / keyScale, h = rect.height / keyScale;
         box = [within(key[0], w, full[0], full[2]), within(key[1], h, full[1], full[3]), w, h];
       } else if (acrossScale >= readable) {
-        box = [full[0], Math.max(full[1], bottom - across), full[2], across];
+        box = [full[0], from(across), full[2], across];
       } else {
         const w = Math.min(full[2], rect.width / readable), h = Math.min(full[3], rect.height / readable);
-        box = [full[0] + full[2] - w, Math.max(full[1], bottom - h), w, h];
+        box = [full[0] + full[2] - w, from(h), w, h];
       }
       apply();
       fitted = true;

@@ -111,6 +111,7 @@ def test_the_collaboration_loop_with_two_members(chromium, transactional_db, tmp
 
         # The owner adds a member from the session page; the member opens it.
         people = nina.get_by_test_id("members")
+        people.locator("summary").click()  # the people fold to a line beside the thread
         people.get_by_label("Username").fill("ed")
         people.get_by_label("Role").select_option("editor")
         people.get_by_role("button", name="Add to the session").click()

@@ -7,7 +7,7 @@ badges are not clipped, labels survive a window resize and node details have a s
 import pytest
 
 from sessions.access import caller_for_user
-from tests.chromium import ARTIFACTS, off_the_browser_thread, open_page, screenshot, sign_in, unfold
+from tests.chromium import ARTIFACTS, labels_undrawn, off_the_browser_thread, open_page, screenshot, sign_in, unfold
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 
@@ -188,11 +188,6 @@ def test_a_commenter_is_offered_refine_only(thread_and_map):
     page.context.close()
 
 
-DRAWN = """() => Array.from(document.querySelectorAll('#map-nodes .node tspan')).filter((t) => {
-  const r = t.getBoundingClientRect();
-  return !(r.width > 0 && r.height > 0);
-}).length"""
-
 CLIPPED_BADGES = """() => Array.from(document.querySelectorAll('#map-nodes .current-mark, #map-nodes .count')).filter((b) => {
   const t = b.querySelector('text').getBoundingClientRect(), r = b.querySelector('rect').getBoundingClientRect();
   return t.left < r.left - 0.5 || t.right > r.right + 0.5;
@@ -220,7 +215,7 @@ def test_the_map_shows_goal_plan_and_answer_with_its_minimap_and_keeps_labels(da
     for what in (".shape-goal", ".shape-plan", ".current"):
         assert in_the_frame(page, f"#map-nodes .node{what}"), f"the first view leaves out {what}"
     assert not page.locator("#map-svg").evaluate("svg => svg.classList.contains('far')")
-    assert page.evaluate(DRAWN) == 0
+    assert labels_undrawn(page) == 0
     assert page.evaluate(CLIPPED_BADGES) == 0
     current = page.locator("#map-nodes .node.current .current-mark")
     assert current.locator("text").text_content() == "★ current answer"
@@ -232,7 +227,7 @@ def test_the_map_shows_goal_plan_and_answer_with_its_minimap_and_keeps_labels(da
     if width == 1440:  # a narrower window: the labels are drawn still, no Fit needed
         page.set_viewport_size({"width": 1024, "height": 768})
         page.wait_for_timeout(300)
-        assert page.evaluate(DRAWN) == 0, "labels vanished after the resize"
+        assert labels_undrawn(page) == 0, "labels vanished after the resize"
         assert page.evaluate(CLIPPED_BADGES) == 0
         assert in_the_frame(page, "#map-nodes .node.current")
         screenshot(page, "map-after-resize-1440-to-1024", whole=False)

@@ -11,7 +11,16 @@ import statistics
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import off_the_browser_thread, open_page, screenshot, sign_in, unfold
+from tests.chromium import (
+    give_feedback,
+    off_the_browser_thread,
+    open_page,
+    reports_by,
+    screenshot,
+    sign_in,
+    unfold,
+    wait_for_count,
+)
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -28,21 +37,6 @@ ALL = [h for group in FERTILISERS for h in HEIGHTS[group]]
 SHOWN_IDS = re.compile(r"\btask\d+-report\b|\bmsg_[0-9a-f]{4,}|\bagent:[a-z]|\b\d{4}-\d\d-\d\dT\d\d:\d\d")
 
 
-def reports_by(page, sender: str):
-    return page.locator("#thread article.kind-collaborative_response").filter(
-        has=page.locator("header strong", has_text=sender)
-    )
-
-
-def wait_for_count(page, sender: str, count: int) -> None:
-    page.wait_for_function(
-        """([who, n]) => [...document.querySelectorAll('#thread article.kind-collaborative_response')]
-              .filter(a => a.querySelector('header strong').textContent.trim() === who).length >= n""",
-        arg=[sender, count],
-        timeout=LIVE,
-    )
-
-
 def text_outside_technical_details(page) -> str:
     """What a person reads on the page: its text without technical details, scripts and hidden parts."""
     return page.evaluate(
@@ -52,15 +46,6 @@ def text_outside_technical_details(page) -> str:
           return copy.innerText;
         }"""
     )
-
-
-def give_feedback(page, report, kind: str, text: str) -> None:
-    report.locator("header button", has_text="Give feedback").click()
-    panel = page.get_by_test_id("feedback-panel")
-    panel.get_by_label(kind).check()
-    panel.get_by_label("What should change").fill(text)
-    panel.get_by_role("button", name="Send feedback").click()
-    panel.get_by_test_id("feedback-sent").wait_for(timeout=LIVE)
 
 
 def _failing_step(session_id):

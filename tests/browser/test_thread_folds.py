@@ -67,6 +67,7 @@ def test_four_rounds_fold_to_a_line_each_and_the_thread_ends_within_three_and_a_
     page = nina.evaluate("() => document.documentElement.scrollHeight")
     print(f"the thread ends at {end:.0f} px ({end / SCREEN:.2f} screens); the page is {page} px ({page / SCREEN:.2f})")
     assert end <= 3.5 * SCREEN, f"the thread ends at {end:.0f} px, {end / SCREEN:.1f} screens"
+    assert page <= 3.5 * SCREEN, f"the page is {page} px: the side column beside the thread is taller"
     assert nina.locator(f"xpath={PROFILE_TABLES}").count() == 1
     same = nina.locator("#thread p", has_text="The same table as in")
     assert same.count() >= 3

@@ -57,6 +57,7 @@ def test_map_details_heatmap_and_a_correction_arriving_live_in_both_browsers(sha
     panel = olga.get_by_test_id("feedback-panel")
     assert "market text" in panel.locator("[data-role=target-label]").inner_text()
     panel.get_by_label("Correct").check()
+    panel.get_by_text("Template, links, files, priority").click()  # folded under the instruction
     panel.get_by_label("Start from").select_option("What data supports this conclusion?")
     panel.get_by_label("Links (one a line)").fill("https://example.com/market-study")
     screenshot(olga, "workspace-4-correction-in-the-panel")

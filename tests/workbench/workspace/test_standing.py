@@ -9,8 +9,11 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
+from agents.gates import gate_decide, waiting_for_people
 from agents.models import Task, TaskState
+from protocol.errors import ProtocolError
 from sessions.access import caller_for_user
+from sessions.log import message_post
 from sessions.membership import session_update
 from sessions.models import WorkSession
 from tests.factories import agent_in, make_session, make_user, post_message
@@ -146,3 +149,50 @@ def test_the_retrospective_of_a_done_session_says_a_step_was_never_approved_not_
     world["client"].force_login(world["owner"])
     html = world["client"].get(reverse("workspace:retrospective", args=[session.pk])).content.decode()
     assert "step 1: no report of this step was approved" in text(html) and "no consensus yet" not in text(html)
+
+
+def test_what_a_redo_no_longer_asks_waits_nowhere_and_nothing_waits_once_done(world):
+    """A redo asks again what its agent still needs to know: its earlier report's questions, and its
+    clarifications before it, wait no more (on the list, the state card, the panel, the answer card);
+    another agent's question still does, as does what a refusal left, and what a report that says its
+    earlier questions stand left (the analyst asks each question once); none once the session is done."""
+    session, owner = world["session"], world["owner"]
+    reviewer, planner = agent_in(session, "reviewer"), agent_in(session, "planner")
+    which = {"question": "Which report should I review?", "allow_free_answer": True}
+    post_message(
+        session, planner, envelopes.envelope, "clarification", {"question": "Which template?"}, message_id="q0"
+    )
+    post_message(session, reviewer, envelopes.envelope, "clarification", which, message_id="q1")
+    assert screens(world, owner)["list"].endswith("2 waiting for you")
+
+    def review(message_id, *questions, **provenance):
+        made = envelopes.response(questions=questions, message_id=message_id, session_id=session.pk,
+                                  sender=("agent", "reviewer"),
+                                  context_checksum=WorkSession.objects.get(pk=session.pk).head_checksum)  # fmt: skip
+        made["payload"]["provenance"] = {"behaviour": "reviewer", **provenance}
+        message_post(session_id=session.pk, caller=reviewer, envelope=made)
+
+    review("r1", "Net or gross?", "Which year?")
+    assert screens(world, owner)["list"].endswith("3 waiting for you")  # the review went on without q1's answer
+    review("r2", "Which year?")  # the redo
+    assert [gate.key for gate in waiting_for_people(session)] == ["question:q0", "question:r2:0"]
+    shown = screens(world, owner)
+    assert shown["list"].endswith("2 waiting for you")
+    assert "Net or gross?" not in " ".join(shown.values()) and "Which report" not in " ".join(shown.values())
+    assert "For you: planner asks: Which template? and 1 more" in shown["answer-card"]
+    with pytest.raises(ProtocolError) as gone:  # nothing waits under its name any more
+        gate_decide(session_id=session.pk, caller=caller_for_user(owner), key="question:r1:0", decision="answer",
+                    reason="Net")  # fmt: skip
+    assert gone.value.code == "ALREADY_DECIDED"
+    page = world["client"].get(reverse("workspace:detail", args=[session.pk])).content.decode()
+    assert page.count('data-testid="no-longer-asked"') == 3  # r1's two questions and q1, without an answer box
+    assert page.count('name="free_answer"') == 2  # q0 and r2's question
+
+    review("r3", refused=True)
+    review("r4", "Which region?", earlier_questions_stand=True)
+    assert [gate.key for gate in waiting_for_people(session)] == ["question:q0", "question:r2:0", "question:r4:0"]
+
+    session_update(session_id=session.pk, caller=caller_for_user(owner), state="done")
+    done = screens(world, owner)
+    assert "waiting" not in " ".join(done.values()).lower() and done["list"].endswith("nothing")
+    assert "Nothing for you to decide." in done["answer-card"]
