@@ -15,6 +15,7 @@ from protocol.errors import ProtocolError
 from sessions.access import Access, caller_for_user
 from sessions.chap.labels import feedback_label
 from sessions.log import answer_give, feedback_give
+from sessions.models import Message
 from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, answer_payload, feedback_payload
 from workspace.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from workspace.fragments import (
@@ -26,13 +27,19 @@ from workspace.views.common import SignedInRequest, member_access
 
 def feedback_panel_context(access: Access, checksum: str) -> dict[str, Any]:
     """What the feedback panel shows: the kinds of feedback the person's role may give (a commenter:
-    refinements only); the checksum is the version the page was written against."""
+    refinements only), and what it is about until the person picks something else: the session's
+    current answer, which the answer card shows on top; the checksum is the version the page was
+    written against."""
+    current = access.session.current_answer
+    author = Message.objects.filter(session_id=access.session_id, message_id=current).values_list("sender_id")
     return {
         "session_id": access.session_id,
         "checksum": checksum,
         "feedback_types": [kind for kind in FEEDBACK_TYPES if access.may_give(kind[0])],
         "templates": FEEDBACK_TEMPLATES,
         "priorities": PRIORITIES,
+        "default_target": current,
+        "default_words": f"the current answer (the report from {author[0][0]})" if current and author else "",
     }
 
 

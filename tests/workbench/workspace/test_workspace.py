@@ -147,6 +147,19 @@ def test_feedback_from_the_panel_becomes_a_targeted_human_feedback_message(world
     assert sent["payload"]["attachments"] == ["https://example.com/report"] and sent["payload"]["priority"] == "high"
 
 
+def test_the_panel_is_about_the_current_answer_until_the_person_picks_another_message(world):
+    html = page(world).content.decode()
+    assert '<input type="hidden" name="target_message_id" value="r1">' in html
+    assert 'About: <span data-role="target-label">the current answer (the report from writer)' in html
+
+
+def test_before_any_answer_the_panel_is_about_nothing_yet(client):
+    world = session_of(title="Empty")
+    client.force_login(world["owner"])
+    html = client.get(reverse("workspace:detail", args=[world["session"].pk])).content.decode()
+    assert '<input type="hidden" name="target_message_id" value="">' in html and "nothing yet" in html
+
+
 @pytest.mark.parametrize(
     "fields",
     [
