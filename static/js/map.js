@@ -1,7 +1,8 @@
 // The decision map in the browser: pan (drag), zoom (wheel, + / − / Fit) by changing the SVG's viewBox;
 // labels hidden where they would be too small to read, with a minimap to find your way; the first view
-// (and Fit) shows the goal, the plan and the current answer, and a window resize fits again unless the
-// reader moved the view; one tab stop with arrow keys between nodes (a roving tabindex) and Enter to open one.
+// (and Fit) shows the goal, the plan and the current answer (on a map too long for all three, the goal
+// and the plan are named at the top of the frame), and a window resize fits again unless the reader
+// moved the view; one tab stop with arrow keys between nodes (a roving tabindex) and Enter to open one.
 (function () {
   const LABEL_PX = 12; // the labels' font size in map units
   const READABLE_PX = 9; // the smallest label worth drawing on screen
@@ -14,6 +15,7 @@
     const frame = svg.closest(".map-frame");
     const minimap = frame && frame.querySelector(".minimap");
     const hint = frame && frame.querySelector(".map-hint");
+    const pinned = frame && frame.querySelector(".map-pinned");
     let full = parse(svg.dataset.view);
     let box = full.slice();
     let fitted = false; // whether the view is Fit's (a resize fits again) or the reader's own
@@ -39,6 +41,34 @@
         const port = minimap.querySelector(".viewport");
         ["x", "y", "width", "height"].forEach((name, i) => port.setAttribute(name, box[i]));
       }
+      pin();
+    };
+    // The goal and the plan, named at the top of the frame while the view lies beside or below them (a
+    // long map's first view holds the current answer), each one click from being shown and opened.
+    const inView = (node) => {
+      const x = Number(node.dataset.x), y = Number(node.dataset.y), shape = node.querySelector(".box");
+      const w = Number(shape.getAttribute("width")), h = Number(shape.getAttribute("height"));
+      return x < box[0] + box[2] && x + w > box[0] && y < box[1] + box[3] && y + h > box[1];
+    };
+    const pin = () => {
+      if (!pinned) return;
+      const plans = svg.querySelectorAll("#map-nodes .node.shape-plan");
+      const anchors = [svg.querySelector("#map-nodes .node.shape-goal"), plans[plans.length - 1]];
+      const out = anchors.filter((node) => node && !inView(node));
+      pinned.replaceChildren(...out.map((node) => {
+        const chip = document.createElement("button");
+        chip.type = "button";
+        const word = node.classList.contains("shape-goal") ? "Goal" : "Plan";
+        const label = node.querySelector("title").textContent.split(" · ")[0];
+        chip.textContent = label.startsWith(word) ? label : `${word}: ${label}`; // not "Plan: Plan by planner"
+        chip.addEventListener("click", () => {
+          svg.reveal(node);
+          node.focus({ preventScroll: true });
+          node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        });
+        return chip;
+      }));
+      pinned.hidden = !out.length;
     };
     // The goal, the plan and the current answer: [left, top, right, bottom] in map units, or null.
     const keyBox = () => {

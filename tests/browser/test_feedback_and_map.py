@@ -4,6 +4,8 @@ target in words; the quote stays marked with a link to the feedback; a commenter
 only; the map's first view holds the goal, the plan and the current answer with its minimap showing,
 badges are not clipped, labels survive a window resize and node details have a short heading."""
 
+import re
+
 import pytest
 
 from sessions.access import caller_for_user
@@ -116,12 +118,25 @@ def inside_the_window(page, locator) -> bool:
 @pytest.mark.parametrize("width,height", [(1440, 900), (1024, 768)])
 def test_selecting_a_sentence_keeps_the_page_and_the_quote_stays_marked(thread_and_map, width, height):
     page = session_page(thread_and_map, "olga", width, height)
-    # The map of four rounds is taller than its frame: the first view holds the current answer (and at
-    # 1440x900 the goal and the plan with it, readable), and the minimap shows where the rest lies.
+    # The map of four rounds is taller than its frame: the first view holds the current answer, the
+    # goal and the plan drawn with it or named at the top of the frame, and the minimap shows where the
+    # rest lies.
     assert page.locator(".minimap").is_visible() and in_the_frame(page, "#map-nodes .node.current")
-    assert width != 1440 or in_the_frame(page, "#map-nodes .node.shape-goal")
+    pinned = page.get_by_test_id("map-pinned")
+    for shape, word in (("goal", "Goal"), ("plan", "Plan")):
+        assert (
+            in_the_frame(page, f"#map-nodes .node.shape-{shape}")
+            or pinned.get_by_role("button", name=re.compile(f"^{word}\\b")).is_visible()
+        ), f"the first view neither shows nor names the {shape}"
     page.locator("#decision-map").scroll_into_view_if_needed()
     screenshot(page, f"map-first-view-four-rounds-{width}x{height}", whole=False)
+    goal = pinned.get_by_role("button", name=re.compile(r"^Goal\b"))
+    if goal.is_visible():
+        goal.click()  # the goal is shown and its details open
+        page.wait_for_function("() => !document.querySelector('.map-pinned button')?.textContent.startsWith('Goal')")
+        assert in_the_frame(page, "#map-nodes .node.shape-goal")
+        page.get_by_test_id("node-details").locator("h2").first.wait_for()
+        page.get_by_role("button", name="Fit").click()
     article = page.locator("#thread article.kind-collaborative_response").nth(1)  # the analyst's 2nd report
     selector = f"#{article.get_attribute('id')}"
     unfold(article)  # a replaced version, folded to one line
