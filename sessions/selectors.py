@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from typing import TYPE_CHECKING, Any
@@ -35,9 +36,23 @@ def sessions_visible_to(*, user: User) -> QuerySet[WorkSession]:
 
 
 def session_messages(
-    *, session: WorkSession, since_seq: int = 0, upto: int | None = None, limit: int | None = None
+    *,
+    session: WorkSession,
+    since_seq: int = 0,
+    upto: int | None = None,
+    limit: int | None = None,
+    leaving_out: Collection[str] = (),
+    milestone_marks: bool = True,
 ) -> list[tuple[int, dict[str, Any]]]:
+    """The log's messages after ``since_seq`` (up to ``upto``, at most ``limit``) as (seq, envelope),
+    without those of the payload types ``leaving_out`` nor, unless ``milestone_marks``, the checkpoints
+    the workbench marked at milestones (each holds the whole graph's summary, so they grow with the
+    session). What is left out is picked by the row's columns: its envelope is never read."""
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
+    if leaving_out:
+        rows = rows.exclude(payload_type__in=leaving_out)
+    if not milestone_marks:
+        rows = rows.exclude(payload_type="checkpoint", sender_type="system")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
     return list(rows[:limit] if limit else rows)

@@ -121,7 +121,7 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
     status = layout.status(context, spot.key)
     confidence = attrs.get("confidence")
     superseded = bool(attrs.get("superseded_by") or attrs.get("dropped_by"))  # a question asked no more too
-    return {
+    drawn = {
         "index": spot.index,
         "x": left(spot),
         "y": top(spot),
@@ -144,6 +144,32 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
         "folded": folded_words(context, layout, spot.key),
         "seq": attrs["seq"],
     }
+    return {**drawn, **_named(drawn)}
+
+
+def _named(node: dict[str, Any]) -> dict[str, str]:
+    """A drawn node's classes, and how a screen reader (``spoken``) and a hover (``title``) name it: its
+    kind, label and status, whether it is the current answer or a later report replaced it, its
+    confidence and what folded into it. Made once per node here: in the template these were a dozen
+    lookups and tests for each of the thousands of nodes of a long session."""
+    current, superseded, folded = node["current"], node["superseded"], node["folded"]
+    confidence = node["confidence"]
+    classes = f"node shape-{node['shape']} status-{node['status']}"
+    spoken = f"{node['kind']}{' (the current answer)' if current else ''}: {node['label']} ({node['status_words']}"
+    title = f"{'The current answer · ' if current else ''}{node['label']} · {node['status_words']}"
+    if superseded:
+        classes, spoken, title = (
+            f"{classes} superseded",
+            f"{spoken}, superseded by a later report",
+            f"{title} · superseded by a later report",
+        )
+    if current:
+        classes += " current"
+    if confidence is not None:
+        spoken += f", confidence {confidence}"
+    if folded:
+        spoken, title = f"{spoken}; {folded}", f"{title} · {folded}"
+    return {"classes": classes, "spoken": f"{spoken})", "title": title}
 
 
 def _edge(layout: MapLayout, source: str, target: str, edge_type: str) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from sessions.selectors import agent_statuses, session_messages
 from workspace.map_drawing import draw_map, map_update
 from workspace.node_details import node_details
 from workspace.thread import thread_entry
+from workspace.traits import THREAD_HIDDEN
 
 ANY_ROLE = "any role"
 
@@ -137,7 +138,9 @@ def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
     """The session's messages up to the head recorded on ``session`` (the page's head, after which its
     socket delivers) as the thread shows them, each collaborative_response with its heat."""
     entry = graph_cache.entry(session)
-    messages = session_messages(session=session, since_seq=since_seq, upto=session.head_seq)
+    messages = session_messages(
+        session=session, since_seq=since_seq, upto=session.head_seq, leaving_out=THREAD_HIDDEN, milestone_marks=False
+    )
     with entry.lock:
         entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
     return [shown for shown in entries if shown is not None]

@@ -5,6 +5,7 @@ from typing import Any
 from uuid import UUID
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import Subquery
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_POST
@@ -15,7 +16,7 @@ from protocol.errors import ProtocolError
 from sessions.access import Access, caller_for_user
 from sessions.chap.labels import feedback_label
 from sessions.log import answer_give, feedback_give
-from sessions.models import Message
+from sessions.models import Message, WorkSession
 from workspace.feedback import FEEDBACK_TYPES, PRIORITIES, Prompt, answer_payload, feedback_payload
 from workspace.feedback import TEMPLATES as FEEDBACK_TEMPLATES
 from workspace.fragments import (
@@ -30,16 +31,17 @@ def feedback_panel_context(access: Access, checksum: str) -> dict[str, Any]:
     refinements only), and what it is about until the person picks something else: the session's
     current answer, which the answer card shows on top; the checksum is the version the page was
     written against."""
-    current = access.session.current_answer
-    author = Message.objects.filter(session_id=access.session_id, message_id=current).values_list("sender_id")
+    answer = WorkSession.objects.filter(pk=access.session_id).values("current_answer")[:1]
+    current = Message.objects.filter(session_id=access.session_id, message_id=Subquery(answer))
+    found = current.values_list("message_id", "sender_id").first()  # one query: the panel is sent often
     return {
         "session_id": access.session_id,
         "checksum": checksum,
         "feedback_types": [kind for kind in FEEDBACK_TYPES if access.may_give(kind[0])],
         "templates": FEEDBACK_TEMPLATES,
         "priorities": PRIORITIES,
-        "default_target": current,
-        "default_words": f"the current answer (the report from {author[0][0]})" if current and author else "",
+        "default_target": found[0] if found else "",
+        "default_words": f"the current answer (the report from {found[1]})" if found else "",
     }
 
 
