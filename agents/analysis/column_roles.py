@@ -20,6 +20,13 @@ SUBJECT_WORDS = {
     "id", "subject", "subjects", "participant", "patient", "respondent", "individual", "person", "case", "serial",
     "record", "obs", "observation", "pid", "sid", "uid",
 }  # fmt: skip
+# Words and units that say a column measures something: whole numbers repeated evenly under such a name
+# ("flipper_length_mm", "body_mass_g") are a balanced sample's measurements, not the keys of a panel.
+MEASURE_WORDS = {
+    "length", "width", "height", "depth", "weight", "mass", "size", "price", "cost", "amount", "income", "salary",
+    "wage", "revenue", "sales", "score", "temp", "temperature", "age", "duration", "distance", "speed", "volume",
+    "area", "pressure", "total", "mm", "cm", "km", "kg", "g", "lb", "lbs", "oz", "ml", "usd", "eur", "pct",
+}  # fmt: skip
 WEIGHT_NAME = re.compile(
     r"^(?:w(?:gh?)?t|weights|[pfa]weight|(?:sampl(?:e|ing)|survey|design|case|person|household|final|pop(?:ulation)?)"
     r"_?(?:weight|wgt|wt))$",
@@ -61,11 +68,17 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return "category", f"{distinct} whole-number codes"
     if kind == "number" and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
         return "identifier", f"its name, {name!r}, names things rather than measuring them"
-    repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly")
+    measured = bool(MEASURE_WORDS.intersection(words))
+    repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly") and not measured
     if kind == "number" and _numbered(column) and (distinct == rows or repeated):
         span = f"{spoken_value(column.get('min'))} to {spoken_value(column.get('max'))}"
         return "identifier", f"whole numbers {span}, each of them there: numbers that name rows or subjects"
-    if kind == "number" and distinct > CODED_MAX and column.get("repeated_evenly") and not _spread(column):
+    if (
+        kind == "number"
+        and distinct > CODED_MAX
+        and column.get("repeated_evenly")
+        and not (_spread(column) or measured)
+    ):
         return "identifier", "whole numbers, each in about as many rows: the keys of things measured again and again"
     if kind == "string" and rows > 2 and distinct >= rows:
         return "identifier", "a different value in every row"

@@ -20,6 +20,9 @@ def column(name, kind="number", distinct=10, low=1, high=100, **more):
         # a panel's counties, numbered with gaps, seven years each
         (column("county", distinct=90, high=197, repeated_evenly=True), 630, "identifier"),
         (column("population", distinct=90, high=9_000_000, repeated_evenly=True), 630, "measure"),  # far apart
+        # a balanced sample's whole-number measurements, each value about as often: the name says they measure
+        (column("tail_length_cm", distinct=18, low=40, high=58, repeated_evenly=True), 72, "measure"),
+        (column("weight_kg", distinct=20, high=20, numbered_evenly=True), 80, "measure"),
         (column("name", "string", distinct=30), 30, "identifier"),
         (column("region", "string", distinct=4), 30, "category"),
         (column("comment", "string", distinct=80), 200, "text"),
