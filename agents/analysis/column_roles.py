@@ -59,7 +59,8 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return "time", f"a number named {name!r}"
     if kind == "number" and coded(column):  # PartyID 0..6, region_code: codes, whatever the name ends in
         return "category", f"{distinct} whole-number codes"
-    if kind == "number" and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
+    rate = "per" in words  # "Beer Tax ($ per case)": a rate per thing measures, whatever the thing is
+    if kind == "number" and not rate and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
         return "identifier", f"its name, {name!r}, names things rather than measuring them"
     repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly")
     if kind == "number" and _numbered(column) and (distinct == rows or repeated):

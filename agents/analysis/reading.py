@@ -61,7 +61,6 @@ NEEDED = {  # the parts each kind must name for its reading to be sure
     "growth": ("measure", "entity"),
     "statistic": ("measure",),
 }
-COUNTS = re.compile(r"\b(?:how many|number of|count\w*|most (?:often|frequent\w*)|frequent\w*)\b", re.I)
 ONE_MEASURE = ("compare", "trend", "growth", "statistic")  # kinds whose lead answers one measure
 
 
@@ -138,7 +137,7 @@ def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
     """ "The strongest month for wine sales": read as the month with the most rows, since no measure is
     named, while nothing asked for a count or a share and the table has a measure."""
     counted = request.kind == "share" and request.weight is None
-    return counted and bool(schema.measures) and not phrases.SHARE.search(text) and not COUNTS.search(text)
+    return counted and bool(schema.measures) and phrases.rows_asked(text) != "said"
 
 
 def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: list[str]) -> list[Doubt]:
@@ -159,9 +158,29 @@ def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: l
         doubts.append(Doubt("you asked which one, and I found no groups to choose from", UNSURE))
     if request.group and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
         doubts.append(Doubt(f"I compared {spoken(request.group)} groups, but kept only one of them", UNSURE))
+    if request.kind == "association" and len(request.measures) >= 2 and not _outcome_marked(text, request):
+        doubts.append(Doubt(f"I took {spoken(request.outcome)} as the outcome, as no word marks one", HESITANT))
     if request.kind == "association" and not phrases.ASSOCIATION.search(text):
         doubts.append(Doubt("the question does not ask how they relate; I read it so as it names two measures", UNSURE))
     return doubts
+
+
+def _outcome_marked(text: str, request: Request) -> bool:
+    """Whether the question's words mark the outcome of a ranking of several columns: "goes with Y",
+    "predicts Y", "Y: is it A or B", "Y depends on", not merely the column named last."""
+    for mention in request.said.columns:
+        if mention.column == request.outcome:
+            before, after = text[: mention.start], text[mention.end :]
+            if OUTCOME_BEFORE.search(before) or OUTCOME_AFTER.match(after):
+                return True
+    return False
+
+
+OUTCOME_BEFORE = re.compile(
+    r"(?:\bwith|\bto|\bpredict\w*|\bexplain\w*|\baffect\w*|\bdrives?|\binfluenc\w*|\bof|\bon)\s+(?:the\s+)?$",
+    re.I,
+)
+OUTCOME_AFTER = re.compile(r"\w*\s*(?::|\b(?:depends?|is (?:driven|predicted|explained))\b)", re.I)
 
 
 def _other_columns_said(words: list[str], schema: Schema, used: set[str]) -> list[str]:

@@ -19,9 +19,9 @@ CONCEPTS = {
     "width": {"width", "wide", "narrow", "breadth"},
     "size": {"size", "big", "small_", "large_"},
     "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "pricy", "fare"},
-    "income": {"income", "earn", "earning", "salary", "wage", "pay", "rich", "wealth", "wealthy"},
+    "income": {"income", "earn", "earning", "salary", "wage", "pay", "paid", "rich", "wealth", "wealthy"},
     "speed": {"speed", "fast", "slow", "quick", "velocity"},
-    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst"},
+    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst", "degree"},
     "fertility": {"fertility", "birth", "fecundity"},
     "doctor": {"doctor", "md", "physician", "gp"},
     "walking": {"step", "walk", "pace", "stride"},
@@ -205,7 +205,8 @@ def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
     if not 2 <= size <= 4 or not abbreviation.isalpha() or index + size > len(words):
         return []
     said = words[index : index + size]
-    if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP for w in said):
+    # "miles per gallon" spells mpg: "per" has its letter in a rate's abbreviation, other small words none
+    if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP - {"per"} for w in said):
         return []
     return list(range(index, index + size))
 
@@ -254,7 +255,11 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     if spoken in VAGUE_VALUES
                     else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
                 )
-                match = re.search(pattern, lowered)
+                # A code in capitals ("IN", "OR", "ME": also words) names its value only in capitals
+                if variant == spoken and str(value).isupper() and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
+                    match = re.search(pattern.replace(re.escape(variant), re.escape(str(value))), text)
+                else:
+                    match = re.search(pattern, lowered)
                 if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
                     match = re.search(rf"(?<![\w-])\w+{re.escape(variant)}(?:e?s)?(?![\w])", lowered)  # homeowners
                 if match:
@@ -289,7 +294,9 @@ def _variants(value: str) -> list[str]:
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.
 PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
-                "man": ["men"], "woman": ["women"], "child": ["children"]}  # fmt: skip
+                "man": ["men"], "woman": ["women"], "child": ["children"],
+                # countries coded by letters are said by their people's adjective
+                "usa": ["american"], "us": ["american"], "uk": ["british"], "gb": ["british"]}  # fmt: skip
 
 MONTHS = {name[:3]: name for name in ("january", "february", "march", "april", "may", "june", "july", "august",
                                       "september", "october", "november", "december")}  # fmt: skip
