@@ -163,6 +163,12 @@ SCHOOLS = table("schools", category("setting", ["urban", "rural"]), number("spen
             "Which department is paid least?",
             {"kind": "compare", "group": "department", "measures": ["annual_salary"], "direction": "low"},
         ),
+        # "any X" of a count keeps the rows with some; an ounce is a unit, so "birth weight" names weight_oz in full
+        (
+            table("homes", number("sale_price"), number("garages", 4, 0, 3), number("lot_weight_oz")),
+            "Average sale price of homes that came with parking (any garages)?",
+            {"measures": ["sale_price"], "filters": [{"column": "garages", "op": ">", "value": 0}]},
+        ),
         # the rows a relation is measured over are no variable
         (
             FARMS,
@@ -220,3 +226,10 @@ def test_the_worst_performer_is_the_one_that_changed_least():
         table("funds", category("fund", ["a", "b"]), ("month", "date", 24, None, None, None), number("price")),
     )
     assert (request.kind, request.entity) == ("growth", "fund")
+
+
+def test_ounces_and_gallons_are_units_so_the_rest_of_the_name_names_the_column_in_full():
+    from agents.analysis.words import mentions
+
+    assert [m.score for m in mentions("the mean fish weight", ["fish_weight_oz", "fish_count"])] == [1.0]
+    assert [m.score for m in mentions("tank volume", ["tank_volume_gal"])] == [1.0]
