@@ -284,8 +284,11 @@ SUPERLATIVE = re.compile(r"\b[a-z]{2,}iest\b", re.I)
 ETC = re.compile(r"\w*\W*(?:etc\b|and so on\b|and (?:the )?others\b|and the like\b|\.\.\.|\u2026)", re.I)
 
 
-# "how much rain", "the total snow": words that ask an amount name a measure, never a category's value
-AMOUNT = re.compile(r"\b(?:how much|total|average|mean|median|amount of)\s+(?:\w+\s+)?$", re.I)
+# "how much rain", "how much did it snow", "the total snow": words that ask an amount name a measure,
+# never a category's value
+AMOUNT = re.compile(
+    r"\b(?:how much(?:\s+(?:did|does|do|has|had|will)\s+it)?|total|average|mean|median|amount of)\s+(?:\w+\s+)?$", re.I
+)
 
 
 # "how much rain fell", "how many units sold": the amount that moved, not a change asked about ("how much
@@ -311,3 +314,7 @@ EXTREME = re.compile(
     r"|maximum|minimum|peak|record)\b",
     re.I,
 )
+
+
+# "which stock did best", "the worst performer": how well, with no measure said (its level, or its change?)
+PERFORMED = re.compile(r"\b(?:did|done|do|does|perform\w*)\s+(?:the\s+)?(?:best|worst|well|badly|better|worse)\b", re.I)

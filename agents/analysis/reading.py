@@ -110,6 +110,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     ]
     guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
     doubts = _part_doubts(text, request, named, guessed)
+    unsaid = request.kind == "compare" and bool(request.measures) and request.measures[0] not in named
+    if unsaid and schema.times and phrases.PERFORMED.search(text):  # "which stock did best": its level or its growth?
+        doubts.append(
+            Doubt(f"you asked which did best; I compared {spoken(request.measures[0])}, not its change", UNSURE)
+        )
     if _rows_counted_unasked(text, request, schema):
         guessed.append("measure")
         doubts.append(

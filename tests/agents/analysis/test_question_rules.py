@@ -169,6 +169,8 @@ SCHOOLS = table("schools", category("setting", ["urban", "rural"]), number("spen
             "Average sale price of homes that came with parking (any garages)?",
             {"measures": ["sale_price"], "filters": [{"column": "garages", "op": ">", "value": 0}]},
         ),
+        # "how much did it snow" asks an amount of snow too
+        (WEATHER, "How much did it snow in 2021?", {"measures": ["snow_cm"], "kind": "statistic"}),
         # the rows a relation is measured over are no variable
         (
             FARMS,
@@ -233,3 +235,13 @@ def test_ounces_and_gallons_are_units_so_the_rest_of_the_name_names_the_column_i
 
     assert [m.score for m in mentions("the mean fish weight", ["fish_weight_oz", "fish_count"])] == [1.0]
     assert [m.score for m in mentions("tank volume", ["tank_volume_gal"])] == [1.0]
+
+
+def test_which_did_best_without_a_measure_over_time_doubts_level_against_change():
+    funds = table(
+        "funds", category("fund", ["a", "b", "c"]), ("month", "date", 24, None, None, None), number("unit_price")
+    )
+    request = read_question("Which fund did best?", funds)
+    assert request.kind == "compare" and read_back("Which fund did best?", funds, request).certainty <= 0.5
+    said = read_question("Which fund had the best mean unit price?", funds)
+    assert read_back("Which fund had the best mean unit price?", funds, said).certainty > 0.5
