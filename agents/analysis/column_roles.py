@@ -13,7 +13,7 @@ from typing import Any
 
 from agents.analysis.roles import YES_NO, spoken_value
 from agents.analysis.schema import CODED_MAX, IDENTIFIER, MAX_GROUPS, coded, is_timeline
-from agents.analysis.words import split_name
+from agents.analysis.words import UNITS, split_name
 
 ROLES = ("identifier", "time", "category", "yes/no", "measure", "weight", "text", "constant")
 SUBJECT_WORDS = {
@@ -25,8 +25,8 @@ SUBJECT_WORDS = {
 MEASURE_WORDS = {
     "length", "width", "height", "depth", "weight", "mass", "size", "price", "cost", "amount", "income", "salary",
     "wage", "revenue", "sales", "score", "temp", "temperature", "age", "duration", "distance", "speed", "volume",
-    "area", "pressure", "total", "mm", "cm", "km", "kg", "g", "lb", "lbs", "oz", "ml", "usd", "eur", "pct",
-}  # fmt: skip
+    "area", "pressure", "total",
+} | (UNITS - {"no", "nr", "num"})  # fmt: skip
 WEIGHT_NAME = re.compile(
     r"^(?:w(?:gh?)?t|weights|[pfa]weight|(?:sampl(?:e|ing)|survey|design|case|person|household|final|pop(?:ulation)?)"
     r"_?(?:weight|wgt|wt))$",
@@ -66,7 +66,8 @@ def role_of(column: dict[str, Any], rows: int) -> tuple[str, str]:
         return "time", f"a number named {name!r}"
     if kind == "number" and coded(column):  # PartyID 0..6, region_code: codes, whatever the name ends in
         return "category", f"{distinct} whole-number codes"
-    if kind == "number" and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
+    rate = "per" in words  # "Beer Tax ($ per case)": a rate per thing measures, whatever the thing is
+    if kind == "number" and not rate and (IDENTIFIER.search(name) or (words and words[-1] in SUBJECT_WORDS)):
         return "identifier", f"its name, {name!r}, names things rather than measuring them"
     measured = bool(MEASURE_WORDS.intersection(words))
     repeated = distinct > CODED_MAX and rows >= 2 * distinct and column.get("numbered_evenly") and not measured

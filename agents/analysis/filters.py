@@ -173,11 +173,13 @@ class Columns:
     times: list[str]
     dates: list[str]
 
-    def named_by(self, value: Any) -> bool:
-        """Whether a year is a word of a column's name ("1978" of earnings_1978): it names, not filters."""
+    def named_by(self, value: Any, near: str = "") -> bool:
+        """Whether a year is a word of a column's name ("1978" of earnings_1978) said with its other words
+        (``near``: the text around it): it names, not filters; "In 1988, ..." keeps that year's rows."""
         if not _is_year(value):
             return False  # "two-room": the 2 of a size_m2 column is a unit, not the rooms
-        return str(value) in {word for column in [*self.numbers, *self.dates] for word in split_name(column)}
+        holding = [column for column in [*self.numbers, *self.dates] if str(value) in split_name(column)]
+        return bool(mentions(near.replace(str(value), " "), holding))  # its other words said near it
 
     def plausible(self, column: str, value: float | tuple[float, float]) -> bool:
         """Whether a threshold falls within (or near) the column's values: "fewer than 2,500" is no year."""
@@ -222,6 +224,7 @@ def _subject(
     unit = UNIT_AFTER.match(text[end:])
     if unit:
         candidates += [(n, start, end + unit.end()) for n in numbers if unit.group(1).lower() in split_name(n)]
+    candidates += [(m.column, start, end) for m in mentions(text[start:end], numbers)[:1]]  # "90 degrees or more"
     rest = text[end : _clause_end(text, end)]
     candidates += [
         (m.column, start, end + m.end) for m in mentions(rest, numbers)
@@ -272,7 +275,7 @@ def number_filters(
     columns = Columns([*numbers, *dates], ranges or {}, list(times), list(dates))
     found = []
     for start, end, op, value, adjective, timely in _comparisons(text):
-        if columns.named_by(value):
+        if columns.named_by(value, text[max(0, start - 30) : end + 30]):
             continue  # "1978 earnings" names earnings_1978: the number keeps no rows
         subject = _subject(text, start, end, columns, adjective, value, timely) or (
             (fallback, start, end) if fallback else None
@@ -315,7 +318,7 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
-        if columns.named_by(value):
+        if columns.named_by(value, text[max(0, match.start() - 30) : match.end() + 30]):
             continue  # "1975 family income" names Family_Income_1975, it keeps no income of 1975
         condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))

@@ -8,15 +8,16 @@ import re
 
 ASSOCIATION = re.compile(
     r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
-    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|driv(?:es|ers?|ing)|explain\w*"
-    r"|influenc\w*|affect\w*|hand in hand|go(?:es)? with|moves? (?:most )?(?:closely )?with|closely|in step with"
+    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|explain\w*"
+    r"|drives|drivers? (?:of|behind)|(?:is|are|was|were|s) driving"  # never "drunk driving" or "the drivers"
+    r"|influenc\w*|affect\w*|hand in hand|(?:go(?:es)?|moves?) (?:most )?(?:closely )?with|closely|in step with"
     r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
     re.I,
 )
 
 
 DIFFER = re.compile(
-    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap)\b", re.I
+    r"\b(?:differ\w*|distinguish\w*|separat\w*|discriminat\w*|contrast\w*|vary most|varies most|gap|apart)\b", re.I
 )
 
 
@@ -40,7 +41,8 @@ GROWTH = re.compile(
 
 # Words that ask for a course over time; "annual flow" or "per month" alone describe a measure instead.
 TIME_WORDS = re.compile(
-    r"\b(?:trend\w*|over (?:the )?(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
+    r"\b(?:trend\w*|over (?:the |those |these |all (?:the|those|these) )?"
+    r"(?:time|years?|months?|period|decades?|quarters?|days?|weeks?|seasons?)|"
     r"(?:each|every|by|from year to year) (?:year|month|quarter|day|week|decade)s?|"
     r"year[- ](?:on|over)[- ]year|through(?:out)? the (?:years|period)|year by year|"
     r"(?:average|mean|total|sum|median)s?\s+(?:\w+\s+){0,3}(?:per|each|by|every) (?:year|month|quarter|week|day)|"
@@ -62,9 +64,10 @@ CHANGE_WORDS = re.compile(
 
 
 SHARE = re.compile(
-    r"\b(?:share|slice|portion|proportion|percent(?:age)?s?\b(?! terms| change)|fraction|how common|most common"
+    r"\b(?:share|slice|portion|proportion|fraction|how common|most common"
+    r"|(?<!average )(?<!mean )(?<!median )percent(?:age)?s?\b(?! terms| change)"  # "the average percentage": a measure
     r"|least common"
-    r"|most frequent|commonest"
+    r"|most frequent|commonest|(?:largest|biggest|greatest|smallest|main|major) part of|what %"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
     r"|dominat\w*"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)"
@@ -155,7 +158,7 @@ def direction_of(text: str) -> str:
 
 SHARE_OF_TOTAL = re.compile(
     r"\b(?:share|slice|portion|proportion|percent(?:age)?|fraction|part) of (?:the )?(?:total|overall|all|combined)\b"
-    r"|\baccounts? for\b|\bmakes? up\b|\bcontribut\w*",
+    r"|\baccounts? for\b|\bmakes? up\b|\bcontribut\w*|\b(?:largest|biggest|greatest|smallest|main|major) part of\b",
     re.I,
 )
 
@@ -177,7 +180,8 @@ CYCLES = {"month": "month_of_year", "season": "quarter_of_year", "quarter": "qua
 
 
 MOVE = re.compile(
-    r"\b(?:grew|grow\w*|rose|ris\w+|climb\w*|gain\w*|increas\w*|jump\w*|improv\w*|fell|fall\w*|drop\w*|declin\w*"
+    r"\b(?:grew|grow\w*|rose|ris\w+|rais(?:e|ed|es|ing)|climb\w*|gain\w*|increas\w*|jump\w*|improv\w*|fell|fall\w*"
+    r"|drop\w*|declin\w*"
     r"|decreas\w*|lost|los[es]\w*|cut\w*|shr[aiu]nk\w*|(?:come|came|went|go|gone) (?:down|up)|chang\w*)\b",
     re.I,
 )
@@ -188,7 +192,8 @@ STEEP = re.compile(r"\b(?:steepest|sharpest|biggest|largest|greatest|strongest|f
 
 ENTITY = re.compile(
     r"\b(?:which|where|who|whose|in which|what \w+)\b"
-    r"|\b(?:fastest|slowest|most|least|best|worst)[- ](?:growing|shrinking|rising|falling|improving|declining)\b",
+    r"|\b(?:fastest|slowest|most|least|best|worst)[- ](?:growing|shrinking|rising|falling|improving|declining"
+    r"|perform(?:ing|ers?))\b",
     re.I,
 )
 
@@ -234,6 +239,86 @@ SET_ASIDE = re.compile(
     r"\s+(?:the\s+)?$",
     re.I,
 )
+
+
+# "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
+COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
+COUNTS = re.compile(r"\b(?:how many|number of|count\w*|most (?:often|frequent\w*)|frequent\w*)\b", re.I)
+
+
+def rows_asked(text: str) -> str | None:
+    """Whether the words ask for rows counted rather than a measure ranked: "said" ("how many", "what
+    share"), "implied" ("the most orders": a count, unless the orders are the measure), or None ("the
+    best feed", "the strongest month"). One decision for the reader of the question (which counts on
+    "implied") and for the doubt of its reading (which doubts anything short of "said")."""
+    if COUNTS.search(text) or SHARE.search(text):
+        return "said"
+    return "implied" if COUNTED.search(text) else None
+
+
+# "the best highway mpg of any model": one extreme over them all, no grouping
+ANY = re.compile(r"\bany(?: of the)?\s+(?:\w+\s+)?$", re.I)
+
+
+# "men or women", "A vs B": a choice between the things named
+EITHER = re.compile(r"\b(?:or|vs\.?|versus)\b", re.I)
+
+
+# "in which of the three years": the column after it holds the groups
+WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
+
+
+# Between two named columns of a list: "A, B or C", "A or the B" (a choice when EITHER joins one pair)
+LISTED = re.compile(r"\w*\s*(?:,|,?\s*(?:or|and))?\s*(?:the\s+)?", re.I)
+
+
+# "most of these bills": the things themselves, counted
+MOST_OF = re.compile(r"\b(?:most|many|the bulk|the majority) of (?:the|these|those|our|all the)\s+$", re.I)
+
+
+# "the windiest days", "the busiest months": a superlative of a measure's own word
+SUPERLATIVE = re.compile(r"\b[a-z]{2,}iest\b", re.I)
+
+
+# "carnivores, herbivores etc": values listed as examples of all the groups, not a filter to them
+ETC = re.compile(r"\w*\W*(?:etc\b|and so on\b|and (?:the )?others\b|and the like\b|\.\.\.|\u2026)", re.I)
+
+
+# "how much rain", "how much did it snow", "the total snow": words that ask an amount name a measure,
+# never a category's value
+AMOUNT = re.compile(
+    r"\b(?:how much(?:\s+(?:did|does|do|has|had|will)\s+it)?|total|average|mean|median|amount of)\s+(?:\w+\s+)?$", re.I
+)
+
+
+# "how much rain fell", "how many units sold": the amount that moved, not a change asked about ("how much
+# did it fall" asks the change)
+AMOUNT_MOVED = re.compile(
+    r"\bhow (?:much|many)\s+(?!(?:did|does|do|has|have|had|was|were|is|are|will|would)\b)(?:\w+\s+){0,3}?"
+    r"(?:fell|fall|falls|rose|rise|rises|came|went|sold)\b",
+    re.I,
+)
+
+
+# "across all the state-years", "over the counties": the rows a relation is measured over, not a variable
+UNITS_OF = re.compile(r"\b(?:across|over|among|within)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:\w+-)?$", re.I)
+
+
+# "which tumour grade", "what kind of weather": the grouping column named right after
+WHICH_BEFORE = re.compile(r"\b(?:which|what)\s+(?:(?:kind|type|sort)s? of\s+|\w+\s+)?$", re.I)
+
+
+# "what was the highest weekly price", "what's the lowest": one extreme asked for
+EXTREME = re.compile(
+    r"\bwhat(?:'s|\u2019s|\s+(?:is|was|were|are))?\s+the\s+(?:highest|lowest|largest|smallest|biggest|greatest"
+    r"|maximum|minimum|peak|record)\b",
+    re.I,
+)
+
+
+# "which stock did best", "the worst performer": how well, with no measure said (its level, or its change?)
+PERFORMED = re.compile(r"\b(?:did|done|do|does|perform\w*)\s+(?:the\s+)?(?:best|worst|well|badly|better|worse)\b", re.I)
+
 
 # A measure that is already a rate or a share of something: adding it up over rows means nothing.
 RATE_NAME = re.compile(

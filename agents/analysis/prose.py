@@ -14,6 +14,7 @@ from agents.operations.stats.charts import label, percentage
 
 STATISTIC_WORDS = {"mean": "mean", "median": "median", "sum": "total", "count": "count of", "min": "minimum",
                    "max": "maximum", "sd": "standard deviation of"}  # fmt: skip
+WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom)\b", re.I)
 DECLINE = re.compile(
     r"\b(?:shr[ai]nk\w*|shrunk|declin\w*|fell|fall\w*|drop\w*|decreas\w*|lost|los[es]\w*|least|cut\w*|reduc\w*|shed"
     r"|(?:come|came|went|go|gone|going) down)\b",
@@ -299,10 +300,16 @@ def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
     rows = [r for r in result["entities"] if r["percent_change"] is not None]
     if not rows:
         return [f"No {spoken(result['entity'])} has a value of {spoken(result['measure'])} at two moments."]
-    declining = bool(DECLINE.search(text))
+    declining = bool(DECLINE.search(text) or WORST.search(text))  # "the worst performer": the lowest change
     chosen = rows[-1] if declining else rows[0]
     change = chosen["percent_change"]
-    verb = "fell most" if declining else "grew most" if change >= 0 else "fell least (every one fell)"
+    verb = (
+        ("fell most" if change < 0 else "grew least (every one grew)")
+        if declining
+        else "grew most"
+        if change >= 0
+        else "fell least (every one fell)"
+    )
     measure = spoken(result["measure"])
     lead = (
         f"**{chosen['entity']}** {verb}: {measure} went from {figure(chosen['first'])} in {chosen['first_time']} "

@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import re
 
+from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.phrases import (
+    AMOUNT,
+    AMOUNT_MOVED,
+    ANY,
     ASSOCIATION,
     CHANGE_WORDS,
     COMPARE,
@@ -19,34 +23,39 @@ from agents.analysis.phrases import (
     CYCLE,
     CYCLES,
     DIFFER,
+    EITHER,
     ENTITY,
+    ETC,
+    EXTREME,
     GROUP_BEFORE,
     GROWTH,
     HIGH,
     LOW,
     MANY_MEASURES,
     MOST,
+    MOST_OF,
     MOVE,
-    OUTCOME_NAMES,
     OUTCOME_WORDS,
-    PASSIVE,
     POPULATION_SD,
-    SET_ASIDE,
     SHARE,
     SHARE_OF_TOTAL,
     STATISTIC_ONLY,
     STEEP,
+    SUPERLATIVE,
     TABLE_WORDS,
     TIME_WORDS,
     WHICH,
+    WHICH_BEFORE,
+    WHICH_OF,
     WHO,
     asks_which,
     direction_of,
+    rows_asked,
     statistic_of,
 )
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
-from agents.analysis.schema import CODED_MAX, MAX_GROUPS, NOT_MEASURES, Schema
+from agents.analysis.schema import CODED_MAX, MAX_GROUPS, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 
@@ -64,8 +73,10 @@ def kind_of(
     moved = GROWTH.search(text) or (MOVE.search(text) and (MOST.search(text) or STEEP.search(text)))
     if moved and schema.times and named_numbers and (MOST.search(text) or STEEP.search(text)) and ENTITY.search(text):
         return "growth"
-    which_most = WHICH.search(text) and (HIGH.search(text) or LOW.search(text)) and not CHANGE_WORDS.search(text)
-    changing = CHANGE_WORDS.search(text) and not DIFFER.search(text)
+    which_most = ((WHICH.search(text) and (HIGH.search(text) or LOW.search(text))) or EXTREME.search(text)) and not (
+        CHANGE_WORDS.search(text)
+    )  # "what was the highest weekly price": one extreme, not a course
+    changing = CHANGE_WORDS.search(text) and not DIFFER.search(text) and not AMOUNT_MOVED.search(text)
     course = changing or (TIME_WORDS.search(text) and not (filtered and not changing))
     if schema.times and not which_most and course:
         return "trend"
@@ -99,11 +110,14 @@ def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
     text = asked = " ".join((text or "").split())
     said_values = value_mentions(text, schema.values())
+    every = _columns_named(text, schema)
+    # "how much rain fell": an amount of rain, the precipitation column, not the rainy days
+    amounts = [(m.start, m.end) for m in every if m.column in schema.numbers and AMOUNT.search(text[: m.start])]
+    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts)]
     value_found = value_filters(text, said_values)
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
     )
-    every = _columns_named(text, schema)
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic
@@ -115,6 +129,7 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found = [f for f in number_found if f not in compared]
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
     free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
+    free = [m for m in free if not _things_counted(text, m)]  # "most of these bills": the bills counted
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
@@ -128,8 +143,16 @@ def read_question(text: str, schema: Schema) -> Request:
     in_full = len({m.column for m in free if m.score == 1} & set(plain))
     implied = int(schema.sole_measure is not None)
     request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
-    if request.kind == "association" and _which_group(text, schema, free) and (MOST.search(text) or HIGH.search(text)):
+    if (
+        request.kind == "association"
+        and _which_group(text, schema, free)
+        and any(p.search(text) for p in (MOST, HIGH, SUPERLATIVE))
+    ):
         request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
+    listed = alternatives(text, sorted((m for m in free if m.column in plain), key=lambda m: m.start))
+    if request.kind == "compare" and len(listed) >= 2 and DIFFER.search(unnamed) and MOST.search(unnamed):
+        request.kind = "rank_differences"  # "the biggest gap: pay, years since the PhD or years of service?"
+        numbers = listed
     statistic = statistic_of(unnamed)
     if statistic and statistic[0] == "count" and _counts_a_measure(text, free, schema):
         statistic = statistic_of(unnamed, besides=("count",))
@@ -148,27 +171,32 @@ def read_question(text: str, schema: Schema) -> Request:
     comparing = any(p.search(asked) for p in (COMPARE, WHICH, HIGH, LOW, MOST, EITHER))
     if several and request.group in (None, several[0].column) and comparing:
         request.group = several[0].column
-    request.filters = [f.condition for f in number_found + value_found]
+    # "across carnivores, herbivores etc": values listed as examples of the groups keep every group
+    examples = [f for f in several if ETC.match(asked[f.end :])]
+    if examples and request.group in (None, examples[0].column):
+        request.group = examples[0].column
+    request.filters = [f.condition for f in number_found + value_found if f not in examples]
     # "scored ECOG 0": a few-valued measure a value filters is no measure (a coded category filtered
     # so, "sex 1 or sex 2", is the comparison's grouping instead)
     coded_away = {f.column for f in binary if f.column not in schema.categories}
     request.measures = [n for n in numbers if n != request.group and n not in coded_away] or [
-        c for c in _filtered_measures(number_found) if c in schema.numbers
-    ]
+        c for c in _filtered_measures(number_found) if c in schema.measures
+    ]  # a period ("over 2001-2017") is never the measure
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
     _assign(request, text, schema, [m for m in free if m.column not in valued])
-    if request.kind == "statistic" and not statistic and MOST.search(unnamed):
-        request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI in the data"
+    superlative = any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
+    extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
+    if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
+        request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 
 
 def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
-    """Whether "which" or "what" is said right before a grouping column's name ("which tumour grade")."""
+    """Whether "which" or "what" is said right before a grouping column's name ("which tumour grade",
+    "what kind of weather")."""
     categories = set(schema.categories)
-    return any(
-        m.column in categories and re.search(r"\b(?:which|what)\s+(?:\w+\s+)?$", text[: m.start], re.I) for m in free
-    )
+    return any(m.column in categories and WHICH_BEFORE.search(text[: m.start]) for m in free)
 
 
 def _columns_named(text: str, schema: Schema) -> list[Mention]:
@@ -229,7 +257,7 @@ def _filtered_measures(found: list[Found]) -> list[str]:
 def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
     """Fill the parts each kind needs, from what the question named or the table's likeliest columns."""
     if request.kind == "association":
-        _association(request, text, schema, free)
+        read_association(request, text, schema, free)
     elif request.kind == "rank_differences":
         # "homeowners differ from renters": the side a value names is the grouping, unless a column is
         # named ("the men who were rearrested from those who weren't" splits by arrested, among men)
@@ -278,7 +306,8 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
             for m in free
             if m.column in schema.categories and m.column not in request.measures and not ANY.search(text[: m.start])
         ]  # "the best highway mpg of any model": one extreme over them all, no grouping
-        asks = asks_which(text) or HIGH.search(text) or LOW.search(text) or COMPARE.search(text)
+        asks = any(p.search(text) for p in (HIGH, LOW, COMPARE, SUPERLATIVE)) or asks_which(text)
+        asks = asks or _which_group(text, schema, free)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
         timeline = [m.column for m in free if m.column in schema.times and WHICH_OF.search(text[: m.start])]
@@ -309,7 +338,7 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
     """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
     rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
     if request.kind == "compare" and not request.measures and MOST.search(text):
-        if schema.sole_measure and not COUNTED.search(text):
+        if schema.sole_measure and rows_asked(text) is None:
             request.measures = [schema.sole_measure]  # "which feed is the best": of the table's one measure
         else:
             request.kind = "share"
@@ -324,12 +353,6 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
         request.measures, request.outcome = [request.measures[0]], request.measures[1]
 
 
-# "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
-COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
-ANY = re.compile(r"\bany(?: of the)?\s+(?:\w+\s+)?$", re.I)
-EITHER = re.compile(r"\b(?:or|vs\.?|versus)\b", re.I)
-WHICH_OF = re.compile(r"\b(?:which|what)\s+(?:of the (?:\w+\s+)?)?$", re.I)
-
 _NEEDS = {
     "group": ("compare", "rank_differences", "share"),
     "time": ("trend", "growth"),
@@ -338,48 +361,12 @@ _NEEDS = {
 }
 
 
-def _association(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
-    """Which columns go with which: the outcome is the column named last ("... associated with Y"); two
-    columns named are a pair; more are the candidates to rank; none, every number column is."""
-    ranked = sorted(free, key=lambda m: m.score < 1)  # "HDL cholesterol" is hdl, not total_cholesterol
-    full = {m.column for m in ranked if m.score == 1}
-    two_valued = {c["name"] for c in schema.columns if (c.get("distinct") or 0) == 2}
-    named = [m for m in ranked if m.column in schema.numbers or m.column in two_valued]
-    named = [m for m in named if m.column in full or not _beside_a_full_name(m, ranked)]
-    named = [m for m in named if not _set_aside(text, m)]
-    # "voting for Dole rather than Clinton": a two-valued column whose values are named is a column named
-    valued = [f["column"] for f in request.filters if f.get("op") in ("in", "=") and f.get("column") in two_valued]
-    columns = list(dict.fromkeys([m.column for m in sorted(named, key=lambda m: m.start)] + valued))
-    if PASSIVE.search(text) and len(columns) >= 2:
-        columns = [*columns[1:], columns[0]]  # "spending driven by age or income": the first named is the outcome
-    ranking = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
-    if len(columns) == 2 and not (ranking and MANY_MEASURES.search(text)):
-        request.pair = True
-        request.measures, request.outcome = [columns[0]], columns[1]
-        return
-    request.outcome = columns[-1] if columns else _outcome_column(schema)
-    request.measures = columns[:-1] if len(columns) > 2 else []
-    aside = [m.column for m in free if _set_aside(text, m)]
-    if aside and not request.measures:
-        request.measures = [n for n in schema.numbers if n not in aside and n != request.outcome]
-
-
-def _beside_a_full_name(mention: Mention, named: list[Mention]) -> bool:
-    """ "HDL cholesterol": the word after hdl is part of its phrase, not total_cholesterol."""
-    return any(m.score == 1 and m is not mention and abs(m.end - mention.start) <= 2 for m in named)
-
-
-def _set_aside(text: str, mention: Mention) -> bool:
-    """ "Leaving the murder rate aside", "other than income": a column the question rules out."""
-    before, after = text[max(0, mention.start - 30) : mention.start], text[mention.end : mention.end + 8]
-    return bool(SET_ASIDE.search(before)) and (not before.lower().rstrip().endswith(("leaving", "setting", "putting"))
-                                               or after.lower().lstrip().startswith("aside"))  # fmt: skip
-
-
-def _outcome_column(schema: Schema) -> str | None:
-    names = [c["name"] for c in schema.columns if c.get("role") not in NOT_MEASURES]
-    chosen = [n for n in names if OUTCOME_NAMES.match(n)]
-    return chosen[0] if chosen else (names[-1] if names else None)
+def _things_counted(text: str, mention: Mention) -> bool:
+    """ "Where do most of these bills come from" counts the bills (rows): an amount's column (bill, fare)
+    said in the plural after "most of the" names the things, not the amount shared."""
+    said = text[mention.start : mention.end]
+    plural = said.lower().endswith("s") and not mention.column.lower().endswith("s")
+    return plural and bool(MOST_OF.search(text[: mention.start]))
 
 
 def _first_category(schema: Schema, free: list[Mention], *, besides: str | None = None) -> str | None:

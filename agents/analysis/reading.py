@@ -61,7 +61,6 @@ NEEDED = {  # the parts each kind must name for its reading to be sure
     "growth": ("measure", "entity"),
     "statistic": ("measure",),
 }
-COUNTS = re.compile(r"\b(?:how many|number of|count\w*|most (?:often|frequent\w*)|frequent\w*)\b", re.I)
 ONE_MEASURE = ("compare", "trend", "growth", "statistic")  # kinds whose lead answers one measure
 
 
@@ -111,6 +110,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     ]
     guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
     doubts = _part_doubts(text, request, named, guessed)
+    unsaid = request.kind == "compare" and bool(request.measures) and request.measures[0] not in named
+    if unsaid and schema.times and phrases.PERFORMED.search(text):  # "which stock did best": its level or its growth?
+        doubts.append(
+            Doubt(f"you asked which did best; I compared {spoken(request.measures[0])}, not its change", UNSURE)
+        )
     if _rows_counted_unasked(text, request, schema):
         guessed.append("measure")
         doubts.append(
@@ -138,7 +142,7 @@ def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
     """ "The strongest month for wine sales": read as the month with the most rows, since no measure is
     named, while nothing asked for a count or a share and the table has a measure."""
     counted = request.kind == "share" and request.weight is None
-    return counted and bool(schema.measures) and not phrases.SHARE.search(text) and not COUNTS.search(text)
+    return counted and bool(schema.measures) and phrases.rows_asked(text) != "said"
 
 
 def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: list[str]) -> list[Doubt]:
@@ -164,9 +168,29 @@ def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: l
         doubts.append(
             Doubt(f"a total of {spoken(summed[0])} adds up rates, which says little; you may mean its mean", UNSURE)
         )
+    if request.kind == "association" and len(request.measures) >= 2 and not _outcome_marked(text, request):
+        doubts.append(Doubt(f"I took {spoken(request.outcome)} as the outcome, as no word marks one", HESITANT))
     if request.kind == "association" and not phrases.ASSOCIATION.search(text):
         doubts.append(Doubt("the question does not ask how they relate; I read it so as it names two measures", UNSURE))
     return doubts
+
+
+def _outcome_marked(text: str, request: Request) -> bool:
+    """Whether the question's words mark the outcome of a ranking of several columns: "goes with Y",
+    "predicts Y", "Y: is it A or B", "Y depends on", not merely the column named last."""
+    for mention in request.said.columns:
+        if mention.column == request.outcome:
+            before, after = text[: mention.start], text[mention.end :]
+            if OUTCOME_BEFORE.search(before) or OUTCOME_AFTER.match(after):
+                return True
+    return False
+
+
+OUTCOME_BEFORE = re.compile(
+    r"(?:\bwith|\bto|\bpredict\w*|\bexplain\w*|\baffect\w*|\bdrives?|\binfluenc\w*|\bof|\bon)\s+(?:the\s+)?$",
+    re.I,
+)
+OUTCOME_AFTER = re.compile(r"\w*\s*(?::|\b(?:depends?|is (?:driven|predicted|explained))\b)", re.I)
 
 
 def _other_columns_said(words: list[str], schema: Schema, used: set[str]) -> list[str]:

@@ -26,6 +26,7 @@ POSITIVE = ("1", "yes", "true", "y")
 
 
 NONE_OF = re.compile(r"\b(?:without(?: any)?|with no|no|zero|free of)\s+$", re.I)
+SOME_OF = re.compile(r"(?<!without )(?<!not )\b(?:any|some|at least one)\s+$", re.I)
 
 
 YES_NO = ({"0", "1"}, {"yes", "no"}, {"true", "false"}, {"y", "n"})
@@ -47,6 +48,10 @@ def binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Found
             found.append(Found({"column": mention.column, "op": "=", "value": 0}, mention.start, mention.end,
                                mention.column))  # fmt: skip
             continue  # "people without any physical limitation", "with no chronic diseases"
+        if column["type"] == "number" and column.get("min") == 0 and SOME_OF.search(text[: mention.start]):
+            found.append(Found({"column": mention.column, "op": ">", "value": 0}, mention.start, mention.end,
+                               mention.column))  # fmt: skip
+            continue  # "mothers who smoked (any cigarettes a day)", "homes with at least one garage"
         if set(values) not in YES_NO:
             continue
         compared = COMPARE.search(text) or asks_which(text) or HIGH.search(text) or LOW.search(text)

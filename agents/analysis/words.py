@@ -19,9 +19,9 @@ CONCEPTS = {
     "width": {"width", "wide", "narrow", "breadth"},
     "size": {"size", "big", "small_", "large_"},
     "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "pricy", "fare"},
-    "income": {"income", "earn", "earning", "salary", "wage", "pay", "rich", "wealth", "wealthy"},
+    "income": {"income", "earn", "earning", "salary", "wage", "pay", "paid", "rich", "wealth", "wealthy"},
     "speed": {"speed", "fast", "slow", "quick", "velocity"},
-    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst"},
+    "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst", "degree"},
     "fertility": {"fertility", "birth", "fecundity"},
     "doctor": {"doctor", "md", "physician", "gp"},
     "walking": {"step", "walk", "pace", "stride"},
@@ -46,7 +46,7 @@ WORD_CONCEPTS: dict[str, set[str]] = {}
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
 UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "gbp", "pct", "percent", "pc", "in", "ft", "s",
          "ms", "min", "h", "hr", "hrs", "km", "kmh", "kph", "mph", "c", "f", "k", "num", "no", "nr", "amt", "ppm",
-         "ppb", "mg", "ml", "thousands", "thousand", "bn", "mn"}  # fmt: skip
+         "ppb", "mg", "ml", "oz", "gal", "kwh", "gwh", "thousands", "thousand", "bn", "mn"}  # fmt: skip
 STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is", "are", "was", "were", "what",
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
@@ -205,7 +205,8 @@ def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
     if not 2 <= size <= 4 or not abbreviation.isalpha() or index + size > len(words):
         return []
     said = words[index : index + size]
-    if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP for w in said):
+    # "miles per gallon" spells mpg: "per" has its letter in a rate's abbreviation, other small words none
+    if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP - {"per"} for w in said):
         return []
     return list(range(index, index + size))
 
@@ -247,7 +248,6 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
             spoken = str(value).lower().strip()
             if not spoken or spoken.isdigit():
                 continue
-            code = str(value).strip()
             for variant in _variants(spoken):
                 # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
                 pattern = (
@@ -255,9 +255,9 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     if spoken in VAGUE_VALUES
                     else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
                 )
-                if variant == spoken and _is_short_code(code):
-                    # A code in capitals ("IN", "OR", "ME") counts only as written: "in total" names no state.
-                    match = re.search(rf"(?<![\w-]){re.escape(code)}(?![\w])", text)
+                # A code in capitals ("IN", "OR", "ME": also words) names its value only in capitals
+                if variant == spoken and str(value).isupper() and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
+                    match = re.search(pattern.replace(re.escape(variant), re.escape(str(value))), text)
                 else:
                     match = re.search(pattern, lowered)
                 if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
@@ -266,10 +266,6 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     found.append((column, str(value), match.start()))
                     break
     return sorted(found, key=lambda f: f[2])
-
-
-def _is_short_code(value: str) -> bool:
-    return len(value) <= 3 and value.isalpha() and value.isupper()
 
 
 def _variants(value: str) -> list[str]:
@@ -298,7 +294,9 @@ def _variants(value: str) -> list[str]:
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.
 PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
-                "man": ["men"], "woman": ["women"], "child": ["children"]}  # fmt: skip
+                "man": ["men"], "woman": ["women"], "child": ["children"],
+                # countries coded by letters are said by their people's adjective
+                "usa": ["american"], "us": ["american"], "uk": ["british"], "gb": ["british"]}  # fmt: skip
 
 MONTHS = {name[:3]: name for name in ("january", "february", "march", "april", "may", "june", "july", "august",
                                       "september", "october", "november", "december")}  # fmt: skip

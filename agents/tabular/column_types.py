@@ -30,9 +30,13 @@ STRAY_SHARE = 0.05  # at most this share of a column's values may be stray words
 STRAY_KINDS = 3  # ... and at most this many different ones
 EVEN_SHARE = 0.8  # numbered subjects: this share of them have the commonest number of rows
 LEADING_ZERO = re.compile(r"^0\d")
+QUARTER = "%Y-Q%q"  # no strptime directive: read by QUARTER_DATE
+QUARTER_DATE = re.compile(r"(\d{4})\s*[-/ ]?\s*Q([1-4])", re.I)
 DATE_FORMATS = (
     ("%Y-%m-%d", "year-month-day"),
     ("%Y/%m/%d", "year/month/day"),
+    ("%Y-%m", "year-month (the month's first day)"),  # a monthly series: "2000-01"
+    (QUARTER, "year-quarter (the quarter's first day)"),  # a quarterly series: "2010-Q4"
     ("%d/%m/%Y", "day/month/year"),
     ("%m/%d/%Y", "month/day/year"),
     ("%d.%m.%Y", "day.month.year"),
@@ -116,6 +120,9 @@ def number_of(text: str, decimal: str, thousands: str) -> float | None:
 
 
 def date_of(text: str, pattern: str) -> date | None:
+    if pattern == QUARTER:
+        quarter = QUARTER_DATE.fullmatch(text.strip())
+        return date(int(quarter[1]), 3 * int(quarter[2]) - 2, 1) if quarter else None
     try:
         moment = datetime.strptime(text.strip(), pattern)
     except ValueError:

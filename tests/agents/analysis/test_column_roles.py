@@ -36,6 +36,7 @@ def column(name, kind="number", distinct=10, low=1, high=100, **more):
         (column("weight"), 30, "measure"),  # a body's weight is measured
         (column("country", "string", distinct=1), 30, "constant"),
         (column("price", distinct=25, low=3, high=90), 30, "measure"),
+        (column("Duty____per_case_", distinct=280, low=0.1, high=4.2), 300, "measure"),  # a rate per case measures
     ],
 )
 def test_roles(given, rows, role):
