@@ -109,7 +109,7 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         if not any(s <= m.start() < e for s, e in taken) and stem(m.group()) not in name_words
     ]
     guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
-    doubts = _part_doubts(text, request, named, guessed)
+    doubts = _part_doubts(text, request, named, guessed, schema)
     unsaid = request.kind == "compare" and bool(request.measures) and request.measures[0] not in named
     if unsaid and schema.times and phrases.PERFORMED.search(text):  # "which stock did best": its level or its growth?
         doubts.append(
@@ -145,7 +145,9 @@ def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
     return counted and bool(schema.measures) and phrases.rows_asked(text) != "said"
 
 
-def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: list[str]) -> list[Doubt]:
+def _part_doubts(
+    text: str, request: Request, named: dict[str, bool], guessed: list[str], schema: Schema
+) -> list[Doubt]:
     """Doubts about the request's parts: guessed, named only through a synonym, one of several."""
     doubts = []
     if guessed:
@@ -161,7 +163,10 @@ def _part_doubts(text: str, request: Request, named: dict[str, bool], guessed: l
         doubts.append(Doubt(f"you asked for “{ranks.group()}”, and I found nothing to rank", UNSURE))
     elif request.kind == "statistic" and re.match(r"\s*(?:which|where|who)\b", text, re.I):
         doubts.append(Doubt("you asked which one, and I found no groups to choose from", UNSURE))
-    if request.group and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
+    differ = phrases.DIFFER.search(text)
+    if differ and request.kind == "statistic":
+        doubts.append(Doubt(f"you asked what differs (“{differ.group()}”), and I compared nothing", UNSURE))
+    if request.group and _groups_kept(request, schema) < 2:
         doubts.append(Doubt(f"I compared {spoken(request.group)} groups, but kept only one of them", UNSURE))
     summed = [m for m in request.measures if request.statistic == "sum" and phrases.RATE_NAME.search(m)]
     if summed:
@@ -191,6 +196,17 @@ OUTCOME_BEFORE = re.compile(
     re.I,
 )
 OUTCOME_AFTER = re.compile(r"\w*\s*(?::|\b(?:depends?|is (?:driven|predicted|explained))\b)", re.I)
+
+
+def _groups_kept(request: Request, schema: Schema) -> int:
+    """How many of the grouping column's values the filters on it leave ("not West" of East and West: one)."""
+    on_group = [f for f in request.filters if f.get("column") == request.group]
+    if any(f.get("op") == "=" for f in on_group):
+        return 1
+    column = next((c for c in schema.columns if c["name"] == request.group), {})
+    values = [str(v) for v in column.get("values") or []]
+    left = [v for v in values if not any(f.get("op") == "!=" and str(f.get("value")) == v for f in on_group)]
+    return len(left) if values else 2
 
 
 def _other_columns_said(words: list[str], schema: Schema, used: set[str]) -> list[str]:

@@ -211,27 +211,37 @@ def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
     return list(range(index, index + size))
 
 
+def _compound(words: list[Word], index: int, name_stem: str) -> list[int]:
+    """The positions of two words said apart that a name writes as one ("follow-up", "check in")."""
+    if index + 1 >= len(words) or words[index].end + 1 < words[index + 1].start:
+        return []
+    joined = words[index].text + words[index + 1].text
+    return [index, index + 1] if name_stem in (joined, stem(joined)) else []
+
+
 def _near(
     words: list[Word], anchor: int, named: Named, window: int, own: frozenset[str]
 ) -> tuple[Mention, list[int]] | None:
     """The name's words said from ``anchor`` on (within ``window`` words), if the first one is there."""
-    positions, exact = [], True
+    positions, exact, said = [], True, 0
     for stem_, concepts in zip(named.stems, named.concepts, strict=True):
         for index in range(anchor, min(len(words), anchor + window + 1)):
             if index in positions:
                 continue
-            initials = _initials(words, index, stem_)
+            initials = _initials(words, index, stem_) or _compound(words, index, stem_)
             if initials:
-                positions += initials  # "breast cancer cases" names bc_cases
+                positions += initials  # "breast cancer cases" names bc_cases, "follow-up" followup_days
+                said += 1
                 break
             matched, exactly = _matches(words[index], stem_, concepts, own)
             if matched:
                 positions.append(index)
                 exact = exact and exactly
+                said += 1
                 break
     if anchor not in positions:
         return None
-    score = len(positions) / len(named.stems)
+    score = said / len(named.stems)
     if len(named.stems) > 1 and len(positions) == 1 and words[anchor].stem in STOP | {"mean", "average", "total"}:
         return None
     first, last = min(positions), max(positions)

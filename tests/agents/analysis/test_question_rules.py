@@ -245,3 +245,15 @@ def test_which_did_best_without_a_measure_over_time_doubts_level_against_change(
     assert request.kind == "compare" and read_back("Which fund did best?", funds, request).certainty <= 0.5
     said = read_question("Which fund had the best mean unit price?", funds)
     assert read_back("Which fund had the best mean unit price?", funds, said).certainty > 0.5
+
+
+def test_a_name_written_as_one_word_is_named_by_its_two_words_said_apart():
+    from agents.analysis.words import mentions
+
+    assert [(m.column, m.score) for m in mentions("the median check-in wait", ["checkin_wait", "age"])] == [
+        ("checkin_wait", 1.0)
+    ]
+    assert [(m.column, m.score) for m in mentions("average set up cost", ["setup_cost", "units"])] == [
+        ("setup_cost", 1.0)
+    ]
+    assert mentions("check the wait", ["checkin_wait"])[0].score == 0.5  # "check" alone is not "checkin"

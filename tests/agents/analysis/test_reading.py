@@ -35,6 +35,28 @@ def test_a_value_the_reading_did_not_filter_on_is_a_doubt_that_caps_the_answer()
     assert reading.certainty <= UNSURE
 
 
+def test_groups_left_down_to_one_by_an_exclusion_are_a_doubt():
+    two = Schema("players", [
+        {"name": "league", "type": "string", "distinct": 2, "values": ["American", "National"]},
+        {"name": "runs", "type": "number", "distinct": 90},
+        {"name": "salary", "type": "number", "distinct": 300},
+    ], rows=300)  # fmt: skip
+    text = "What sets the American league players apart from the National ones the most?"
+    reading = read_back(text, two, read_question(text, two))
+    assert any("kept only one of them" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
+
+
+def test_a_difference_asked_and_answered_with_one_figure_is_a_doubt():
+    shops = Schema("teams", [
+        {"name": "Region", "type": "string", "distinct": 2, "values": ["North", "South"]},
+        {"name": "Goals", "type": "number", "distinct": 90},
+        {"name": "Rent", "type": "number", "distinct": 300},
+    ], rows=300)  # fmt: skip
+    text = "What sets the North region goal scorers apart from the South ones the most?"
+    reading = read_back(text, shops, read_question(text, shops))
+    assert any("you asked what differs" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
+
+
 def test_a_total_of_a_rate_is_a_doubt_that_offers_its_mean():
     reading = reading_of("Which region has the largest total crimes per 1000?")
     assert any("adds up rates" in doubt and "crimes per 1000" in doubt for doubt in reading.said())
