@@ -162,6 +162,8 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
             page.locator("#thread article.kind-collaborative_response section.heat").first.wait_for(
                 state="attached", timeout=30_000
             )
+        # The agents' turns end (a write-up arriving later folds the analyst's report again, live).
+        nina_page.wait_for_function("() => !document.querySelector('.state-card.state-working')", timeout=60_000)
         report = nina_page.locator("#thread article.kind-collaborative_response").first
         unfold(report)  # one line if written up, and its second section is below its lead
         section = report.locator("section.heat").nth(1)
