@@ -48,9 +48,10 @@ def test_the_pages_send_a_policy_and_break_none_of_it(member):
     page.locator("#map-node-0").click()
     heading = page.get_by_test_id("node-details").locator("h2").first
     heading.wait_for()
+    goal = heading.inner_text()  # read before Enter: a fast swap would otherwise be read as the old heading
     page.locator("#map-node-1").focus()
     page.keyboard.press("Enter")  # opens the node without an htmx trigger filter (those need eval)
-    expect(heading).not_to_have_text(heading.inner_text(), timeout=30_000)
+    expect(heading).not_to_have_text(goal, timeout=30_000)
     report = page.locator("#thread article").last
     report.locator("header button", has_text="Give feedback").click()
     panel = page.get_by_test_id("feedback-panel")
