@@ -136,11 +136,20 @@ def next_round(session, owner, sender: str, feedback_type: str, text: str) -> No
 
 def unfold(report) -> None:
     """Open a report of the thread as a person would: its one line if it is folded (a version replaced,
-    an analysis written up), then the rest of the report below its lead."""
-    for show in ("> details.fold:not([open]) > summary .show", "details.more:not([open]) > summary .show"):
-        line = report.locator(show)
-        if line.count():
-            line.first.click()
+    an analysis written up), then the rest of the report below its lead. A write-up arriving live folds
+    the report again, as it should: then it is opened again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(3):
+        try:
+            for show in ("> details.fold:not([open]) > summary .show", "details.more:not([open]) > summary .show"):
+                line = report.locator(show)
+                if line.count():
+                    line.first.click(timeout=5_000)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the report folded again each time it was opened")
 
 
 UNDRAWN_LABELS = """() => Array.from(document.querySelectorAll('#map-nodes .node tspan')).filter((t) => {
