@@ -64,7 +64,7 @@ EXCLUDE = re.compile(
 )
 NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
-UNIT_AFTER = re.compile(r"^\s*([A-Za-z%€$£]+)")
+UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c, as mean_temp_c does
 CLAUSE_END = re.compile(
     r"[.;?!]|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
 )

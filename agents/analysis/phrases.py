@@ -93,6 +93,14 @@ LOW = re.compile(
 PERCENTILE = re.compile(
     r"\b(\d{1,2}(?:\.\d+)?)(?:st|nd|rd|th)?[- ]?(?:percentile|centile|pctl?)\b|\bp(\d{1,2})\b", re.I
 )
+# "the top 10% of earners", "the bottom 5 percent": where that share of the rows begins, a percentile
+TOP_PERCENT = re.compile(
+    r"\b(?:(top|highest|upper|richest)|(bottom|lowest|poorest))\s+(\d{1,2}(?:\.\d+)?)\s*(?:%|percent\b)", re.I
+)
+
+
+def asks_percentile(text: str) -> bool:
+    return bool(PERCENTILE.search(text) or TOP_PERCENT.search(text))
 
 
 STATISTIC_WORDS = [
@@ -137,6 +145,9 @@ def statistic_of(text: str, *, besides: tuple[str, ...] = ()) -> tuple[str, floa
     text = INSTEAD.sub(" ", text)
     for match in PERCENTILE.finditer(text):
         said.append((match.start(), "percentile", float(match.group(1) or match.group(2))))
+    for match in TOP_PERCENT.finditer(text):
+        share = float(match.group(3))
+        said.append((match.start(), "percentile", 100 - share if match.group(1) else share))
     for pattern, name in STATISTIC_WORDS:
         for match in pattern.finditer(text):
             if re.fullmatch(r"p\d+", name):
@@ -163,9 +174,12 @@ SHARE_OF_TOTAL = re.compile(
 )
 
 
+# "who has the most", "tell me who earns most"; never "the students who were in the programme", which
+# names rows
 WHICH = re.compile(
-    r"\b(?:which|rank|who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold)"
-    r"|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b",
+    r"\b(?:which|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b"
+    r"|(?:^\s*|[^\w\s]\s*|\b(?:me|us|and|so|then|know|see|show|find|tell)\s+)"
+    r"who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold)\b",
     re.I,
 )
 
@@ -199,6 +213,14 @@ ENTITY = re.compile(
 
 
 COMPARE = re.compile(r"\b(?:compare|compared|comparing|versus|vs\.?|differ\w*|between)\b", re.I)
+
+
+# "did they stay out longer than those who didn't", "for each group": the rows a yes/no names are one side
+OTHER_SIDE = re.compile(
+    r"\bthan (?:those|the (?:others?|rest|ones)|people|ones)\b|\b(?:for|in|of) (?:each|both|either) group\b"
+    r"|\bthe two groups\b",
+    re.I,
+)
 
 
 MOST = re.compile(
@@ -256,8 +278,11 @@ def rows_asked(text: str) -> str | None:
     return "implied" if COUNTED.search(text) else None
 
 
-# "the best highway mpg of any model": one extreme over them all, no grouping
-ANY = re.compile(r"\bany(?: of the)?\s+(?:\w+\s+)?$", re.I)
+# "the best highway mpg of any model", "the most riders on a single day": one extreme over them all,
+# no grouping
+ANY = re.compile(
+    r"\bany(?: of the)?\s+(?:\w+\s+)?$|\b(?:a|any|one)\s+(?:single|given|one)\s+$|\b(?:on|in)\s+one\s+$", re.I
+)
 
 
 # "men or women", "A vs B": a choice between the things named

@@ -35,6 +35,7 @@ from agents.analysis.phrases import (
     MOST,
     MOST_OF,
     MOVE,
+    OTHER_SIDE,
     OUTCOME_WORDS,
     POPULATION_SD,
     SHARE,
@@ -48,6 +49,7 @@ from agents.analysis.phrases import (
     WHICH_BEFORE,
     WHICH_OF,
     WHO,
+    asks_percentile,
     asks_which,
     direction_of,
     rows_asked,
@@ -68,7 +70,8 @@ def kind_of(
         return "rank_differences"
     if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)):
         return "association"
-    if SHARE.search(text) and (not named_numbers or SHARE_OF_TOTAL.search(text)):
+    shares = SHARE.search(text) and not asks_percentile(text)  # "the top 10% of earners": where they begin
+    if shares and (not named_numbers or SHARE_OF_TOTAL.search(text)):
         return "share"
     moved = GROWTH.search(text) or (MOVE.search(text) and (MOST.search(text) or STEEP.search(text)))
     if moved and schema.times and named_numbers and (MOST.search(text) or STEEP.search(text)) and ENTITY.search(text):
@@ -80,7 +83,7 @@ def kind_of(
     course = changing or (TIME_WORDS.search(text) and not (filtered and not changing))
     if schema.times and not which_most and course:
         return "trend"
-    if SHARE.search(text):
+    if shares:
         return "share"
     if MANY_MEASURES.search(text) and MOST.search(text):
         return "rank_differences"
@@ -110,10 +113,13 @@ def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
     text = asked = " ".join((text or "").split())
     said_values = value_mentions(text, schema.values())
-    every = _columns_named(text, schema)
+    every = _directions_apart(text, _people_apart(text, _columns_named(text, schema), schema), schema)
     # "how much rain fell": an amount of rain, the precipitation column, not the rainy days
     amounts = [(m.start, m.end) for m in every if m.column in schema.numbers and AMOUNT.search(text[: m.start])]
-    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts)]
+    # "the largest population of any municipality": the Municipality column names the rows, the word is
+    # no filter to a Kind column's value "municipality"
+    rows_named = [(m.start, m.end) for m in every if m.score == 1 and m.column in schema.row_names]
+    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts + rows_named)]
     value_found = value_filters(text, said_values)
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
@@ -158,9 +164,8 @@ def read_question(text: str, schema: Schema) -> Request:
         statistic = statistic_of(unnamed, besides=("count",))
     if statistic:
         request.statistic, request.percentile = statistic
-    binary = binary_filters(text, schema, free) + [
-        f for f in coded_values(text, schema, free) if f.column not in {c.column for c in compared}
-    ]
+    yes_no = binary_filters(text, schema, free)
+    binary = yes_no + [f for f in coded_values(text, schema, free) if f.column not in {c.column for c in compared}]
     number_found += binary
     free = [m for m in free if m.column not in {f.column for f in binary}]
     grouping = _group_mentions(text, schema, free)
@@ -176,9 +181,10 @@ def read_question(text: str, schema: Schema) -> Request:
     if examples and request.group in (None, examples[0].column):
         request.group = examples[0].column
     request.filters = [f.condition for f in number_found + value_found if f not in examples]
-    # "scored ECOG 0": a few-valued measure a value filters is no measure (a coded category filtered
-    # so, "sex 1 or sex 2", is the comparison's grouping instead)
-    coded_away = {f.column for f in binary if f.column not in schema.categories}
+    # "scored ECOG 0", "whose grade improved": a few-valued measure a value filters, or a yes/no column said
+    # as who the rows are, is no measure (a coded category filtered so, "sex 1 or sex 2", is the
+    # comparison's grouping instead)
+    coded_away = {f.column for f in binary if f.column not in schema.categories} | {f.column for f in yes_no}
     request.measures = [n for n in numbers if n != request.group and n not in coded_away] or [
         c for c in _filtered_measures(number_found) if c in schema.measures
     ]  # a period ("over 2001-2017") is never the measure
@@ -211,6 +217,34 @@ def _columns_named(text: str, schema: Schema) -> list[Mention]:
         ],
         schema,
     )
+
+
+def _people_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
+    """ "Where are hitters paid better": the hitters are the rows, people named after what they do, not
+    the Hits measure, when another measure is named."""
+    measures = [m for m in found if m.column in schema.measures and m.column not in schema.categories]
+    people = [m for m in measures if _agent_noun(text[m.start : m.end], m.column)]
+    return [m for m in found if m not in people] if people and len(measures) > len(people) else found
+
+
+def _directions_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
+    """ "The longest average departure delay": "longest" is the direction asked, not a duration column
+    (air_time), when a measure is named as such."""
+    measures = [m for m in found if m.column in schema.measures]
+    named = [m for m in measures if m.score == 1]
+    directions = [
+        m for m in measures if m not in named and any(p.fullmatch(text[m.start : m.end]) for p in (HIGH, LOW, MOST))
+    ]
+    return [m for m in found if m not in directions] if named and directions else found
+
+
+def _agent_noun(said: str, column: str) -> bool:
+    """ "hitters" of Hits, "runners" of runs: one word ending in -er(s) whose stem is a word of the column's
+    name that has no such ending."""
+    word = said.lower()
+    if " " in word or not word.removesuffix("s").endswith("er"):
+        return False
+    return any(stem(part) == stem(word) and not part.removesuffix("s").endswith("er") for part in split_name(column))
 
 
 def _compared(text: str, schema: Schema, number_found: list[Found], every: list[Mention]) -> list[Found]:
@@ -306,7 +340,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
             for m in free
             if m.column in schema.categories and m.column not in request.measures and not ANY.search(text[: m.start])
         ]  # "the best highway mpg of any model": one extreme over them all, no grouping
-        asks = any(p.search(text) for p in (HIGH, LOW, COMPARE, SUPERLATIVE)) or asks_which(text)
+        asks = any(p.search(text) for p in (HIGH, LOW, COMPARE, SUPERLATIVE, OTHER_SIDE)) or asks_which(text)
         asks = asks or _which_group(text, schema, free)
         if request.group is None and named and asks:
             request.group = named[0]  # "the region with the lowest murder rate", "priciest district"

@@ -96,8 +96,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     named: dict[str, bool] = {}  # each used column the question names: whether in full and as such
     unused_columns: list[str] = []
     for mention in request.said.columns:
-        if mention.column in used:
-            taken.append((mention.start, mention.end))
+        if mention.column in used or (mention.score == 1 and mention.column in schema.row_names):
+            taken.append((mention.start, mention.end))  # "of any municipality": the rows themselves
             named[mention.column] = named.get(mention.column, False) or (mention.exact and mention.score == 1)
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)

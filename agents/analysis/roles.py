@@ -7,9 +7,9 @@ import re
 from typing import Any
 
 from agents.analysis.filters import Found, excluded_at
-from agents.analysis.phrases import COMPARE, GROUP_BEFORE, HIGH, LEVELS, LOW, asks_which
+from agents.analysis.phrases import COMPARE, GROUP_BEFORE, HIGH, LEVELS, LOW, OTHER_SIDE, asks_which
 from agents.analysis.schema import Schema
-from agents.analysis.words import Mention
+from agents.analysis.words import Mention, stem
 
 
 def levels_said(text: str, schema: Schema, named: list[Mention]) -> Schema:
@@ -23,6 +23,7 @@ def levels_said(text: str, schema: Schema, named: list[Mention]) -> Schema:
 
 
 POSITIVE = ("1", "yes", "true", "y")
+PERIOD_WORDS = {"day", "week", "month", "year", "hour", "time", "night"}
 
 
 NONE_OF = re.compile(r"\b(?:without(?: any)?|with no|no|zero|free of)\s+$", re.I)
@@ -52,9 +53,9 @@ def binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Found
             found.append(Found({"column": mention.column, "op": ">", "value": 0}, mention.start, mention.end,
                                mention.column))  # fmt: skip
             continue  # "mothers who smoked (any cigarettes a day)", "homes with at least one garage"
-        if set(values) not in YES_NO:
+        if set(values) not in YES_NO or _only_a_period(text, mention):
             continue
-        compared = COMPARE.search(text) or asks_which(text) or HIGH.search(text) or LOW.search(text)
+        compared = any(p.search(text) for p in (COMPARE, OTHER_SIDE, HIGH, LOW)) or asks_which(text)
         if GROUP_BEFORE.search(text[: mention.start][-60:]) or compared:
             continue
         negated = bool(NEGATED.search(text[max(0, mention.start - 40) : mention.start]))
@@ -62,6 +63,13 @@ def binary_filters(text: str, schema: Schema, free: list[Mention]) -> list[Found
         condition = {"column": mention.column, "op": "=", "value": raw[0]}
         found.append(Found(condition, mention.start, mention.end, mention.column))
     return found
+
+
+def _only_a_period(text: str, mention: Mention) -> bool:
+    """ "On days above 27 °C": a period word alone, part of working_day's name, says which rows are
+    counted, not that they are working days."""
+    said = text[mention.start : mention.end]
+    return mention.score < 1 and " " not in said and stem(said) in PERIOD_WORDS
 
 
 def spoken_value(value: Any) -> str:

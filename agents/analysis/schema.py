@@ -77,6 +77,12 @@ class Schema:
             if c.get("role") != "identifier"
         ]
 
+    @property
+    def row_names(self) -> list[str]:
+        """Text columns with a value for (nearly) every row: the names of the things the rows are."""
+        categories = set(self.categories)
+        return [c["name"] for c in self.columns if c["type"] == "string" and c["name"] not in categories]
+
     def _unique(self) -> int:
         """A text column with a value for every row names the rows (students, states): it groups nothing."""
         return self.rows - 1 if self.rows > 2 else MAX_GROUPS

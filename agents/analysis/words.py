@@ -28,18 +28,26 @@ CONCEPTS = {
     "rain": {"rain", "rainfall", "precipitation", "precip", "wet", "dry"},
     "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
              "mpg", "litre", "liter", "l100km"},
-    "population": {"population", "populous", "inhabitant", "people", "resident"},
+    "population": {"population", "populous", "inhabitant", "people", "resident", "pop"},
     "revenue": {"revenue", "sale", "turnover", "takings"},
     "profit": {"profit", "profitable", "margin"},
     "duration": {"duration", "wait", "waiting", "minute", "hour", "time_", "long"},
     "score": {"score", "grade", "mark", "rating", "rate_"},
     "quantity": {"quantity", "unit", "qty", "volume_"},
-    "distance": {"distance", "far", "km", "mile"},
+    "distance": {"distance", "far", "km", "mile", "dist"},
     "unemployment": {"unemployment", "unemployed", "jobless"},
     "investment": {"investment", "invest", "capex"},
     "employment": {"employment", "employed", "job", "worker"},
     "gdp": {"gdp", "output"},
     "sex": {"sex", "gender", "male", "female", "men", "women", "man", "woman"},
+    "kind": {"kind", "type", "sort", "category", "categories"},
+    # the short forms column names use for words a question spells out ("dep_delay": departure delay)
+    "departure": {"departure", "depart", "dep"},
+    "arrival": {"arrival", "arrive", "arr"},
+    "humidity": {"humidity", "humid", "hum"},
+    "education": {"education", "educated", "edu", "educ", "schooling"},
+    "government": {"government", "gov", "govt"},
+    "pressure": {"pressure", "pres"},
 }  # fmt: skip
 WORD_CONCEPTS: dict[str, set[str]] = {}
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).

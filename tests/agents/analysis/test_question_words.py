@@ -1,0 +1,84 @@
+"""Words as people say them about a table: a column's short form spelt out, people named after what
+they do, a threshold in degrees, the rows' own name, a relative clause, a percentile said as "the top
+10%", one extreme "on a single day", and the other side of a yes/no said as "those who didn't"."""
+
+import pytest
+
+from agents.analysis.question import read_question
+from agents.analysis.reading import read_back
+from agents.analysis.schema import Schema
+
+FLIGHTS = Schema("flights", [
+    {"name": "origin", "type": "string", "distinct": 3, "values": ["EWR", "JFK", "LGA"]},
+    {"name": "dep_delay", "type": "number", "distinct": 400, "min": -20, "max": 900},
+    {"name": "arr_delay", "type": "number", "distinct": 400, "min": -60, "max": 900},
+    {"name": "air_time", "type": "number", "distinct": 300, "min": 20, "max": 690},
+], 3000)  # fmt: skip
+HITTERS = Schema("hitters", [
+    {"name": "Hits", "type": "number", "distinct": 140, "min": 1, "max": 238},
+    {"name": "Salary", "type": "number", "distinct": 150, "min": 67, "max": 2460},
+    {"name": "Division", "type": "string", "distinct": 2, "values": ["East", "West"]},
+], 322)  # fmt: skip
+BIKES = Schema("bikes", [
+    {"name": "date", "type": "date", "distinct": 365},
+    {"name": "working_day", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "mean_temp_c", "type": "number", "distinct": 300, "min": -5, "max": 35},
+    {"name": "registered_riders", "type": "number", "distinct": 350, "min": 400, "max": 4700},
+], 365)  # fmt: skip
+WAGES = Schema("wages", [
+    {"name": "marital_status", "type": "string", "distinct": 5, "values": ["Married", "Never Married", "Divorced"]},
+    {"name": "wage", "type": "number", "distinct": 900, "min": 20, "max": 320},
+], 3000)  # fmt: skip
+TOWNS = Schema("towns", [
+    {"name": "Municipality", "type": "string", "distinct": 411},
+    {"name": "Kind", "type": "string", "distinct": 5, "values": ["city", "municipality", "town", "township"]},
+    {"name": "Population 2021", "type": "number", "distinct": 411, "min": 100, "max": 2794356},
+], 411)  # fmt: skip
+STUDENTS = Schema("psi", [
+    {"name": "Student", "type": "string", "distinct": 32},
+    {"name": "GPA", "type": "number", "distinct": 30, "min": 2.0, "max": 4.0},
+    {"name": "PSI Method", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "Grade Improved", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+], 32)  # fmt: skip
+PAROLEES = Schema("parolees", [
+    {"name": "financial_aid", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+    {"name": "weeks_followed", "type": "number", "distinct": 52, "min": 1, "max": 52},
+], 432)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (FLIGHTS, "flights out of Newark: mean arrival delay?", {"kind": "statistic", "measures": ["arr_delay"]}),
+        (FLIGHTS, "Which origin has the longest average departure delay?",
+         {"kind": "compare", "group": "origin", "measures": ["dep_delay"]}),
+        (HITTERS, "East or West division: where are hitters paid better on average?",
+         {"kind": "compare", "group": "Division", "measures": ["Salary"]}),
+        (HITTERS, "Do the best hitters get more hits in the East or the West division?",
+         {"group": "Division", "measures": ["Hits"]}),
+        (BIKES, "Most registered riders on a single day?",
+         {"kind": "statistic", "statistic": "max", "group": None, "measures": ["registered_riders"]}),
+        (BIKES, "On days averaging above 27 °C, how many registered riders on average?",
+         {"kind": "statistic", "filters": [{"column": "mean_temp_c", "op": ">", "value": 27}]}),
+        (WAGES, "What wage marks the top 10% of earners?",
+         {"kind": "statistic", "statistic": "percentile", "percentile": 90, "measures": ["wage"]}),
+        (WAGES, "Where does the bottom 25 percent of wages end?", {"statistic": "percentile", "percentile": 25}),
+        (TOWNS, "What's the largest 2021 population of any municipality in the file?",
+         {"kind": "statistic", "statistic": "max", "filters": []}),
+        (STUDENTS, "What's the average GPA of the students who were in the PSI programme and whose grade improved?",
+         {"kind": "statistic", "group": None, "measures": ["GPA"],
+          "filters": [{"column": "PSI Method", "op": "=", "value": "yes"},
+                      {"column": "Grade Improved", "op": "=", "value": 1}]}),
+        (PAROLEES, "The parolees who got financial aid: did they stay out longer than those who didn't?",
+         {"kind": "compare", "group": "financial_aid", "filters": []}),
+    ],
+)  # fmt: skip
+def test_words_as_people_say_them_name_what_they_mean(schema, text, expected):
+    request = read_question(text, schema).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+def test_the_rows_own_name_leaves_no_doubt_that_it_was_left_unused():
+    text = "What's the largest 2021 population of any municipality in the file?"
+    reading = read_back(text, TOWNS, read_question(text, TOWNS))
+    assert reading.doubts == []
