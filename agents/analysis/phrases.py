@@ -30,8 +30,8 @@ MANY_MEASURES = re.compile(
 
 
 GROWTH = re.compile(
-    r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|"
-    r"climb|fall|fell|drop|decline|declined|decrease|lost|lose|loses|cut|cuts|reduced?|shed)[ds]? (?:\w+ ){0,3}"
+    r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|add|"
+    r"added|climb|fall|fell|drop|decline|declined|decrease|lost|lose|loses|cut|cuts|reduced?|shed)[ds]? (?:\w+ ){0,3}"
     r"(?:the )?(?:most|least|fastest|the least)|"
     r"(?:biggest|largest|greatest|highest|smallest|most) (?:increase|rise|gain|growth|jump|decline|drop|fall|"
     r"decrease|change)|percent(?:age)? change|% change)\b",
@@ -278,6 +278,14 @@ def rows_asked(text: str) -> str | None:
     return "implied" if COUNTED.search(text) else None
 
 
+# "in absolute terms", "by how many": a change counted in the measure's own units, not in percent
+ABSOLUTE = re.compile(
+    r"\babsolute\b|\bin (?:raw |actual )?(?:numbers|units|terms of (?:numbers|people|units))\b|\bby how (?:many|much)\b"
+    r"|\bhow many more\b|\b(?:net|raw) (?:gain|change|increase|growth)\b",
+    re.I,
+)
+
+
 # "the best highway mpg of any model", "the most riders on a single day": one extreme over them all,
 # no grouping
 ANY = re.compile(
@@ -343,6 +351,21 @@ EXTREME = re.compile(
 
 # "which stock did best", "the worst performer": how well, with no measure said (its level, or its change?)
 PERFORMED = re.compile(r"\b(?:did|done|do|does|perform\w*)\s+(?:the\s+)?(?:best|worst|well|badly|better|worse)\b", re.I)
+
+
+# A month said by its name ("January's revenue against December's"): the course is told in months
+MONTH_NAMED = re.compile(
+    r"\b(?:january|february|march|april|june|july|august|september|october|november|december)(?:'s|\u2019s)?\b", re.I
+)
+
+
+# A measure that counts what happened in a span (revenue, units sold, riders): a month of such rows is
+# their total ("January's revenue"), where a level (a price, a temperature) is their mean.
+FLOW_NAME = re.compile(
+    r"(?:^|[\s_(])(?:revenue|sales?|sold|units|orders|riders|rides|trips|visit(?:s|ors)|passengers|"
+    r"spend(?:ing)?|takings|turnover|bookings|deliveries|crimes|cases|deaths|births|arrivals|counts?)(?:$|[\s_)])",
+    re.I,
+)
 
 
 # A measure that is already a rate or a share of something: adding it up over rows means nothing.

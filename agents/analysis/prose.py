@@ -297,12 +297,13 @@ def share(request: Request, result: dict[str, Any], text: str) -> list[str]:
 
 def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
     """The entity that grew most (or shrank most) from its first to its last moment."""
-    rows = [r for r in result["entities"] if r["percent_change"] is not None]
+    by = "change" if result.get("change_by") == "absolute" else "percent_change"
+    rows = [r for r in result["entities"] if r[by] is not None]
     if not rows:
         return [f"No {spoken(result['entity'])} has a value of {spoken(result['measure'])} at two moments."]
-    declining = bool(DECLINE.search(text) or WORST.search(text))  # "the worst performer": the lowest change
+    declining = _bottom_asked(text)
     chosen = rows[-1] if declining else rows[0]
-    change = chosen["percent_change"]
+    change = chosen[by]
     verb = (
         ("fell most" if change < 0 else "grew least (every one grew)")
         if declining
@@ -311,11 +312,38 @@ def growth(request: Request, result: dict[str, Any], text: str) -> list[str]:
         else "fell least (every one fell)"
     )
     measure = spoken(result["measure"])
+    other = "percent_change" if by == "change" else "change"
     lead = (
         f"**{chosen['entity']}** {verb}: {measure} went from {figure(chosen['first'])} in {chosen['first_time']} "
-        f"to {figure(chosen['last'])} in {chosen['last_time']}, **{'+' if chosen['percent_change'] >= 0 else ''}"
-        f"{percentage(chosen['percent_change'])}%** ({figure(chosen['ratio'])} times its first value)."
+        f"to {figure(chosen['last'])} in {chosen['last_time']}, **{_moved(chosen, by)}** ({_moved(chosen, other)})."
     )
     ordered = list(reversed(rows)) if declining else rows
-    return [lead, *(f"- {r['entity']}: {'+' if r['percent_change'] >= 0 else ''}{percentage(r['percent_change'])}% "
-                    f"({figure(r['first'])} to {figure(r['last'])})" for r in ordered[:12])]  # fmt: skip
+    return [lead, *(f"- {r['entity']}: {_moved(r, by)} ({figure(r['first'])} to {figure(r['last'])})"
+                    for r in ordered[:12])]  # fmt: skip
+
+
+RISE = re.compile(r"\b(?:gr[eo]w\w*|ris\w*|rose|increas\w*|gain\w*|climb\w*|jump\w*|(?:went|go|goes|gone) up)\b", re.I)
+LEAST_AFTER = re.compile(r"\W+(?:\w+\W+){0,2}?(?:the )?(?:least|less)\b", re.I)
+
+
+def _bottom_asked(text: str) -> bool:
+    """Whether the lowest change is asked: "fell most", "the worst performer", "grew least"; the first
+    movement said decides ("grew the most (or dropped least)" asks the top). "Improved" says no way: a
+    rate of readmissions improves as it falls."""
+    if WORST.search(text):
+        return True
+    moves = sorted([(m.start(), m.end(), False) for m in RISE.finditer(text)] + [
+        (m.start(), m.end(), True) for m in DECLINE.finditer(text) if m.group().lower() != "least"])  # fmt: skip
+    if not moves:
+        return bool(DECLINE.search(text))
+    _, end, falling = moves[0]
+    return falling != bool(LEAST_AFTER.match(text[end:]))
+
+
+def _moved(row: dict[str, Any], by: str) -> str:
+    """A change as the question counts it: "+12.5%" in percent, "+1,250" in the measure's units."""
+    value = row[by]
+    if value is None:
+        return "no percentage: it started at 0"
+    sign = "+" if value >= 0 else ""
+    return f"{sign}{percentage(value)}%" if by == "percent_change" else f"{sign}{figure(value)}"

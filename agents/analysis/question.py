@@ -13,6 +13,7 @@ import re
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.phrases import (
+    ABSOLUTE,
     AMOUNT,
     AMOUNT_MOVED,
     ANY,
@@ -27,17 +28,20 @@ from agents.analysis.phrases import (
     ENTITY,
     ETC,
     EXTREME,
+    FLOW_NAME,
     GROUP_BEFORE,
     GROWTH,
     HIGH,
     LOW,
     MANY_MEASURES,
+    MONTH_NAMED,
     MOST,
     MOST_OF,
     MOVE,
     OTHER_SIDE,
     OUTCOME_WORDS,
     POPULATION_SD,
+    RATE_NAME,
     SHARE,
     SHARE_OF_TOTAL,
     STATISTIC_ONLY,
@@ -220,10 +224,15 @@ def _columns_named(text: str, schema: Schema) -> list[Mention]:
 
 
 def _people_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
-    """ "Where are hitters paid better": the hitters are the rows, people named after what they do, not
-    the Hits measure, when another measure is named."""
+    """ "Where are hitters paid better", "which type of pizza", "the price per pizza": the hitters and the
+    pizzas are the rows (people named after what they do, the things of a kind or counted), not the Hits
+    or pizzas_sold measure, when another measure is named."""
     measures = [m for m in found if m.column in schema.measures and m.column not in schema.categories]
-    people = [m for m in measures if _agent_noun(text[m.start : m.end], m.column)]
+    people = [
+        m
+        for m in measures
+        if _agent_noun(text[m.start : m.end], m.column) or (m.score < 1 and THINGS_OF.search(text[: m.start]))
+    ]
     return [m for m in found if m not in people] if people and len(measures) > len(people) else found
 
 
@@ -236,6 +245,9 @@ def _directions_apart(text: str, found: list[Mention], schema: Schema) -> list[M
         m for m in measures if m not in named and any(p.fullmatch(text[m.start : m.end]) for p in (HIGH, LOW, MOST))
     ]
     return [m for m in found if m not in directions] if named and directions else found
+
+
+THINGS_OF = re.compile(r"\b(?:(?:type|kind|sort|variety|brand|make)s? of|per|each|every)\s+$", re.I)
 
 
 def _agent_noun(said: str, column: str) -> bool:
@@ -319,6 +331,10 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
             ]
         request.period = _period_of(text)
+        request.change = "absolute" if ABSOLUTE.search(text) else "percent"
+        flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
+        if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:
+            request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
         request.group = request.group or (named[0] if named else _first_category(schema, free))
@@ -435,7 +451,11 @@ def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -
 
 
 def _period_of(text: str) -> str:
+    """The period a course is told in: named ("monthly", "per quarter"), or a month's name ("January's
+    revenue against December's": months)."""
     for period in ("year", "quarter", "month", "week", "day"):
         if re.search(rf"\b(?:{period}(?:s|ly)?|{'annual' if period == 'year' else period}\w*)\b", text, re.I):
             return period
+    if MONTH_NAMED.search(text):
+        return "month"
     return "auto"

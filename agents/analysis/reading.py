@@ -102,6 +102,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)
     taken += [m.span() for pattern in CUES for m in pattern.finditer(text)]
+    if request.kind in ("trend", "growth") and request.period == "month":
+        taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
     name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000
     left = [
         m
@@ -279,8 +281,9 @@ def stated(request: Request) -> str:
         f"of {spoken(request.time)}, and its direction",
         "share": f"each {spoken(request.group)}'s share of "
         + (f"the total {spoken(request.weight)}" if request.weight else "the rows"),
-        "growth": f"which {spoken(request.entity)} changed most in {measure} from its first to its last "
-        f"{spoken(request.time)}",
+        "growth": f"which {spoken(request.entity)} changed most in {measure}"
+        f"{' in absolute terms' if request.change == 'absolute' else ', in percent'}, from its first to its last "
+        f"{request.period if request.period != 'auto' else spoken(request.time)}",
         "statistic": f"the {statistic} {measure}",
     }.get(request.kind, request.kind.replace("_", " "))
     rows = f", only rows where {rows_words(request.filters)}" if request.filters else ""

@@ -37,6 +37,7 @@ class Request:
     percentile: float = 50
     direction: str = "high"
     period: str = "auto"
+    change: str = "percent"  # growth ranked by the percentage change, or "absolute": by how much
     sd: str = "sample"
     filters: list[dict[str, Any]] = field(default_factory=list)
     pair: bool = False

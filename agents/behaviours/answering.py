@@ -134,11 +134,16 @@ def operation_for(request: Request, measure: str | None = None) -> tuple[str, di
         weight = {"weight": request.weight} if request.weight else {}
         return "stats.share", {"table": table, "column": request.group, **weight, **rows}
     if request.kind == "growth":
+        period = {"period": request.period} if request.period != "auto" else {}
         return "stats.growth", {
             "table": table,
             "entity": request.entity,
             "time": request.time,
             "measure": first,
+            "change": request.change,
+            "statistic": request.statistic,
+            "percentile": request.percentile,
+            **period,
             **rows,
         }
     percentiles = sorted({50.0, request.percentile})

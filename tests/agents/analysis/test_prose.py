@@ -30,3 +30,30 @@ def test_percentages_are_said_to_one_decimal_or_two_significant_digits_when_tiny
         "0",
         "0.0012",
     ]
+
+
+SHOPS = pd.DataFrame({"shop": ["a", "a", "b", "b"], "year": [1, 2, 1, 2], "sales": [3, 10, 700, 760]})
+
+
+def test_a_growth_asked_in_absolute_terms_leads_with_the_change_in_the_measures_units():
+    result = timeline.growth(SHOPS, "shop", "year", "sales", change="absolute")
+    lead = prose.growth(Request("growth", "shops"), result, "which shop added the most sales in absolute terms")[0]
+    assert lead.startswith("**b** grew most") and "**+60**" in lead and "(+8.6%)" in lead
+
+
+def test_the_first_movement_said_tells_which_end_of_the_growth_is_asked():
+    result = timeline.growth(SHOPS, "shop", "year", "sales")
+    for text, leader in [
+        ("which shop grew the most (or dropped least)?", "a"),
+        ("which shop fell the most?", "b"),
+        ("which shop grew least?", "b"),
+        ("which shop shrank the least?", "a"),
+        ("the worst performer", "b"),
+    ]:
+        assert prose.growth(Request("growth", "shops"), result, text)[0].startswith(f"**{leader}**"), text
+
+
+def test_an_improvement_said_as_a_drop_asks_for_the_largest_fall():
+    result = timeline.growth(SHOPS, "shop", "year", "sales")
+    text = "Where did the rate improve the most, i.e. drop by the largest percentage?"
+    assert prose.growth(Request("growth", "shops"), result, text)[0].startswith("**b**")

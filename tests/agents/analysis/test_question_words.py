@@ -82,3 +82,31 @@ def test_the_rows_own_name_leaves_no_doubt_that_it_was_left_unused():
     text = "What's the largest 2021 population of any municipality in the file?"
     reading = read_back(text, TOWNS, read_question(text, TOWNS))
     assert reading.doubts == []
+
+
+PIZZAS = Schema("pizzas", [
+    {"name": "date", "type": "date", "distinct": 358},
+    {"name": "type", "type": "string", "distinct": 4, "values": ["chicken", "classic", "supreme", "veggie"]},
+    {"name": "pizzas_sold", "type": "number", "distinct": 60, "min": 5, "max": 90},
+    {"name": "revenue_usd", "type": "number", "distinct": 900, "min": 80, "max": 1600},
+    {"name": "mean_price_usd", "type": "number", "distinct": 300, "min": 12, "max": 21},
+], 1432)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Comparing January's revenue with December's, which type of pizza grew the most?",
+         {"kind": "growth", "entity": "type", "measures": ["revenue_usd"], "period": "month", "statistic": "sum",
+          "change": "percent"}),
+        ("Which type added the most revenue in absolute terms, by month?",
+         {"kind": "growth", "period": "month", "change": "absolute"}),
+        ("Number of pizzas sold each month, January to December: rising or falling?",
+         {"kind": "trend", "measures": ["pizzas_sold"], "period": "month", "statistic": "sum"}),
+        ("Is the mean price per pizza rising month by month?",
+         {"kind": "trend", "measures": ["mean_price_usd"], "period": "month", "statistic": "mean"}),
+    ],
+)  # fmt: skip
+def test_a_course_told_in_months_adds_up_what_happened_and_averages_levels(text, expected):
+    request = read_question(text, PIZZAS).as_dict()
+    assert {key: request[key] for key in expected} == expected
