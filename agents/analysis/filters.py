@@ -318,6 +318,8 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them
         column = named[0].column
+        if str(value) in split_name(column):
+            continue  # "7-day viewers" names viewers_7day, it keeps no rows with 7
         if columns.named_by(value, text[max(0, match.start() - 30) : match.end() + 30]):
             continue  # "1975 family income" names Family_Income_1975, it keeps no income of 1975
         condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))

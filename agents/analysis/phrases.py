@@ -111,8 +111,8 @@ STATISTIC_WORDS = [
     (re.compile(r"\b(?:bottom|lower|lowest|first) decile\b", re.I), "p10"),
     (re.compile(r"\bstandard deviation|\bstd\b|\bs\.?d\.?\b|\bspread\b|\bvariability\b|\bdispersion\b|\bvolatil", re.I),
      "sd"),
-    (re.compile(r"\btotal\b|\bsum\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b|\badd(?:ed|ing)? up\b",
-                re.I), "sum"),
+    (re.compile(r"\btotal\b|\bsum(?:med)?\b|\baltogether\b|\bcombined\b|\bin all\b|\bcumulative\b"
+                r"|\badd(?:ed|ing)? up\b", re.I), "sum"),
     (re.compile(r"\bhow many\b|\bnumber of\b|\bcount (?:of|the)\b|\bcount\b(?= (?:rows|records|observations))",
                 re.I), "count"),
     (re.compile(r"\bmaximum\b|\bmax\b|\blargest value\b|\bhighest value\b|\bpeak\b", re.I), "max"),
@@ -286,6 +286,12 @@ ABSOLUTE = re.compile(
 )
 
 
+# "the single worst quarter", "any one highest day": one extreme over the rows, not a change or groups
+ONE_EXTREME = re.compile(
+    r"\b(?:single|any one|one)\s+(?:worst|best|highest|lowest|biggest|largest|smallest|strongest|weakest)\b", re.I
+)
+
+
 # "the best highway mpg of any model", "the most riders on a single day": one extreme over them all,
 # no grouping
 ANY = re.compile(
@@ -317,10 +323,12 @@ SUPERLATIVE = re.compile(r"\b[a-z]{2,}iest\b", re.I)
 ETC = re.compile(r"\w*\W*(?:etc\b|and so on\b|and (?:the )?others\b|and the like\b|\.\.\.|\u2026)", re.I)
 
 
-# "how much rain", "how much did it snow", "the total snow": words that ask an amount name a measure,
-# never a category's value
+# "how much rain", "how much did it snow", "the total snow", "how deep": words that ask an amount name a
+# measure, never a category's value
 AMOUNT = re.compile(
-    r"\b(?:how much(?:\s+(?:did|does|do|has|had|will)\s+it)?|total|average|mean|median|amount of)\s+(?:\w+\s+)?$", re.I
+    r"\b(?:how much(?:\s+(?:did|does|do|has|had|will)\s+it)?|total|average|mean|median|amount of)\s+(?:\w+\s+)?$"
+    r"|\bhow\s+$",
+    re.I,
 )
 
 

@@ -9,6 +9,7 @@ trend, share, growth, one statistic (median, percentile, total, ...), each withi
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
@@ -38,6 +39,7 @@ from agents.analysis.phrases import (
     MOST,
     MOST_OF,
     MOVE,
+    ONE_EXTREME,
     OTHER_SIDE,
     OUTCOME_WORDS,
     POPULATION_SD,
@@ -77,6 +79,8 @@ def kind_of(
     shares = SHARE.search(text) and not asks_percentile(text)  # "the top 10% of earners": where they begin
     if shares and (not named_numbers or SHARE_OF_TOTAL.search(text)):
         return "share"
+    if ONE_EXTREME.search(text):
+        return "compare"  # the rows' one extreme: "statistic" once no grouping is found
     moved = GROWTH.search(text) or (MOVE.search(text) and (MOST.search(text) or STEEP.search(text)))
     if moved and schema.times and named_numbers and (MOST.search(text) or STEEP.search(text)) and ENTITY.search(text):
         return "growth"
@@ -185,6 +189,8 @@ def read_question(text: str, schema: Schema) -> Request:
     if examples and request.group in (None, examples[0].column):
         request.group = examples[0].column
     request.filters = [f.condition for f in number_found + value_found if f not in examples]
+    if not comparing and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
+        request.group = None  # "the moderate ones (by magnitude class)": one of its groups, no comparison
     # "scored ECOG 0", "whose grade improved": a few-valued measure a value filters, or a yes/no column said
     # as who the rows are, is no measure (a coded category filtered so, "sex 1 or sex 2", is the
     # comparison's grouping instead)
@@ -224,14 +230,17 @@ def _columns_named(text: str, schema: Schema) -> list[Mention]:
 
 
 def _people_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
-    """ "Where are hitters paid better", "which type of pizza", "the price per pizza": the hitters and the
-    pizzas are the rows (people named after what they do, the things of a kind or counted), not the Hits
-    or pizzas_sold measure, when another measure is named."""
+    """ "Where are hitters paid better", "which type of pizza", "the price per pizza", "summed over every
+    episode": the hitters, pizzas and episodes are the rows (people named after what they do, the things
+    of a kind, counted or gone over), not the Hits, pizzas_sold or episode measure, when another measure
+    is named."""
     measures = [m for m in found if m.column in schema.measures and m.column not in schema.categories]
     people = [
         m
         for m in measures
-        if _agent_noun(text[m.start : m.end], m.column) or (m.score < 1 and THINGS_OF.search(text[: m.start]))
+        if _agent_noun(text[m.start : m.end], m.column)
+        or (m.score < 1 and THINGS_OF.search(text[: m.start]))
+        or ROWS_OVER.search(text[: m.start])
     ]
     return [m for m in found if m not in people] if people and len(measures) > len(people) else found
 
@@ -247,6 +256,7 @@ def _directions_apart(text: str, found: list[Mention], schema: Schema) -> list[M
     return [m for m in found if m not in directions] if named and directions else found
 
 
+ROWS_OVER = re.compile(r"\b(?:over|across|for|in) (?:every|each|all(?: the)?)\s+$", re.I)
 THINGS_OF = re.compile(r"\b(?:(?:type|kind|sort|variety|brand|make)s? of|per|each|every)\s+$", re.I)
 
 
@@ -320,6 +330,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         named_times = [m.column for m in ordered if m.column in schema.times]
         request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
         request.measures = [m for m in request.measures if m != request.time]
+        request.filters = _periods_spanned(request.filters, request.time)
         if request.kind == "growth":
             request.entity = (
                 request.group
@@ -342,7 +353,8 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
         # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"
         # shares the table's only measure
-        full = {m.column for m in free if m.score == 1} if not SHARE_OF_TOTAL.search(text) else set(request.measures)
+        summed = SHARE_OF_TOTAL.search(text) or request.statistic == "sum"  # "of all the viewing summed up"
+        full = {m.column for m in free if m.score == 1} if not summed else set(request.measures)
         plain = [m for m in request.measures if m not in schema.categories and m != request.group and m in full]
         sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
         request.weight = plain[0] if plain else sole
@@ -448,6 +460,27 @@ def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -
         and (kinds[m.column][0] == "string" or kinds[m.column][1] == "identifier")
     ]
     return named[0] if named else None
+
+
+def _periods_spanned(filters: list[dict[str, Any]], time: str | None) -> list[dict[str, Any]]:
+    """ "From the first week of 2019 to the last week of 2023": two periods of the time column said are
+    the ends of the span, not two filters no row meets together."""
+    ranges = [f for f in filters if _range_of(f, time) is not None]
+    if len(ranges) < 2:
+        return filters
+    ends = [end for f in ranges for end in _range_of(f, time) or ()]
+    span = {"and": [{"column": time, "op": ">=", "value": min(ends)}, {"column": time, "op": "<=", "value": max(ends)}]}
+    return [f for f in filters if f not in ranges] + [span]
+
+
+def _range_of(condition: dict[str, Any], time: str | None) -> tuple[Any, Any] | None:
+    """The two ends of a "between" condition on the time column (as the filter reader writes it)."""
+    parts = condition.get("and") or []
+    if len(parts) != 2 or any(p.get("column") != time for p in parts):
+        return None
+    if [p.get("op") for p in parts] != [">=", "<="]:
+        return None
+    return parts[0]["value"], parts[1]["value"]
 
 
 def _period_of(text: str) -> str:

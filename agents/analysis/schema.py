@@ -19,7 +19,7 @@ IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|
 
 
 # A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".
-TIMELINE_ENDS = {"year", "years", "yr", "decade", "season", "period"}
+TIMELINE_ENDS = {"year", "years", "yr", "decade", "season", "period", "series", "wave", "edition"}
 
 
 TIMELINE_ONLY = {"month", "months", "quarter", "quarters", "week", "weeks", "day", "days"}

@@ -41,6 +41,10 @@ CONCEPTS = {
     "gdp": {"gdp", "output"},
     "sex": {"sex", "gender", "male", "female", "men", "women", "man", "woman"},
     "kind": {"kind", "type", "sort", "category", "categories"},
+    "audience": {"audience", "viewer", "viewership", "viewing", "watched", "watching", "listener"},
+    "depth": {"depth", "deep", "shallow"},
+    "sold": {"sold", "sell", "sale", "selling"},
+    "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
     "departure": {"departure", "depart", "dep"},
     "arrival": {"arrival", "arrive", "arr"},

@@ -110,3 +110,51 @@ PIZZAS = Schema("pizzas", [
 def test_a_course_told_in_months_adds_up_what_happened_and_averages_levels(text, expected):
     request = read_question(text, PIZZAS).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+BAKE_OFF = Schema("bake_off", [
+    {"name": "series", "type": "number", "distinct": 10, "min": 1, "max": 10},
+    {"name": "episode", "type": "number", "distinct": 10, "min": 1, "max": 10},
+    {"name": "air_date", "type": "date", "distinct": 94},
+    {"name": "channel", "type": "string", "distinct": 3, "values": ["BBC One", "BBC Two", "Channel 4"]},
+    {"name": "viewers_7day_millions", "type": "number", "distinct": 90, "min": 2, "max": 16},
+], 94)  # fmt: skip
+QUAKES = Schema("quakes", [
+    {"name": "depth_km", "type": "number", "distinct": 900, "min": 0, "max": 650},
+    {"name": "depth_class", "type": "string", "distinct": 3, "values": ["Deep", "Intermediate", "Shallow"]},
+    {"name": "magnitude_class", "type": "string", "distinct": 3, "values": ["Light", "Moderate", "Strong"]},
+], 1000)  # fmt: skip
+STOCKS = Schema("stocks", [
+    {"name": "week_of", "type": "date", "distinct": 261},
+    {"name": "company", "type": "string", "distinct": 6, "values": ["Amazon", "Apple", "Netflix"]},
+    {"name": "price_vs_first_week", "type": "number", "distinct": 1500, "min": 0.5, "max": 6},
+], 1566)  # fmt: skip
+SAVINGS = Schema("uschange", [
+    {"name": "quarter", "type": "string", "distinct": 187},
+    {"name": "savings", "type": "number", "distinct": 187, "min": -69, "max": 51},
+], 187)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (BAKE_OFF, "Which broadcaster got Bake Off its biggest average audience? (7-day viewers)",
+         {"kind": "compare", "group": "channel", "measures": ["viewers_7day_millions"], "filters": []}),
+        (BAKE_OFF, "Over the ten series, did the average audience per episode grow or shrink?",
+         {"kind": "trend", "time": "series", "measures": ["viewers_7day_millions"]}),
+        (BAKE_OFF, "of all 7-day viewing summed up over every episode, which channel's share is largest?",
+         {"kind": "share", "group": "channel", "weight": "viewers_7day_millions"}),
+        (QUAKES, "the moderate ones (by magnitude class) - how deep were they, median km?",
+         {"kind": "statistic", "measures": ["depth_km"], "statistic": "median", "group": None,
+          "filters": [{"column": "magnitude_class", "op": "=", "value": "Moderate"}]}),
+        (STOCKS, "which stock gained the most from the first week of 2019 to the last week of 2023, percentage-wise?",
+         {"kind": "growth", "entity": "company",
+          "filters": [{"and": [{"column": "week_of", "op": ">=", "value": "2019-01-01"},
+                               {"column": "week_of", "op": "<=", "value": "2023-12-31"}]}]}),
+        (SAVINGS, "What was the single worst quarter's change in savings (the minimum)?",
+         {"kind": "statistic", "statistic": "min", "measures": ["savings"]}),
+    ],
+)  # fmt: skip
+def test_audiences_depths_spans_and_one_extreme_are_read_as_meant(schema, text, expected):
+    request = read_question(text, schema).as_dict()
+    assert {key: request[key] for key in expected} == expected
