@@ -54,9 +54,14 @@ def alternatives(text: str, named: list[Mention]) -> list[str]:
         between = text[before.end : mention.start]
         run = [*run, mention] if LISTED.fullmatch(between) else [mention]
         joins = [text[a.end : b.start] for a, b in pairwise(run)]
-        if any(EITHER.search(j) for j in joins) and len(run) > len(best):
+        # "age, looks, or class size": the "or" may come before an item that names no column
+        offered = any(EITHER.search(j) for j in joins) or OR_NEXT.match(text[run[-1].end :])
+        if offered and len(run) > len(best):
             best = [m.column for m in run]
     return list(dict.fromkeys(best)) if len(set(best)) >= 2 else []
+
+
+OR_NEXT = re.compile(r"\s*,?\s*or\b", re.I)
 
 
 def _said_again(text: str, mention: Mention, full: set[str]) -> bool:

@@ -286,6 +286,11 @@ ABSOLUTE = re.compile(
 )
 
 
+# "higher or lower", "more or less", "lower than": a direction asked about
+_COMPARATIVE = r"(?:higher|lower|more|less|better|worse|bigger|smaller|larger|greater|fewer)"
+DIRECTION_ASKED = re.compile(rf"\b{_COMPARATIVE}\s+or\s+{_COMPARATIVE}\b|\b{_COMPARATIVE}\s+than\b", re.I)
+
+
 # "the single worst quarter", "any one highest day": one extreme over the rows, not a change or groups
 ONE_EXTREME = re.compile(
     r"\b(?:single|any one|one)\s+(?:worst|best|highest|lowest|biggest|largest|smallest|strongest|weakest)\b", re.I

@@ -25,6 +25,7 @@ from agents.analysis.phrases import (
     CYCLE,
     CYCLES,
     DIFFER,
+    DIRECTION_ASKED,
     EITHER,
     ENTITY,
     ETC,
@@ -127,7 +128,12 @@ def read_question(text: str, schema: Schema) -> Request:
     # "the largest population of any municipality": the Municipality column names the rows, the word is
     # no filter to a Kind column's value "municipality"
     rows_named = [(m.start, m.end) for m in every if m.score == 1 and m.column in schema.row_names]
-    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts + rows_named)]
+    # "higher or lower evaluations": a direction asked, never the value "lower" of a Division column
+    directions = [m.span() for m in DIRECTION_ASKED.finditer(text)]
+    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts + rows_named + directions)]
+    # "older workers" of a table called workers: its rows, never the Occupation value "worker"
+    table_words = set(split_name(schema.table))
+    said_values = [v for v in said_values if _word_at(text, v[2]) not in table_words]
     value_found = value_filters(text, said_values)
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
@@ -385,7 +391,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
             request.group = _first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
-        _reconsider(request, text, schema)
+        _reconsider(request, text, schema, free)
     for part in ("group", "time", "entity", "outcome"):
         if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
             request.missing.append(part)
@@ -396,7 +402,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
             request.measures = [schema.sole_measure]
 
 
-def _reconsider(request: Request, text: str, schema: Schema) -> None:
+def _reconsider(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
     """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
     rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
     if request.kind == "compare" and not request.measures and MOST.search(text):
@@ -412,7 +418,10 @@ def _reconsider(request: Request, text: str, schema: Schema) -> None:
         and not MOST.search(text)  # "the lowest starting wage any of the restaurants pays": one extreme
     ):
         request.kind, request.pair = "association", True
-        request.measures, request.outcome = [request.measures[0]], request.measures[1]
+        # "do better-looking instructors get higher evaluations": the one said first goes with the other
+        first_said = {m.column: m.start for m in reversed(free)}
+        said_first, other = sorted(request.measures[:2], key=lambda c: first_said.get(c, len(text)))
+        request.measures, request.outcome = [said_first], other
 
 
 _NEEDS = {
@@ -460,6 +469,11 @@ def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -
         and (kinds[m.column][0] == "string" or kinds[m.column][1] == "identifier")
     ]
     return named[0] if named else None
+
+
+def _word_at(text: str, offset: int) -> str:
+    word = re.match(r"\w+", text[offset:])
+    return word.group().lower() if word else ""
 
 
 def _periods_spanned(filters: list[dict[str, Any]], time: str | None) -> list[dict[str, Any]]:

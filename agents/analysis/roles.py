@@ -7,15 +7,22 @@ import re
 from typing import Any
 
 from agents.analysis.filters import Found, excluded_at
-from agents.analysis.phrases import COMPARE, GROUP_BEFORE, HIGH, LEVELS, LOW, OTHER_SIDE, asks_which
+from agents.analysis.phrases import COMPARE, GROUP_BEFORE, HIGH, LEVELS, LOW, OTHER_SIDE, WHICH_BEFORE, asks_which
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, stem
 
 
 def levels_said(text: str, schema: Schema, named: list[Mention]) -> Schema:
-    """ "the five marriage ratings (rate_marriage)", "levels of religious": a few whole values called
-    levels are categories, whatever the column's name."""
-    called = {m.column for m in named if LEVELS.search(text[max(0, m.start - 40) : m.end + 40])}
+    """ "the five marriage ratings (rate_marriage)", "levels of religious", "which monitor size", "by
+    screen size": a few whole values called levels, or asked which of them, are categories, whatever the
+    column's name."""
+    called = {
+        m.column
+        for m in named
+        if LEVELS.search(text[max(0, m.start - 40) : m.end + 40])
+        or WHICH_BEFORE.search(text[: m.start])
+        or GROUP_BEFORE.search(text[: m.start][-60:])
+    }
     if not called:
         return schema
     columns = [{**c, "coded": True} if c["name"] in called else c for c in schema.columns]

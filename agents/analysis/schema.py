@@ -15,7 +15,10 @@ NOT_MEASURES = ("identifier", "constant")  # roles (agents/analysis/column_roles
 CODED_MAX = 12  # a number column with this few distinct whole values may be a coded category
 
 
-IDENTIFIER = re.compile(r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$")
+IDENTIFIER = re.compile(
+    r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$"
+    r"|[A-Za-z][ _.](?:[Nn]o|[Nn]r|#)\.?$"  # "Instructor No", "store_nr": numbered things ("Sunspot Number" counts)
+)
 
 
 # A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".

@@ -41,6 +41,10 @@ CONCEPTS = {
     "gdp": {"gdp", "output"},
     "sex": {"sex", "gender", "male", "female", "men", "women", "man", "woman"},
     "kind": {"kind", "type", "sort", "category", "categories"},
+    "screen": {"screen", "monitor", "display"},
+    "payer": {"payer", "payor", "insurance", "insurer", "insured"},
+    "beauty": {"beauty", "looking", "looks", "attractive", "attractiveness", "handsome", "pretty"},
+    "occupation": {"occupation", "profession", "job", "career", "trade"},
     "audience": {"audience", "viewer", "viewership", "viewing", "watched", "watching", "listener"},
     "depth": {"depth", "deep", "shallow"},
     "sold": {"sold", "sell", "sale", "selling"},
@@ -85,8 +89,8 @@ def stem(word: str) -> str:
 
 def _stem_once(word: str) -> str:
     for suffix, replacement in (
-        ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"), ("sses", "ss"),
-        ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
+        ("ness", ""), ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"),
+        ("sses", "ss"), ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
     ):  # fmt: skip
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
             base = word[: -len(suffix)] + replacement
@@ -188,6 +192,9 @@ def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) ->
     return bool(word.concepts & concepts) and word.stem not in WEAK, False
 
 
+CLAUSE_BREAK = re.compile(r"[:;?!,]")
+
+
 def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]:
     """Where the text names each column, best first; each word of the text names one column at most."""
     words = words_of(text)
@@ -197,8 +204,8 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
     for named in every:
         for anchor in range(len(words)):
             hit = _near(words, anchor, named, window, own)
-            if hit:
-                candidates.append(hit)
+            if hit and not CLAUSE_BREAK.search(text[hit[0].start : hit[0].end]):
+                candidates.append(hit)  # a name's words said in one phrase: "score: is it age, looks" is none
     # The fullest match first; of two full ones, the name of more words ("hourly wage" over "hours").
     candidates.sort(key=lambda m: (-m[0].score, -len(m[1]), not m[0].exact, m[1][-1] - m[1][0], m[0].start))
     taken: set[int] = set()

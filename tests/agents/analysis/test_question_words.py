@@ -7,6 +7,7 @@ import pytest
 from agents.analysis.question import read_question
 from agents.analysis.reading import read_back
 from agents.analysis.schema import Schema
+from agents.analysis.words import mentions
 
 FLIGHTS = Schema("flights", [
     {"name": "origin", "type": "string", "distinct": 3, "values": ["EWR", "JFK", "LGA"]},
@@ -158,3 +159,45 @@ SAVINGS = Schema("uschange", [
 def test_audiences_depths_spans_and_one_extreme_are_read_as_meant(schema, text, expected):
     request = read_question(text, schema).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+EVALUATIONS = Schema("course_evaluations", [
+    {"name": "Instructor No", "type": "number", "distinct": 94, "min": 1, "max": 94},
+    {"name": "Age", "type": "number", "distinct": 40, "min": 29, "max": 73},
+    {"name": "Beauty Rating", "type": "number", "distinct": 78, "min": -1.5, "max": 1.9},
+    {"name": "Evaluation", "type": "number", "distinct": 30, "min": 2.1, "max": 5},
+    {"name": "Division", "type": "string", "distinct": 2, "values": ["lower", "upper"]},
+], 463)  # fmt: skip
+WORKERS = Schema("cps_workers", [
+    {"name": "Age", "type": "number", "distinct": 45, "min": 18, "max": 64},
+    {"name": "Years of Education", "type": "number", "distinct": 17, "min": 2, "max": 18},
+    {"name": "Occupation", "type": "string", "distinct": 6, "values": ["worker", "technical", "services"]},
+], 534)  # fmt: skip
+COMPUTERS = Schema("computers", [
+    {"name": "price_usd", "type": "number", "distinct": 800, "min": 949, "max": 5399},
+    {"name": "screen_inches", "type": "number", "distinct": 3, "values": [14, 15, 17], "min": 14, "max": 17},
+], 3000)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (EVALUATIONS, "Do better-looking instructors get higher or lower evaluations?",
+         {"kind": "association", "measures": ["Beauty Rating"], "outcome": "Evaluation", "filters": []}),
+        (EVALUATIONS, "Evaluation: is it age or beauty that goes with it most strongly?",
+         {"kind": "association", "measures": ["Age", "Beauty Rating"], "outcome": "Evaluation"}),
+        (WORKERS, "Older workers: more or less schooling than younger ones?",
+         {"kind": "association", "filters": []}),
+        (COMPUTERS, "Which screen size goes with the highest average price?",
+         {"kind": "compare", "group": "screen_inches", "measures": ["price_usd"]}),
+    ],
+)  # fmt: skip
+def test_directions_numbered_things_the_tables_own_rows_and_sizes_asked_which(schema, text, expected):
+    request = read_question(text, schema).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+def test_a_name_said_across_a_colon_is_not_one_name():
+    text = "evaluation score: is it age, looks, or class size that goes with it most strongly?"
+    said = {m.column: text[m.start : m.end] for m in mentions(text, ["Beauty Rating", "Age"])}
+    assert said == {"Age": "age", "Beauty Rating": "looks"}  # never "score: is it age, looks"
