@@ -41,7 +41,9 @@ YES_NO = ({"0", "1"}, {"yes", "no"}, {"true", "false"}, {"y", "n"})
 
 
 NEGATED = re.compile(
-    r"(?:\bnon[- ]?|\b(?:not|no|without|don't|doesn't|didn't|do not|does not|never)\s+(?:\w+\s+){0,2})$", re.I
+    r"(?:\bnon[- ]?|\b(?:not|no|without|don't|doesn't|didn't|do not|does not|never|aren't|isn't|wasn't|weren't"
+    r"|ain't|haven't|hasn't)\s+(?:\w+\s+){0,2})$",
+    re.I,
 )
 
 

@@ -201,3 +201,16 @@ def test_a_name_said_across_a_colon_is_not_one_name():
     text = "evaluation score: is it age, looks, or class size that goes with it most strongly?"
     said = {m.column: text[m.start : m.end] for m in mentions(text, ["Beauty Rating", "Age"])}
     assert said == {"Age": "age", "Beauty Rating": "looks"}  # never "score: is it age, looks"
+
+
+def test_a_yes_no_said_with_a_contracted_not_keeps_the_no_rows():
+    staff = Schema("staff", [
+        {"name": "Tenured", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+        {"name": "Native English Speaker", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+        {"name": "Evaluation", "type": "number", "distinct": 30, "min": 2.1, "max": 5},
+    ], 463)  # fmt: skip
+    request = read_question("Tenured profs who aren't native English speakers: their mean evaluation?", staff)
+    assert request.filters == [
+        {"column": "Tenured", "op": "=", "value": 1},
+        {"column": "Native English Speaker", "op": "=", "value": 0},
+    ]
