@@ -64,6 +64,11 @@ EXCLUDE = re.compile(
 )
 NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
+YEAR_DURING = re.compile(
+    r"(?:\b(?:across|throughout)|\b(?:changed?|trend\w*|up|down|evolved?|moved?)\s+over)"
+    r"\s+((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)",
+    re.I,
+)
 UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c, as mean_temp_c does
 CLAUSE_END = re.compile(
     r"[.;?!]|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
@@ -153,6 +158,8 @@ def _comparisons(text: str) -> list[Comparison]:
     year_alone = r"\b(?:in|during|at|for|of|only)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
     for match in re.finditer(year_alone, text, re.I):
         add(match.start(), match.end(), "=", int(match.group(1)))
+    for match in YEAR_DURING.finditer(text):  # "did it go up or down over 2015?": during it, not after
+        add(match.start(), match.end(), "=", int(match.group(1)), timely=True)
     for match in SIGNED.finditer(text):  # "when production was negative"
         add(match.start(), match.end(), "<" if match.group(1).lower().startswith(("neg", "below")) else ">", 0)
     for words, op in BEFORE:

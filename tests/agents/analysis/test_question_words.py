@@ -214,3 +214,13 @@ def test_a_yes_no_said_with_a_contracted_not_keeps_the_no_rows():
         {"column": "Tenured", "op": "=", "value": 1},
         {"column": "Native English Speaker", "op": "=", "value": 0},
     ]
+
+
+def test_a_change_over_a_year_is_during_it_and_a_count_over_a_year_shaped_number_is_above_it():
+    during = read_question("month by month, did the total revenue go up or down over 2015?", PIZZAS)
+    assert during.kind == "trend" and during.filters == [
+        {"and": [{"column": "date", "op": ">=", "value": "2015-01-01"},
+                 {"column": "date", "op": "<=", "value": "2015-12-31"}]}
+    ]  # fmt: skip
+    above = read_question("What is the largest 2021 population of towns with a population over 2000?", TOWNS)
+    assert above.filters == [{"column": "Population 2021", "op": ">", "value": 2000}]
