@@ -285,6 +285,30 @@ def growth(entity: str, time: str, measure: str, *, high: bool = True, strict: b
     return rule
 
 
+def per_period(rule: Rule, keys: list[str], measures: dict[str, str], period=None) -> Rule:
+    """``rule`` over the table aggregated to one row per ``keys`` (``measures``: column -> statistic);
+    ``period`` (column, "year"|"month") first makes that column the period of each row."""
+
+    def aggregated(frame: pd.DataFrame) -> Answer:
+        if period:
+            column, per = period
+            frame = frame.assign(**{column: _periods(frame, column, per)})
+        rows = frame.groupby(keys).agg({m: STATISTICS[s] for m, s in measures.items()}).reset_index()
+        return rule(rows)
+
+    return aggregated
+
+
+def within(where: str, rule: Rule) -> Rule:
+    """``rule`` on the rows the pandas query ``where`` keeps."""
+    return lambda frame: rule(frame.query(where))
+
+
+def over(transform, rule: Rule) -> Rule:
+    """``rule`` on the table ``transform`` makes of it (reshaped, one row per episode, ...)."""
+    return lambda frame: rule(transform(frame))
+
+
 def statistic(
     measure: str,
     stat: str,

@@ -62,11 +62,14 @@ from bench.eval.rules import (
     direction,
     growth,
     most_associated,
+    over,
+    per_period,
     rank_differences,
     share,
     statistic,
     subset,
     trend,
+    within,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -392,34 +395,11 @@ def absolute_change(entity: str, first: str, last: str) -> rules.Rule:
     return rule
 
 
-def per_period(rule: rules.Rule, keys: list[str], measures: dict[str, str], period=None) -> rules.Rule:
-    """``rule`` over the table aggregated to one row per ``keys`` (``measures``: column -> statistic);
-    ``period`` (column, "year"|"month") first makes that column the period of each row."""
-
-    def aggregated(frame: pd.DataFrame) -> rules.Answer:
-        if period:
-            column, per = period
-            frame = frame.assign(**{column: rules._periods(frame, column, per)})
-        rows = frame.groupby(keys).agg({m: rules.STATISTICS[s] for m, s in measures.items()}).reset_index()
-        return rule(rows)
-
-    return aggregated
-
-
-def within(where: str, rule: rules.Rule) -> rules.Rule:
-    """``rule`` on the rows the pandas query ``where`` keeps."""
-    return lambda frame: rule(frame.query(where))
-
-
 def long_riders(frame: pd.DataFrame) -> pd.DataFrame:
     """dc_bike_days with one row per day and kind of rider (casual, registered)."""
     return frame.melt(
         id_vars=["date"], value_vars=["casual_riders", "registered_riders"], var_name="rider", value_name="riders"
     )
-
-
-def over(transform, rule: rules.Rule) -> rules.Rule:
-    return lambda frame: rule(transform(frame))
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -67,11 +67,14 @@ from bench.eval.rules import (
     direction,
     growth,
     most_associated,
+    over,
+    per_period,
     rank_differences,
     share,
     statistic,
     subset,
     trend,
+    within,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -343,29 +346,6 @@ def read_back(name: str) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------------
 # Rules this set needs beyond bench/eval/rules.py, each built on its rules: a rule over per-period
 # totals or means, a rule over the rows a condition keeps, a rule over a reshaped table
-
-
-def per_period(rule: rules.Rule, keys: list[str], measures: dict[str, str], period=None) -> rules.Rule:
-    """``rule`` over the table aggregated to one row per ``keys`` (``measures``: column -> statistic);
-    ``period`` (column, "year"|"month") first makes that column the period of each row."""
-
-    def aggregated(frame: pd.DataFrame) -> rules.Answer:
-        if period:
-            column, per = period
-            frame = frame.assign(**{column: rules._periods(frame, column, per)})
-        rows = frame.groupby(keys).agg({m: rules.STATISTICS[s] for m, s in measures.items()}).reset_index()
-        return rule(rows)
-
-    return aggregated
-
-
-def within(where: str, rule: rules.Rule) -> rules.Rule:
-    """``rule`` on the rows the pandas query ``where`` keeps."""
-    return lambda frame: rule(frame.query(where))
-
-
-def over(transform, rule: rules.Rule) -> rules.Rule:
-    return lambda frame: rule(transform(frame))
 
 
 def premiere_and_final(frame: pd.DataFrame) -> pd.DataFrame:
