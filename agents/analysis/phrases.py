@@ -350,8 +350,11 @@ AMOUNT_MOVED = re.compile(
 UNITS_OF = re.compile(r"\b(?:across|over|among|within)\s+(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:\w+-)?$", re.I)
 
 
-# "which tumour grade", "what kind of weather": the grouping column named right after
-WHICH_BEFORE = re.compile(r"\b(?:which|what)\s+(?:(?:kind|type|sort)s? of\s+|\w+\s+)?$", re.I)
+# "which tumour grade", "what kind of weather", "which level of religiousness": the grouping column named
+# right after
+WHICH_BEFORE = re.compile(
+    r"\b(?:which|what)\s+(?:(?:kind|type|sort|level|categor(?:y|ie)|class|group)s? of\s+|\w+\s+)?$", re.I
+)
 
 
 # "what was the highest weekly price", "what's the lowest": one extreme asked for

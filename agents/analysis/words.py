@@ -88,8 +88,10 @@ def stem(word: str) -> str:
 
 
 def _stem_once(word: str) -> str:
+    if word.endswith("ness") and len(word) >= 8:
+        return word[:-4]  # "religiousness" and "religious" meet
     for suffix, replacement in (
-        ("ness", ""), ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"),
+        ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"),
         ("sses", "ss"), ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
     ):  # fmt: skip
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):

@@ -224,3 +224,17 @@ def test_a_change_over_a_year_is_during_it_and_a_count_over_a_year_shaped_number
     ]  # fmt: skip
     above = read_question("What is the largest 2021 population of towns with a population over 2000?", TOWNS)
     assert above.filters == [{"column": "Population 2021", "op": ">", "value": 2000}]
+
+
+def test_a_level_of_a_quality_said_as_a_noun_is_the_grouping_asked_which_of():
+    survey = Schema("marriage_survey", [
+        {"name": "religious", "type": "number", "distinct": 4, "values": [1, 2, 3, 4], "min": 1, "max": 4},
+        {"name": "age", "type": "number", "distinct": 6, "min": 17.5, "max": 42},
+        {"name": "affairs", "type": "number", "distinct": 100, "min": 0, "max": 57},
+    ], 6366)  # fmt: skip
+    request = read_question(
+        "Which level of religiousness goes with the least time spent in affairs, on average?", survey
+    )
+    assert (request.kind, request.group, request.measures, request.direction) == (
+        "compare", "religious", ["affairs"], "low"
+    )  # fmt: skip
