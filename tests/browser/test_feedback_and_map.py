@@ -104,15 +104,21 @@ def select_words(page, article, words):
     )
 
 
-def inside_the_window(page, locator) -> bool:
-    box = locator.bounding_box()
+def inside_the_window(page, locator, *, settle_ms: int = 5_000) -> bool:
+    """Whether ``locator`` is within the window once the page settles: a message arriving live (the
+    feedback just sent, redrawn in the thread) moves the page for a moment."""
     size = page.viewport_size
-    return (
-        box is not None
-        and box["y"] >= 0
-        and box["y"] + 40 <= size["height"]
-        and box["x"] + box["width"] <= size["width"]
-    )
+    for _ in range(settle_ms // 250):
+        box = locator.bounding_box()
+        if (
+            box is not None
+            and box["y"] >= 0
+            and box["y"] + 40 <= size["height"]
+            and box["x"] + box["width"] <= size["width"]
+        ):
+            return True
+        page.wait_for_timeout(250)
+    return False
 
 
 @pytest.mark.parametrize("width,height", [(1440, 900), (1024, 768)])
