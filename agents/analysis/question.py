@@ -64,6 +64,7 @@ from agents.analysis.phrases import (
 )
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
+from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, MAX_GROUPS, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
@@ -122,7 +123,7 @@ def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
     text = asked = " ".join((text or "").split())
     said_values = value_mentions(text, schema.values())
-    every = _directions_apart(text, _people_apart(text, _columns_named(text, schema), schema), schema)
+    every = measures_apart(text, _columns_named(text, schema), schema)
     # "how much rain fell": an amount of rain, the precipitation column, not the rainy days
     amounts = [(m.start, m.end) for m in every if m.column in schema.numbers and AMOUNT.search(text[: m.start])]
     # "the largest population of any municipality": the Municipality column names the rows, the word is
@@ -233,46 +234,6 @@ def _columns_named(text: str, schema: Schema) -> list[Mention]:
         ],
         schema,
     )
-
-
-def _people_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
-    """ "Where are hitters paid better", "which type of pizza", "the price per pizza", "summed over every
-    episode": the hitters, pizzas and episodes are the rows (people named after what they do, the things
-    of a kind, counted or gone over), not the Hits, pizzas_sold or episode measure, when another measure
-    is named."""
-    measures = [m for m in found if m.column in schema.measures and m.column not in schema.categories]
-    people = [
-        m
-        for m in measures
-        if _agent_noun(text[m.start : m.end], m.column)
-        or (m.score < 1 and THINGS_OF.search(text[: m.start]))
-        or ROWS_OVER.search(text[: m.start])
-    ]
-    return [m for m in found if m not in people] if people and len(measures) > len(people) else found
-
-
-def _directions_apart(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
-    """ "The longest average departure delay": "longest" is the direction asked, not a duration column
-    (air_time), when a measure is named as such."""
-    measures = [m for m in found if m.column in schema.measures]
-    named = [m for m in measures if m.score == 1]
-    directions = [
-        m for m in measures if m not in named and any(p.fullmatch(text[m.start : m.end]) for p in (HIGH, LOW, MOST))
-    ]
-    return [m for m in found if m not in directions] if named and directions else found
-
-
-ROWS_OVER = re.compile(r"\b(?:over|across|for|in) (?:every|each|all(?: the)?)\s+$", re.I)
-THINGS_OF = re.compile(r"\b(?:(?:type|kind|sort|variety|brand|make)s? of|per|each|every)\s+$", re.I)
-
-
-def _agent_noun(said: str, column: str) -> bool:
-    """ "hitters" of Hits, "runners" of runs: one word ending in -er(s) whose stem is a word of the column's
-    name that has no such ending."""
-    word = said.lower()
-    if " " in word or not word.removesuffix("s").endswith("er"):
-        return False
-    return any(stem(part) == stem(word) and not part.removesuffix("s").endswith("er") for part in split_name(column))
 
 
 def _compared(text: str, schema: Schema, number_found: list[Found], every: list[Mention]) -> list[Found]:
