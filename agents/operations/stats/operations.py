@@ -7,60 +7,24 @@ check and audit as every other operation.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
-from agents.operations.datasets.operations import FILTER_DEPTH, FILTER_DOC, NOT_FOUND, TABLE
-from agents.operations.stats import engine, handlers, timeline
-from agents.sap import Call, ErrorDoc, Example, Operation, Param, format_block
-
-COLUMN = Param("string", "a column of the table", required=True, min_length=1, max_length=64, refers_to="column")
-OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_length=64, refers_to="column")
-FILTERS = Param("object", "only the rows that match: " + FILTER_DOC, max_depth=FILTER_DEPTH)
-STATISTIC = Param("string", "what to compute per group or period", default="mean", enum=engine.STATISTICS)
-BUCKET = Param("string", "how to bucket a date column", default="auto", enum=("auto", *timeline.PERIODS))
-PERCENTILE = Param("number", "the percentile when statistic is percentile", default=50, minimum=0, maximum=100)
-COLUMNS = Param(
-    "array",
-    "column names (all number columns when left out)",
-    items=Param("string", refers_to="column"),
-    max_items=2000,
+from agents.operations.datasets.operations import TABLE
+from agents.operations.stats import handlers, timeline
+from agents.operations.stats.inference_operations import INFERENCE
+from agents.operations.stats.manual import (
+    BUCKET,
+    COLUMN,
+    COLUMNS,
+    FILTERS,
+    OPTIONAL_COLUMN,
+    PERCENTILE,
+    STATISTIC,
+    period,
+    query,
 )
-NOT_A_NUMBER = ErrorDoc("VALIDATION_FAILED", "A measure is not a number column, or a column is unknown.",
-                        "Pick from details.number_columns or describe the table.")  # fmt: skip
-ERRORS = (
-    NOT_FOUND,
-    NOT_A_NUMBER,
-    ErrorDoc(
-        "LIMIT_EXCEEDED", "Too many rows to read, or the memory or answer size cap reached.", "Filter the rows first."
-    ),
-    ErrorDoc("TIMEOUT", "The operation ran past the request's time budget and was stopped.", "Filter the rows first."),
-    ErrorDoc("RATE_LIMITED", "The caller runs too many heavy operations.", "Wait details.retry_after_s and resend."),
-)
-
-
-def _period(description: str) -> Param:
-    """A period named as results write them; one the rows lack is an error that lists theirs."""
-    return Param("string", description + ', as results write periods: "2000", "2000Q1", "2000-03"',
-                 min_length=1, max_length=32)  # fmt: skip
-
-
-def _query(
-    name: str,
-    summary: str,
-    handler: Callable[[Call, dict[str, Any]], dict[str, Any]],
-    params: dict[str, Param],
-    request: dict[str, Any],
-    response: dict[str, Any],
-) -> Operation:
-    """A stats.* query: it reads and never writes, fails in the same ways as the others, runs held to the
-    request's budget (heavy: pandas), and its manual shows one ``request`` and its ``response``."""
-    example = Example(format_block("query", name, request, "s1"), format_block("result", name, response, "s1"))
-    return Operation(name, "query", summary, handler, params, examples=(example,), errors=ERRORS, heavy=True)
-
+from agents.sap import Param
 
 OPERATIONS = (
-    _query(
+    query(
         "stats.describe",
         "Summary statistics of number columns (pandas): n, missing, mean, SD (sample or population), min, "
         "percentiles, max, sum, and the values more than 3 SDs from the mean (from their own group's mean with "
@@ -116,7 +80,7 @@ OPERATIONS = (
             ],
         },
     ),
-    _query(
+    query(
         "stats.compare",
         "Compare groups on a measure: the statistic per group (highest first), the gap and ratio between the "
         "highest and lowest, and a test (Welch's t with Cohen's d for two groups, ANOVA with eta squared for more). "
@@ -147,7 +111,7 @@ OPERATIONS = (
             "chart": {"mark": {}},
         },
     ),
-    _query(
+    query(
         "stats.rank-differences",
         "Which measures differ most between groups: |Cohen's d| (pooled SD) for two groups, eta squared for more, "
         "largest first, with each group's mean. Comes with a bar chart (Vega-Lite).",
@@ -163,7 +127,7 @@ OPERATIONS = (
             "chart": {"mark": {}},
         },
     ),
-    _query(
+    query(
         "stats.associate",
         "How strongly each variable goes with an outcome, strongest first: Pearson r with p-value and 95% interval, "
         "Spearman rho and n (a two-valued outcome is coded 0/1; a categorical one is compared by eta). "
@@ -180,7 +144,7 @@ OPERATIONS = (
             "variables": [],
         },
     ),
-    _query(
+    query(
         "stats.trend",
         "A measure over time: the statistic per period (year, quarter, month, week or day of a date column, or "
         "the values of a number column such as a year), the change from first to last and the linear slope per "
@@ -212,7 +176,7 @@ OPERATIONS = (
             "chart": {"mark": {}},
         },
     ),
-    _query(
+    query(
         "stats.share",
         "Each category's count and percentage of the rows (or of a measure's total, with weight), most common "
         "first. Comes with a bar chart (Vega-Lite).",
@@ -229,7 +193,7 @@ OPERATIONS = (
             "chart": {"mark": {}},
         },
     ),
-    _query(
+    query(
         "stats.growth",
         "Growth per entity between periods: the statistic of the measure over each entity's rows in its first "
         "period and in its last (or in the periods from and to name), with the rows each rests on, the change, "
@@ -249,8 +213,8 @@ OPERATIONS = (
             "change": Param(
                 "string", "rank by the percentage or the absolute change", default="percent", enum=timeline.CHANGES
             ),
-            "from": _period("the start period instead of each entity's first"),
-            "to": _period("the end period instead of each entity's last"),
+            "from": period("the start period instead of each entity's first"),
+            "to": period("the end period instead of each entity's last"),
             "filters": FILTERS,
         },
         {"table": "monthly", "entity": "shop", "time": "month", "measure": "sales"},
@@ -283,4 +247,5 @@ OPERATIONS = (
             "chart": {"mark": {}},
         },
     ),
+    *INFERENCE,
 )
