@@ -49,7 +49,7 @@ def test_several_groups_name_the_pairs_that_differ(ask):
     assert answer["test"]["name"] == "one-way ANOVA" and answer["significant"] is True
     pairs = {(p["higher"], p["lower"]) for p in answer["pairs"]}
     assert pairs == {("c", "a"), ("c", "b")}  # a and b lie half a kilo apart: no pair
-    assert [g["group"] for g in answer["groups"]][0] == "c"
+    assert answer["groups"][0]["group"] == "c"
 
 
 def test_a_yes_no_measure_is_tested_as_shares(ask):
