@@ -13,6 +13,7 @@ from typing import Any
 
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
+from agents.analysis.kinds import asked_of
 from agents.analysis.phrases import (
     ABSOLUTE,
     AMOUNT,
@@ -211,8 +212,32 @@ def read_question(text: str, schema: Schema) -> Request:
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
+    if asked_of(request, unnamed) == "significance":
+        _as_test(request, schema, every)
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
+
+
+def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
+    """ "Is the gap significant?": the comparison's measure between its groups, tested. A yes/no column
+    named where no measure is ("more smokers in the north?") is tested as a share between the groups."""
+    binary = {c["name"] for c in schema.columns if {spoken_value(v) for v in c.get("values") or []} in YES_NO}
+    named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
+    yes_no = [n for n in named if n in binary and n != request.group]
+    if yes_no and (request.kind == "share" or not request.measures):
+        request.measures = yes_no[:1]
+    if request.group is None or request.group in request.measures:
+        sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
+        others = [n for n in [*named, *sides] if n not in request.measures]
+        request.group = (
+            others[0] if others else _first_category(schema, every, besides=next(iter(request.measures), None))
+        )
+    request.measures = [m for m in request.measures if m != request.group][:1]
+    if not request.measures and schema.sole_measure:
+        request.measures = [schema.sole_measure]
+    request.filters = [f for f in request.filters if f.get("column") not in request.measures]
+    request.kind = "significance"
+    request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
 
 
 def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:

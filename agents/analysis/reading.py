@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import phrases
+from agents.analysis.kinds import KINDS, SIGNIFICANCE
 from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
@@ -31,7 +32,7 @@ CUES = (
     phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
     phrases.CHANGE_WORDS, phrases.SHARE, phrases.HIGH, phrases.LOW, phrases.PERCENTILE, phrases.OUTCOME_WORDS,
     phrases.SHARE_OF_TOTAL, phrases.WHICH, phrases.CYCLE, phrases.MOVE, phrases.STEEP, phrases.ENTITY,
-    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE,
+    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE, SIGNIFICANCE,
     *(pattern for pattern, _ in phrases.STATISTIC_WORDS),
 )  # fmt: skip
 # Words that ask nothing of the data: how people frame a question to a colleague.
@@ -52,16 +53,6 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 UNSURE = 0.5  # a doubt that may well mean another question: the answer is no surer than a coin
 HESITANT = 0.6  # a doubt about a part, with the rest of the question read
 LEFT_OVER = 0.7  # only words left over: the reading may miss a nuance
-NEEDED = {  # the parts each kind must name for its reading to be sure
-    "compare": ("measure", "group"),
-    "rank_differences": ("group",),
-    "association": ("outcome",),
-    "trend": ("measure",),
-    "share": ("group",),
-    "growth": ("measure", "entity"),
-    "statistic": ("measure",),
-}
-ONE_MEASURE = ("compare", "trend", "growth", "statistic")  # kinds whose lead answers one measure
 
 
 @dataclass(frozen=True)
@@ -101,6 +92,9 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
             named[mention.column] = named.get(mention.column, False) or (mention.exact and mention.score == 1)
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)
+    for _, _, column in request.said.filters:
+        if column in (request.group, request.entity):
+            named.setdefault(column, True)  # "north or south": its values name the groups
     taken += [m.span() for pattern in CUES for m in pattern.finditer(text)]
     if request.kind in ("trend", "growth") and request.period == "month":
         taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
@@ -110,7 +104,7 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         for m in WORD.finditer(text)
         if not any(s <= m.start() < e for s, e in taken) and stem(m.group()) not in name_words
     ]
-    guessed = [part for part in NEEDED.get(request.kind, ()) if not _named(request, part, named, schema)]
+    guessed = [part for part in KINDS[request.kind].needed if not _named(request, part, named, schema)]
     doubts = _part_doubts(text, request, named, guessed, schema)
     unsaid = request.kind == "compare" and bool(request.measures) and request.measures[0] not in named
     if unsaid and schema.times and phrases.PERFORMED.search(text):  # "which stock did best": its level or its growth?
@@ -157,7 +151,7 @@ def _part_doubts(
     loose = [c for c, exact in named.items() if not exact]
     if loose:
         doubts.append(Doubt(f"I took your words to mean {_listed(spoken(c) for c in loose)}", HESITANT))
-    if request.kind in ONE_MEASURE and len(request.measures) > 1:
+    if KINDS[request.kind].one_measure and len(request.measures) > 1:
         doubts.append(Doubt(f"you named several measures; the answer is about {spoken(request.measures[0])}", HESITANT))
     ranks = phrases.HIGH.search(text) or phrases.LOW.search(text) or phrases.MOST.search(text)
     extreme = request.kind == "statistic" and request.statistic in ("max", "min")
@@ -272,19 +266,6 @@ def stated(request: Request) -> str:
     """The request in one plain line: "the median price compared across city, only rows where year is 2007"."""
     measure = ", ".join(spoken(m) for m in request.measures) or "the rows"
     statistic = statistic_words(request).removesuffix(" of")
-    body = {
-        "compare": f"the {statistic} {measure} compared across {spoken(request.group)}",
-        "rank_differences": f"which measure differs most between the {spoken(request.group)} groups",
-        "association": f"how {measure if request.measures else 'each number column'} goes with "
-        f"{spoken(request.outcome)}",
-        "trend": f"the {statistic} {measure} per {request.period if request.period != 'auto' else 'period'} "
-        f"of {spoken(request.time)}, and its direction",
-        "share": f"each {spoken(request.group)}'s share of "
-        + (f"the total {spoken(request.weight)}" if request.weight else "the rows"),
-        "growth": f"which {spoken(request.entity)} changed most in {measure}"
-        f"{' in absolute terms' if request.change == 'absolute' else ', in percent'}, from its first to its last "
-        f"{request.period if request.period != 'auto' else spoken(request.time)}",
-        "statistic": f"the {statistic} {measure}",
-    }.get(request.kind, request.kind.replace("_", " "))
+    body = KINDS[request.kind].stated(request, statistic, measure)
     rows = f", only rows where {rows_words(request.filters)}" if request.filters else ""
     return f"{body}{rows}"

@@ -84,17 +84,18 @@ def stem(word: str) -> str:
     until it holds, so that "smokers" and "smoker" meet."""
     word = word.lower().removesuffix("'s").removesuffix("\u2019s")
     once = _stem_once(LEMMAS.get(word, word))
-    return _stem_once(once)
+    return _stem_once(once, plural=False)  # relapse -> relaps stays: an s left bare is the word's own
 
 
-def _stem_once(word: str) -> str:
+def _stem_once(word: str, *, plural: bool = True) -> str:
     if word.endswith("ness") and len(word) >= 8:
         return word[:-4]  # "religiousness" and "religious" meet
     for suffix, replacement in (
         ("iest", "y"), ("ier", "y"), ("ies", "y"), ("est", ""), ("ches", "ch"), ("shes", "sh"),
         ("sses", "ss"), ("xes", "x"), ("ing", ""), ("ied", "y"), ("ed", ""), ("er", ""), ("s", ""),
     ):  # fmt: skip
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+        bare_s = suffix == "s" and (not plural or word.endswith("us"))  # status, focus: no plural
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss") and not bare_s:
             base = word[: -len(suffix)] + replacement
             if (
                 suffix in ("est", "er", "ing", "ed")

@@ -9,11 +9,11 @@ followed by the chart the operation drew and a folded note on how to compute it 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any, Protocol
 
 from agents.analysis import prose
 from agents.analysis.column_roles import roles_of
+from agents.analysis.kinds import KINDS, WHAT_I_ANSWER
 from agents.analysis.question import read_question
 from agents.analysis.reading import Reading, read_back
 from agents.analysis.readings import options
@@ -29,12 +29,6 @@ MAX_EXTRA_MEASURES = 3
 WEAK_P = 0.05
 EVENLY = ("numbered_evenly", "repeated_evenly")  # what the import found of whole-number columns
 EMPTY_CONFIDENCE = 0.2
-WHAT_I_ANSWER = (
-    "which group is highest or lowest on a measure; which measures differ most between groups; how strongly "
-    "two measures are related or which variable goes most with an outcome; a trend over time; the share of each "
-    "category; which entity grew most; a median, percentile, total, count, minimum, maximum or standard "
-    "deviation, within any filters"
-)
 
 
 class Asker(Protocol):
@@ -106,65 +100,13 @@ def _plain_numbers(schema: Schema, request: Request) -> list[str]:
     return [n for n in schema.numbers if n not in taken and n not in schema.times and n not in schema.categories]
 
 
-def _filters(request: Request) -> dict[str, Any]:
-    return {"filters": {"and": request.filters}} if request.filters else {}
-
-
 def operation_for(request: Request, measure: str | None = None) -> tuple[str, dict[str, Any]]:
     """The stats.* call that answers the request (for ``measure`` instead of its first, if given)."""
-    table, rows = request.table, _filters(request)
-    first = measure or (request.measures[0] if request.measures else None)
-    stat = {"statistic": request.statistic if request.statistic != "sd" else "sd", "percentile": request.percentile}
-    if request.kind == "compare":
-        cycle = {"cycle": request.cycle} if request.cycle else {}
-        return "stats.compare", {"table": table, "measure": first, "group_by": request.group, **stat, **cycle, **rows}
-    if request.kind == "rank_differences":
-        named = {"measures": request.measures} if len(request.measures) >= 2 else {}
-        return "stats.rank-differences", {"table": table, "group_by": request.group, **named, **rows}
-    if request.kind == "association":
-        variables = {"variables": request.measures} if request.measures else {}
-        return "stats.associate", {"table": table, "outcome": request.outcome, **variables, **rows}
-    if request.kind == "trend":
-        body = {"table": table, "time": request.time, "measure": first, "period": request.period, **rows}
-        return "stats.trend", {
-            **body,
-            "statistic": request.statistic if request.statistic != "percentile" else "median",
-        }
-    if request.kind == "share":
-        weight = {"weight": request.weight} if request.weight else {}
-        return "stats.share", {"table": table, "column": request.group, **weight, **rows}
-    if request.kind == "growth":
-        period = {"period": request.period} if request.period != "auto" else {}
-        return "stats.growth", {
-            "table": table,
-            "entity": request.entity,
-            "time": request.time,
-            "measure": first,
-            "change": request.change,
-            "statistic": request.statistic,
-            "percentile": request.percentile,
-            **period,
-            **rows,
-        }
-    percentiles = sorted({50.0, request.percentile})
-    return "stats.describe", {"table": table, "columns": [first], "sd": request.sd, "percentiles": percentiles, **rows}
-
-
-WORDERS: dict[str, Callable[..., list[str]]] = {
-    "compare": prose.compare,
-    "rank_differences": prose.rank_differences,
-    "association": prose.association,
-    "trend": prose.trend,
-    "statistic": prose.statistic,
-}
+    return KINDS[request.kind].operation(request, measure)
 
 
 def words_for(request: Request, result: dict[str, Any], text: str) -> list[str]:
-    if request.kind == "share":
-        return prose.share(request, result, text)
-    if request.kind == "growth":
-        return prose.growth(request, result, text)
-    return WORDERS[request.kind](request, result)
+    return KINDS[request.kind].words(request, result, text)
 
 
 def chart_fence(chart: dict[str, Any] | None) -> list[str]:
@@ -331,4 +273,6 @@ def _confidence(request: Request, result: dict[str, Any]) -> float:
         if request.kind == "association"
         else None
     )
+    cap = KINDS[request.kind].certainty
+    base = min(base, cap(result)) if cap else base
     return min(base, 0.5) if p is not None and p > WEAK_P else base

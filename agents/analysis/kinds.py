@@ -1,0 +1,195 @@
+"""The kinds of question the analyst answers, each declared once: the parts its reading must name, the
+reading in words, the stats.* call that answers it and the words of the answer. Plain Python.
+
+A new kind is one entry here (with its cue words, when it is asked over another kind's reading: "is
+the difference significant" reads as a comparison first), its operation and its prose.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.analysis import prose, verdicts
+from agents.analysis.request import Request
+
+Call = tuple[str, dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of question: ``needed`` are the parts a sure reading names, ``stated`` says the reading
+    (given the statistic's words and the measures'), ``operation`` is the call that answers it (for one
+    measure of several when given), ``words`` the answer's lines."""
+
+    needed: tuple[str, ...]
+    stated: Callable[[Request, str, str], str]
+    operation: Callable[[Request, str | None], Call]
+    words: Callable[[Request, dict[str, Any], str], list[str]]
+    one_measure: bool = False
+    can: str = ""
+    certainty: Callable[[dict[str, Any]], float] | None = None  # a cap on the answer's confidence
+
+
+def rows(request: Request) -> dict[str, Any]:
+    """The filters a call carries: every condition the question set."""
+    return {"filters": {"and": request.filters}} if request.filters else {}
+
+
+def _first(request: Request, measure: str | None) -> str | None:
+    return measure or (request.measures[0] if request.measures else None)
+
+
+def _statistic(request: Request) -> dict[str, Any]:
+    return {"statistic": request.statistic, "percentile": request.percentile}
+
+
+def _compare(request: Request, measure: str | None) -> Call:
+    cycle = {"cycle": request.cycle} if request.cycle else {}
+    body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
+    return "stats.compare", {**body, **_statistic(request), **cycle, **rows(request)}
+
+
+def _rank_differences(request: Request, measure: str | None) -> Call:
+    named = {"measures": request.measures} if len(request.measures) >= 2 else {}
+    return "stats.rank-differences", {"table": request.table, "group_by": request.group, **named, **rows(request)}
+
+
+def _association(request: Request, measure: str | None) -> Call:
+    variables = {"variables": request.measures} if request.measures else {}
+    return "stats.associate", {"table": request.table, "outcome": request.outcome, **variables, **rows(request)}
+
+
+def _trend(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "time": request.time, "measure": _first(request, measure), "period": request.period}
+    statistic = request.statistic if request.statistic != "percentile" else "median"
+    return "stats.trend", {**body, "statistic": statistic, **rows(request)}
+
+
+def _share(request: Request, measure: str | None) -> Call:
+    weight = {"weight": request.weight} if request.weight else {}
+    return "stats.share", {"table": request.table, "column": request.group, **weight, **rows(request)}
+
+
+def _growth(request: Request, measure: str | None) -> Call:
+    period = {"period": request.period} if request.period != "auto" else {}
+    parts = {"entity": request.entity, "time": request.time, "measure": _first(request, measure)}
+    return "stats.growth", {
+        "table": request.table, **parts, "change": request.change, **_statistic(request), **period, **rows(request)
+    }  # fmt: skip
+
+
+def _statistic_call(request: Request, measure: str | None) -> Call:
+    percentiles = sorted({50.0, request.percentile})
+    columns = [_first(request, measure)]
+    return "stats.describe", {"table": request.table, "columns": columns, "sd": request.sd,
+                              "percentiles": percentiles, **rows(request)}  # fmt: skip
+
+
+def _significance(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
+    return "stats.significance", {**body, **rows(request)}
+
+
+def _period(request: Request) -> str:
+    return request.period if request.period != "auto" else "period"
+
+
+KINDS: dict[str, Kind] = {
+    "compare": Kind(
+        ("measure", "group"),
+        lambda r, statistic, measure: f"the {statistic} {measure} compared across {prose.spoken(r.group)}",
+        _compare,
+        lambda r, result, text: prose.compare(r, result),
+        one_measure=True,
+        can="which group is highest or lowest on a measure",
+    ),
+    "rank_differences": Kind(
+        ("group",),
+        lambda r, statistic, measure: f"which measure differs most between the {prose.spoken(r.group)} groups",
+        _rank_differences,
+        lambda r, result, text: prose.rank_differences(r, result),
+        can="which measures differ most between groups",
+    ),
+    "association": Kind(
+        ("outcome",),
+        lambda r, statistic, measure: (
+            f"how {measure if r.measures else 'each number column'} goes with {prose.spoken(r.outcome)}"
+        ),
+        _association,
+        lambda r, result, text: prose.association(r, result),
+        can="how strongly two measures are related or which variable goes most with an outcome",
+    ),
+    "trend": Kind(
+        ("measure",),
+        lambda r, statistic, measure: (
+            f"the {statistic} {measure} per {_period(r)} of {prose.spoken(r.time)}, and its direction"
+        ),
+        _trend,
+        lambda r, result, text: prose.trend(r, result),
+        one_measure=True,
+        can="a trend over time",
+    ),
+    "share": Kind(
+        ("group",),
+        lambda r, statistic, measure: (
+            f"each {prose.spoken(r.group)}'s share of "
+            + (f"the total {prose.spoken(r.weight)}" if r.weight else "the rows")
+        ),
+        _share,
+        prose.share,
+        can="the share of each category",
+    ),
+    "growth": Kind(
+        ("measure", "entity"),
+        lambda r, statistic, measure: (
+            f"which {prose.spoken(r.entity)} changed most in {measure}"
+            f"{' in absolute terms' if r.change == 'absolute' else ', in percent'}, from its first to its last "
+            f"{r.period if r.period != 'auto' else prose.spoken(r.time)}"
+        ),
+        _growth,
+        prose.growth,
+        one_measure=True,
+        can="which entity grew most",
+    ),
+    "statistic": Kind(
+        ("measure",),
+        lambda r, statistic, measure: f"the {statistic} {measure}",
+        _statistic_call,
+        lambda r, result, text: prose.statistic(r, result),
+        one_measure=True,
+        can="a median, percentile, total, count, minimum, maximum or standard deviation",
+    ),
+    "significance": Kind(
+        ("measure", "group"),
+        lambda r, statistic, measure: (
+            f"whether {measure} differs between the {prose.spoken(r.group)} groups more than chance would explain"
+        ),
+        _significance,
+        lambda r, result, text: verdicts.significance(r, result),
+        one_measure=True,
+        can="whether a difference between groups is statistically significant",
+        certainty=verdicts.certainty,
+    ),
+}
+WHAT_I_ANSWER = "; ".join(kind.can for kind in KINDS.values()) + ", within any filters"
+
+# "Is the gap real or could it be chance?": a comparison whose answer is a test, not a ranking.
+SIGNIFICANCE = re.compile(
+    r"\b(?:statistically|significan(?:t|ce|tly)|p[- ]?values?|t[- ]?tests?|anova|chi[- ]?squared?"
+    r"|(?:by|due to|down to|just|mere|pure|random|from|be|is|was|only) (?:just |only |merely |down to |due to )?"
+    r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
+    r"|chance alone|(?:a )?fluke|real (?:difference|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
+    r"|(?:more than|beyond) (?:chance|noise|luck))\b",
+    re.I,
+)
+TESTABLE = ("compare", "rank_differences", "statistic", "share")
+
+
+def asked_of(request: Request, text: str) -> str | None:
+    """The kind a question asks over its first reading, when its words ask for one ("significant")."""
+    if SIGNIFICANCE.search(text) and request.kind in TESTABLE:
+        return "significance"
+    return None

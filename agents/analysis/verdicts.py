@@ -1,0 +1,87 @@
+"""The answer to "is it more than chance?" in words: the verdict first, with the figures it rests on,
+then the test chosen and why, its check, the effect size and the pairs that differ. Plain Python.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.analysis.prose import effect_words, figure, p_value, spoken
+from agents.analysis.request import Request
+from agents.operations.stats.charts import percentage
+
+UNSURE_CAP = 0.5  # the test and its rank-based check disagree: the verdict hangs on an assumption
+
+
+def significance(request: Request, result: dict[str, Any]) -> list[str]:
+    """Whether the groups differ more than chance would make them, at the 5% level."""
+    measure, group = spoken(request.measures[0]), spoken(request.group)
+    test = result.get("test")
+    if test is None or result.get("significant") is None:
+        return [f"I could not test whether {measure} differs between the {group} groups: {result.get('why')}."]
+    several = len(result["groups"]) > 2
+    subject = "the differences between the groups are" if several else "the difference is"
+    said = f"{subject} {'' if result['significant'] else 'not '}statistically significant"
+    lead = f"**{'Yes' if result['significant'] else 'No'}, {said}**"
+    lead += f" at the 5% level: {_figures(result, measure)}; {test['name']}, {p_value(test['p_value'])}"
+    lead += "" if result["significant"] else ", so it could well be chance"
+    lines = [lead + ".", f"- Why this test: {result['why']}."]
+    check = result.get("check")
+    if check:
+        agrees = (check["p_value"] is not None) and ((check["p_value"] < result["alpha"]) == result["significant"])
+        lines.append(
+            f"- Check: the {check['name']} gives {p_value(check['p_value'])}, "
+            + ("the same verdict." if agrees else "a different verdict: the answer hangs on the data being normal.")
+        )
+    effect = result.get("effect")
+    if effect:
+        interval = effect.get("ci95")
+        span = f" (95% CI {figure(interval[0])} to {figure(interval[1])})" if interval else ""
+        lines.append(f"- Effect size: {effect_words(effect['name'], effect['size'])}{span}.")
+    pairs = result.get("pairs") or []
+    if several:
+        named = ", ".join(f"{p['higher']} over {p['lower']} ({p_value(p['p_value'])})" for p in pairs[:8])
+        lines.append(f"- Pairs that differ (Tukey's HSD): {named or 'none at the 5% level'}.")
+    lines += [f"- {_group_line(g)}" for g in result["groups"][:12]]
+    return lines
+
+
+def _figures(result: dict[str, Any], measure: str) -> str:
+    """The figures the verdict is about: the two groups and their gap, or the highest and lowest group."""
+    groups, difference = result["groups"], result.get("difference")
+    if "share_of" in result:
+        shares = " against ".join(f"{percentage(g['percent'])}% of {g['group']}" for g in groups[:2])
+        said = f"{shares} are {result['share_of']} for {measure}"
+        if difference and len(groups) == 2:
+            low, high = difference["ci95"]
+            said += f", {figure(difference['value'])} points apart (95% CI {figure(low)} to {figure(high)})"
+        return said
+    if difference:
+        low, high = difference["ci95"]
+        top, bottom = groups[0], groups[-1]
+        return (
+            f"the mean {measure} is {figure(top['mean'])} for {top['group']} and {figure(bottom['mean'])} for "
+            f"{bottom['group']}, {figure(difference['value'])} apart (95% CI {figure(low)} to {figure(high)})"
+        )
+    top, bottom = groups[0], groups[-1]
+    return (
+        f"the mean {measure} runs from {figure(top['mean'])} ({top['group']}) down to {figure(bottom['mean'])} "
+        f"({bottom['group']}) across {len(groups)} groups"
+    )
+
+
+def _group_line(group: dict[str, Any]) -> str:
+    if "percent" in group:
+        return f"{group['group']}: {percentage(group['percent'])}% (n = {group['n']})"
+    sd = f", SD {figure(group['sd'])}" if group.get("sd") is not None else ""
+    return f"{group['group']}: mean {figure(group['mean'])}{sd}, median {figure(group['median'])} (n = {group['n']})"
+
+
+def certainty(result: dict[str, Any]) -> float:
+    """How far the verdict can be trusted beyond its rows: less when the rank-based check disagrees."""
+    check, significant = result.get("check"), result.get("significant")
+    if significant is None:
+        return 0.2
+    if check and check["p_value"] is not None and (check["p_value"] < result["alpha"]) != significant:
+        return UNSURE_CAP
+    return 1.0
