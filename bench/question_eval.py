@@ -26,7 +26,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-KINDS = ("compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter")
+KINDS = (
+    "compare", "rank_differences", "association", "trend", "share", "growth", "statistic", "filter",
+    "significance", "top", "which_row", "missing", "outliers", "distribution", "crosstab", "two_factor", "rate",
+    "adjusted", "forecast",
+)  # fmt: skip
+# answers that a negation turns around: "not statistically significant" is no "statistically significant"
+NEGATED = {
+    "significant": r"(?<!not )statistically significant",
+    "not significant": r"not statistically significant",
+    "associated": r"(?<!not )(?<!no )associated",
+    "independent": r"\bindependent\b|not associated",
+}
 TREND_WORDS = {
     "rose": ("rose", "risen", "rising", "increased", "increasing", "grew", "grown", "growing", "went up", "gone up"),
     "fell": (
@@ -117,13 +128,22 @@ def figure_matches(value: float, decimals: int, figure: float) -> bool:
 
 
 def answer_matches(expected: dict[str, Any], lead: str) -> bool:
+    """The lead names the answer (and every name in ``also``: the rest of a top five, a combination's
+    other half), said the way its kind says it."""
     said = normalised(lead)
     answer = normalised(str(expected["answer"]))
+    also = all(_names(said, normalised(str(name))) for name in expected.get("also") or [])
     if expected["kind"] == "trend":
         return any(re.search(rf"\b{word}\b", said) for word in TREND_WORDS[answer])
-    if expected["kind"] == "association" and answer in ("positive", "negative"):
+    if expected["kind"] in ("association", "adjusted") and answer in ("positive", "negative"):
         return answer in said  # "positively", "negative correlation"
-    return re.search(rf"(?<![a-z0-9]){re.escape(answer)}(?![a-z0-9])", said) is not None
+    if answer in NEGATED and expected["kind"] in ("significance", "crosstab"):
+        return re.search(NEGATED[answer], said) is not None
+    return _names(said, answer) and also
+
+
+def _names(said: str, name: str) -> bool:
+    return re.search(rf"(?<![a-z0-9]){re.escape(name)}(?![a-z0-9])", said) is not None
 
 
 def lead_is_right(expected: dict[str, Any], lead: str) -> bool:
