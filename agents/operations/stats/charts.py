@@ -260,7 +260,7 @@ def _box(values: pd.Series) -> dict[str, Any]:
 
 
 def histogram(
-    frame: pd.DataFrame, column: str, *, marks: dict[str, float], title: str, description: str
+    frame: pd.DataFrame, column: str, *, marks: dict[str, float | None], title: str, description: str
 ) -> dict[str, Any]:
     """The distribution of one column in at most ``MAX_BINS`` bins counted here, with a rule at each
     figure in ``marks`` (its mean, median...)."""

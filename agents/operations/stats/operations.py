@@ -10,6 +10,7 @@ from __future__ import annotations
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import handlers, timeline
 from agents.operations.stats.inference_operations import INFERENCE
+from agents.operations.stats.inspection_operations import INSPECTION
 from agents.operations.stats.manual import (
     BUCKET,
     COLUMN,
@@ -248,4 +249,5 @@ OPERATIONS = (
         },
     ),
     *INFERENCE,
+    *INSPECTION,
 )
