@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.analysis import prose, verdicts
+from agents.analysis import looking, looks, prose, verdicts
 from agents.analysis.request import Request
 
 Call = tuple[str, dict[str, Any]]
@@ -91,6 +91,26 @@ def _statistic_call(request: Request, measure: str | None) -> Call:
 def _significance(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
     return "stats.significance", {**body, **rows(request)}
+
+
+def _top(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "measure": _first(request, measure), "label": request.label, "n": request.n}
+    combine = {"statistic": request.combine} if request.combine else {}
+    return "stats.top", {**body, "direction": request.direction, **combine, **rows(request)}
+
+
+def _outliers(request: Request, measure: str | None) -> Call:
+    named = {key: value for key, value in (("label", request.label), ("within", request.within)) if value}
+    return "stats.outliers", {"table": request.table, "measure": _first(request, measure), **named, **rows(request)}
+
+
+def _distribution(request: Request, measure: str | None) -> Call:
+    return "stats.distribution", {"table": request.table, "measure": _first(request, measure), **rows(request)}
+
+
+def _missing(request: Request, measure: str | None) -> Call:
+    columns = {"columns": request.measures} if request.measures else {}
+    return "stats.missing", {"table": request.table, **columns, **rows(request)}
 
 
 def _period(request: Request) -> str:
@@ -173,6 +193,55 @@ KINDS: dict[str, Kind] = {
         can="whether a difference between groups is statistically significant",
         certainty=verdicts.certainty,
     ),
+    "top": Kind(
+        ("measure",),
+        lambda r, statistic, measure: (
+            f"the {r.n} {prose.spoken(r.label)} with the "
+            f"{'highest' if r.direction == 'high' else 'lowest'} {(r.combine + ' ') if r.combine else ''}{measure}"
+        ),
+        _top,
+        lambda r, result, text: looks.top(r, result),
+        one_measure=True,
+        can="the top or bottom N rows or groups",
+    ),
+    "which_row": Kind(
+        ("measure",),
+        lambda r, statistic, measure: (
+            f"the {prose.spoken(r.label)} of the row with the "
+            f"{'highest' if r.direction == 'high' else 'lowest'} {measure}"
+        ),
+        _top,
+        lambda r, result, text: looks.which_row(r, result),
+        one_measure=True,
+        can="which row (or when) a measure peaked",
+    ),
+    "outliers": Kind(
+        ("measure",),
+        lambda r, statistic, measure: (
+            f"the outliers in {measure}"
+            + (f" within each {prose.spoken(r.within)}" if r.within else "")
+            + (f", named by {prose.spoken(r.label)}" if r.label else "")
+        ),
+        _outliers,
+        lambda r, result, text: looks.outliers(r, result),
+        one_measure=True,
+        can="outliers",
+    ),
+    "distribution": Kind(
+        ("measure",),
+        lambda r, statistic, measure: f"the shape of the distribution of {measure}",
+        _distribution,
+        lambda r, result, text: looks.distribution(r, result),
+        one_measure=True,
+        can="a distribution's shape",
+    ),
+    "missing": Kind(
+        (),
+        lambda r, statistic, measure: "the missing values of " + (measure if r.measures else "each column"),
+        _missing,
+        lambda r, result, text: looks.missing(r, result),
+        can="missing values",
+    ),
 }
 WHAT_I_ANSWER = "; ".join(kind.can for kind in KINDS.values()) + ", within any filters"
 
@@ -186,10 +255,22 @@ SIGNIFICANCE = re.compile(
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
+SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
 
 def asked_of(request: Request, text: str) -> str | None:
-    """The kind a question asks over its first reading, when its words ask for one ("significant")."""
+    """The kind a question asks over its first reading, when its words ask for one ("significant",
+    "missing", "unusual", "skewed", "the five largest", "when was it lowest")."""
     if SIGNIFICANCE.search(text) and request.kind in TESTABLE:
         return "significance"
+    if looking.MISSING.search(text) or looking.NA_SAID.search(text):
+        return "missing"
+    if looking.OUTLIERS.search(text):
+        return "outliers"
+    if looking.DISTRIBUTION.search(text) and not SPREAD_OVER_GROUPS.search(text):
+        return "distribution"
+    if looking.ranks(text) and looking.how_many(text):
+        return "top"
+    if looking.ranks(text):
+        return "which_row"
     return None

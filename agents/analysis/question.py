@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agents.analysis import looking
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.kinds import asked_of
@@ -212,10 +213,26 @@ def read_question(text: str, schema: Schema) -> Request:
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
-    if asked_of(request, unnamed) == "significance":
-        _as_test(request, schema, every)
+    _another_kind(request, unnamed, schema, every)
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
+
+
+def _another_kind(request: Request, text: str, schema: Schema, every: list[Mention]) -> None:
+    """A kind asked in words of its own over the first reading: "significant", "the five largest"..."""
+    asked = asked_of(request, text)
+    if asked == "significance":
+        _as_test(request, schema, every)
+    elif asked == "missing":
+        looking.as_missing(request, schema, every)
+    elif asked == "outliers":
+        looking.as_outliers(request, schema, every, text)
+    elif asked == "distribution":
+        looking.as_distribution(request, schema)
+    elif asked == "top":
+        looking.as_top(request, schema, every, looking.how_many(text) or request.n)
+    elif asked == "which_row":
+        looking.as_which_row(request, schema, every, text)
 
 
 def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:

@@ -42,6 +42,10 @@ class Request:
     filters: list[dict[str, Any]] = field(default_factory=list)
     pair: bool = False
     cycle: str | None = None  # "the warmest month of the year": groups are a date column's months
+    n: int = 5  # how many rows a top-N list names
+    label: str | None = None  # the column that names the rows a list, an outlier or "which row" names
+    combine: str | None = None  # a top-N of groups: how each group's rows are combined first
+    within: str | None = None  # outliers within each group of this column
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
     said: Said = field(default_factory=Said, compare=False, repr=False)
 

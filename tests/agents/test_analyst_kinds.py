@@ -44,7 +44,7 @@ def test_a_real_difference_is_called_significant_with_its_gap_and_test(team):
 
 
 def test_no_difference_is_said_to_be_possibly_chance(team):
-    lead, found = findings(team, "could the gap in blood pressure between the treatments just be chance?")
+    lead, _ = findings(team, "could the gap in blood pressure between the treatments just be chance?")
     assert lead.startswith("No, the difference is not statistically significant at the 5% level")
     assert lead.endswith("so it could well be chance.")
 

@@ -1,0 +1,142 @@
+"""Questions that look at the rows themselves, read over a question's first reading: the top N, which
+row (and when), outliers, a distribution's shape, what is missing. Plain Python.
+
+Each is asked in words of its own ("the five densest", "when was it lowest", "anything unusual",
+"is it skewed", "how many are blank"); the first reading has already found the measure, the filters
+and the groups, and this says which of them the new kind keeps and which column names the rows.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agents.analysis.filters import NUMBER_WORDS
+from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE
+from agents.analysis.request import Request
+from agents.analysis.schema import Schema
+from agents.analysis.words import Mention
+
+COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
+MISSING = re.compile(
+    r"\bmissing\b|\bgaps in (?:it|them|the data|the table|the file|each|every|this|that)\b|\b(?:most|any|many) gaps\b"
+    r"|\bblanks?\b|\bempty\b|\bnulls?\b|\bnan\b|\bincomplete\b|\bdata quality\b"
+    r"|\b(?:not|never|wasn't|weren't|isn't|aren't) (?:been )?(?:recorded|reported|known|given|filled|entered|listed)"
+    r"|\bno (?:[\w-]+ ){1,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
+    r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
+    r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b",
+    re.I,
+)
+NA_SAID = re.compile(r"\bNAs?\b|\bN/A\b")  # R's NA, said in capitals
+OUTLIERS = re.compile(
+    r"\boutl[iy]\w*|\bunusual\w*|\banomal\w*|\babnormal\w*|\bstands? out|\bstand-?outs?\b|\batypical\b"
+    r"|\bodd(?:ball)?s?\b|\bweird\w*|\bsuspicious\w*|\bimplausibl\w*|\bextreme values?\b|\bout of line\b",
+    re.I,
+)
+DISTRIBUTION = re.compile(
+    r"\bdistribut\w*|\bskew\w*|\bshape\b|\bsymmetric\w*|\basymmetr\w*|\blopsided\b|\bbell[- ]?(?:shaped|curve)"
+    r"|\blong(?:er)? (?:right |left )?tail|\bspread (?:out|across)\b|\bspread\b(?= of)|\bhistogram\b|\bbimodal\b",
+    re.I,
+)
+TOP_N = re.compile(
+    rf"\b(?:top|bottom|first|last|highest|lowest|best|worst)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
+    rf"|\b{COUNTED}\s+(?:[\w-]+\s+){{0,3}}?(?:\w+est|most|least|top|bottom|best|worst)\b"
+    rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
+    re.I,
+)
+WHEN = re.compile(
+    r"^\W*(?:when\b|(?:in|on|during|at)\s+(?:what|which)\s+(?:year|month|day|date|week|quarter|hour|time)\b"
+    r"|(?:what|which)\s+(?:year|month|day|date|week|quarter|hour)\b)",
+    re.I,
+)
+SINGLE = re.compile(
+    r"\b(?:single|one|individual|ever|of all time|on record|at (?:its|their) (?:lowest|highest|peak))\b", re.I
+)
+ASKED = re.compile(r"\b(?:which|what|who|whose)\s+(?:[\w-]+\s+){0,2}$", re.I)  # "which stone", "what patient"
+WITHIN = re.compile(r"\b(?:within|for its|for their|in its|in their|compared to (?:its|their) own)\b", re.I)
+
+
+def how_many(text: str) -> int | None:
+    """The N of "the five densest", "top 10", "which three"."""
+    found = TOP_N.search(text)
+    if found is None:
+        return None
+    said = next(group for group in found.groups() if group)
+    return int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
+
+
+def ranks(text: str) -> bool:
+    return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE))
+
+
+def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
+    """The column that names the rows: one the question names (a name, an identifier), else the table's
+    names, else its identifier, else its date."""
+    identifiers = [c["name"] for c in schema.columns if c.get("role") == "identifier"]
+    candidates = [*schema.row_names, *identifiers]
+    said = [m.column for m in named if m.column in candidates and m.column not in besides]
+    choices = said or [c for c in [*candidates, *schema.names("date")] if c not in besides]
+    return choices[0] if choices else None
+
+
+def as_top(request: Request, schema: Schema, named: list[Mention], n: int) -> None:
+    """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
+    each group's rows combined by the question's statistic."""
+    request.kind, request.n = "top", n
+    if request.group and request.group not in request.measures:
+        request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
+    else:
+        request.label = label_of(schema, named, besides=request.measures)
+    request.group = None
+    _one_measure(request, schema)
+
+
+def as_which_row(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
+    """ "When was employment lowest", "which stone is the heaviest": the one row, named by its date or
+    its name. Only when each row is its own date or name (or the question says "single"): "which year
+    had the most sales" over many sales a year stays a comparison of the years."""
+    if request.kind not in ("statistic", "compare") or request.cycle or ANY.search(text):
+        return False  # "the largest population of any town": the figure, not which
+    if WHEN.search(text):
+        times = [m.column for m in named if m.column in schema.times] or schema.names("date") or schema.times
+        label = times[0] if times else None
+    else:  # "which stone is the heaviest": the rows' own name asked for
+        label = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
+        label = label if any(m.column == label and ASKED.search(text[: m.start]) for m in named) else None
+    if request.group is not None and request.group != label:
+        return False  # "which month of the year": the months compared
+    distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
+    unique = label is not None and distinct.get(label, 0) >= 0.9 * schema.rows
+    if label is None or not (unique or SINGLE.search(text) or request.filters):
+        return False
+    request.kind, request.n, request.label, request.group = "which_row", 1, label, None
+    _one_measure(request, schema)
+    return True
+
+
+def as_outliers(request: Request, schema: Schema, named: list[Mention], text: str) -> None:
+    """ "Any unusual heights?": Tukey's fences on the measure, within each group when the words say so."""
+    within = request.group if request.group and WITHIN.search(text) else None
+    request.kind, request.within, request.group = "outliers", within, None
+    request.label = label_of(schema, named, besides=[*request.measures, *([within] if within else [])])
+    _one_measure(request, schema)
+
+
+def as_distribution(request: Request, schema: Schema) -> None:
+    request.kind, request.group = "distribution", None
+    _one_measure(request, schema)
+
+
+def as_missing(request: Request, schema: Schema, named: list[Mention]) -> None:
+    """ "How many values are missing in each column" looks at them all; "how many rows lack a density"
+    at the columns named, whatever filter the first reading made of their words ("no density": 0)."""
+    said = list(dict.fromkeys(m.column for m in named if m.score == 1 or m.column in request.measures))
+    request.kind, request.group, request.missing = "missing", None, []
+    request.measures = said
+    request.filters = [f for f in request.filters if f.get("column") not in said]
+
+
+def _one_measure(request: Request, schema: Schema) -> None:
+    request.measures = [m for m in request.measures if m != request.label][:1]
+    if not request.measures and schema.sole_measure:
+        request.measures = [schema.sole_measure]
+    request.missing = [] if request.measures else ["measure"]
