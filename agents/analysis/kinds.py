@@ -113,6 +113,17 @@ def _missing(request: Request, measure: str | None) -> Call:
     return "stats.missing", {"table": request.table, **columns, **rows(request)}
 
 
+def _crosstab(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "group_by": request.group, "and_by": request.second}
+    return "stats.crosstab", {**body, **rows(request)}
+
+
+def _two_factor(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
+    statistic = request.statistic if request.statistic in ("mean", "median", "sum", "count", "min", "max") else "mean"
+    return "stats.two-way", {**body, "and_by": request.second, "statistic": statistic, **rows(request)}
+
+
 def _period(request: Request) -> str:
     return request.period if request.period != "auto" else "period"
 
@@ -242,6 +253,26 @@ KINDS: dict[str, Kind] = {
         lambda r, result, text: looks.missing(r, result),
         can="missing values",
     ),
+    "crosstab": Kind(
+        ("group",),
+        lambda r, statistic, measure: (
+            f"whether {prose.spoken(r.group)} and {prose.spoken(r.second)} are related "
+            "(a cross-tab and a test of independence)"
+        ),
+        _crosstab,
+        lambda r, result, text: verdicts.crosstab(r, result),
+        can="whether two categories are related (a cross-tab)",
+    ),
+    "two_factor": Kind(
+        ("measure", "group"),
+        lambda r, statistic, measure: (
+            f"the {statistic} {measure} in each combination of {prose.spoken(r.group)} and {prose.spoken(r.second)}"
+        ),
+        _two_factor,
+        lambda r, result, text: verdicts.two_factor(r, result),
+        one_measure=True,
+        can="which combination of two groupings is highest",
+    ),
 }
 WHAT_I_ANSWER = "; ".join(kind.can for kind in KINDS.values()) + ", within any filters"
 
@@ -269,7 +300,11 @@ def asked_of(request: Request, text: str) -> str | None:
         return "outliers"
     if looking.DISTRIBUTION.search(text) and not SPREAD_OVER_GROUPS.search(text):
         return "distribution"
-    if looking.ranks(text) and looking.how_many(text):
+    if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
+        return "two_factor"
+    if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
+        return "crosstab"
+    if looking.ranks(text) and looking.how_many(text) and request.kind in ("compare", "statistic", "share"):
         return "top"
     if looking.ranks(text):
         return "which_row"

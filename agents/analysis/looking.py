@@ -21,7 +21,7 @@ MISSING = re.compile(
     r"\bmissing\b|\bgaps in (?:it|them|the data|the table|the file|each|every|this|that)\b|\b(?:most|any|many) gaps\b"
     r"|\bblanks?\b|\bempty\b|\bnulls?\b|\bnan\b|\bincomplete\b|\bdata quality\b"
     r"|\b(?:not|never|wasn't|weren't|isn't|aren't) (?:been )?(?:recorded|reported|known|given|filled|entered|listed)"
-    r"|\bno (?:[\w-]+ ){1,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
+    r"|\bno\s+(?:[\w-]+\s+){0,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
     r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
     r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b",
     re.I,
@@ -39,7 +39,7 @@ DISTRIBUTION = re.compile(
 )
 TOP_N = re.compile(
     rf"\b(?:top|bottom|first|last|highest|lowest|best|worst)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
-    rf"|\b{COUNTED}\s+(?:[\w-]+\s+){{0,3}}?(?:\w+est|most|least|top|bottom|best|worst)\b"
+    rf"|(?<!of the )(?<!of )\b{COUNTED}\s+(?:[\w-]+\s+){{0,3}}?(?:\w+est|most|least|top|bottom|best|worst)\b"
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
     re.I,
 )
@@ -102,7 +102,8 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
     else:  # "which stone is the heaviest": the rows' own name asked for
         label = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
         label = label if any(m.column == label and ASKED.search(text[: m.start]) for m in named) else None
-    if request.group is not None and request.group != label:
+    group_said = any(m.column == request.group for m in named)
+    if request.group is not None and request.group != label and group_said:
         return False  # "which month of the year": the months compared
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     unique = label is not None and distinct.get(label, 0) >= 0.9 * schema.rows
@@ -140,3 +141,53 @@ def _one_measure(request: Request, schema: Schema) -> None:
     if not request.measures and schema.sole_measure:
         request.measures = [schema.sole_measure]
     request.missing = [] if request.measures else ["measure"]
+
+
+COMBINATION = re.compile(
+    r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\btogether\b|\binteract\w*|\bmix of\b|\bcross(?:ed)? with\b"
+    r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
+    r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
+    re.I,
+)
+RELATED = re.compile(
+    r"\b(?:associat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|connect\w*|depend\w*|independen\w*|tied to"
+    r"|go(?:es)? (?:together|hand in hand)|differ\w* (?:by|between|across|with)|vary|varies|varied|cross-?tab\w*)\b",
+    re.I,
+)
+
+
+def categories_named(request: Request, schema: Schema, named: list[Mention]) -> list[str]:
+    """The category columns the question names (or names by their values), in the order said."""
+    valued = [
+        f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in schema.categories
+    ]
+    said = [m.column for m in sorted(named, key=lambda m: m.start) if m.column in schema.categories]
+    return list(dict.fromkeys([*said, *valued]))
+
+
+def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
+    """ "Is the type of chest pain related to heart disease?": two categories, each value of one set
+    against each of the other; a test of independence, never a correlation with a code."""
+    categories = categories_named(request, schema, named)
+    if len(categories) < 2:
+        return False
+    request.kind, request.group, request.second, request.measures, request.outcome = (
+        "crosstab",
+        *categories[:2],
+        [],
+        None,
+    )
+    request.filters = [f for f in request.filters if f.get("column") not in categories[:2]]
+    request.missing = []
+    return True
+
+
+def as_two_factor(request: Request, schema: Schema, named: list[Mention]) -> bool:
+    """ "Which combination of cut and colour fetches the highest price?": the measure over every pair."""
+    categories = [c for c in categories_named(request, schema, named) if c not in request.measures]
+    if len(categories) < 2:
+        return False
+    request.kind, request.group, request.second = "two_factor", *categories[:2]
+    request.filters = [f for f in request.filters if f.get("column") not in categories[:2] or f.get("op") != "in"]
+    _one_measure(request, schema)
+    return True

@@ -213,7 +213,8 @@ def read_question(text: str, schema: Schema) -> Request:
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
-    _another_kind(request, unnamed, schema, every)
+    # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
+    _another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), schema, every)
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 
@@ -233,6 +234,10 @@ def _another_kind(request: Request, text: str, schema: Schema, every: list[Menti
         looking.as_top(request, schema, every, looking.how_many(text) or request.n)
     elif asked == "which_row":
         looking.as_which_row(request, schema, every, text)
+    elif asked == "crosstab":
+        looking.as_crosstab(request, schema, every)
+    elif asked == "two_factor":
+        looking.as_two_factor(request, schema, every)
 
 
 def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
@@ -252,7 +257,9 @@ def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     request.measures = [m for m in request.measures if m != request.group][:1]
     if not request.measures and schema.sole_measure:
         request.measures = [schema.sole_measure]
-    request.filters = [f for f in request.filters if f.get("column") not in request.measures]
+    # "mature cows vs the 2 year olds": one side named, both sides tested
+    request.filters = [f for f in request.filters if f.get("column") not in request.measures
+                       and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
     request.kind = "significance"
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
 

@@ -46,6 +46,7 @@ class Request:
     label: str | None = None  # the column that names the rows a list, an outlier or "which row" names
     combine: str | None = None  # a top-N of groups: how each group's rows are combined first
     within: str | None = None  # outliers within each group of this column
+    second: str | None = None  # a second grouping: a cross-tab's columns, a two-factor comparison's other factor
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
     said: Said = field(default_factory=Said, compare=False, repr=False)
 

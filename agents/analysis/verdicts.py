@@ -85,3 +85,64 @@ def certainty(result: dict[str, Any]) -> float:
     if check and check["p_value"] is not None and (check["p_value"] < result["alpha"]) != significant:
         return UNSURE_CAP
     return 1.0
+
+
+def _strength(v: float | None) -> str:
+    if v is None:
+        return "no"
+    return "a strong" if v >= 0.5 else "a moderate" if v >= 0.3 else "a weak" if v >= 0.1 else "a negligible"
+
+
+def crosstab(request: Request, result: dict[str, Any]) -> list[str]:
+    """Whether two categories are related: the test's verdict first, with Cramér's V and the pair most
+    over-represented."""
+    first, second = spoken(result["group_by"]), spoken(result["and_by"])
+    test, v = result.get("test"), result.get("cramers_v")
+    if test is None:
+        return [f"I could not test whether {first} and {second} are related: {result.get('why')}."]
+    if result["associated"]:
+        over = result["over_represented"]
+        lead = (
+            f"**{first.capitalize()} and {second} are associated** (chi-square test, {p_value(test['p_value'])}; "
+            f"Cramér's V = **{figure(v)}**, {_strength(v)} association): {over['column']} is most over-represented "
+            f"among {over['row']}, {figure(over['observed_over_expected'])} times what independence would give"
+        )
+    else:
+        lead = (
+            f"**{first.capitalize()} and {second} look independent**: the chi-square test finds no association "
+            f"beyond chance ({p_value(test['p_value'])}; Cramér's V = **{figure(v)}**)"
+        )
+    lines = [lead + ".", f"- Test: {test['name']}, chi-square = {figure(test['statistic'])}, {test['dof']} df, "
+             f"n = {result['n']}."]  # fmt: skip
+    if result.get("sparse"):
+        lines.append("- Over a fifth of the cells expect fewer than 5 rows: the test is rough here.")
+    for row in result["cells"][:12]:
+        shares = ", ".join(f"{column} {percentage(p)}%" for column, p in row["percent"].items() if p is not None)
+        lines.append(f"- {row['row']}: {shares}")
+    return lines
+
+
+def two_factor(request: Request, result: dict[str, Any]) -> list[str]:
+    """The best (or worst) combination of two groupings, the runner-up, and whether they interact."""
+    cells = [c for c in result["cells"] if c["value"] is not None]
+    if request.direction == "low":
+        cells.reverse()
+    if not cells:
+        return [f"No combination of {spoken(result['first'])} and {spoken(result['second'])} has a value."]
+    best, word = cells[0], "highest" if request.direction == "high" else "lowest"
+    said = f"{result['statistic']} {spoken(result['measure'])}"
+    lead = f"**{best['first']} with {best['second']}** has the {word} {said}: **{figure(best['value'])}**"
+    lead += f" (n = {best['n']})"
+    if len(cells) > 1:
+        lead += f", ahead of {cells[1]['first']} with {cells[1]['second']} ({figure(cells[1]['value'])})"
+    lines = [lead + "."]
+    anova = result.get("anova")
+    if anova:
+        p = anova["p_values"]
+        lines.append(
+            f"- {anova['name']}: {spoken(result['first'])} {p_value(p['first'])}, {spoken(result['second'])} "
+            f"{p_value(p['second'])}, interaction {p_value(p['interaction'])}"
+            + (": the effect of one depends on the other." if anova["interaction"] else ".")
+        )
+    lines += [f"- {c['first']} / {c['second']}: {figure(c['value'])} (n = {c['n']})" for c in cells[:12]]
+    return lines

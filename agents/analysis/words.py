@@ -79,10 +79,13 @@ LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year"
           "people": "person", "children": "child"}  # fmt: skip
 
 
+BRITISH = re.compile(r"^(colo|flavo|favo|behavio|harbo|labo|neighbo|hono|humo|odo|vigo|armo)ur(\w*)$")
+
+
 def stem(word: str) -> str:
     """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away; applied
     until it holds, so that "smokers" and "smoker" meet."""
-    word = word.lower().removesuffix("'s").removesuffix("\u2019s")
+    word = BRITISH.sub(r"\1r\2", word.lower().removesuffix("'s").removesuffix("\u2019s"))  # colour meets color
     once = _stem_once(LEMMAS.get(word, word))
     return _stem_once(once, plural=False)  # relapse -> relaps stays: an s left bare is the word's own
 

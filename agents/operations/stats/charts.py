@@ -332,3 +332,27 @@ def percentage(value: float) -> str:
 def signed(value: float, *, percent: bool = False) -> str:
     """A change with its sign: "+12.3%", "-4.5"."""
     return ("+" if value >= 0 else "") + (percentage(value) + "%" if percent else f"{value:.4g}")
+
+
+def heatmap(
+    cells: list[dict[str, Any]], *, x: str, y: str, amount: str, title: str, description: str, amount_title: str
+) -> dict[str, Any]:
+    """A grid of cells (one per pair of values, at most ``MAX_BARS`` squared), shaded by ``amount`` and
+    labelled with it."""
+    encoding = {
+        "x": {"field": x, "type": "nominal", "title": label(x)},
+        "y": {"field": y, "type": "nominal", "title": label(y)},
+    }
+    return _spec(
+        title,
+        description,
+        [{**c, amount: short(c[amount])} for c in cells[: MAX_BARS * MAX_BARS] if c[amount] is not None],
+        encoding=encoding,
+        layer=[
+            {
+                "mark": {"type": "rect", "tooltip": True},
+                "encoding": {"color": {"field": amount, "type": "quantitative", "title": amount_title}},
+            },
+            {"mark": {"type": "text", "fontSize": 11}, "encoding": {"text": {"field": amount, "format": ".3~g"}}},
+        ],
+    )

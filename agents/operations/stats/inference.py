@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.operations.stats import charts
-from agents.operations.stats.frame import load_frame
+from agents.operations.stats import charts, crossed
+from agents.operations.stats.frame import load_frame, require_number
 from agents.operations.stats.significance import significance as tested
 from agents.sap import Call
 from protocol.errors import ProtocolError
@@ -51,4 +51,59 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             + ", ".join(f"{b['group']} {charts.percentage(b['percent'])}%" for b in bars[:12]),
             amount_title="percent",
         )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def _crossed(call: Call, params: dict[str, Any], columns: list[str]) -> Any:
+    if len(set(columns)) < len(columns):
+        raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own",
+                            details={"invalid": {"columns": columns}})  # fmt: skip
+    return load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
+
+
+def crosstab(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    rows, columns = params["group_by"], params["and_by"]
+    frame = _crossed(call, params, [rows, columns])
+    try:
+        result = crossed.crosstab(frame, rows, columns)
+    except ValueError as error:
+        raise ProtocolError(
+            "VALIDATION_FAILED", str(error), details={"invalid": {"group_by": rows, "and_by": columns}}
+        ) from None
+    cells = [{rows: str(r["row"]), columns: c, "percent": p} for r in result["cells"] for c, p in r["percent"].items()]
+    v = result.get("cramers_v")
+    chart = charts.heatmap(
+        cells,
+        x=columns,
+        y=rows,
+        amount="percent",
+        title=f"{charts.label(columns)} within each {charts.label(rows)} (% of the row)"
+        + (f", Cramér's V = {v:.2f}" if v is not None else ""),
+        description=f"Heat map of each {charts.label(rows)}'s shares of {charts.label(columns)}.",
+        amount_title="% of the row",
+    )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def two_way(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    measure, first, second = params["measure"], params["group_by"], params["and_by"]
+    frame = _crossed(call, params, [first, second, measure])
+    require_number(frame, params["table"], measure, "measure")
+    try:
+        result = crossed.two_way(frame, measure, first, second, params["statistic"])
+    except ValueError as error:
+        raise ProtocolError(
+            "VALIDATION_FAILED", str(error), details={"invalid": {"group_by": first, "and_by": second}}
+        ) from None
+    bars = [{"cell": f"{c['first']} / {c['second']}", "value": c["value"]} for c in result["cells"]]
+    chart = charts.bar_chart(
+        bars,
+        category="cell",
+        amount="value",
+        title=f"{params['statistic'].capitalize()} {charts.label(measure)} by {charts.label(first)} and "
+        f"{charts.label(second)}",
+        description="Bar chart of each combination, highest first: "
+        + ", ".join(f"{b['cell']} {b['value']:.4g}" for b in bars[:12] if b["value"] is not None),
+        amount_title=f"{params['statistic']} {charts.label(measure)}",
+    )
     return {"table": params["table"], "rows": len(frame), **result, "chart": chart}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import inference
-from agents.operations.stats.manual import COLUMN, FILTERS, query
+from agents.operations.stats.manual import COLUMN, FILTERS, STATISTIC, query
 
 INFERENCE = (
     query(
@@ -31,6 +31,66 @@ INFERENCE = (
             "significant": None,
             "why": "fewer than two groups with two values or more",
             "chart": {"layer": []},
+        },
+    ),
+    query(
+        "stats.crosstab",
+        "Two categorical columns crossed: the count of each pair of values, the shares within each group_by "
+        "value, a chi-square test of independence (Yates-corrected for a 2x2 table) and Cramér's V, the pair "
+        "most over-represented against independence, and whether the table is too sparse for the test. Comes "
+        "with a heat map (Vega-Lite).",
+        inference.crosstab,
+        {"table": TABLE, "group_by": COLUMN, "and_by": COLUMN, "filters": FILTERS},
+        {"table": "monthly", "group_by": "shop", "and_by": "month"},
+        {
+            "table": "monthly",
+            "rows": 2,
+            "group_by": "shop",
+            "and_by": "month",
+            "n": 2,
+            "cells": [
+                {
+                    "row": "A",
+                    "counts": {"2026-01-01": 1, "2026-02-01": 1},
+                    "percent": {"2026-01-01": 50.0, "2026-02-01": 50.0},
+                }
+            ],
+            "test": None,
+            "associated": None,
+            "cramers_v": None,
+            "why": "one of them has one value",
+            "chart": {"layer": []},
+        },
+    ),
+    query(
+        "stats.two-way",
+        "A measure over every combination of two groupings (the statistic per cell, highest first) and a two-way "
+        "ANOVA (type II): each grouping's effect and their interaction, that is whether one's effect depends on "
+        "the other. Comes with a bar chart (Vega-Lite).",
+        inference.two_way,
+        {
+            "table": TABLE,
+            "measure": COLUMN,
+            "group_by": COLUMN,
+            "and_by": COLUMN,
+            "statistic": STATISTIC,
+            "filters": FILTERS,
+        },
+        {"table": "monthly", "measure": "sales", "group_by": "shop", "and_by": "month"},
+        {
+            "table": "monthly",
+            "rows": 2,
+            "measure": "sales",
+            "first": "shop",
+            "second": "month",
+            "statistic": "mean",
+            "cells": [
+                {"first": "A", "second": "2026-02-01", "n": 1, "value": 15.0},
+                {"first": "A", "second": "2026-01-01", "n": 1, "value": 10.0},
+            ],
+            "combinations": 2,
+            "anova": None,
+            "chart": {"mark": {}},
         },
     ),
 )
