@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis import looking, looks, prose, verdicts
+from agents.analysis.phrases import DIFFER, statistic_of
 from agents.analysis.request import Request
 
 Call = tuple[str, dict[str, Any]]
@@ -286,6 +287,7 @@ SIGNIFICANCE = re.compile(
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
+APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
 
@@ -298,13 +300,19 @@ def asked_of(request: Request, text: str) -> str | None:
         return "missing"
     if looking.OUTLIERS.search(text):
         return "outliers"
-    if looking.DISTRIBUTION.search(text) and not SPREAD_OVER_GROUPS.search(text):
+    spread = looking.SPREAD.search(text) and statistic_of(text) is None
+    if (
+        (looking.DISTRIBUTION.search(text) or spread)
+        and request.kind != "share"
+        and not SPREAD_OVER_GROUPS.search(text)
+    ):
         return "distribution"
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"
     if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
         return "crosstab"
-    if looking.ranks(text) and looking.how_many(text) and request.kind in ("compare", "statistic", "share"):
+    listed = looking.how_many(text) and not (DIFFER.search(text) or APART.search(text))  # "the three species apart"
+    if looking.ranks(text) and listed and request.kind in ("compare", "statistic", "share"):
         return "top"
     if looking.ranks(text):
         return "which_row"

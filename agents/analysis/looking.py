@@ -18,7 +18,8 @@ from agents.analysis.words import Mention
 
 COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
 MISSING = re.compile(
-    r"\bmissing\b|\bgaps in (?:it|them|the data|the table|the file|each|every|this|that)\b|\b(?:most|any|many) gaps\b"
+    r"(?<!non-)(?<!non )(?<!not )\bmissing\b"
+    r"|\bgaps in (?:it|them|the data|the table|the file|each|every|this|that)\b|\b(?:most|any|many) gaps\b"
     r"|\bblanks?\b|\bempty\b|\bnulls?\b|\bnan\b|\bincomplete\b|\bdata quality\b"
     r"|\b(?:not|never|wasn't|weren't|isn't|aren't) (?:been )?(?:recorded|reported|known|given|filled|entered|listed)"
     r"|\bno\s+(?:[\w-]+\s+){0,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
@@ -34,9 +35,10 @@ OUTLIERS = re.compile(
 )
 DISTRIBUTION = re.compile(
     r"\bdistribut\w*|\bskew\w*|\bshape\b|\bsymmetric\w*|\basymmetr\w*|\blopsided\b|\bbell[- ]?(?:shaped|curve)"
-    r"|\blong(?:er)? (?:right |left )?tail|\bspread (?:out|across)\b|\bspread\b(?= of)|\bhistogram\b|\bbimodal\b",
+    r"|\blong(?:er)? (?:right |left )?tail|\bhistogram\b|\bbimodal\b",
     re.I,
 )
+SPREAD = re.compile(r"\bspread (?:out|of)\b", re.I)  # the shape, unless a statistic of it is named
 TOP_N = re.compile(
     rf"\b(?:top|bottom|first|last|highest|lowest|best|worst)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
     rf"|(?<!of the )(?<!of )\b{COUNTED}\s+(?:[\w-]+\s+){{0,3}}?(?:\w+est|most|least|top|bottom|best|worst)\b"
