@@ -22,6 +22,7 @@ from agents.operations.stats.manual import (
     period,
     query,
 )
+from agents.operations.stats.modelling_operations import MODELLING
 from agents.sap import Param
 
 OPERATIONS = (
@@ -250,4 +251,5 @@ OPERATIONS = (
     ),
     *INFERENCE,
     *INSPECTION,
+    *MODELLING,
 )

@@ -38,10 +38,10 @@ SETUP = """
 {"table": "sales", "rows": [{"region": "EU", "amount": 120.5}]}
 @@end
 @@action:dataset.create-table#s7
-{"table": "monthly", "columns": [{"name": "month", "type": "date"}, {"name": "shop"}, {"name": "sales", "type": "number"}]}
+{"table": "monthly", "columns": [{"name": "month", "type": "date"}, {"name": "shop"}, {"name": "sales", "type": "number"}, {"name": "visits", "type": "number"}]}
 @@end
 @@action:dataset.insert#s8
-{"table": "monthly", "rows": [{"month": "2026-01-01", "shop": "A", "sales": 10}, {"month": "2026-02-01", "shop": "A", "sales": 15}]}
+{"table": "monthly", "rows": [{"month": "2026-01-01", "shop": "A", "sales": 10, "visits": 100}, {"month": "2026-02-01", "shop": "A", "sales": 15, "visits": 120}]}
 @@end
 """
 

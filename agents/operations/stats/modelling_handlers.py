@@ -1,0 +1,99 @@
+"""What the modelling operations do with a call: read the rows, fit (``modelling``), draw the chart."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from agents.operations.stats import charts, modelling
+from agents.operations.stats.frame import load_frame, require_number
+from agents.sap import Call
+from protocol.errors import ProtocolError
+
+
+def _rows(call: Call, params: dict[str, Any], roles: dict[str, str], measures: list[str]) -> pd.DataFrame:
+    columns = list(roles.values())
+    if len(set(columns)) < len(columns):
+        raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own",
+                            details={"invalid": roles})  # fmt: skip
+    frame = load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
+    for measure in measures:
+        require_number(frame, params["table"], measure, "measure")
+    return frame
+
+
+def _refused(error: ValueError, invalid: dict[str, Any]) -> ProtocolError:
+    return ProtocolError("VALIDATION_FAILED", str(error), details={"invalid": invalid})
+
+
+def forecast(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    time, measure = params["time"], params["measure"]
+    frame = _rows(call, params, {"time": time, "measure": measure}, [measure])
+    try:
+        result = modelling.forecast(frame, time, measure, to=params["to"], period=params["period"],
+                                    statistic=params["statistic"])  # fmt: skip
+    except ValueError as error:
+        raise _refused(error, {"to": params["to"]}) from None
+    points = [{"period": str(p["period"]), "value": p["value"]} for p in result["points"]]
+    ahead = result.get("forecast")
+    if ahead:
+        points.append({"period": str(params["to"]), "value": ahead["value"]})
+    chart = charts.line_chart(
+        points,
+        period=result["period"] if result["period"] != "value" else time,
+        measure=f"{params['statistic']} {charts.label(measure)}",
+        title=f"{charts.label(measure)} per {result['period']}, and the straight line's value in {params['to']}",
+        description=f"Line chart of {charts.label(measure)} over {len(result['points'])} periods, ending at the "
+        f"forecast for {params['to']}" + (f": {ahead['value']:.4g}" if ahead else " (none)"),
+    )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    time, measure, group = params["time"], params["measure"], params["group_by"]
+    frame = _rows(call, params, {"time": time, "measure": measure, "group_by": group}, [measure])
+    try:
+        result = modelling.rates(frame, time, measure, group)
+    except ValueError as error:
+        raise _refused(error, {"group_by": group}) from None
+    bars = [{"group": str(g["group"]), "slope": g["slope"]} for g in result["groups"] if g["slope"] is not None]
+    chart = charts.bar_chart(
+        bars,
+        category="group",
+        amount="slope",
+        title=f"Change in {charts.label(measure)} per {charts.label(result['per'])}, by {charts.label(group)}",
+        description=f"Bar chart of each {charts.label(group)}'s least-squares slope, steepest first: "
+        + ", ".join(f"{b['group']} {b['slope']:.4g}" for b in bars[:12]),
+        amount_title=f"{charts.label(measure)} per {charts.label(result['per'])}",
+    )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+    outcome, variable, controls = params["outcome"], params["variable"], list(params.get("controls") or [])
+    roles = {"outcome": outcome, "variable": variable, **{f"controls[{i}]": c for i, c in enumerate(controls)}}
+    frame = _rows(call, params, roles, [variable])
+    numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"}
+    try:
+        result = modelling.regress(frame, outcome, variable, controls, numeric)
+    except ValueError as error:
+        raise _refused(error, {"outcome": outcome}) from None
+    if outcome in numeric:
+        chart = charts.scatter_with_fit(
+            frame,
+            variable,
+            outcome,
+            title=f"{charts.label(outcome)} against {charts.label(variable)} (the pooled fit, before adjusting)",
+            description=f"Scatter plot of {charts.label(outcome)} against {charts.label(variable)} with the "
+            "unadjusted least-squares line.",
+        )
+    else:
+        chart = charts.box_plot(
+            frame,
+            variable,
+            outcome,
+            title=f"{charts.label(variable)} in each {charts.label(outcome)} group",
+            description=f"Box plots of {charts.label(variable)} for each value of {charts.label(outcome)}.",
+        )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}

@@ -1,0 +1,72 @@
+"""The kinds analysts ask after "which group is highest", each read from words of its own over other
+tables than the evaluation's: a test of chance, the top N, which row and when, outliers, a shape, gaps,
+two categories crossed, and the best combination of two groupings."""
+
+import pytest
+
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+
+CARS = Schema("cars", [
+    {"name": "model", "type": "string", "distinct": 390},
+    {"name": "origin", "type": "string", "distinct": 3, "values": ["Europe", "Japan", "USA"]},
+    {"name": "fuel", "type": "string", "distinct": 2, "values": ["diesel", "petrol"]},
+    {"name": "automatic", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "sold_on", "type": "date", "distinct": 398},
+    {"name": "price_eur", "type": "number", "distinct": 380, "min": 900, "max": 64000},
+    {"name": "mpg", "type": "number", "distinct": 120, "min": 9, "max": 47},
+], 398)  # fmt: skip
+
+
+def read(text):
+    request = read_question(text, CARS)
+    parts = {"kind": request.kind, "measures": request.measures, "group": request.group, "label": request.label}
+    return parts | {"n": request.n, "second": request.second, "within": request.within, "missing": request.missing}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Is the price gap between diesel and petrol cars statistically significant?",
+         {"kind": "significance", "measures": ["price_eur"], "group": "fuel"}),
+        ("could the mpg differences between the three origins be down to chance?",
+         {"kind": "significance", "measures": ["mpg"], "group": "origin"}),
+        ("Are automatics significantly more common among the diesels than the petrol cars?",
+         {"kind": "significance", "measures": ["automatic"], "group": "fuel"}),
+        ("Name the 3 thirstiest models (lowest mpg).", {"kind": "top", "label": "model", "n": 3, "measures": ["mpg"]}),
+        ("top ten most expensive cars?", {"kind": "top", "label": "model", "n": 10, "measures": ["price_eur"]}),
+        ("Which two origins have the highest average price?",
+         {"kind": "top", "label": "origin", "n": 2, "measures": ["price_eur"]}),
+        ("When was the priciest car sold?", {"kind": "which_row", "label": "sold_on", "measures": ["price_eur"]}),
+        ("which model gets the best mpg?", {"kind": "which_row", "label": "model", "measures": ["mpg"]}),
+        ("Anything odd about the prices? Which car stands out?",
+         {"kind": "outliers", "measures": ["price_eur"], "label": "model"}),
+        ("flag unusual mpg figures within each origin",
+         {"kind": "outliers", "measures": ["mpg"], "within": "origin"}),
+        ("What does the spread of fuel economy look like - lopsided?", {"kind": "distribution", "measures": ["mpg"]}),
+        ("is price skewed", {"kind": "distribution", "measures": ["price_eur"]}),
+        ("How many cars have no price recorded?", {"kind": "missing", "measures": ["price_eur"], "missing": []}),
+        ("Which columns have blanks, and how many?", {"kind": "missing", "measures": [], "missing": []}),
+        ("Does the fuel type depend on where the car comes from (origin)?",
+         {"kind": "crosstab", "group": "fuel", "second": "origin"}),
+        ("Are gearbox (automatic) and fuel related?", {"kind": "crosstab", "group": "automatic", "second": "fuel"}),
+        ("Which combination of origin and fuel has the best mpg on average?",
+         {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["mpg"]}),
+    ],
+)  # fmt: skip
+def test_each_kind_is_read_from_its_own_words(text, expected):
+    got = read(text)
+    assert {key: got[key] for key in expected} == expected, got
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Which origin has the highest average price?",  # a comparison, not a list of one
+        "Which year had the most cars sold?",  # many rows a year: the years compared, not a row
+        "What's the lowest mpg of any car?",  # the figure, not which
+        "Is mpg related to price?",  # two measures: a correlation
+    ],
+)
+def test_questions_of_the_earlier_kinds_stay_theirs(text):
+    assert read(text)["kind"] in ("compare", "statistic", "association", "share")

@@ -1,0 +1,61 @@
+"""The modelling operations over SAP: a forecast with its interval and a warning for a long horizon, a
+rate per group, and an association that turns once a grouping is accounted for (Simpson's paradox)."""
+
+import numpy as np
+import pytest
+
+from tests.agents.sap_calls import call, statistician_world
+
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+
+
+@pytest.fixture
+def ask():
+    world = statistician_world()
+    rng = np.random.default_rng(3)
+    lines = ["year,region,dose,response,day,feed,weight,recovered"]
+    for i in range(300):
+        region = "abc"[i % 3]
+        dose = rng.normal({"a": 1, "b": 5, "c": 9}[region], 1)  # dose rises by region ...
+        response = (
+            {"a": 30, "b": 20, "c": 10}[region] + 2 * (dose - {"a": 1, "b": 5, "c": 9}[region]) + rng.normal(0, 0.5)
+        )
+        feed, day = "xy"[i % 2], i % 21
+        weight = 40 + (8 if feed == "x" else 5) * day + rng.normal(0, 2)
+        recovered = "yes" if rng.random() < 1 / (1 + np.exp(-(dose - 5))) else "no"
+        lines.append(f"{2000 + i % 20},{region},{dose:.4f},{response:.4f},{day},{feed},{weight:.3f},{recovered}")
+    call(world, "action", "file.write", {"path": "t.csv", "content": "\n".join(lines) + "\n"})
+    call(world, "action", "dataset.import-csv", {"path": "t.csv", "table": "t"})
+    return lambda name, body: call(world, "query", name, {"table": "t", **body}).body
+
+
+def test_an_association_that_turns_within_the_groups_is_flagged(ask):
+    fit = ask("stats.regress", {"outcome": "response", "variable": "dose", "controls": ["region"]})
+    assert fit["unadjusted"]["coefficient"] < 0 < fit["adjusted"]["coefficient"] and fit["sign_reversed"]
+    assert fit["adjusted"]["coefficient"] == pytest.approx(2, abs=0.1) and fit["model"] == "OLS, HC3 robust errors"
+
+
+def test_a_yes_no_outcome_is_fitted_by_logistic_regression(ask):
+    fit = ask("stats.regress", {"outcome": "recovered", "variable": "dose"})
+    assert fit["model"].startswith("logistic") and fit["outcome_coded_1"] == "yes"
+    assert fit["adjusted"]["coefficient"] > 0.5
+
+
+def test_rates_per_group_are_slopes_steepest_first(ask):
+    found = ask("stats.rates", {"time": "day", "measure": "weight", "group_by": "feed"})
+    assert [g["group"] for g in found["groups"]] == ["x", "y"] and found["per"] == "day"
+    assert found["groups"][0]["slope"] == pytest.approx(8, abs=0.1)
+
+
+def test_a_forecast_gives_the_line_and_its_interval_and_says_a_long_horizon(ask):
+    near = ask("stats.forecast", {"time": "year", "measure": "weight", "to": "2021"})
+    assert near["forecast"]["history"] == [2000, 2019] and not near["long_horizon"]
+    low, high = near["forecast"]["interval95"]
+    assert low < near["forecast"]["value"] < high
+    far = ask("stats.forecast", {"time": "year", "measure": "weight", "to": "2040"})
+    assert far["long_horizon"] and far["forecast"]["steps_ahead"] == 21
+
+
+def test_a_past_period_is_no_forecast(ask):
+    past = ask("stats.forecast", {"time": "year", "measure": "weight", "to": "2005"})
+    assert past["forecast"] is None and "not after the last period" in past["why"]
