@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.analysis import looking, looks, prose, verdicts
+from agents.analysis import looking, looks, model_words, modelled, prose, verdicts
 from agents.analysis.phrases import DIFFER, statistic_of
 from agents.analysis.request import Request
 
@@ -123,6 +123,22 @@ def _two_factor(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
     statistic = request.statistic if request.statistic in ("mean", "median", "sum", "count", "min", "max") else "mean"
     return "stats.two-way", {**body, "and_by": request.second, "statistic": statistic, **rows(request)}
+
+
+def _forecast(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "time": request.time, "measure": _first(request, measure), "to": request.to}
+    statistic = request.statistic if request.statistic in ("mean", "median", "sum", "count", "min", "max") else "mean"
+    return "stats.forecast", {**body, "period": request.period, "statistic": statistic, **rows(request)}
+
+
+def _rate(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "time": request.time, "measure": _first(request, measure)}
+    return "stats.rates", {**body, "group_by": request.group, **rows(request)}
+
+
+def _adjusted(request: Request, measure: str | None) -> Call:
+    body = {"table": request.table, "outcome": request.outcome, "variable": _first(request, measure)}
+    return "stats.regress", {**body, "controls": request.controls, **rows(request)}
 
 
 def _period(request: Request) -> str:
@@ -274,6 +290,36 @@ KINDS: dict[str, Kind] = {
         one_measure=True,
         can="which combination of two groupings is highest",
     ),
+    "forecast": Kind(
+        ("measure",),
+        lambda r, statistic, measure: (
+            f"{measure} in {r.to}, if the straight-line trend over {prose.spoken(r.time)} continues"
+        ),
+        _forecast,
+        lambda r, result, text: model_words.forecast(r, result),
+        one_measure=True,
+        can="a forecast along the trend",
+    ),
+    "rate": Kind(
+        ("measure", "group"),
+        lambda r, statistic, measure: (
+            f"how fast {measure} changes per unit of {prose.spoken(r.time)} in each {prose.spoken(r.group)}"
+        ),
+        _rate,
+        lambda r, result, text: model_words.rate(r, result),
+        one_measure=True,
+        can="how fast a measure changes in each group",
+    ),
+    "adjusted": Kind(
+        ("outcome",),
+        lambda r, statistic, measure: (
+            f"how {measure} goes with {prose.spoken(r.outcome)} after accounting for "
+            + ", ".join(prose.spoken(c) for c in r.controls)
+        ),
+        _adjusted,
+        lambda r, result, text: model_words.adjusted(r, result),
+        can="whether an association holds after accounting for other columns",
+    ),
 }
 WHAT_I_ANSWER = "; ".join(kind.can for kind in KINDS.values()) + ", within any filters"
 
@@ -291,15 +337,23 @@ APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
 
-def asked_of(request: Request, text: str) -> str | None:
+def asked_of(request: Request, text: str, said: str = "") -> str | None:
     """The kind a question asks over its first reading, when its words ask for one ("significant",
-    "missing", "unusual", "skewed", "the five largest", "when was it lowest")."""
+    "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
+    it names blanked out, ``said`` is as it was said ("per day" of a day column is a unit)."""
+    said = said or text
     if SIGNIFICANCE.search(text) and request.kind in TESTABLE:
         return "significance"
-    if looking.MISSING.search(text) or looking.NA_SAID.search(text):
-        return "missing"
+    if modelled.FORECAST.search(said) and modelled.YEAR.search(said):
+        return "forecast"
     if looking.OUTLIERS.search(text):
         return "outliers"
+    if modelled.ADJUSTED.search(text) and request.kind in ("association", "compare", "statistic", "rank_differences"):
+        return "adjusted"
+    if modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text):
+        return "rate"
+    if looking.MISSING.search(text) or looking.NA_SAID.search(text):
+        return "missing"
     spread = looking.SPREAD.search(text) and statistic_of(text) is None
     if (
         (looking.DISTRIBUTION.search(text) or spread)

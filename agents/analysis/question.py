@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.analysis import looking
+from agents.analysis import looking, modelled
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.kinds import asked_of
@@ -214,14 +214,14 @@ def read_question(text: str, schema: Schema) -> Request:
     if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
-    _another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), schema, every)
+    _another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 
 
-def _another_kind(request: Request, text: str, schema: Schema, every: list[Mention]) -> None:
+def _another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
     """A kind asked in words of its own over the first reading: "significant", "the five largest"..."""
-    asked = asked_of(request, text)
+    asked = asked_of(request, text, said)
     if asked == "significance":
         _as_test(request, schema, every)
     elif asked == "missing":
@@ -234,6 +234,12 @@ def _another_kind(request: Request, text: str, schema: Schema, every: list[Menti
         looking.as_top(request, schema, every, looking.how_many(text) or request.n)
     elif asked == "which_row":
         looking.as_which_row(request, schema, every, text)
+    elif asked == "forecast":
+        modelled.as_forecast(request, said, schema, every)
+    elif asked == "rate":
+        modelled.as_rate(request, said, schema, every)
+    elif asked == "adjusted":
+        modelled.as_adjusted(request, text, schema, every)
     elif asked == "crosstab":
         looking.as_crosstab(request, schema, every)
     elif asked == "two_factor":

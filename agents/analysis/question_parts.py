@@ -15,7 +15,7 @@ from agents.analysis.filters import CLAUSE_END, COUNT_WORDS, condition_words
 from agents.analysis.phrases import COMPARE
 from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
 
-PARTS = ("measures", "group", "outcome", "time", "entity", "weight", "second", "label", "within")
+PARTS = ("measures", "group", "outcome", "time", "entity", "weight", "second", "label", "within", "controls")
 YEAR = re.compile(r"(?<![\d.,])(?:1[5-9]|20|21)\d\d(?![\d.,]\d)")
 AMONG = re.compile(r"among(?:st)?", re.I)
 # Words that keep some of the rows; "where" and "whose" only inside a sentence, after a noun

@@ -47,6 +47,8 @@ class Request:
     combine: str | None = None  # a top-N of groups: how each group's rows are combined first
     within: str | None = None  # outliers within each group of this column
     second: str | None = None  # a second grouping: a cross-tab's columns, a two-factor comparison's other factor
+    to: str | None = None  # the period a forecast is asked for
+    controls: list[str] = field(default_factory=list)  # what an adjusted association accounts for
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
     said: Said = field(default_factory=Said, compare=False, repr=False)
 

@@ -15,12 +15,15 @@ CARS = Schema("cars", [
     {"name": "sold_on", "type": "date", "distinct": 398},
     {"name": "price_eur", "type": "number", "distinct": 380, "min": 900, "max": 64000},
     {"name": "mpg", "type": "number", "distinct": 120, "min": 9, "max": 47},
+    {"name": "weight_kg", "type": "number", "distinct": 300, "min": 700, "max": 2400},
+    {"name": "model_year", "type": "number", "distinct": 13, "min": 1970, "max": 1982},
 ], 398)  # fmt: skip
 
 
 def read(text):
     request = read_question(text, CARS)
     parts = {"kind": request.kind, "measures": request.measures, "group": request.group, "label": request.label}
+    parts |= {"outcome": request.outcome, "controls": request.controls, "time": request.time, "to": request.to}
     return parts | {"n": request.n, "second": request.second, "within": request.within, "missing": request.missing}
 
 
@@ -52,6 +55,17 @@ def read(text):
         ("Are gearbox (automatic) and fuel related?", {"kind": "crosstab", "group": "automatic", "second": "fuel"}),
         ("Which combination of origin and fuel has the best mpg on average?",
          {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["mpg"]}),
+        ("If the trend carries on, what will the average mpg be in 1986?",
+         {"kind": "forecast", "measures": ["mpg"], "time": "model_year", "to": "1986"}),
+        ("Extrapolate the straight line of mean price to 1985.", {"kind": "forecast", "to": "1985"}),
+        ("How quickly did mpg improve per year for each origin? Which improved fastest?",
+         {"kind": "rate", "measures": ["mpg"], "group": "origin", "time": "model_year"}),
+        ("By how much does price go up per extra kilo of weight, for diesel and for petrol?",
+         {"kind": "rate", "measures": ["price_eur"], "group": "fuel", "time": "weight_kg"}),
+        ("After accounting for weight, is mpg still linked to price?",
+         {"kind": "adjusted", "measures": ["mpg"], "outcome": "price_eur", "controls": ["weight_kg"]}),
+        ("Holding origin constant, do heavier cars cost more or less?",
+         {"kind": "adjusted", "measures": ["weight_kg"], "outcome": "price_eur", "controls": ["origin"]}),
     ],
 )  # fmt: skip
 def test_each_kind_is_read_from_its_own_words(text, expected):

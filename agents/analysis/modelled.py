@@ -1,0 +1,132 @@
+"""Questions a model answers, read over a question's first reading: a forecast ("if the trend continues,
+what in 2030?"), a rate per group ("how fast does weight grow per day on each feed?") and an adjusted
+association ("is X still linked to Y after accounting for Z?"). Plain Python.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents.analysis.request import Request
+from agents.analysis.schema import Schema
+from agents.analysis.words import Mention
+
+FORECAST = re.compile(
+    r"\bforecast\w*|\bpredict(?:ion)?s?\b(?= (?:for|in|by|of)\b)|\bproject(?:ed|ion|ions|s)?\b(?! manager)"
+    r"|\bextrapolat\w*"
+    r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)\b"
+    r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|holds?|carries on|persists?|goes on|keeps? (?:up|going))"
+    r"|\b(?:straight|linear)[- ](?:trend|line)\b|\btrend ?line\b|\b(?:should|would|could) we expect\b"
+    r"|\bwhere would\b|\bwill (?:\w+ ){0,3}(?:be|reach|hit)\b",
+    re.I,
+)
+YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")
+RATE_UNIT = re.compile(
+    r"\bper (?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
+    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b",
+    re.I,
+)
+SPEED = re.compile(r"\bfast\w*|\bquick\w*|\bslow\w*|\bsteep\w*|\brapid\w*|\bhow much\b|\bby how many\b|\brate\b", re.I)
+PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
+ADJUSTED = re.compile(
+    r"\b(?:after|when|once|while|if)\s+(?:you\s+|we\s+)?(?:account\w*|adjust\w*|control\w*|correct\w*|allow\w*)\s+for\b"
+    r"|\b(?:controlling|adjusting|accounting|correcting|allowing)\s+for\b|\badjusted for\b"
+    r"|\bholding\s+(?:[\w-]+\s+){0,4}?(?:constant|fixed|equal|steady)\b|\bnet of\b"
+    r"|\bwith\s+(?:[\w-]+\s+){0,4}?(?:held|kept)\s+(?:constant|fixed|equal)\b"
+    r"|\btaking\s+(?:[\w-]+\s+){0,4}?into account\b|\bwithin (?:each|every)\b"
+    r"|\bstill\b(?=.{0,60}\b(?:after|once|within)\b)",
+    re.I,
+)
+
+
+def target_year(text: str, schema: Schema, time: str | None) -> int | None:
+    """The year a forecast is asked for: the latest year the question names past the table's last."""
+    column = next((c for c in schema.columns if c["name"] == time), None)
+    if column is None:
+        return None
+    last = column.get("max")
+    last_year = int(str(last)[:4]) if last is not None and str(last)[:4].isdigit() else None
+    years = [int(y) for y in YEAR.findall(text)]
+    later = [y for y in years if last_year is None or y > last_year]
+    return max(later) if later else None
+
+
+def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
+    """ "If the trend continues, what will US CO2 per person be in 2020?": the series per year (a date
+    column's years), a straight line through it, its value in 2020. The target is no filter."""
+    named_times = [m.column for m in named if m.column in schema.times]
+    numbered = [t for t in schema.times if t not in schema.names("date")]  # a year column before a date's years
+    reaching = [t for t in named_times or [*numbered, *schema.names("date")] if target_year(text, schema, t)]
+    time = reaching[0] if reaching else None
+    target = target_year(text, schema, time)
+    if time is None or target is None:
+        return False
+    request.kind, request.time, request.to, request.group, request.entity = "forecast", time, str(target), None, None
+    request.period = "year" if time in schema.names("date") else "auto"
+    request.filters = [f for f in request.filters if not _names_year(f, target)]
+    request.measures = [m for m in request.measures if m != time][:1] or (
+        [schema.sole_measure] if schema.sole_measure else []
+    )
+    request.missing = [] if request.measures else ["measure"]
+    return True
+
+
+def _names_year(condition: dict[str, Any], year: int) -> bool:
+    return str(year) in str(condition)
+
+
+def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
+    """ "How fast do chicks gain weight per day on each diet?": each group's slope of the measure on a
+    time (or on the number the rate is per: "per extra ring"), steepest first."""
+    per = [m.column for m in named if m.column in schema.numbers and PER_X.search(text[: m.start])]
+    times = [m.column for m in named if m.column in schema.times] or schema.times
+    x = per[0] if per else times[0] if times else None
+    listed = [f["column"] for f in request.filters if f.get("op") == "in" and isinstance(f.get("value"), list)]
+    said = [m.column for m in named if m.column in schema.categories]
+    group = next((g for g in [request.group, request.entity, *listed, *said] if g and g != x), None)
+    if x is None or group is None:
+        return False
+    request.kind, request.time, request.group, request.entity = "rate", x, group, None
+    request.measures = [m for m in request.measures if m not in (x, group)][:1]
+    request.filters = [f for f in request.filters if not (f.get("column") == group and f.get("op") == "=")]
+    request.missing = [] if request.measures else ["measure"]
+    return True
+
+
+def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
+    """ "Holding whole weight constant, is shucked weight still related to rings?": the columns the cue
+    names are the controls; of the others, the first named is the variable and the last the outcome."""
+    cue = ADJUSTED.search(text)
+    if cue is None:
+        return False
+    columns = [m for m in sorted(named, key=lambda m: m.start) if not _bettered(m, named)]
+    inside = [m for m in columns if cue.start() <= m.start < cue.end()]  # "holding whole weight constant"
+    after = [m for m in columns if m.start >= cue.end() and not _clause_end(text, cue.end(), m.start)]
+    controls = list(dict.fromkeys(m.column for m in inside + after[:1]))
+    others = [
+        m for m in columns if m.column not in controls and (m.column in schema.numbers or _yes_no(schema, m.column))
+    ]
+    full = [m for m in others if m.score == 1]  # "heavier" brushes a weight column; "viscera weight" names one
+    rest = list(dict.fromkeys(m.column for m in (full if len({m.column for m in full}) >= 2 else others)))
+    if not controls or len(rest) < 2:
+        return False
+    request.kind, request.measures, request.outcome = "adjusted", [rest[0]], rest[-1]
+    request.controls, request.group = controls, None
+    request.filters = [f for f in request.filters if f.get("column") not in controls]
+    request.missing = []
+    return True
+
+
+def _bettered(mention: Mention, named: list[Mention]) -> bool:
+    """ "whole weight" names whole_weight, not shucked_weight too: a mention a fuller one overlaps."""
+    return any(o.score > mention.score and o.start < mention.end and mention.start < o.end for o in named)
+
+
+def _clause_end(text: str, start: int, end: int) -> bool:
+    return bool(re.search(r"[,;:?]", text[start:end]))
+
+
+def _yes_no(schema: Schema, column: str) -> bool:
+    found = next((c for c in schema.columns if c["name"] == column), {})
+    return (found.get("distinct") or 0) == 2
