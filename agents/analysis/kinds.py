@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis import looking, looks, model_words, modelled, prose, verdicts
-from agents.analysis.phrases import DIFFER, statistic_of
+from agents.analysis.phrases import DIFFER
 from agents.analysis.request import Request
 
 Call = tuple[str, dict[str, Any]]
@@ -333,6 +333,21 @@ SIGNIFICANCE = re.compile(
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
+OWN_WORDS = (
+    SIGNIFICANCE,
+    looking.MISSING,
+    looking.OUTLIERS,
+    looking.DISTRIBUTION,
+    looking.SPREAD,
+    looking.TOP_N,
+    looking.WHEN,
+    looking.COMBINATION,
+    looking.RELATED,
+    modelled.FORECAST,
+    modelled.RATE_UNIT,
+    modelled.SPEED,
+    modelled.ADJUSTED,
+)  # the words that ask for the kinds above: a reading takes them as said
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
@@ -354,12 +369,11 @@ def asked_of(request: Request, text: str, said: str = "") -> str | None:
         return "rate"
     if looking.MISSING.search(text) or looking.NA_SAID.search(text):
         return "missing"
-    spread = looking.SPREAD.search(text) and statistic_of(text) is None
-    if (
-        (looking.DISTRIBUTION.search(text) or spread)
-        and request.kind != "share"
-        and not SPREAD_OVER_GROUPS.search(text)
-    ):
+    shape = looking.DISTRIBUTION.search(text) or (
+        looking.SPREAD.search(text) and not looking.SPREAD_STATISTIC.search(text)
+    )
+    categories_shared = request.kind == "share" and request.weight is None  # "tumour grade distribution": shares
+    if shape and not categories_shared and not SPREAD_OVER_GROUPS.search(text):
         return "distribution"
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"

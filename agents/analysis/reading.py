@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import phrases
-from agents.analysis.kinds import KINDS, SIGNIFICANCE
+from agents.analysis.kinds import KINDS, OWN_WORDS
 from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
@@ -32,7 +32,7 @@ CUES = (
     phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
     phrases.CHANGE_WORDS, phrases.SHARE, phrases.HIGH, phrases.LOW, phrases.PERCENTILE, phrases.OUTCOME_WORDS,
     phrases.SHARE_OF_TOTAL, phrases.WHICH, phrases.CYCLE, phrases.MOVE, phrases.STEEP, phrases.ENTITY,
-    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE, SIGNIFICANCE,
+    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE, *OWN_WORDS,
     *(pattern for pattern, _ in phrases.STATISTIC_WORDS),
 )  # fmt: skip
 # Words that ask nothing of the data: how people frame a question to a colleague.
@@ -47,6 +47,7 @@ FRAMING = STOP | {
     "group", "groups", "kind", "kinds", "type", "types", "thing", "things", "way", "ways", "case", "cases",
     "level", "levels", "amount", "sense", "terms", "term", "let", "lets", "s", "t",
     "analyse", "analyze", "analysis", "attached", "attach", "uploaded", "upload",  # "Analyse the attached CSV: …"
+    "describe", "rundown", "overview", "summary", "summarise", "summarize", "looks",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 
