@@ -154,18 +154,17 @@ COMBINATION = re.compile(
 )
 RELATED = re.compile(
     r"\b(?:associat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|connect\w*|depend\w*|independen\w*|tied to"
-    r"|go(?:es)? (?:together|hand in hand)|differ\w* (?:by|between|across|with)|vary|varies|varied|cross-?tab\w*)\b",
+    r"|go(?:es)? (?:together|hand in hand)|vary|varies|varied|cross-?tab\w*)\b",
     re.I,
 )
 
 
 def categories_named(request: Request, schema: Schema, named: list[Mention]) -> list[str]:
     """The category columns the question names (or names by their values), in the order said."""
-    valued = [
-        f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in schema.categories
-    ]
-    said = [m.column for m in sorted(named, key=lambda m: m.start) if m.column in schema.categories]
-    return list(dict.fromkeys([*said, *valued]))
+    categories = set(schema.categories)
+    valued = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in categories]
+    said = [m.column for m in sorted(named, key=lambda m: m.start) if m.column in categories and m.score == 1]
+    return list(dict.fromkeys([*said, *valued]))  # "works overtime" brushes RemoteWork: no category named
 
 
 def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
