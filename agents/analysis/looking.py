@@ -42,7 +42,8 @@ SPREAD_STATISTIC = re.compile(r"\bstandard deviation|\bsd\b|\bvariance\b|\biqr\b
 SPREAD = re.compile(r"\bspread (?:out|of)\b", re.I)  # the shape, unless a statistic of it is named
 TOP_N = re.compile(
     rf"\b(?:top|bottom|first|last|highest|lowest|best|worst)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
-    rf"|(?<!of the )(?<!of )(?<!only the )(?<!among the )(?<!only )\b{COUNTED}\s+(?:[\w-]+\s+){{0,3}}?(?:\w+est|most|least|top|bottom|best|worst)\b"
+    rf"|(?<!of the )(?<!of )(?<!only the )(?<!among the )(?<!only )\b{COUNTED}\s+"
+    r"(?:[\w-]+\s+){0,3}?(?:\w+est|most|least|top|bottom|best|worst)\b"
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
     re.I,
 )

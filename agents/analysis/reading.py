@@ -24,6 +24,7 @@ from typing import Any
 from agents.analysis import phrases
 from agents.analysis.kinds import KINDS, OWN_WORDS
 from agents.analysis.prose import rows_words, spoken, statistic_words
+from agents.analysis.question_parts import used_columns
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import STOP, split_name, stem
@@ -83,7 +84,7 @@ class Reading:
 
 def read_back(text: str, schema: Schema, request: Request) -> Reading:
     """How ``request`` reads ``text``: the stated line and every doubt it leaves."""
-    used = _used_columns(request)
+    used = used_columns(request.as_dict())
     taken = [(s, e) for s, e, _ in request.said.filters]
     named: dict[str, bool] = {}  # each used column the question names: whether in full and as such
     unused_columns: list[str] = []
@@ -240,11 +241,6 @@ def _names_a_value(word: str, text: str, schema: Schema) -> bool:
 
 def _listed(items: Any) -> str:
     return ", ".join(items)
-
-
-def _used_columns(request: Request) -> set[str]:
-    parts = {request.group, request.outcome, request.time, request.entity, request.weight, *request.measures}
-    return {p for p in parts if p} | {f["column"] for f in request.filters if "column" in f}
 
 
 def _named(request: Request, part: str, named: dict[str, bool], schema: Schema) -> bool:
