@@ -3,7 +3,8 @@
 Each case attaches a small retail table the test builds (six shops in three regions, a row per quarter
 from 2020 to 2024, three measures), asks one kind of question in plain words, approves the plan and
 reads the Findings section: its first sentence names the answer, in bold, with its figure, computed
-here with plain Python (``statistics``), not with the analyst's code; a chart is drawn under it.
+here with plain Python (``statistics``, or SciPy's and NumPy's own calls for a test, a skewness and a
+line), not with the analyst's code; a chart is drawn under it.
 """
 
 import math
@@ -11,7 +12,9 @@ import random
 import statistics
 from collections import defaultdict
 
+import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
 from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
@@ -127,6 +130,45 @@ def expected_filter(rows):
     return question, [fig(sum(kept))], ["total sales", f"{len(kept)} rows"]
 
 
+def expected_significance(rows):
+    basket = by(rows, "region", "basket")
+    test = scipy_stats.ttest_ind(basket["south"], basket["north"], equal_var=False)
+    assert test.pvalue < 0.001  # built so
+    gap = statistics.fmean(basket["south"]) - statistics.fmean(basket["north"])
+    question = "Is the difference in basket between the north and south regions statistically significant?"
+    return question, ["Yes, the difference is statistically significant"], [f"{fig(gap)} apart", "Welch's t-test"]
+
+
+def expected_top(rows):
+    totals = {shop: sum(values) for shop, values in by(rows, "shop", "sales").items()}
+    top = sorted(totals, key=totals.get, reverse=True)[:3]
+    named = ", ".join(f"{shop} ({fig(round(totals[shop], 1))})" for shop in top)
+    return "Which 3 shops have the highest total sales?", [f"The 3 shop with the highest total sales: {named}"], []
+
+
+def expected_distribution(rows):
+    visitors = [row["visitors"] for row in rows]
+    skew = scipy_stats.skew(visitors, bias=False)
+    shape = "roughly symmetric" if abs(skew) < 0.2 else f"{'right' if skew > 0 else 'left'}-skewed"
+    return "How are visitors distributed - skewed?", [], [shape, f"median {fig(statistics.median(visitors))}"]
+
+
+def expected_missing(rows):
+    return "Which column has the most missing values?", ["No column has a missing value"], [f"{len(rows)} rows"]
+
+
+def expected_crosstab(rows):
+    return "Are shop and region related?", ["Shop and region are associated"], ["Cramér's V = 1"]
+
+
+def expected_forecast(rows):
+    years = by([{**row, "year": int(row["date"][:4])} for row in rows], "year", "sales")
+    slope, intercept = np.polyfit(list(years), [statistics.fmean(v) for v in years.values()], 1)
+    expected = fig(slope * 2026 + intercept)
+    question = "If the trend continues, what will the average sales be in 2026?"
+    return question, [f"If the straight-line trend continues, sales will be about {expected} in 2026"], []
+
+
 KINDS = {
     "compare": expected_compare,
     "rank_differences": expected_rank_differences,
@@ -136,6 +178,12 @@ KINDS = {
     "growth": expected_growth,
     "statistic": expected_statistic,
     "filter": expected_filter,
+    "significance": expected_significance,
+    "top": expected_top,
+    "distribution": expected_distribution,
+    "missing": expected_missing,
+    "crosstab": expected_crosstab,
+    "forecast": expected_forecast,
 }
 
 
