@@ -86,7 +86,8 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int) -> No
     """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
     each group's rows combined by the question's statistic."""
     request.kind, request.n = "top", n
-    if request.group and request.group not in request.measures:
+    kept_one = any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters)
+    if request.group and request.group not in request.measures and not kept_one:  # "among the solid ones": rows
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
     else:
         request.label = label_of(schema, named, besides=request.measures)

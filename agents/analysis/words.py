@@ -47,6 +47,7 @@ CONCEPTS = {
     "occupation": {"occupation", "profession", "job", "career", "trade"},
     "audience": {"audience", "viewer", "viewership", "viewing", "watched", "watching", "listener"},
     "depth": {"depth", "deep", "shallow"},
+    "density": {"density", "dense", "dens"},
     "sold": {"sold", "sell", "sale", "selling"},
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)

@@ -25,6 +25,7 @@ from agents.sap import format_block
 from protocol.errors import ProtocolError
 
 CODED_VALUES = 12
+NAMED_VALUES = 250  # a text column's values a question may name ("China, India and Japan"), read up to this many
 MAX_EXTRA_MEASURES = 3
 WEAK_P = 0.05
 EVENLY = ("numbered_evenly", "repeated_evenly")  # what the import found of whole-number columns
@@ -54,7 +55,7 @@ def schema_of(analysis: Asker, table: str) -> Schema:
     for c in described["columns"]:
         distinct = c["distinct_estimate"] or 0
         column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
-        few = (c["type"] == "string" and distinct <= 50) or (
+        few = (c["type"] == "string" and distinct <= NAMED_VALUES) or (
             c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
         )
         if few and distinct:
