@@ -380,8 +380,8 @@ def asked_of(request: Request, text: str, said: str = "") -> str | None:
     if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
         return "crosstab"
     listed = looking.how_many(text) and not (DIFFER.search(text) or APART.search(text))  # "the three species apart"
-    if looking.ranks(text) and listed and request.kind in ("compare", "statistic", "share"):
-        return "top"
-    if looking.ranks(text):
+    if looking.ranks(said) and listed and request.kind in ("compare", "statistic", "share"):
+        return "top"  # "the five densest": the superlative may name the measure too
+    if looking.ranks(said):
         return "which_row"
     return None

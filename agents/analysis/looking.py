@@ -68,8 +68,15 @@ def how_many(text: str) -> int | None:
     return int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
 
 
+SUPERLATIVE_EST = re.compile(
+    r"\b(?!(?:intere|te|fore|we|hone|mode|reque|sugge|conte|prote|harve|inve|dige|re|gue|che|ne|pe|que|ve|ze|cre"
+    r"|arre|manife|conque|southwe|northwe|midwe|atte|inque)st\b)[a-z]{2,}est\b",
+    re.I,
+)  # "densest", "lightest": any superlative, not "interest" or "harvest"
+
+
 def ranks(text: str) -> bool:
-    return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE))
+    return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST))
 
 
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:

@@ -291,8 +291,10 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     if spoken in VAGUE_VALUES
                     else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
                 )
-                # A code in capitals ("IN", "OR", "ME": also words) names its value only in capitals
-                if variant == spoken and str(value).isupper() and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
+                # A code in capitals ("IN", "OR", "ME": also words) or a symbol ("At", "He") names its value
+                # only as written
+                cased = str(value).isupper() or str(value) != str(value).lower()
+                if variant == spoken and cased and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
                     match = re.search(pattern.replace(re.escape(variant), re.escape(str(value))), text)
                 else:
                     match = re.search(pattern, lowered)
