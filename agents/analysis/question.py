@@ -9,12 +9,12 @@ trend, share, growth, one statistic (median, percentile, total, ...), each withi
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from agents.analysis import looking, modelled
+from agents.analysis.asked_kinds import another_kind
 from agents.analysis.association import alternatives, read_association
 from agents.analysis.filters import Found, number_filters, value_filters
-from agents.analysis.kinds import asked_of
+from agents.analysis.groupings import first_category
+from agents.analysis.periods import period_of, periods_spanned
 from agents.analysis.phrases import (
     ABSOLUTE,
     AMOUNT,
@@ -38,7 +38,6 @@ from agents.analysis.phrases import (
     HIGH,
     LOW,
     MANY_MEASURES,
-    MONTH_NAMED,
     MOST,
     MOST_OF,
     MOVE,
@@ -67,7 +66,7 @@ from agents.analysis.phrases import (
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
 from agents.analysis.rows_named import measures_apart
-from agents.analysis.schema import CODED_MAX, MAX_GROUPS, Schema
+from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
 
 
@@ -214,60 +213,9 @@ def read_question(text: str, schema: Schema) -> Request:
     if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
-    _another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
+    another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
-
-
-def _another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
-    """A kind asked in words of its own over the first reading: "significant", "the five largest"..."""
-    asked = asked_of(request, text, said)
-    if asked == "significance":
-        _as_test(request, schema, every)
-    elif asked == "missing":
-        looking.as_missing(request, schema, every)
-    elif asked == "outliers":
-        looking.as_outliers(request, schema, every, text)
-    elif asked == "distribution":
-        looking.as_distribution(request, schema)
-    elif asked == "top":
-        looking.as_top(request, schema, every, looking.how_many(text) or request.n)
-    elif asked == "which_row":
-        looking.as_which_row(request, schema, every, text)
-    elif asked == "forecast":
-        modelled.as_forecast(request, said, schema, every)
-    elif asked == "rate":
-        modelled.as_rate(request, said, schema, every)
-    elif asked == "adjusted":
-        modelled.as_adjusted(request, text, schema, every)
-    elif asked == "crosstab":
-        looking.as_crosstab(request, schema, every)
-    elif asked == "two_factor":
-        looking.as_two_factor(request, schema, every)
-
-
-def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
-    """ "Is the gap significant?": the comparison's measure between its groups, tested. A yes/no column
-    named where no measure is ("more smokers in the north?") is tested as a share between the groups."""
-    binary = {c["name"] for c in schema.columns if {spoken_value(v) for v in c.get("values") or []} in YES_NO}
-    named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
-    yes_no = [n for n in named if n in binary and n != request.group]
-    if yes_no and (request.kind == "share" or not request.measures):
-        request.measures = yes_no[:1]
-    if request.group is None or request.group in request.measures:
-        sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
-        others = [n for n in [*named, *sides] if n not in request.measures]
-        request.group = (
-            others[0] if others else _first_category(schema, every, besides=next(iter(request.measures), None))
-        )
-    request.measures = [m for m in request.measures if m != request.group][:1]
-    if not request.measures and schema.sole_measure:
-        request.measures = [schema.sole_measure]
-    # "mature cows vs the 2 year olds": one side named, both sides tested
-    request.filters = [f for f in request.filters if f.get("column") not in request.measures
-                       and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
-    request.kind = "significance"
-    request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
 
 
 def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
@@ -342,7 +290,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
         if request.group is None:
             a_column_named = any(m.column in schema.categories for m in free)
-            request.group = sides[0] if sides and not a_column_named else _first_category(schema, free)
+            request.group = sides[0] if sides and not a_column_named else first_category(schema, free)
         # "homeowners differ from renters": one side named, both sides compared
         request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]
@@ -352,25 +300,25 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         named_times = [m.column for m in ordered if m.column in schema.times]
         request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
         request.measures = [m for m in request.measures if m != request.time]
-        request.filters = _periods_spanned(request.filters, request.time)
+        request.filters = periods_spanned(request.filters, request.time)
         if request.kind == "growth":
             request.entity = (
                 request.group
                 or _named_entity(schema, free, besides=request.time)
-                or _first_category(schema, free, besides=request.time)
+                or first_category(schema, free, besides=request.time)
             )
             # "relative to where it started in 2012": the start, not a filter to one year
             request.filters = [
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
             ]
-        request.period = _period_of(text)
+        request.period = period_of(text)
         request.change = "absolute" if ABSOLUTE.search(text) else "percent"
         flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
         if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:
             request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
-        request.group = request.group or (named[0] if named else _first_category(schema, free))
+        request.group = request.group or (named[0] if named else first_category(schema, free))
         request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
         # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
         # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"
@@ -405,7 +353,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
                 request.group = held[0] if held else schema.names("date")[0]
                 request.cycle = None if held else CYCLES[cycle.group(1).lower()]
         if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
-            request.group = _first_category(schema, free)
+            request.group = first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"
         _reconsider(request, text, schema, free)
     for part in ("group", "time", "entity", "outcome"):
@@ -456,23 +404,6 @@ def _things_counted(text: str, mention: Mention) -> bool:
     return plural and bool(MOST_OF.search(text[: mention.start]))
 
 
-def _first_category(schema: Schema, free: list[Mention], *, besides: str | None = None) -> str | None:
-    """The grouping a question implies but does not name: a named category, else the table's first
-    text column with a handful of values."""
-    distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
-    named = [m.column for m in free if m.column in schema.categories and m.column != besides]
-    if named:
-        full = {m.column for m in free if m.score == 1}
-        # "students taught with PSI": the yes/no PSI named in full, not the students' names
-        return min(named, key=lambda n: (distinct[n] > 2, n not in full))
-    text_columns = [
-        c["name"]
-        for c in schema.columns
-        if c["type"] in ("string", "boolean") and 2 <= (c.get("distinct") or 0) <= MAX_GROUPS and c["name"] != besides
-    ]
-    return text_columns[0] if text_columns else None
-
-
 def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -> str | None:
     """ "Which country grew most": the column the question names for the things that grow, however many
     there are (countries, numbered counties): a text column or an identifier, named in full."""
@@ -490,35 +421,3 @@ def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -
 def _word_at(text: str, offset: int) -> str:
     word = re.match(r"\w+", text[offset:])
     return word.group().lower() if word else ""
-
-
-def _periods_spanned(filters: list[dict[str, Any]], time: str | None) -> list[dict[str, Any]]:
-    """ "From the first week of 2019 to the last week of 2023": two periods of the time column said are
-    the ends of the span, not two filters no row meets together."""
-    ranges = [f for f in filters if _range_of(f, time) is not None]
-    if len(ranges) < 2:
-        return filters
-    ends = [end for f in ranges for end in _range_of(f, time) or ()]
-    span = {"and": [{"column": time, "op": ">=", "value": min(ends)}, {"column": time, "op": "<=", "value": max(ends)}]}
-    return [f for f in filters if f not in ranges] + [span]
-
-
-def _range_of(condition: dict[str, Any], time: str | None) -> tuple[Any, Any] | None:
-    """The two ends of a "between" condition on the time column (as the filter reader writes it)."""
-    parts = condition.get("and") or []
-    if len(parts) != 2 or any(p.get("column") != time for p in parts):
-        return None
-    if [p.get("op") for p in parts] != [">=", "<="]:
-        return None
-    return parts[0]["value"], parts[1]["value"]
-
-
-def _period_of(text: str) -> str:
-    """The period a course is told in: named ("monthly", "per quarter"), or a month's name ("January's
-    revenue against December's": months)."""
-    for period in ("year", "quarter", "month", "week", "day"):
-        if re.search(rf"\b(?:{period}(?:s|ly)?|{'annual' if period == 'year' else period}\w*)\b", text, re.I):
-            return period
-    if MONTH_NAMED.search(text):
-        return "month"
-    return "auto"

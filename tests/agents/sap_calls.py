@@ -48,3 +48,11 @@ def statistician_world():
 def call(world, kind, name, body):
     """One SAP block of ``kind`` with a JSON body; the last block answered."""
     return sap(world, block(kind, name, json.dumps(body), "1"))[-1]
+
+
+def stats_on(table, content):
+    """A statistician's session holding ``content`` (a CSV) as ``table``: a caller of stats.* on it."""
+    world = statistician_world()
+    call(world, "action", "file.write", {"path": f"{table}.csv", "content": content})
+    call(world, "action", "dataset.import-csv", {"path": f"{table}.csv", "table": table})
+    return lambda name, body: call(world, "query", name, {"table": table, **body}).body

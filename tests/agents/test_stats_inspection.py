@@ -3,7 +3,7 @@ Tukey's fences (within groups too), a distribution's shape in words, and what is
 
 import pytest
 
-from tests.agents.sap_calls import call, statistician_world
+from tests.agents.sap_calls import stats_on
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -22,10 +22,7 @@ Isle,south,1860-10-01,-99,12
 
 @pytest.fixture
 def ask():
-    world = statistician_world()
-    call(world, "action", "file.write", {"path": "towns.csv", "content": TOWNS})
-    call(world, "action", "dataset.import-csv", {"path": "towns.csv", "table": "towns"})
-    return lambda name, body: call(world, "query", name, {"table": "towns", **body}).body
+    return stats_on("towns", TOWNS)
 
 
 def test_the_top_rows_are_named_and_a_lowest_first_list_starts_at_the_bottom(ask):

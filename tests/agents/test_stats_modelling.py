@@ -4,14 +4,13 @@ rate per group, and an association that turns once a grouping is accounted for (
 import numpy as np
 import pytest
 
-from tests.agents.sap_calls import call, statistician_world
+from tests.agents.sap_calls import stats_on
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 
 @pytest.fixture
 def ask():
-    world = statistician_world()
     rng = np.random.default_rng(3)
     lines = ["year,region,dose,response,day,feed,weight,recovered"]
     for i in range(300):
@@ -24,9 +23,7 @@ def ask():
         weight = 40 + (8 if feed == "x" else 5) * day + rng.normal(0, 2)
         recovered = "yes" if rng.random() < 1 / (1 + np.exp(-(dose - 5))) else "no"
         lines.append(f"{2000 + i % 20},{region},{dose:.4f},{response:.4f},{day},{feed},{weight:.3f},{recovered}")
-    call(world, "action", "file.write", {"path": "t.csv", "content": "\n".join(lines) + "\n"})
-    call(world, "action", "dataset.import-csv", {"path": "t.csv", "table": "t"})
-    return lambda name, body: call(world, "query", name, {"table": "t", **body}).body
+    return stats_on("t", "\n".join(lines) + "\n")
 
 
 def test_an_association_that_turns_within_the_groups_is_flagged(ask):

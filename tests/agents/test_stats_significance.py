@@ -4,14 +4,13 @@ the 5% level, the difference with its interval, the pairs that differ, and share
 import numpy as np
 import pytest
 
-from tests.agents.sap_calls import call, statistician_world
+from tests.agents.sap_calls import stats_on
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 
 @pytest.fixture
 def ask():
-    world = statistician_world()
     rng = np.random.default_rng(11)
     lines = ["diet,site,weight,gain,smoker"]
     for i in range(240):
@@ -21,9 +20,8 @@ def ask():
         gain = rng.normal(10, 3)  # the same at every site
         smoker = "yes" if rng.random() < (0.6 if site == "north" else 0.2) else "no"
         lines.append(f"{diet},{site},{weight:.3f},{gain:.3f},{smoker}")
-    call(world, "action", "file.write", {"path": "diets.csv", "content": "\n".join(lines) + "\n"})
-    call(world, "action", "dataset.import-csv", {"path": "diets.csv", "table": "diets"})
-    return lambda body: call(world, "query", "stats.significance", {"table": "diets", **body}).body
+    on = stats_on("diets", "\n".join(lines) + "\n")
+    return lambda body: on("stats.significance", body)
 
 
 def test_two_groups_that_differ_only_by_chance_are_not_significant(ask):

@@ -1,0 +1,40 @@
+"""The periods a question speaks of: a span said as two periods, the period a course is told in. Plain Python."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agents.analysis.phrases import MONTH_NAMED
+
+
+def periods_spanned(filters: list[dict[str, Any]], time: str | None) -> list[dict[str, Any]]:
+    """ "From the first week of 2019 to the last week of 2023": two periods of the time column said are
+    the ends of the span, not two filters no row meets together."""
+    ranges = [f for f in filters if _range_of(f, time) is not None]
+    if len(ranges) < 2:
+        return filters
+    ends = [end for f in ranges for end in _range_of(f, time) or ()]
+    span = {"and": [{"column": time, "op": ">=", "value": min(ends)}, {"column": time, "op": "<=", "value": max(ends)}]}
+    return [f for f in filters if f not in ranges] + [span]
+
+
+def _range_of(condition: dict[str, Any], time: str | None) -> tuple[Any, Any] | None:
+    """The two ends of a "between" condition on the time column (as the filter reader writes it)."""
+    parts = condition.get("and") or []
+    if len(parts) != 2 or any(p.get("column") != time for p in parts):
+        return None
+    if [p.get("op") for p in parts] != [">=", "<="]:
+        return None
+    return parts[0]["value"], parts[1]["value"]
+
+
+def period_of(text: str) -> str:
+    """The period a course is told in: named ("monthly", "per quarter"), or a month's name ("January's
+    revenue against December's": months)."""
+    for period in ("year", "quarter", "month", "week", "day"):
+        if re.search(rf"\b(?:{period}(?:s|ly)?|{'annual' if period == 'year' else period}\w*)\b", text, re.I):
+            return period
+    if MONTH_NAMED.search(text):
+        return "month"
+    return "auto"
