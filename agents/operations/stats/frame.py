@@ -40,10 +40,16 @@ def load_frame(session_id: Any, table: str, columns: list[str], filters: dict[st
             frame[name] = pd.to_numeric(frame[name], errors="coerce")
         elif types[name] == "date":
             frame[name] = pd.to_datetime(frame[name], errors="coerce")
-        elif types[name] == "boolean":  # stored as 1/0: said as the yes/no the file had
-            frame[name] = frame[name].map({1: "yes", 0: "no"})
+        elif types[name] == "boolean":  # stored as 1/0 (SQLite) or true/false (PostgreSQL): said as yes/no
+            frame[name] = frame[name].map(_yes_no, na_action="ignore")
     frame.attrs["types"] = types
     return frame
+
+
+def _yes_no(value: Any) -> str | None:
+    if value in (1, True, "1", "t", "true"):
+        return "yes"
+    return "no" if value in (0, False, "0", "f", "false") else None
 
 
 def require_number(frame: pd.DataFrame, table: str, name: str, where: str) -> None:
