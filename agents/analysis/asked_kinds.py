@@ -15,7 +15,7 @@ from agents.analysis.words import Mention
 
 def another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
     """A kind asked in words of its own over the first reading: "significant", "the five largest"..."""
-    asked = asked_of(request, text, said)
+    asked = asked_of(request, text, said, group_named=any(m.column == request.group for m in every))
     if asked == "significance":
         _as_test(request, schema, every)
     elif asked == "missing":
@@ -25,7 +25,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
     elif asked == "distribution":
         looking.as_distribution(request, schema)
     elif asked == "top":
-        looking.as_top(request, schema, every, looking.how_many(text) or request.n)
+        looking.as_top(request, schema, every, looking.how_many(text) or request.n, text)
     elif asked == "which_row":
         looking.as_which_row(request, schema, every, text)
     elif asked == "forecast":

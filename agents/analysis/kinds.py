@@ -122,7 +122,8 @@ def _crosstab(request: Request, measure: str | None) -> Call:
 def _two_factor(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
     statistic = request.statistic if request.statistic in ("mean", "median", "sum", "count", "min", "max") else "mean"
-    return "stats.two-way", {**body, "and_by": request.second, "statistic": statistic, **rows(request)}
+    return "stats.two-way", {**body, "and_by": request.second, "statistic": statistic,
+                             "direction": request.direction, **rows(request)}  # fmt: skip
 
 
 def _forecast(request: Request, measure: str | None) -> Call:
@@ -333,6 +334,7 @@ SIGNIFICANCE = re.compile(
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
+ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = (
     SIGNIFICANCE,
     looking.MISSING,
@@ -352,7 +354,7 @@ APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
 
-def asked_of(request: Request, text: str, said: str = "") -> str | None:
+def asked_of(request: Request, text: str, said: str = "", *, group_named: bool = True) -> str | None:
     """The kind a question asks over its first reading, when its words ask for one ("significant",
     "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
     it names blanked out, ``said`` is as it was said ("per day" of a day column is a unit)."""
@@ -363,7 +365,13 @@ def asked_of(request: Request, text: str, said: str = "") -> str | None:
         return "forecast"
     if looking.OUTLIERS.search(text):
         return "outliers"
-    if modelled.ADJUSTED.search(text) and request.kind in ("association", "compare", "statistic", "rank_differences"):
+    if modelled.ADJUSTED.search(text) and request.kind in (
+        "association",
+        "compare",
+        "statistic",
+        "rank_differences",
+        "trend",
+    ):
         return "adjusted"
     if modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text):
         return "rate"
@@ -373,7 +381,8 @@ def asked_of(request: Request, text: str, said: str = "") -> str | None:
         looking.SPREAD.search(text) and not looking.SPREAD_STATISTIC.search(text)
     )
     categories_shared = request.kind == "share" and request.weight is None  # "tumour grade distribution": shares
-    if shape and not categories_shared and not SPREAD_OVER_GROUPS.search(text):
+    over_groups = SPREAD_OVER_GROUPS.search(text) and group_named  # "across regions", not "among respondents"
+    if shape and not categories_shared and not over_groups:
         return "distribution"
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.filters import NUMBER_WORDS
-from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE
+from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, statistic_of
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention
@@ -24,7 +24,9 @@ MISSING = re.compile(
     r"|\b(?:not|never|wasn't|weren't|isn't|aren't) (?:been )?(?:recorded|reported|known|given|filled|entered|listed)"
     r"|\bno\s+(?:[\w-]+\s+){0,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
     r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
-    r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b",
+    r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b"
+    r"|\b(?:didn't|don't|never|couldn't|not) (?:give|answer|report|state|provide|say|tell)\b"
+    r"|\bno answers?\b|\bunanswered\b|\b(?:declined|refused) to\b",
     re.I,
 )
 NA_SAID = re.compile(r"\bNAs?\b|\bN/A\b")  # R's NA, said in capitals
@@ -41,7 +43,7 @@ DISTRIBUTION = re.compile(
 SPREAD_STATISTIC = re.compile(r"\bstandard deviation|\bsd\b|\bvariance\b|\biqr\b|\binterquartile|\brange\b", re.I)
 SPREAD = re.compile(r"\bspread (?:out|of)\b", re.I)  # the shape, unless a statistic of it is named
 TOP_N = re.compile(
-    rf"\b(?:top|bottom|first|last|highest|lowest|best|worst)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
+    rf"\b(?:top|bottom|first|last|best|worst|[a-z]+est)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
     rf"|(?<!of the )(?<!of )(?<!only the )(?<!among the )(?<!only )\b{COUNTED}\s+"
     r"(?:[\w-]+\s+){0,3}?(?:\w+est|most|least|top|bottom|best|worst)\b"
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
@@ -89,15 +91,21 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     return choices[0] if choices else None
 
 
-def as_top(request: Request, schema: Schema, named: list[Mention], n: int) -> None:
+def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text: str = "") -> None:
     """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
     each group's rows combined by the question's statistic."""
     request.kind, request.n = "top", n
     kept_one = any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters)
-    if request.group and request.group not in request.measures and not kept_one:  # "among the solid ones": rows
+    names = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
+    named_rows = names is not None and any(m.column == names for m in named)  # "which five countries"
+    if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
     else:
         request.label = label_of(schema, named, besides=request.measures)
+        distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}.get(request.label or "", 0)
+        said = statistic_of(text)
+        if said and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined
+            request.combine = said[0] if said[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
     request.group = None
     _one_measure(request, schema)
 
@@ -156,7 +164,8 @@ def _one_measure(request: Request, schema: Schema) -> None:
 
 
 COMBINATION = re.compile(
-    r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\btogether\b|\binteract\w*|\bmix of\b|\bcross(?:ed)? with\b"
+    r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\bpairings?\b|\btogether\b|\binteract\w*|\bmix of\b"
+    r"|\bcross(?:ed)? with\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
     r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
     re.I,
@@ -172,8 +181,16 @@ def categories_named(request: Request, schema: Schema, named: list[Mention]) -> 
     """The category columns the question names (or names by their values), in the order said."""
     categories = set(schema.categories)
     valued = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in categories]
-    said = [m.column for m in sorted(named, key=lambda m: m.start) if m.column in categories and m.score == 1]
-    return list(dict.fromkeys([*said, *valued]))  # "works overtime" brushes RemoteWork: no category named
+    ordered = sorted(named, key=lambda m: m.start)
+    full = [m for m in ordered if m.column in categories and m.score == 1]
+    # "party identification" names partyid in part; "works overtime" only brushes RemoteWork beside Overtime
+    partial = [m for m in ordered if m.column in categories and m.score < 1 and not _beside(m, full)]
+    said = [m.column for m in (full if len(full) >= 2 else sorted([*full, *partial], key=lambda m: m.start))]
+    return list(dict.fromkeys([*said, *valued]))
+
+
+def _beside(mention: Mention, others: list[Mention]) -> bool:
+    return any(abs(mention.start - o.end) <= 1 or abs(o.start - mention.end) <= 1 for o in others)
 
 
 def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
@@ -196,6 +213,8 @@ def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
 def as_two_factor(request: Request, schema: Schema, named: list[Mention]) -> bool:
     """ "Which combination of cut and colour fetches the highest price?": the measure over every pair."""
     categories = [c for c in categories_named(request, schema, named) if c not in request.measures]
+    times = [m.column for m in named if m.column in schema.times and m.score == 1 and m.column not in categories]
+    categories += times[: max(0, 2 - len(categories))]  # "across continents and years": years are a factor
     if len(categories) < 2:
         return False
     request.kind, request.group, request.second = "two_factor", *categories[:2]

@@ -23,11 +23,16 @@ FORECAST = re.compile(
 )
 YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")
 RATE_UNIT = re.compile(
-    r"\bper (?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
+    r"\bper[- ](?:[a-z]+ )?(?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
     r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b",
     re.I,
 )
-SPEED = re.compile(r"\bfast\w*|\bquick\w*|\bslow\w*|\bsteep\w*|\brapid\w*|\bhow much\b|\bby how many\b|\brate\b", re.I)
+SPEED = re.compile(
+    r"\bfast\w*|\bquick\w*|\bslow\w*|\bsteep\w*|\brapid\w*|\bhow much\b|\bby how many\b|\brate\b|\bslopes?\b"
+    r"|\bby the most\b|\bthe most \w+ (?:per|a|each)\b",
+    re.I,
+)
+SLOWLY = re.compile(r"\bslow\w*|\bleast (?:quickly|fast|steeply|affected)\b|\blowest (?:[\w-]+ )?slope\b", re.I)
 PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
 ADJUSTED = re.compile(
     r"\b(?:after|when|once|while|if)\s+(?:you\s+|we\s+)?(?:account\w*|adjust\w*|control\w*|correct\w*|allow\w*)\s+for\b"
@@ -38,6 +43,10 @@ ADJUSTED = re.compile(
     r"|\bstill\b(?=.{0,60}\b(?:after|once|within)\b)",
     re.I,
 )
+
+
+WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
+MOVES_WITH = re.compile(r"\b(?:up|down|rise|rises|fall|falls)\s+(?:or\s+(?:up|down)\s+)?(?:with|over|as)\b", re.I)
 
 
 def target_year(text: str, schema: Schema, time: str | None) -> int | None:
@@ -84,10 +93,17 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
     x = per[0] if per else times[0] if times else None
     listed = [f["column"] for f in request.filters if f.get("op") == "in" and isinstance(f.get("value"), list)]
     said = [m.column for m in named if m.column in schema.categories]
-    group = next((g for g in [request.group, request.entity, *listed, *said] if g and g != x), None)
+    names = [m.column for m in named if m.column in {c["name"] for c in schema.columns if c.get("role") == "identifier"}
+             or m.column in schema.row_names]  # fmt: skip
+    candidates = [request.group, request.entity, *listed, *said, *names]
+    if WHOSE.search(text):  # "whose reaction time got worse fastest": each named thing, said or not
+        things = [c["name"] for c in schema.columns if c.get("role") == "identifier"] + schema.row_names
+        candidates = [*listed, *names, *things, *candidates]
+    group = next((g for g in candidates if g and g != x), None)
     if x is None or group is None:
         return False
     request.kind, request.time, request.group, request.entity = "rate", x, group, None
+    request.direction = "low" if SLOWLY.search(text) else request.direction
     request.measures = [m for m in request.measures if m not in (x, group)][:1]
     request.filters = [f for f in request.filters if not (f.get("column") == group and f.get("op") == "=")]
     request.missing = [] if request.measures else ["measure"]
@@ -111,7 +127,8 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     rest = list(dict.fromkeys(m.column for m in (full if len({m.column for m in full}) >= 2 else others)))
     if not controls or len(rest) < 2:
         return False
-    request.kind, request.measures, request.outcome = "adjusted", [rest[0]], rest[-1]
+    variable, outcome = (rest[-1], rest[0]) if MOVES_WITH.search(text) else (rest[0], rest[-1])
+    request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group = controls, None
     request.filters = [f for f in request.filters if f.get("column") not in controls]
     request.missing = []

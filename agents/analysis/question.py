@@ -120,6 +120,11 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
     ]
 
 
+DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
+SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
+FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
+
+
 def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
     text = asked = " ".join((text or "").split())
@@ -214,6 +219,10 @@ def read_question(text: str, schema: Schema) -> Request:
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
     another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
+    by_size = request.kind in ("compare", "statistic", "top", "which_row", "two_factor")  # a rate's speed is its own
+    speed = SLOW.search(asked) or FAST.search(asked)
+    if by_size and request.measures and DURATION.search(request.measures[0]) and speed:
+        request.direction = "high" if SLOW.search(asked) else "low"  # "the slowest reaction time": the longest
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 

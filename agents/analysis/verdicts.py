@@ -124,9 +124,7 @@ def crosstab(request: Request, result: dict[str, Any]) -> list[str]:
 
 def two_factor(request: Request, result: dict[str, Any]) -> list[str]:
     """The best (or worst) combination of two groupings, the runner-up, and whether they interact."""
-    cells = [c for c in result["cells"] if c["value"] is not None]
-    if request.direction == "low":
-        cells.reverse()
+    cells = [c for c in result["cells"] if c["value"] is not None]  # the asked end first
     if not cells:
         return [f"No combination of {spoken(result['first'])} and {spoken(result['second'])} has a value."]
     best, word = cells[0], "highest" if request.direction == "high" else "lowest"

@@ -48,6 +48,7 @@ CONCEPTS = {
     "audience": {"audience", "viewer", "viewership", "viewing", "watched", "watching", "listener"},
     "depth": {"depth", "deep", "shallow"},
     "density": {"density", "dense", "dens"},
+    "capita": {"capita", "person", "head"},  # "GDP per person", "per head": a per-capita column
     "sold": {"sold", "sell", "sale", "selling"},
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
@@ -77,7 +78,7 @@ FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption",
 PERIODIC = re.compile(r"daily|weekly|monthly|quarterly|yearly|annual|annually|hourly", re.I)
 LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year",
           "annually": "year", "quarterly": "quarter", "hourly": "hour", "men": "man", "women": "woman",
-          "people": "person", "children": "child"}  # fmt: skip
+          "people": "person", "children": "child", "lives": "life"}  # fmt: skip
 
 
 BRITISH = re.compile(r"^(colo|flavo|favo|behavio|harbo|labo|neighbo|hono|humo|odo|vigo|armo)ur(\w*)$")

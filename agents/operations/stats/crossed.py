@@ -72,8 +72,10 @@ def crosstab(frame: pd.DataFrame, rows: str, columns: str) -> dict[str, Any]:
     }
 
 
-def two_way(frame: pd.DataFrame, measure: str, first: str, second: str, statistic: str = "mean") -> dict[str, Any]:
-    """The measure in every combination of two groupings, highest first, and a two-way ANOVA: each
+def two_way(
+    frame: pd.DataFrame, measure: str, first: str, second: str, statistic: str = "mean", direction: str = "high"
+) -> dict[str, Any]:
+    """The measure in every combination of two groupings, highest (or lowest) first, and a two-way ANOVA: each
     grouping's effect and their interaction (whether one's effect depends on the other)."""
     both = frame[[first, second, measure]].dropna()
     _levels(both, first, second)
@@ -87,7 +89,8 @@ def two_way(frame: pd.DataFrame, measure: str, first: str, second: str, statisti
         }
         for (a, b), part in grouped
     ]
-    cells.sort(key=lambda c: (c["value"] is None, -(c["value"] or 0)))
+    sign = -1 if direction == "high" else 1
+    cells.sort(key=lambda c: (c["value"] is None, sign * (c["value"] or 0)))  # the asked end first
     result: dict[str, Any] = {
         "measure": measure,
         "first": first,

@@ -90,7 +90,7 @@ def two_way(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     frame = _crossed(call, params, [first, second, measure])
     require_number(frame, params["table"], measure, "measure")
     try:
-        result = crossed.two_way(frame, measure, first, second, params["statistic"])
+        result = crossed.two_way(frame, measure, first, second, params["statistic"], params["direction"])
     except ValueError as error:
         raise ProtocolError(
             "VALIDATION_FAILED", str(error), details={"invalid": {"group_by": first, "and_by": second}}

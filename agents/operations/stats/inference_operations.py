@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import inference
 from agents.operations.stats.manual import COLUMN, FILTERS, STATISTIC, query
+from agents.sap import Param
 
 INFERENCE = (
     query(
@@ -64,9 +65,9 @@ INFERENCE = (
     ),
     query(
         "stats.two-way",
-        "A measure over every combination of two groupings (the statistic per cell, highest first) and a two-way "
-        "ANOVA (type II): each grouping's effect and their interaction, that is whether one's effect depends on "
-        "the other. Comes with a bar chart (Vega-Lite).",
+        "A measure over every combination of two groupings (the statistic per cell, highest or lowest first) and a "
+        "two-way ANOVA (type II): each grouping's effect and their interaction, that is whether one's effect "
+        "depends on the other. Comes with a bar chart (Vega-Lite).",
         inference.two_way,
         {
             "table": TABLE,
@@ -74,6 +75,7 @@ INFERENCE = (
             "group_by": COLUMN,
             "and_by": COLUMN,
             "statistic": STATISTIC,
+            "direction": Param("string", "highest or lowest first", default="high", enum=("high", "low")),
             "filters": FILTERS,
         },
         {"table": "monthly", "measure": "sales", "group_by": "shop", "and_by": "month"},

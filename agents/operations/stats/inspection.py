@@ -37,7 +37,9 @@ def top(
         rows = [{"label": period_label(key), "value": clean(float(v))} for key, v in ranked.items()]
     else:
         ranked_rows = both.sort_values(measure, ascending=direction == "low", kind="stable")
-        rows = [{"label": clean(key), "value": clean(float(v))} for key, v in ranked_rows.itertuples(index=False)]
+        rows = [
+            {"label": period_label(key), "value": clean(float(v))} for key, v in ranked_rows.itertuples(index=False)
+        ]
     listed = rows[:n]
     tied = len(rows) > n and listed and rows[n]["value"] == listed[-1]["value"]
     return {
@@ -77,7 +79,7 @@ def outliers(frame: pd.DataFrame, measure: str, label: str | None, *, within: st
             past = (low - value) if value < low else (value - high)
             found.append(
                 {
-                    "label": clean(row[label]) if label else None,
+                    "label": period_label(row[label]) if label else None,
                     "group": period_label(key),
                     "value": clean(value),
                     "side": "low" if value < low else "high",

@@ -66,6 +66,13 @@ def read(text):
          {"kind": "adjusted", "measures": ["mpg"], "outcome": "price_eur", "controls": ["weight_kg"]}),
         ("Holding origin constant, do heavier cars cost more or less?",
          {"kind": "adjusted", "measures": ["weight_kg"], "outcome": "price_eur", "controls": ["origin"]}),
+        ("Give me the biggest three origins by total price.",
+         {"kind": "top", "label": "origin", "n": 3, "measures": ["price_eur"]}),
+        ("For how many cars did the dealer not give a price?", {"kind": "missing", "measures": ["price_eur"]}),
+        ("Across origins and model years, where and when was mpg lowest?",
+         {"kind": "two_factor", "group": "origin", "second": "model_year", "measures": ["mpg"]}),
+        ("Whose mpg improved fastest per model year?",
+         {"kind": "rate", "group": "model", "time": "model_year", "measures": ["mpg"]}),
     ],
 )  # fmt: skip
 def test_each_kind_is_read_from_its_own_words(text, expected):
