@@ -61,4 +61,5 @@ def test_missing_values_and_codes_are_counted(ask):
 
 def test_a_label_that_is_the_measure_is_refused(ask):
     refused = ask("stats.top", {"measure": "population", "label": "population"})
-    assert refused["code"] == "VALIDATION_FAILED" and refused["details"]["invalid"] == {"label": "population"}
+    assert refused["code"] == "VALIDATION_FAILED" and refused["message"] == "each role needs a column of its own"
+    assert refused["details"]["invalid"] == {"measure": "population", "label": "population"}

@@ -63,3 +63,18 @@ def require_number(frame: pd.DataFrame, table: str, name: str, where: str) -> No
             details={"invalid": {where: f"{name!r} is {frame.attrs['types'].get(name)}"}, "number_columns": numbers},
             suggestion=[f"did you mean {close[0]!r}?"] if close else ["use a number column as the measure"],
         )
+
+
+def role_frame(
+    session_id: Any, params: dict[str, Any], roles: dict[str, str | None], numbers: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """The rows a call reads: the column each role names (each its own: a measure is never its own group),
+    over the call's filters; the roles in ``numbers`` must name number columns."""
+    named = {role: column for role, column in roles.items() if column}
+    if len(set(named.values())) < len(named):
+        raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own", details={"invalid": named})
+    frame = load_frame(session_id, params["table"], list(dict.fromkeys(named.values())), params.get("filters"))
+    for role in numbers:
+        if named.get(role):
+            require_number(frame, params["table"], named[role], role)
+    return frame

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, crossed
-from agents.operations.stats.frame import load_frame, require_number
+from agents.operations.stats.frame import role_frame
 from agents.operations.stats.significance import significance as tested
 from agents.sap import Call
 from protocol.errors import ProtocolError
@@ -17,10 +17,7 @@ from protocol.errors import ProtocolError
 
 def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, group = params["measure"], params["group_by"]
-    if measure == group:
-        raise ProtocolError("VALIDATION_FAILED", "the measure and the groups need a column each",
-                            details={"invalid": {"group_by": group}})  # fmt: skip
-    frame = load_frame(call.context.session_id, params["table"], [group, measure], params.get("filters"))
+    frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group})
     numeric = frame.attrs["types"][measure] == "number"
     result = tested(frame, measure, group, numeric=numeric)
     test = result.get("test")
@@ -54,16 +51,9 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
 
 
-def _crossed(call: Call, params: dict[str, Any], columns: list[str]) -> Any:
-    if len(set(columns)) < len(columns):
-        raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own",
-                            details={"invalid": {"columns": columns}})  # fmt: skip
-    return load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
-
-
 def crosstab(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     rows, columns = params["group_by"], params["and_by"]
-    frame = _crossed(call, params, [rows, columns])
+    frame = role_frame(call.context.session_id, params, {"group_by": rows, "and_by": columns})
     try:
         result = crossed.crosstab(frame, rows, columns)
     except ValueError as error:
@@ -87,8 +77,8 @@ def crosstab(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 def two_way(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, first, second = params["measure"], params["group_by"], params["and_by"]
-    frame = _crossed(call, params, [first, second, measure])
-    require_number(frame, params["table"], measure, "measure")
+    roles = {"measure": measure, "group_by": first, "and_by": second}
+    frame = role_frame(call.context.session_id, params, roles, ("measure",))
     try:
         result = crossed.two_way(frame, measure, first, second, params["statistic"], params["direction"])
     except ValueError as error:

@@ -4,33 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from agents.operations.stats import charts, inspection
-from agents.operations.stats.frame import load_frame, require_number
+from agents.operations.stats.frame import role_frame
 from agents.sap import Call
-from protocol.errors import ProtocolError
-
-
-def _rows(call: Call, params: dict[str, Any], columns: list[str | None], measure: str | None) -> pd.DataFrame:
-    named = [c for c in dict.fromkeys(columns) if c]
-    frame = load_frame(call.context.session_id, params["table"], named, params.get("filters"))
-    if measure:
-        require_number(frame, params["table"], measure, "measure")
-    return frame
-
-
-def _distinct(params: dict[str, Any], measure: str, *others: str) -> None:
-    for key in others:
-        if params.get(key) == measure:
-            raise ProtocolError("VALIDATION_FAILED", f"{key} must be another column than the measure",
-                                details={"invalid": {key: measure}})  # fmt: skip
 
 
 def top(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, label = params["measure"], params["label"]
-    _distinct(params, measure, "label")
-    frame = _rows(call, params, [label, measure], measure)
+    frame = role_frame(call.context.session_id, params, {"measure": measure, "label": label}, ("measure",))
     found = inspection.top(
         frame, measure, label, n=params["n"], direction=params["direction"], statistic=params.get("statistic")
     )
@@ -51,8 +32,8 @@ def top(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 def outliers(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, label, within = params["measure"], params.get("label"), params.get("within")
-    _distinct(params, measure, "label", "within")
-    frame = _rows(call, params, [measure, label, within], measure)
+    roles = {"measure": measure, "label": label, "within": within}
+    frame = role_frame(call.context.session_id, params, roles, ("measure",))
     found = inspection.outliers(frame, measure, label, within=within)
     said = charts.label(measure)
     if within:
@@ -78,7 +59,7 @@ def outliers(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 def distribution(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure = params["measure"]
-    frame = _rows(call, params, [measure], measure)
+    frame = role_frame(call.context.session_id, params, {"measure": measure}, ("measure",))
     found = inspection.distribution(frame[measure])
     said = charts.label(measure)
     percentiles = found.get("percentiles") or {}
@@ -93,7 +74,8 @@ def distribution(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def missing(call: Call, params: dict[str, Any]) -> dict[str, Any]:
-    frame = _rows(call, params, list(params.get("columns") or []), None)
+    named = params.get("columns") or []
+    frame = role_frame(call.context.session_id, params, {f"columns[{i}]": c for i, c in enumerate(named)})
     found = inspection.missing(frame)
     bars = [{"column": c["column"], "missing": c["missing"]} for c in found["columns"] if c["missing"]]
     chart = charts.bar_chart(

@@ -4,23 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import pandas as pd
-
 from agents.operations.stats import charts, modelling
-from agents.operations.stats.frame import load_frame, require_number
+from agents.operations.stats.frame import role_frame
 from agents.sap import Call
 from protocol.errors import ProtocolError
-
-
-def _rows(call: Call, params: dict[str, Any], roles: dict[str, str], measures: list[str]) -> pd.DataFrame:
-    columns = list(roles.values())
-    if len(set(columns)) < len(columns):
-        raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own",
-                            details={"invalid": roles})  # fmt: skip
-    frame = load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
-    for measure in measures:
-        require_number(frame, params["table"], measure, "measure")
-    return frame
 
 
 def _refused(error: ValueError, invalid: dict[str, Any]) -> ProtocolError:
@@ -29,7 +16,7 @@ def _refused(error: ValueError, invalid: dict[str, Any]) -> ProtocolError:
 
 def forecast(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     time, measure = params["time"], params["measure"]
-    frame = _rows(call, params, {"time": time, "measure": measure}, [measure])
+    frame = role_frame(call.context.session_id, params, {"time": time, "measure": measure}, ("measure",))
     try:
         result = modelling.forecast(frame, time, measure, to=params["to"], period=params["period"],
                                     statistic=params["statistic"])  # fmt: skip
@@ -52,7 +39,8 @@ def forecast(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     time, measure, group = params["time"], params["measure"], params["group_by"]
-    frame = _rows(call, params, {"time": time, "measure": measure, "group_by": group}, [measure])
+    roles = {"time": time, "measure": measure, "group_by": group}
+    frame = role_frame(call.context.session_id, params, roles, ("measure",))
     try:
         result = modelling.rates(frame, time, measure, group)
     except ValueError as error:
@@ -73,7 +61,7 @@ def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     outcome, variable, controls = params["outcome"], params["variable"], list(params.get("controls") or [])
     roles = {"outcome": outcome, "variable": variable, **{f"controls[{i}]": c for i, c in enumerate(controls)}}
-    frame = _rows(call, params, roles, [variable])
+    frame = role_frame(call.context.session_id, params, roles, ("variable",))
     numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"}
     try:
         result = modelling.regress(frame, outcome, variable, controls, numeric)
