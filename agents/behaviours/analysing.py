@@ -145,6 +145,17 @@ class Analysis:
         ]
         return self.tables() if stale else tables
 
+    def file_reading(self, table: str) -> dict[str, Any] | None:
+        """How the table's file was read (its path, dialect, columns with their types and missing markers):
+        what the code that reproduces an answer needs; None for a table no file made."""
+        imported = self.imports.get(table)
+        if imported is None:
+            return None
+        types = {c["name"]: c["type"] for c in self.describe(table)["columns"]}
+        columns = [{"name": name, "type": types.get(name, "string"), "markers": list(facts["missing_markers"] or {})}
+                   for name, facts in imported["columns"].items()]  # fmt: skip
+        return {"path": imported["path"], "dialect": imported["dialect"], "columns": columns}
+
     def describe(self, table: str) -> dict[str, Any]:
         if table not in self.described:
             self.described[table] = self.ask("dataset.describe-table", {"table": table})

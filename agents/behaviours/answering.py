@@ -12,6 +12,7 @@ import json
 from typing import Any, Protocol
 
 from agents.analysis import prose
+from agents.analysis.code import reproduction
 from agents.analysis.column_roles import roles_of
 from agents.analysis.kinds import KINDS, WHAT_I_ANSWER
 from agents.analysis.question import read_question
@@ -37,6 +38,7 @@ class Asker(Protocol):
 
     def query(self, table: str, request: dict[str, Any], words: str, operation: str = ...) -> dict[str, Any]: ...
     def describe(self, table: str) -> dict[str, Any]: ...
+    def file_reading(self, table: str) -> dict[str, Any] | None: ...
     def ask(self, name: str, body: dict[str, Any], kind: str = ...) -> dict[str, Any]: ...
 
 
@@ -115,8 +117,12 @@ def chart_fence(chart: dict[str, Any] | None) -> list[str]:
     return ["", "```vega-lite", json.dumps(chart, separators=(",", ":")), "```"] if chart else []
 
 
-def how_computed(source: str, operation: str, body: dict[str, Any], request: Request) -> list[str]:
+def how_computed(
+    source: str, operation: str, body: dict[str, Any], request: Request, file: dict[str, Any] | None = None
+) -> list[str]:
     block = format_block("query", operation, body, "q").strip()
+    script = (reproduction(operation, body, file) if file else None) or ""
+    in_pandas = ["- To reproduce it in pandas, beside the file:", "", "```python", script.rstrip(), "```", ""]
     where = f"- Rows: only those where {prose.rows_words(request.filters)}." if request.filters else "- Rows: all."
     return [
         "",
@@ -131,6 +137,7 @@ def how_computed(source: str, operation: str, body: dict[str, Any], request: Req
         block,
         "```",
         "",
+        *(in_pandas if script else []),
         "</details>",
     ]
 
@@ -223,7 +230,7 @@ def findings(
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
     lines += chart_fence(result.get("chart"))
     lines += ["", f"*You asked: “{' '.join(text.split())}”*"]
-    lines += how_computed(source, operation, body, request)
+    lines += how_computed(source, operation, body, request, analysis.file_reading(schema.table))
     return {
         "id": "findings",
         "title": "Findings",

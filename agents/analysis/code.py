@@ -1,0 +1,287 @@
+"""The pandas, SciPy and statsmodels code that reproduces an answer's figures from the attached file,
+runnable as it is beside the file. Plain Python: it writes text, it never runs it.
+
+The file is read as the import read it (separator, decimal mark, thousands separator, encoding, the
+markers that stood for missing values, each column's type), the call's filters become a pandas mask,
+and each stats.* operation becomes the few lines a notebook would hold; the last line prints the figures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+LIKE_WILDCARDS = {"%": ".*", "_": "."}
+COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+YES_NO = {"yes": "yes", "true": "yes", "1": "yes", "y": "yes", "no": "no", "false": "no", "0": "no", "n": "no"}
+
+
+def reading(file: dict[str, Any]) -> list[str]:
+    """Lines that read the file into ``df`` as the import did."""
+    dialect, columns = file["dialect"], file["columns"]
+    markers = sorted({m for c in columns for m in c.get("markers") or []})
+    lines = [
+        f"df = pd.read_csv({file['path']!r}, sep={dialect['separator']!r}, decimal={dialect['decimal']!r},",
+        f"                 thousands={dialect['thousands'] or None!r}, encoding={dialect['encoding']!r},"
+        f" na_values={markers!r})",
+        f"df.columns = {[c['name'] for c in columns]!r}  # the table's column names",
+    ]
+    for column in columns:
+        name, kind = column["name"], column["type"]
+        if kind == "number":
+            lines.append(f"df[{name!r}] = pd.to_numeric(df[{name!r}], errors='coerce')")
+        elif kind == "date":
+            lines.append(f"df[{name!r}] = pd.to_datetime(df[{name!r}], errors='coerce')")
+        elif kind == "boolean":
+            lines.append(f"df[{name!r}] = df[{name!r}].astype(str).str.strip().str.lower().map({YES_NO!r})")
+    return lines
+
+
+def mask(condition: dict[str, Any]) -> str:
+    """A filter of the dataset store's language as a pandas boolean expression over ``df``."""
+    if "and" in condition or "or" in condition:
+        joined = " & " if "and" in condition else " | "
+        parts = condition.get("and") or condition.get("or") or []
+        return "(" + joined.join(mask(part) for part in parts) + ")" if parts else "True"
+    if "not" in condition:
+        return f"~{mask(condition['not'])}"
+    column, op, value = f"df[{condition['column']!r}]", condition.get("op", "="), condition.get("value")
+    if op == "in":
+        return f"{column}.isin({list(value or [])!r})"
+    if op == "is_null":
+        return f"{column}.isna()" if value in (None, True) else f"{column}.notna()"
+    if op == "like":
+        pattern = "".join(LIKE_WILDCARDS.get(ch, _escaped(ch)) for ch in str(value))
+        return f"{column}.astype(str).str.fullmatch({pattern!r}, case=False)"
+    return f"({column} {COMPARISONS[op]} {value!r})"
+
+
+def _escaped(ch: str) -> str:
+    return "\\" + ch if ch in ".^$*+?{}[]\\|()" else ch
+
+
+def reproduction(operation: str, body: dict[str, Any], file: dict[str, Any]) -> str | None:
+    """The script that recomputes ``operation``'s figures from the file (None for an operation it
+    cannot write)."""
+    writer = WRITERS.get(operation)
+    if writer is None:
+        return None
+    lines = ["import pandas as pd", *writer.imports, "", *reading(file)]
+    if body.get("filters"):
+        lines.append(f"df = df[{mask(body['filters'])}]  # the rows the question keeps")
+    return "\n".join([*lines, *writer.write(body)]) + "\n"
+
+
+@dataclass(frozen=True)
+class Writer:
+    """An operation's lines (from its call's body) and the imports they need beyond pandas."""
+
+    write: Callable[[dict[str, Any]], list[str]]
+    imports: tuple[str, ...] = ()
+
+
+def _q(name: str) -> str:
+    return json.dumps(name)
+
+
+def _compare(b: dict[str, Any]) -> list[str]:
+    stat = _agg(b.get("statistic", "mean"), b.get("percentile", 50))
+    return [f"print(df.groupby({_q(b['group_by'])})[{_q(b['measure'])}].agg({stat}).sort_values(ascending=False))"]
+
+
+def _agg(statistic: str, percentile: float = 50) -> str:
+    if statistic == "percentile":
+        return f"lambda s: s.quantile({percentile / 100!r})"
+    return {"sd": "'std'", "sum": "'sum'", "count": "'count'"}.get(statistic, repr(statistic))
+
+
+def _describe(b: dict[str, Any]) -> list[str]:
+    percentiles = [p / 100 for p in b.get("percentiles") or [25, 50, 75]]
+    ddof = 0 if b.get("sd") == "population" else 1
+    return [
+        f"s = df[{_q(b['columns'][0])}]",
+        f"print(s.describe(percentiles={percentiles!r}))",
+        f"print('median', s.median(), 'sum', s.sum(), 'sd', s.std(ddof={ddof}))",
+    ]
+
+
+def _significance(b: dict[str, Any]) -> list[str]:
+    m, g = _q(b["measure"]), _q(b["group_by"])
+    return [
+        f"if pd.api.types.is_numeric_dtype(df[{m}]):",
+        f"    samples = [part.dropna() for _, part in df.groupby({g})[{m}]]",
+        f"    print(df.groupby({g})[{m}].agg(['count', 'mean', 'std', 'median']))",
+        "    if len(samples) == 2:",
+        "        print(stats.ttest_ind(*samples, equal_var=False), stats.mannwhitneyu(*samples))",
+        "    else:",
+        "        print(stats.f_oneway(*samples), stats.kruskal(*samples))",
+        "else:",
+        f"    table = pd.crosstab(df[{g}], df[{m}])",
+        "    print((table.div(table.sum(axis=1), axis=0) * 100).round(2))",
+        "    print(stats.chi2_contingency(table, correction=False))",
+    ]
+
+
+def _top(b: dict[str, Any]) -> list[str]:
+    m, label, n, low = _q(b["measure"]), _q(b["label"]), b.get("n", 5), b.get("direction") == "low"
+    if b.get("statistic"):
+        return [f"print(df.groupby({label})[{m}].agg({_agg(b['statistic'])}).sort_values(ascending={low}).head({n}))"]
+    return [f"print(df.dropna(subset=[{m}]).sort_values({m}, ascending={low})[[{label}, {m}]].head({n}))"]
+
+
+def _outliers(b: dict[str, Any]) -> list[str]:
+    m, within = _q(b["measure"]), b.get("within")
+    of = f"df.groupby({_q(within)})[{m}].transform(lambda s: s.quantile({{}}))" if within else f"df[{m}].quantile({{}})"
+    label = f"[[{_q(b['label'])}, {m}]]" if b.get("label") else f"[[{m}]]"
+    return [
+        f"q1, q3 = {of.format(0.25)}, {of.format(0.75)}",
+        "low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)",
+        f"beyond = df[(df[{m}] < low) | (df[{m}] > high)]",
+        f"print(len(beyond), 'outliers'); print(beyond{label})",
+    ]
+
+
+def _distribution(b: dict[str, Any]) -> list[str]:
+    m = _q(b["measure"])
+    return [f"s = df[{m}].dropna()", "print(s.describe(percentiles=[0.05, 0.25, 0.5, 0.75, 0.95]))",
+            "print('median', s.median(), 'skewness', s.skew(), 'excess kurtosis', s.kurt())"]  # fmt: skip
+
+
+def _missing(b: dict[str, Any]) -> list[str]:
+    columns = f"[{', '.join(_q(c) for c in b['columns'])}]" if b.get("columns") else ""
+    return [f"print(df{columns}.isna().sum().sort_values(ascending=False), len(df), 'rows')"]
+
+
+def _crosstab(b: dict[str, Any]) -> list[str]:
+    return [
+        f"table = pd.crosstab(df[{_q(b['group_by'])}], df[{_q(b['and_by'])}])",
+        "chi2, p, dof, expected = stats.chi2_contingency(table)",
+        "v = (chi2 / (table.to_numpy().sum() * (min(table.shape) - 1))) ** 0.5",
+        "print(table); print('chi-square', chi2, 'p', p, \"Cramér's V\", v)",
+    ]
+
+
+def _two_way(b: dict[str, Any]) -> list[str]:
+    low = b.get("direction") == "low"
+    cells = f"df.groupby([{_q(b['group_by'])}, {_q(b['and_by'])}])[{_q(b['measure'])}]"
+    return [f"print({cells}.agg({_agg(b.get('statistic', 'mean'))}).sort_values(ascending={low}).head(10))"]
+
+
+def _rates(b: dict[str, Any]) -> list[str]:
+    t, m = _q(b["time"]), _q(b["measure"])
+    return [
+        f"x = (df[{t}] - pd.Timestamp('1970-01-01')).dt.days if df[{t}].dtype.kind == 'M' else df[{t}]",
+        f"both = df.assign(_x=x).dropna(subset=['_x', {m}])",
+        f"groups = both.groupby({_q(b['group_by'])})",
+        f"slopes = {{key: stats.linregress(part['_x'], part[{m}]).slope for key, part in groups}}",
+        "print(pd.Series(slopes).sort_values(ascending=False))",
+    ]
+
+
+def _regress(b: dict[str, Any]) -> list[str]:
+    names = [b["outcome"], b["variable"], *(b.get("controls") or [])]
+    terms = " + ".join(f"Q({_q(c)})" for c in names[1:])
+    return [
+        f"data = df[{names!r}].dropna()",
+        f"y = data[{_q(b['outcome'])}]",
+        "if not pd.api.types.is_numeric_dtype(y):  # a yes/no outcome: logistic regression",
+        "    yes = sorted(y.unique(), key=lambda v: (str(v).lower() != 'no', str(v)))[1]",
+        "    data = data.assign(**{" + _q(b["outcome"]) + ": (y == yes).astype(float)})",
+        f"    fit = smf.logit('Q({_q(b['outcome'])}) ~ {terms}', data).fit(disp=0)",
+        "else:",
+        f"    fit = smf.ols('Q({_q(b['outcome'])}) ~ {terms}', data).fit(cov_type='HC3')",
+        "print(fit.params, fit.pvalues)",
+    ]  # fmt: skip
+
+
+def _period_keys(time: str, period: str) -> str:
+    code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}.get(period, "Y")
+    return f"(df[{time}].dt.to_period({code!r}).astype(str) if df[{time}].dtype.kind == 'M' else df[{time}])"
+
+
+def _trend(b: dict[str, Any]) -> list[str]:
+    t = _q(b["time"])
+    keys = _period_keys(t, b.get("period", "auto"))
+    return [f"print(df.groupby({keys})[{_q(b['measure'])}].agg({_agg(b.get('statistic', 'mean'))}))"]
+
+
+def _forecast(b: dict[str, Any]) -> list[str]:
+    t = _q(b["time"])
+    keys = f"(df[{t}].dt.year if df[{t}].dtype.kind == 'M' else df[{t}])"
+    return [
+        f"per = df.groupby({keys})[{_q(b['measure'])}].agg({_agg(b.get('statistic', 'mean'))}).dropna()",
+        "slope, intercept = np.polyfit(per.index.astype(float), per.to_numpy(), 1)",
+        f"print(per); print('forecast for {b['to']}:', slope * {float(b['to'])!r} + intercept)",
+    ]
+
+
+def _share(b: dict[str, Any]) -> list[str]:
+    column = _q(b["column"])
+    if b.get("weight"):
+        return [f"totals = df.groupby({column}, dropna=False)[{_q(b['weight'])}].sum()",
+                "print((totals / totals.sum() * 100).sort_values(ascending=False))"]  # fmt: skip
+    return [f"print(df[{column}].value_counts(normalize=True, dropna=False) * 100)"]
+
+
+def _numbers(named: list[str] | None, besides: str) -> str:
+    """The number columns a call names, or every one but ``besides``."""
+    if named:
+        return f"df[{named!r}]"
+    return f"df.select_dtypes('number').drop(columns=[{_q(besides)}], errors='ignore')"
+
+
+def _associate(b: dict[str, Any]) -> list[str]:
+    outcome = _q(b["outcome"])
+    return [
+        f"y = df[{outcome}]",
+        "if not pd.api.types.is_numeric_dtype(y):  # a two-valued outcome as 0/1",
+        "    y = (y == sorted(y.dropna().unique(), key=str)[-1]).astype(float).where(y.notna())",
+        f"numbers = {_numbers(b.get('variables'), b['outcome'])}",
+        "print(numbers.corrwith(y).sort_values(key=abs, ascending=False))",
+    ]
+
+
+def _growth(b: dict[str, Any]) -> list[str]:
+    t = _q(b["time"])
+    keys = _period_keys(t, b.get("period", "auto"))
+    per = f"df.groupby([{_q(b['entity'])}, {keys}])[{_q(b['measure'])}].agg({_agg(b.get('statistic', 'mean'))})"
+    return [
+        f"per = {per}.unstack()",
+        f"first = per[{b['from']!r}]" if b.get("from") else "first = per.apply(lambda r: r.dropna().iloc[0], axis=1)",
+        f"last = per[{b['to']!r}]" if b.get("to") else "last = per.apply(lambda r: r.dropna().iloc[-1], axis=1)",
+        "print(((last - first) / first.abs() * 100).sort_values(ascending=False), (last - first))",
+    ]
+
+
+def _rank_differences(b: dict[str, Any]) -> list[str]:
+    g = _q(b["group_by"])
+    return [
+        "def eta_squared(s):",
+        f"    groups = s.groupby(df[{g}])",
+        "    return (groups.count() * (groups.mean() - s.mean()) ** 2).sum() / ((s - s.mean()) ** 2).sum()",
+        f"numbers = {_numbers(b.get('measures'), b['group_by'])}",
+        "print(numbers.apply(eta_squared).sort_values(ascending=False))",
+    ]
+
+
+WRITERS = {
+    "stats.compare": Writer(_compare),
+    "stats.describe": Writer(_describe),
+    "stats.significance": Writer(_significance, ("from scipy import stats",)),
+    "stats.top": Writer(_top),
+    "stats.outliers": Writer(_outliers),
+    "stats.distribution": Writer(_distribution),
+    "stats.missing": Writer(_missing),
+    "stats.crosstab": Writer(_crosstab, ("from scipy import stats",)),
+    "stats.two-way": Writer(_two_way),
+    "stats.rates": Writer(_rates, ("from scipy import stats",)),
+    "stats.regress": Writer(_regress, ("import statsmodels.formula.api as smf",)),
+    "stats.trend": Writer(_trend),
+    "stats.forecast": Writer(_forecast, ("import numpy as np",)),
+    "stats.share": Writer(_share),
+    "stats.associate": Writer(_associate),
+    "stats.growth": Writer(_growth),
+    "stats.rank-differences": Writer(_rank_differences),
+}
