@@ -20,6 +20,7 @@ from sessions import log, membership, selectors
 from sessions.access import Access, Caller, caller_for_principal, require_access
 from sessions.chap import retrospective
 from sessions.chap.deliverable import deliverable_markdown
+from sessions.chap.notebook import notebook
 from sessions.chap.summary import layered_summary
 from sessions.graphs import graph_at, graph_cache
 from sessions.models import WorkSession
@@ -325,6 +326,19 @@ class DeliverableView(APIView):
             deliverable_markdown(found, title=session.title),
             content_type="text/markdown; charset=utf-8",
             filename=f"deliverable-{session.pk}.md",
+        )
+
+
+class NotebookView(APIView):
+    @extend_schema(responses={(200, "application/x-ipynb+json"): OpenApiTypes.OBJECT, **ERRORS})
+    def get(self, request: Request, session_id: UUID) -> HttpResponse:
+        """Every answer's reproducing code as a Jupyter notebook, in the order the answers came."""
+        session = _access(request, session_id).session
+        messages = selectors.session_messages(session=session, milestone_marks=False)
+        return _download(
+            notebook(messages, title=session.title),
+            content_type="application/x-ipynb+json",
+            filename=f"analyses-{session.pk}.ipynb",
         )
 
 

@@ -28,6 +28,7 @@ urlpatterns = [
     in_session("metrics/", api.MetricsView.as_view(), "api-metrics"),
     in_session("export/", api.ExportView.as_view(), "api-export"),
     in_session("deliverable/", api.DeliverableView.as_view(), "api-deliverable"),
+    in_session("notebook/", api.NotebookView.as_view(), "api-notebook"),
     in_session("search/", api.SearchView.as_view(), "api-search"),
     in_session("retrospective/", api.RetrospectiveView.as_view(), "api-retrospective"),
     in_session("retrospective/criteria/", api.CriterionCheckView.as_view(), "api-retrospective-criteria"),

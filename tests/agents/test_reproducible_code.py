@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 
+import nbformat
 import numpy as np
 import pytest
 
@@ -72,3 +73,22 @@ def test_the_code_under_an_answer_prints_its_figure(team, question):
     assert ran.returncode == 0, ran.stderr[-2000:]
     printed = [float(n.replace(",", "")) for n in NUMBER.findall(ran.stdout)]
     assert any(abs(n - figure) <= max(abs(figure) * 0.005, 0.0051) for n in printed), (figure, ran.stdout[-1500:])
+
+
+def test_the_session_exports_its_answers_code_as_a_notebook_that_runs(team, client):
+    attach_stays(team["session"])
+    report = plan_and_run(team, goal="Analyse the attached stays CSV: Is the cost skewed?", attached="stays.csv")
+    figure = lead_figure(report["payload"]["content"]["sections"][0]["body"])
+    client.force_login(team["owner"])
+    response = client.get(f"/api/sessions/{team['session'].pk}/notebook/")
+    assert response.status_code == 200 and response["Content-Type"] == "application/x-ipynb+json"
+    book = nbformat.reads(response.content.decode(), as_version=4)  # it opens: a valid version-4 notebook
+    code = [cell.source for cell in book.cells if cell.cell_type == "code"]
+    headings = [cell.source for cell in book.cells if cell.cell_type == "markdown"]
+    assert len(code) >= 1 and any("Is the cost skewed?" in h for h in headings)
+    ran = subprocess.run(
+        [sys.executable, "-c", "\n".join(code)], cwd=workspace_root(team["session"].pk), capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert any(abs(float(n.replace(",", "")) - figure) <= abs(figure) * 0.005 for n in NUMBER.findall(ran.stdout))
