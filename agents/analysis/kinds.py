@@ -373,7 +373,7 @@ def asked_of(request: Request, text: str, said: str = "", *, group_named: bool =
         "trend",
     ):
         return "adjusted"
-    if modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text):
+    if modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said):
         return "rate"
     if looking.MISSING.search(text) or looking.NA_SAID.search(text):
         return "missing"

@@ -32,6 +32,11 @@ SPEED = re.compile(
     r"|\bby the most\b|\bthe most \w+ (?:per|a|each)\b",
     re.I,
 )
+CHANGING = re.compile(
+    r"\b(?:gr[eo]w\w*|ris(?:e|es|ing|en)|rose|gain\w*|increas\w*|declin\w*|decreas\w*|climb\w*|chang\w*|improv\w*"
+    r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of)\b",
+    re.I,
+)  # "slowest month for sales" ranks months; "grew slowest" asks a rate
 SLOWLY = re.compile(r"\bslow\w*|\bleast (?:quickly|fast|steeply|affected)\b|\blowest (?:[\w-]+ )?slope\b", re.I)
 PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
 ADJUSTED = re.compile(

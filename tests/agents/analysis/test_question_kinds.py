@@ -87,6 +87,7 @@ def test_each_kind_is_read_from_its_own_words(text, expected):
         "Which year had the most cars sold?",  # many rows a year: the years compared, not a row
         "What's the lowest mpg of any car?",  # the figure, not which
         "Is mpg related to price?",  # two measures: a correlation
+        "Slowest origin for sales? Average price per calendar year.",  # the lowest group, no rate of change
     ],
 )
 def test_questions_of_the_earlier_kinds_stay_theirs(text):
