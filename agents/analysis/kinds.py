@@ -335,21 +335,19 @@ SIGNIFICANCE = re.compile(
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
-OWN_WORDS = (
-    SIGNIFICANCE,
-    looking.MISSING,
-    looking.OUTLIERS,
-    looking.DISTRIBUTION,
-    looking.SPREAD,
-    looking.TOP_N,
-    looking.WHEN,
-    looking.COMBINATION,
-    looking.RELATED,
-    modelled.FORECAST,
-    modelled.RATE_UNIT,
-    modelled.SPEED,
-    modelled.ADJUSTED,
-)  # the words that ask for the kinds above: a reading takes them as said
+OWN_WORDS = {
+    "significance": (SIGNIFICANCE,),
+    "missing": (looking.MISSING, looking.NA_SAID),
+    "outliers": (looking.OUTLIERS,),
+    "distribution": (looking.DISTRIBUTION, looking.SPREAD),
+    "top": (looking.TOP_N,),
+    "which_row": (looking.WHEN,),
+    "two_factor": (looking.COMBINATION,),
+    "crosstab": (looking.RELATED,),
+    "forecast": (modelled.FORECAST,),
+    "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING),
+    "adjusted": (modelled.ADJUSTED,),
+}  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 

@@ -33,7 +33,7 @@ CUES = (
     phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
     phrases.CHANGE_WORDS, phrases.SHARE, phrases.HIGH, phrases.LOW, phrases.PERCENTILE, phrases.OUTCOME_WORDS,
     phrases.SHARE_OF_TOTAL, phrases.WHICH, phrases.CYCLE, phrases.MOVE, phrases.STEEP, phrases.ENTITY,
-    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE, *OWN_WORDS,
+    phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE,
     *(pattern for pattern, _ in phrases.STATISTIC_WORDS),
 )  # fmt: skip
 # Words that ask nothing of the data: how people frame a question to a colleague.
@@ -55,6 +55,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 UNSURE = 0.5  # a doubt that may well mean another question: the answer is no surer than a coin
 HESITANT = 0.6  # a doubt about a part, with the rest of the question read
 LEFT_OVER = 0.7  # only words left over: the reading may miss a nuance
+QUALIFIERS = {"rate", "rates", "ratio", "ratios", "percentage", "proportion", "index"}
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     for _, _, column in request.said.filters:
         if column in (request.group, request.entity):
             named.setdefault(column, True)  # "north or south": its values name the groups
-    taken += [m.span() for pattern in CUES for m in pattern.finditer(text)]
+    cues = (*CUES, *OWN_WORDS.get(request.kind, ()))
+    taken += [m.span() for pattern in cues for m in pattern.finditer(text)]
     if request.kind in ("trend", "growth") and request.period == "month":
         taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
     name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000
@@ -131,6 +133,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     others = _other_columns_said(rest, schema, used)
     if others:
         doubts.append(Doubt(f"you may have meant {_listed(spoken(c) for c in others)}, which I did not use", UNSURE))
+    qualified = [w for w in rest if w.lower() in QUALIFIERS]
+    if qualified:  # "the marriage rate" read as marriages: a rate, a ratio or a share is another measure
+        doubts.append(
+            Doubt(f"you said “{qualified[0]}”, and the measure I used is no {qualified[0].lower()}", HESITANT)
+        )
     if rest:
         doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
     return Reading(stated(request), doubts, guessed, unused_columns)
