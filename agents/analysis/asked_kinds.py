@@ -8,7 +8,7 @@ from agents.analysis import looking, modelled
 from agents.analysis.groupings import first_category
 from agents.analysis.kinds import asked_of
 from agents.analysis.request import Request
-from agents.analysis.roles import YES_NO, spoken_value
+from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention
 
@@ -43,7 +43,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
 def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     """ "Is the gap significant?": the comparison's measure between its groups, tested. A yes/no column
     named where no measure is ("more smokers in the north?") is tested as a share between the groups."""
-    binary = {c["name"] for c in schema.columns if {spoken_value(v) for v in c.get("values") or []} in YES_NO}
+    binary = yes_no_columns(schema)
     named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
     yes_no = [n for n in named if n in binary and n != request.group]
     if yes_no and (request.kind == "share" or not request.measures):

@@ -64,7 +64,7 @@ from agents.analysis.phrases import (
     statistic_of,
 )
 from agents.analysis.request import Request, Said
-from agents.analysis.roles import YES_NO, binary_filters, coded_values, levels_said, spoken_value
+from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
 from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
@@ -162,7 +162,7 @@ def read_question(text: str, schema: Schema) -> Request:
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
     # A coded category is a grouping when said as one ("by region", "sex 1 vs 2"), else a measure like any other.
     grouped = {m.column for m in _group_mentions(text, schema, free)} | {f.column for f in compared}
-    binary_columns = {c["name"] for c in schema.columns if {spoken_value(v) for v in c.get("values") or []} in YES_NO}
+    binary_columns = yes_no_columns(schema)
     plain = [n for n in numbers if n not in grouped and n not in binary_columns]
     filtered = any(f.column not in schema.times for f in number_found + value_found)
     # The question's own words, its filters said apart: "five or more" asks no "more".

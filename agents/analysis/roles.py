@@ -88,6 +88,11 @@ def spoken_value(value: Any) -> str:
     return str(value).lower()
 
 
+def yes_no_columns(schema: Schema) -> set[str]:
+    """The columns whose values are a yes and a no (yes/no, true/false, 1/0 said so)."""
+    return {c["name"] for c in schema.columns if {spoken_value(v) for v in c.get("values") or []} in YES_NO}
+
+
 def coded_values(text: str, schema: Schema, free: list[Mention]) -> list[Found]:
     """ "PartyID 0 and 6", "region = 2 or 3", "scored ECOG 0": values of a few-valued number column listed
     right after its name (as the question names it, or as the table spells it)."""
