@@ -45,11 +45,17 @@ def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     named where no measure is ("more smokers in the north?") is tested as a share between the groups."""
     binary = yes_no_columns(schema)
     named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
+    sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
+    measured = list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
+    request.kind, request.missing = "significance", []
+    if len(measured) >= 2 and not named and not sides:  # "from pre to post": two measures of the same rows
+        request.measures, request.second, request.group = measured[:1], measured[1], None
+        return
+    request.subject = next((c["name"] for c in schema.columns if c.get("role") == "identifier"), None)
     yes_no = [n for n in named if n in binary and n != request.group]
     if yes_no and (request.kind == "share" or not request.measures):
         request.measures = yes_no[:1]
     if request.group is None or request.group in request.measures:
-        sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
         others = [n for n in [*named, *sides] if n not in request.measures]
         request.group = (
             others[0] if others else first_category(schema, every, besides=next(iter(request.measures), None))
@@ -60,5 +66,4 @@ def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     # "mature cows vs the 2 year olds": one side named, both sides tested
     request.filters = [f for f in request.filters if f.get("column") not in request.measures
                        and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
-    request.kind = "significance"
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]

@@ -108,8 +108,16 @@ def _describe(b: dict[str, Any]) -> list[str]:
 
 
 def _significance(b: dict[str, Any]) -> list[str]:
-    m, g = _q(b["measure"]), _q(b["group_by"])
-    return [
+    m = _q(b["measure"])
+    if b.get("versus"):
+        v = _q(b["versus"])
+        return [
+            f"pairs = df[[{m}, {v}]].dropna()",
+            "print(pairs.mean(), stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+            "print(stats.wilcoxon(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+        ]
+    g = _q(b["group_by"])
+    independent = [
         f"if pd.api.types.is_numeric_dtype(df[{m}]):",
         f"    samples = [part.dropna() for _, part in df.groupby({g})[{m}]]",
         f"    print(df.groupby({g})[{m}].agg(['count', 'mean', 'std', 'median']))",
@@ -121,6 +129,23 @@ def _significance(b: dict[str, Any]) -> list[str]:
         f"    table = pd.crosstab(df[{g}], df[{m}])",
         "    print((table.div(table.sum(axis=1), axis=0) * 100).round(2))",
         "    print(stats.chi2_contingency(table, correction=False))",
+    ]
+    if not b.get("pair_by"):
+        return independent
+    subject = _q(b["pair_by"])
+    return [
+        f"measured = df.dropna(subset=[{m}, {g}, {subject}])",
+        "try:  # the same subjects in two groups, each once: tested as pairs",
+        f"    every = measured.pivot(index={subject}, columns={g}, values={m})",
+        "    pairs = every.dropna()",
+        "    paired = every.shape[1] == 2 and len(pairs) > 2 and 2 * len(pairs) >= len(every)",
+        "except ValueError:  # a subject twice in one group: not paired",
+        "    paired = False",
+        "if paired:",
+        "    print(pairs.mean(), stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+        "    print(stats.wilcoxon(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+        "else:",
+        *(f"    {line}" for line in independent),
     ]
 
 

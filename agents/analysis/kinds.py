@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis import looking, looks, model_words, modelled, prose, verdicts
-from agents.analysis.phrases import DIFFER
+from agents.analysis.phrases import ASSOCIATION, CHANGE_WORDS, DIFFER
 from agents.analysis.request import Request
 
 Call = tuple[str, dict[str, Any]]
@@ -90,7 +90,12 @@ def _statistic_call(request: Request, measure: str | None) -> Call:
 
 
 def _significance(request: Request, measure: str | None) -> Call:
-    body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
+    body: dict[str, Any] = {"table": request.table, "measure": _first(request, measure)}
+    if request.group is None and request.second:
+        body["versus"] = request.second
+    else:
+        body["group_by"] = request.group
+        body |= {"pair_by": request.subject} if request.subject not in (None, request.group) else {}
     return "stats.significance", {**body, **rows(request)}
 
 
@@ -214,7 +219,9 @@ KINDS: dict[str, Kind] = {
     "significance": Kind(
         ("measure", "group"),
         lambda r, statistic, measure: (
-            f"whether {measure} differs between the {prose.spoken(r.group)} groups more than chance would explain"
+            f"whether {measure} and {prose.spoken(r.second)} differ more than chance would explain, row by row"
+            if r.group is None and r.second
+            else f"whether {measure} differs between the {prose.spoken(r.group)} groups more than chance would explain"
         ),
         _significance,
         lambda r, result, text: verdicts.significance(r, result),
@@ -348,8 +355,19 @@ OWN_WORDS = {
     "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING),
     "adjusted": (modelled.ADJUSTED,),
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
+PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
+
+
+def _paired_change(request: Request, text: str) -> bool:
+    """Two measures read as an association, asked about their difference ("the change from pressure before
+    to pressure after"): a paired test, not a correlation."""
+    return (
+        request.kind == "association"
+        and bool(DIFFER.search(text) or CHANGE_WORDS.search(text) or PAIRED_CHANGE.search(text))
+        and not ASSOCIATION.search(text)
+    )
 
 
 def asked_of(request: Request, text: str, said: str = "", *, group_named: bool = True) -> str | None:
@@ -357,7 +375,7 @@ def asked_of(request: Request, text: str, said: str = "", *, group_named: bool =
     "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
     it names blanked out, ``said`` is as it was said ("per day" of a day column is a unit)."""
     said = said or text
-    if SIGNIFICANCE.search(text) and request.kind in TESTABLE:
+    if SIGNIFICANCE.search(text) and (request.kind in TESTABLE or _paired_change(request, text)):
         return "significance"
     if modelled.FORECAST.search(said) and modelled.YEAR.search(said):
         return "forecast"

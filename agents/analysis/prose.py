@@ -82,7 +82,7 @@ def strength(r: float) -> str:
 def effect_words(effect: str, size: float | None) -> str:
     if size is None:
         return "too few rows to test"
-    if effect == "cohens_d":
+    if effect in ("cohens_d", "cohens_dz"):
         label = (
             "large"
             if abs(size) >= 0.8
@@ -92,7 +92,8 @@ def effect_words(effect: str, size: float | None) -> str:
             if abs(size) >= 0.2
             else "negligible"
         )
-        return f"Cohen's d = {figure(size)}, a {label} difference"
+        name = "Cohen's d" if effect == "cohens_d" else "Cohen's d_z (the mean difference over its SD)"
+        return f"{name} = {figure(size)}, a {label} difference"
     label = "large" if size >= 0.14 else "medium" if size >= 0.06 else "small" if size >= 0.01 else "negligible"
     return f"eta squared = {figure(size)}, a {label} share of the variance between the groups"
 

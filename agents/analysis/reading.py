@@ -258,7 +258,8 @@ def _named(request: Request, part: str, named: dict[str, bool], schema: Schema) 
         if not columns:
             return len(choices) <= 1  # the table's only measure is the one meant
     else:
-        column = getattr(request, part)
+        paired = part == "group" and request.kind == "significance"  # "from pre to post": the second measure
+        column = getattr(request, part) or (request.second if paired else None)
         columns = [column] if column else []
         choices = schema.categories if part in ("group", "entity") else schema.numbers
     if not columns:

@@ -46,7 +46,9 @@ class Request:
     label: str | None = None  # the column that names the rows a list, an outlier or "which row" names
     combine: str | None = None  # a top-N of groups: how each group's rows are combined first
     within: str | None = None  # outliers within each group of this column
-    second: str | None = None  # a second grouping: a cross-tab's columns, a two-factor comparison's other factor
+    second: str | None = None  # a second grouping: a cross-tab's columns, a two-factor comparison's other factor,
+    # or a paired test's second measure of the same rows ("from pre to post")
+    subject: str | None = None  # what each row measures (a patient): two groups of the same subjects are paired
     to: str | None = None  # the period a forecast is asked for
     controls: list[str] = field(default_factory=list)  # what an adjusted association accounts for
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks

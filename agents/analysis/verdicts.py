@@ -15,10 +15,11 @@ UNSURE_CAP = 0.5  # the test and its rank-based check disagree: the verdict hang
 
 def significance(request: Request, result: dict[str, Any]) -> list[str]:
     """Whether the groups differ more than chance would make them, at the 5% level."""
-    measure, group = spoken(request.measures[0]), spoken(request.group)
+    measure = spoken(request.measures[0])
+    between = f"and {spoken(request.second)}" if result.get("versus") else f"between the {spoken(request.group)} groups"
     test = result.get("test")
     if test is None or result.get("significant") is None:
-        return [f"I could not test whether {measure} differs between the {group} groups: {result.get('why')}."]
+        return [f"I could not test whether {measure} differs {between}: {result.get('why')}."]
     several = len(result["groups"]) > 2
     subject = "the differences between the groups are" if several else "the difference is"
     said = f"{subject} {'' if result['significant'] else 'not '}statistically significant"
@@ -56,6 +57,16 @@ def _figures(result: dict[str, Any], measure: str) -> str:
             low, high = difference["ci95"]
             said += f", {figure(difference['value'])} points apart (95% CI {figure(low)} to {figure(high)})"
         return said
+    if difference and result.get("pairs_tested"):
+        low, high = difference["ci95"]
+        named = spoken if result.get("versus") else str
+        top, bottom = named(groups[0]["group"]), named(groups[-1]["group"])
+        of = "" if result.get("versus") else f" {measure}"
+        return (
+            f"the mean{of} is {figure(groups[0]['mean'])} for {top} and {figure(groups[-1]['mean'])} for {bottom}; "
+            f"pair by pair, {top} is {figure(difference['value'])} higher on average over the "
+            f"{result['pairs_tested']} pairs (95% CI {figure(low)} to {figure(high)})"
+        )
     if difference:
         low, high = difference["ci95"]
         top, bottom = groups[0], groups[-1]

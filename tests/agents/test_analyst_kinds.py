@@ -5,6 +5,7 @@ import csv
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from agents.operations.files import workspace_root
 from tests.agents.teamwork import plan_and_run
@@ -53,3 +54,40 @@ def test_a_yes_no_outcome_is_tested_as_shares(team):
     lead, _ = findings(team, "Do relapses happen significantly more often on placebo than on the drug?")
     assert lead.startswith("Yes, the difference is statistically significant")
     assert "% of placebo against" in lead and "are yes for relapsed" in lead and "chi-square test" in lead
+
+
+def attach_visits(session):
+    """Twenty patients before and after a treatment: a drop of about 4 hidden by the spread between patients,
+    in long form (a row per patient and visit) and wide form (a row per patient)."""
+    rng = np.random.default_rng(21)
+    base = rng.normal(140, 15, 20)
+    before, after = base + rng.normal(0, 1.5, 20), base - 4 + rng.normal(0, 1.5, 20)
+    root = workspace_root(session.pk)
+    with (root / "visits.csv").open("w", newline="") as long, (root / "wide.csv").open("w", newline="") as wide:
+        long_rows, wide_rows = csv.writer(long), csv.writer(wide)
+        long_rows.writerow(["patient", "visit", "pressure"])
+        wide_rows.writerow(["patient", "pressure_before", "pressure_after"])
+        for patient, (b, a) in enumerate(zip(before, after, strict=True), start=1):
+            long_rows.writerows([[patient, "before", round(b, 2)], [patient, "after", round(a, 2)]])
+            wide_rows.writerow([patient, round(b, 2), round(a, 2)])
+    return np.round(before, 2), np.round(after, 2)
+
+
+@pytest.mark.parametrize(
+    ("attached", "goal"),
+    [
+        ("visits.csv", "Did blood pressure drop significantly between the before and after visits?"),
+        ("wide.csv", "Is the change from pressure before to pressure after statistically significant?"),
+    ],
+)
+def test_the_same_patients_measured_twice_get_a_paired_test(team, attached, goal):
+    before, after = attach_visits(team["session"])
+    report = plan_and_run(team, goal=goal, attached=attached)
+    found = report["payload"]["content"]["sections"][0]
+    lead = found["body"].split("\n", 1)[0].replace("**", "")
+    expected = stats.ttest_rel(before, after)
+    assert expected.pvalue < 0.001 and stats.ttest_ind(before, after).pvalue > 0.05  # only pairing sees it
+    assert lead.startswith("Yes, the difference is statistically significant"), lead
+    assert "paired t-test, p < 0.001" in lead and "over the 20 pairs" in lead
+    assert f"before is {np.mean(before - after):.4g} higher" in lead
+    assert "- Why this test: paired data" in found["body"] and "Wilcoxon signed-rank" in found["body"]

@@ -3,6 +3,7 @@ the 5% level, the difference with its interval, the pairs that differ, and share
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from tests.agents.sap_calls import stats_on
 
@@ -61,3 +62,65 @@ def test_a_yes_no_measure_is_tested_as_shares(ask):
 def test_one_group_gets_no_test_and_says_why(ask):
     answer = ask({"measure": "weight", "group_by": "diet", "filters": {"column": "diet", "op": "=", "value": "a"}})
     assert answer["test"] is None and answer["significant"] is None and "fewer than two groups" in answer["why"]
+
+
+@pytest.fixture
+def paired_rows():
+    """Twelve patients measured before and after: a small, steady drop hidden by large differences
+    between patients, which only a paired test sees."""
+    rng = np.random.default_rng(5)
+    base = rng.normal(140, 15, 12)
+    return base + rng.normal(0, 1, 12), base - 4 + rng.normal(0, 1, 12)
+
+
+@pytest.fixture
+def ask_visits(paired_rows):
+    """The patients in long form: a row per patient and visit."""
+    lines = ["patient,visit,pressure"]
+    for patient, (b, a) in enumerate(zip(*paired_rows, strict=True), start=1):
+        lines += [f"{patient},before,{b:.2f}", f"{patient},after,{a:.2f}"]
+    on = stats_on("visits", "\n".join(lines) + "\n")
+    return lambda body: on("stats.significance", body)
+
+
+@pytest.fixture
+def ask_patients(paired_rows):
+    """The patients in wide form: a row per patient, a column per visit."""
+    lines = ["patient,before,after,clinic"]
+    for patient, (b, a) in enumerate(zip(*paired_rows, strict=True), start=1):
+        lines.append(f"{patient},{b:.2f},{a:.2f},{'ab'[patient % 2]}")
+    on = stats_on("patients", "\n".join(lines) + "\n")
+    return lambda body: on("stats.significance", body)
+
+
+def test_the_same_subjects_in_both_groups_are_tested_as_pairs(ask_visits, paired_rows):
+    paired = ask_visits({"measure": "pressure", "group_by": "visit", "pair_by": "patient"})
+    independent = ask_visits({"measure": "pressure", "group_by": "visit"})
+    expected = stats.ttest_rel(*(np.round(side, 2) for side in paired_rows))
+    assert paired["test"]["name"] == "paired t-test" and paired["check"]["name"] == "Wilcoxon signed-rank test"
+    assert paired["test"]["p_value"] == pytest.approx(expected.pvalue, rel=1e-6)
+    assert paired["significant"] is True and paired["pairs_tested"] == 12 and "paired data" in paired["why"]
+    assert independent["test"]["name"] == "Welch's t-test" and independent["significant"] is False
+    assert paired["difference"]["higher"] == "before" and 3 < paired["difference"]["value"] < 5
+    assert paired["effect"]["name"] == "cohens_dz" and paired["effect"]["size"] > 2
+
+
+def test_two_measures_of_the_same_rows_are_tested_as_pairs(ask_patients, paired_rows):
+    answer = ask_patients({"measure": "after", "versus": "before"})
+    expected = stats.ttest_rel(*(np.round(side, 2) for side in paired_rows))
+    assert answer["test"]["name"] == "paired t-test" and answer["significant"] is True
+    assert answer["test"]["p_value"] == pytest.approx(expected.pvalue, rel=1e-6)
+    assert answer["measure"] == "after" and answer["versus"] == "before" and answer["rows"] == 12
+    assert answer["difference"]["higher"] == "before" and answer["chart"]["layer"]
+
+
+def test_a_subject_column_that_does_not_pair_the_groups_leaves_the_independent_test(ask):
+    """Each diet holds many rows per site: nothing pairs, so Welch's t as before."""
+    answer = ask({"measure": "gain", "group_by": "site", "pair_by": "diet"})
+    assert answer["test"]["name"] == "Welch's t-test"
+
+
+def test_group_by_and_versus_are_one_or_the_other(ask_patients):
+    for body in ({"measure": "after"}, {"measure": "after", "versus": "before", "group_by": "clinic"}):
+        answer = ask_patients(body)
+        assert answer["code"] == "VALIDATION_FAILED" and "either group_by" in answer["message"]

@@ -10,16 +10,26 @@ from typing import Any
 
 from agents.operations.stats import charts, crossed
 from agents.operations.stats.frame import role_frame
+from agents.operations.stats.significance import paired
 from agents.operations.stats.significance import significance as tested
 from agents.sap import Call
 from protocol.errors import ProtocolError
 
 
 def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
-    measure, group = params["measure"], params["group_by"]
-    frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group})
+    measure, group, versus = params["measure"], params.get("group_by"), params.get("versus")
+    if versus is not None and group is None:
+        return _paired_columns(call, params, measure, versus)
+    if group is None or versus is not None:
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "name either group_by (the groups to compare) or versus (a second measure of the same rows)",
+            details={"invalid": {"group_by": group, "versus": versus}},
+        )
+    pair_by = params.get("pair_by")
+    frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group, "pair_by": pair_by})
     numeric = frame.attrs["types"][measure] == "number"
-    result = tested(frame, measure, group, numeric=numeric)
+    result = tested(frame, measure, group, numeric=numeric, pair_by=pair_by)
     test = result.get("test")
     verdict = (
         "no test"
@@ -48,6 +58,23 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             + ", ".join(f"{b['group']} {charts.percentage(b['percent'])}%" for b in bars[:12]),
             amount_title="percent",
         )
+    return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def _paired_columns(call: Call, params: dict[str, Any], measure: str, versus: str) -> dict[str, Any]:
+    """Two measures of the same rows (before and after): each row is a pair."""
+    frame = role_frame(call.context.session_id, params, {"measure": measure, "versus": versus}, ("measure", "versus"))
+    pairs = frame[[measure, versus]].dropna()
+    result = paired(pairs, measure=measure, versus=versus)
+    verdict = "no test" if result["test"] is None else f"paired t-test, p = {result['test']['p_value']:.2g}"
+    long = pairs.melt(var_name="measure", value_name="value")
+    chart = charts.box_plot(
+        long,
+        "value",
+        "measure",
+        title=f"{charts.label(measure)} and {charts.label(versus)} ({verdict})",
+        description=f"Box plots of {charts.label(measure)} and {charts.label(versus)} over the same rows; {verdict}.",
+    )
     return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
 
 

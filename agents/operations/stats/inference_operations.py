@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import inference
-from agents.operations.stats.manual import COLUMN, FILTERS, STATISTIC, query
+from agents.operations.stats.manual import COLUMN, FILTERS, OPTIONAL_COLUMN, STATISTIC, query
 from agents.sap import Param
 
 INFERENCE = (
@@ -13,10 +13,20 @@ INFERENCE = (
         "Whether a measure differs between groups more than chance would explain, at the 5% level: two groups, "
         "Welch's t-test (the difference in means with its 95% interval, Cohen's d with its interval) checked by "
         "Mann-Whitney U; several groups, one-way ANOVA (eta squared) checked by Kruskal-Wallis, with the pairs "
-        "Tukey's HSD separates; a yes/no measure, a chi-square test of each group's share. Says which test and "
-        "why. Comes with box plots or a bar chart (Vega-Lite).",
+        "Tukey's HSD separates; a yes/no measure, a chi-square test of each group's share. Paired data gets "
+        "the paired t-test checked by Wilcoxon's signed-rank test: pair_by names each row's subject (used when "
+        "two groups hold the same subjects once each), or versus names a second measure of the same rows "
+        "(before and after) instead of group_by. Says which test and why. Comes with box plots or a bar chart "
+        "(Vega-Lite).",
         inference.significance,
-        {"table": TABLE, "measure": COLUMN, "group_by": COLUMN, "filters": FILTERS},
+        {
+            "table": TABLE,
+            "measure": COLUMN,
+            "group_by": OPTIONAL_COLUMN,
+            "versus": OPTIONAL_COLUMN,
+            "pair_by": OPTIONAL_COLUMN,
+            "filters": FILTERS,
+        },
         {"table": "sales", "measure": "amount", "group_by": "region"},
         {
             "table": "sales",

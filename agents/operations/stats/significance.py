@@ -3,7 +3,9 @@
 A question of significance gets the test that fits the data and a second, rank-based test as a check
 (plain Python over pandas and SciPy): two groups, Welch's t (no equal-variance assumption) checked by
 Mann-Whitney U; several groups, one-way ANOVA checked by Kruskal-Wallis, with Tukey's HSD naming the
-pairs that differ; a yes/no measure, a chi-square test of the proportions. The answer carries the
+pairs that differ; a yes/no measure, a chi-square test of the proportions. Paired data (the same subjects
+in both groups, or two measures of the same rows) gets the paired t-test checked by Wilcoxon's signed-rank
+test, since treating the pairs as independent would throw away what pairing buys. The answer carries the
 p-value, the effect size with its 95% interval, and why that test was chosen.
 """
 
@@ -25,12 +27,18 @@ MAX_GROUPS = 50
 Z95 = 1.959963984540054
 
 
-def significance(frame: pd.DataFrame, measure: str, group: str, *, numeric: bool) -> dict[str, Any]:
+def significance(
+    frame: pd.DataFrame, measure: str, group: str, *, numeric: bool, pair_by: str | None = None
+) -> dict[str, Any]:
     """The test of ``measure`` between the groups of ``group``; a measure that is not ``numeric`` must
-    have two values (yes/no) and is tested as proportions."""
+    have two values (yes/no) and is tested as proportions. With ``pair_by`` naming each row's subject, two
+    groups holding the same subjects once each are tested as pairs."""
     result: dict[str, Any] = {"measure": measure, "group_by": group, "alpha": ALPHA}
     if not numeric:
         return result | _proportions(frame, measure, group)
+    pairs = _subject_pairs(frame, measure, group, pair_by) if pair_by else None
+    if pairs is not None:
+        return result | paired(pairs, pair_by=pair_by)
     samples = {
         period_label(key): part.dropna().to_numpy(dtype=float)
         for key, part in frame.groupby(group, sort=True, dropna=True)[measure]
@@ -46,6 +54,57 @@ def significance(frame: pd.DataFrame, measure: str, group: str, *, numeric: bool
     tested = _two_groups(usable) if len(usable) == 2 else _several_groups(usable)
     p = tested["test"]["p_value"]
     return result | tested | {"significant": None if p is None else p < ALPHA}
+
+
+def paired(pairs: pd.DataFrame, **said: str | None) -> dict[str, Any]:
+    """Two measurements of the same subjects (the frame's two columns, a row per subject): the paired
+    t-test on their differences, checked by Wilcoxon's signed-rank test; the difference is the higher
+    mean's column minus the other's."""
+    first, second = sorted(pairs.columns, key=lambda column: -float(pairs[column].mean()))
+    a, b = pairs[first].to_numpy(dtype=float), pairs[second].to_numpy(dtype=float)
+    groups = [_summary(period_label(first), a), _summary(period_label(second), b)]
+    result: dict[str, Any] = {**said, "alpha": ALPHA, "groups": groups, "pairs_tested": int(a.size)}
+    if a.size < MIN_N + 1 or np.all(a == b):
+        return result | {"test": None, "significant": None, "why": "fewer than three pairs that differ"}
+    diff = a - b
+    t = scipy_stats.ttest_rel(a, b)
+    interval = t.confidence_interval(0.95)
+    sd = float(diff.std(ddof=1))
+    d = clean(float(diff.mean() / sd)) if sd > 0 else None
+    p = clean(float(t.pvalue))
+    return result | {
+        "test": _outcome("paired t-test", t),
+        "check": _outcome("Wilcoxon signed-rank test", scipy_stats.wilcoxon(a, b)),
+        "why": f"paired data: the same {a.size} subjects measured twice, so the test is on each one's "
+        "difference (paired t-test), checked by Wilcoxon's signed-rank test without assuming normal differences",
+        "difference": {
+            "higher": groups[0]["group"],
+            "lower": groups[1]["group"],
+            "value": clean(float(diff.mean())),
+            "ci95": [clean(float(interval.low)), clean(float(interval.high))],
+        },
+        "effect": {"name": "cohens_dz", "size": d, "ci95": _dz_interval(d, a.size)},
+        "significant": None if p is None else p < ALPHA,
+    }
+
+
+def _subject_pairs(frame: pd.DataFrame, measure: str, group: str, subject: str) -> pd.DataFrame | None:
+    """The measure as a row per subject and a column per group, when the table is paired: two groups,
+    no subject twice in one group, and most subjects in both (the incomplete ones are left out)."""
+    rows = frame[[subject, group, measure]].dropna()
+    if rows[group].nunique() != 2 or rows.duplicated([subject, group]).any():
+        return None
+    wide = rows.pivot(index=subject, columns=group, values=measure)
+    complete = wide.dropna()
+    return complete if len(complete) >= MIN_N + 1 and len(complete) * 2 >= len(wide) else None
+
+
+def _dz_interval(d: float | None, n: int) -> list[float | None] | None:
+    """Cohen's d_z's approximate 95% interval."""
+    if d is None:
+        return None
+    se = math.sqrt(1 / n + d * d / (2 * n))
+    return [clean(d - Z95 * se), clean(d + Z95 * se)]
 
 
 def _summary(key: Any, values: np.ndarray) -> dict[str, Any]:
