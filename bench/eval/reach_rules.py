@@ -103,6 +103,34 @@ def significance_anova(group: str, measure: str, where: str | None = None) -> Ru
     return rule
 
 
+def significance_paired(before: str, after: str, where: str | None = None) -> Rule:
+    """A paired design (each row one subject measured twice, in two columns): the paired t-test on the
+    rows with both; figure = |mean of the differences|; the Wilcoxon signed-rank test must agree at 0.05."""
+
+    def rule(frame: pd.DataFrame) -> Result:
+        rows = _rows(frame, where).dropna(subset=[before, after])
+        t = sps.ttest_rel(rows[after], rows[before])
+        wilcoxon = sps.wilcoxon(rows[after], rows[before])
+        _clear_p(t.pvalue, "paired t")
+        assert (t.pvalue < 0.05) == (wilcoxon.pvalue < 0.05), f"t p={t.pvalue:.4f}, Wilcoxon p={wilcoxon.pvalue:.4f}"
+        unpaired = sps.ttest_ind(rows[after], rows[before], equal_var=False)
+        note = {
+            "test": "paired t-test (the same subjects measured twice)",
+            "p_value": float(t.pvalue),
+            "t": float(t.statistic),
+            "wilcoxon_p": float(wilcoxon.pvalue),
+            "unpaired_welch_p": float(unpaired.pvalue),
+            f"mean_{before}": float(rows[before].mean()),
+            f"mean_{after}": float(rows[after].mean()),
+            "n_pairs": len(rows),
+            "figure": f"absolute mean of the differences {after} - {before}",
+        }
+        answer = "significant" if t.pvalue < 0.05 else "not significant"
+        return answer, [], abs(float((rows[after] - rows[before]).mean())), False, note
+
+    return rule
+
+
 def significance_share(group: str, a: str, b: str, outcome: str, yes: str, where: str | None = None) -> Rule:
     """Chi-square test of the 2x2 table (no continuity correction); figure = the higher share of ``yes``, %."""
 
