@@ -241,7 +241,7 @@ def read_back(name: str) -> pd.DataFrame:
 # ---------------------------------------------------------------------------------------------------
 # The questions: id, dataset, kind, question, rule
 
-BIG_TB = ["China", "Indonesia", "South Africa", "Philippines"]
+BIG_TB = ["China", "Philippines", "Viet Nam", "Mexico"]
 AFRICA_TB = ["Kenya", "Ethiopia", "Nigeria", "South Africa"]
 LATIN_TB = ["Viet Nam", "Philippines", "Mexico", "Colombia"]
 PAIRED = "paired design: the same 75 countries rated in 1960 and in 1965 (paired t-test / Wilcoxon signed-rank)"
