@@ -188,7 +188,7 @@ def _monthly_deaths() -> pd.DataFrame:
 
 
 def _bank_counts() -> pd.DataFrame:
-    """Banks in Mississippi's two Federal Reserve districts day by day, July 1929 - 1934 (Richardson and
+    """Banks in Mississippi's two Federal Reserve districts day by day, July 1929 to August 1934 (Richardson and
     Troost): the 6th (Atlanta) and 8th (St. Louis), banks in business and banks in operation."""
     data = _causalpy("banks")
     dates = pd.to_datetime(data[["year", "month", "day"]]).dt.strftime("%Y-%m-%d")
