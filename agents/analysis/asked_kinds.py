@@ -15,7 +15,13 @@ from agents.analysis.words import Mention
 
 def another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
     """A kind asked in words of its own over the first reading: "significant", "the five largest"..."""
-    asked = asked_of(request, text, said, group_named=any(m.column == request.group for m in every))
+    asked = asked_of(
+        request,
+        text,
+        said,
+        group_named=any(m.column == request.group for m in every),
+        measure_named=any(m.column in schema.measures for m in every),
+    )
     if asked == "significance":
         _as_test(request, schema, every)
     elif asked == "missing":

@@ -34,7 +34,7 @@ BEFORE = [  # a comparison said before its number; the longer phrases first
 AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10+"
     (
         r"or more|or above|or higher|or greater|or over|and above|and over|and up|or older|and older|or later"
-        r"|and later|onwards?|or after|and after|\+",
+        r"|and later|onwards?|on(?=\s*(?:[,.;:?!)]|$))|or after|and after|\+",  # "from 1990 on,"
         ">=",
     ),
     (
@@ -155,9 +155,12 @@ def _comparisons(text: str) -> list[Comparison]:
     for match in DECADE.finditer(text):  # "appointed in the 1800s", "the 1990s"
         first = int(match.group(1))
         add(match.start(), match.end(), "between", (first, first + (99 if first % 100 == 0 else 9)), timely=True)
-    year_alone = r"\b(?:in|during|at|for|of|only)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
+    year_alone = (  # "in 2007", "the 2007 distribution", "2007's"
+        r"\b(?:in|during|at|for|of|only|the)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
+        r"|\b((?:1[5-9]|20|21)\d\d)['\u2019]s\b"
+    )
     for match in re.finditer(year_alone, text, re.I):
-        add(match.start(), match.end(), "=", int(match.group(1)))
+        add(match.start(), match.end(), "=", int(match.group(1) or match.group(2)))
     for match in YEAR_DURING.finditer(text):  # "did it go up or down over 2015?": during it, not after
         add(match.start(), match.end(), "=", int(match.group(1)), timely=True)
     for match in SIGNED.finditer(text):  # "when production was negative"

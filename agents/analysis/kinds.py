@@ -337,7 +337,8 @@ SIGNIFICANCE = re.compile(
     r"|(?:by|due to|down to|just|mere|pure|random|from|be|is|was|only) (?:just |only |merely |down to |due to )?"
     r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
     r"|chance alone|(?:a )?fluke|real (?:difference|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
-    r"|(?:more than|beyond) (?:chance|noise|luck))\b",
+    r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"
+    r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter)\b",
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
@@ -370,7 +371,9 @@ def _paired_change(request: Request, text: str) -> bool:
     )
 
 
-def asked_of(request: Request, text: str, said: str = "", *, group_named: bool = True) -> str | None:
+def asked_of(
+    request: Request, text: str, said: str = "", *, group_named: bool = True, measure_named: bool = False
+) -> str | None:
     """The kind a question asks over its first reading, when its words ask for one ("significant",
     "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
     it names blanked out, ``said`` is as it was said ("per day" of a day column is a unit)."""
@@ -396,7 +399,8 @@ def asked_of(request: Request, text: str, said: str = "", *, group_named: bool =
     shape = looking.DISTRIBUTION.search(text) or (
         looking.SPREAD.search(text) and not looking.SPREAD_STATISTIC.search(text)
     )
-    categories_shared = request.kind == "share" and request.weight is None  # "tumour grade distribution": shares
+    # "tumour grade distribution": shares; "how is TV watching distributed", of a number named alone: its shape
+    categories_shared = request.kind == "share" and request.weight is None and (group_named or not measure_named)
     over_groups = SPREAD_OVER_GROUPS.search(text) and group_named  # "across regions", not "among respondents"
     if shape and not categories_shared and not over_groups:
         return "distribution"

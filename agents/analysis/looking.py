@@ -77,8 +77,11 @@ SUPERLATIVE_EST = re.compile(
 )  # "densest", "lightest": any superlative, not "interest" or "harvest"
 
 
+PEAKED = re.compile(r"\bpeak(?:ed|s|ing)?\b|\b(?:topped|bottomed) out\b|\brecord (?:high|low)\b", re.I)
+
+
 def ranks(text: str) -> bool:
-    return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST))
+    return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST, PEAKED))
 
 
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:

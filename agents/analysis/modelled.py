@@ -10,7 +10,7 @@ from typing import Any
 
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
-from agents.analysis.words import Mention
+from agents.analysis.words import Mention, split_name
 
 FORECAST = re.compile(
     r"\bforecast\w*|\bpredict(?:ion)?s?\b(?= (?:for|in|by|of)\b)|\bproject(?:ed|ion|ions|s)?\b(?! manager)"
@@ -93,7 +93,11 @@ def _names_year(condition: dict[str, Any], year: int) -> bool:
 def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
     """ "How fast do chicks gain weight per day on each diet?": each group's slope of the measure on a
     time (or on the number the rate is per: "per extra ring"), steepest first."""
-    per = [m.column for m in named if m.column in schema.numbers and PER_X.search(text[: m.start])]
+    per = [  # "per extra ring"; not the "per person" of co2_per_person
+        m.column
+        for m in named
+        if m.column in schema.numbers and PER_X.search(text[: m.start]) and "per" not in split_name(m.column)
+    ]
     times = [m.column for m in named if m.column in schema.times] or schema.times
     x = per[0] if per else times[0] if times else None
     listed = [f["column"] for f in request.filters if f.get("op") == "in" and isinstance(f.get("value"), list)]

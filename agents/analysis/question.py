@@ -127,17 +127,23 @@ FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
 
 def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
-    text = asked = " ".join((text or "").split())
+    text = asked = _without_errand(" ".join((text or "").split()), schema)
     said_values = value_mentions(text, schema.values())
     every = measures_apart(text, _columns_named(text, schema), schema)
     # "how much rain fell": an amount of rain, the precipitation column, not the rainy days
     amounts = [(m.start, m.end) for m in every if m.column in schema.numbers and AMOUNT.search(text[: m.start])]
     # "the largest population of any municipality": the Municipality column names the rows, the word is
     # no filter to a Kind column's value "municipality"
-    rows_named = [(m.start, m.end) for m in every if m.score == 1 and m.column in schema.row_names]
+    # ("Town GX" of the town column stays its own value)
+    rows_named = [(m.start, m.end, m.column) for m in every if m.score == 1 and m.column in schema.row_names]
     # "higher or lower evaluations": a direction asked, never the value "lower" of a Division column
     directions = [m.span() for m in DIRECTION_ASKED.finditer(text)]
-    said_values = [v for v in said_values if not any(s <= v[2] < e for s, e in amounts + rows_named + directions)]
+    said_values = [
+        v
+        for v in said_values
+        if not any(s <= v[2] < e for s, e in amounts + directions)
+        and not any(s <= v[2] < e and column != v[0] for s, e, column in rows_named)
+    ]
     # "older workers" of a table called workers: its rows, never the Occupation value "worker"
     table_words = set(split_name(schema.table))
     said_values = [v for v in said_values if _word_at(text, v[2]) not in table_words]
@@ -232,6 +238,22 @@ def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
     "what kind of weather")."""
     categories = set(schema.categories)
     return any(m.column in categories and WHICH_BEFORE.search(text[: m.start]) for m in free)
+
+
+ERRAND = re.compile(
+    r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
+    r"[^:.?!]{0,60}?\b(?:csv|file|data(?:set)?|table|spreadsheet|export|upload)s?\b\s*[:.,;\u2013\u2014-]",
+    re.I,
+)
+
+
+def _without_errand(text: str, schema: Schema) -> str:
+    """The question without its errand ("Analyse the attached chick weights CSV: how fast ...?") when the
+    question names columns of its own: the file's name says what the file is, not what is asked."""
+    errand = ERRAND.search(text)
+    if errand is None or not _columns_named(text[errand.end() :], schema):
+        return text
+    return " " * errand.end() + text[errand.end() :]
 
 
 def _columns_named(text: str, schema: Schema) -> list[Mention]:

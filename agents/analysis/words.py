@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from agents.analysis.place_names import said_as
+
 # A concept and the words (stems) that name it; a column name's words are mapped the same way.
 CONCEPTS = {
     "height": {"height", "tall", "high_", "stature"},
@@ -71,6 +73,7 @@ STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is"
         "more", "less", "much", "many", "who", "whose", "where", "when", "over", "under", "above", "below"}  # fmt: skip
 VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
 YEAR_WORD = re.compile(r"(?:1[89]|20)\d\d")
+PER_COUNT = re.compile(r"per_?(?:\d|capita|person|head|thousand|million)", re.I)
 FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
 
 
@@ -164,6 +167,7 @@ class Named:
     name: str
     stems: list[str] = field(default_factory=list)
     concepts: list[set[str]] = field(default_factory=list)
+    optional: list[str] = field(default_factory=list)  # words that name it better when said, never needed
 
     @classmethod
     def of(cls, name: str) -> Named:
@@ -173,6 +177,8 @@ class Named:
             if p not in UNITS and p not in STOP and (not p.isdigit() or YEAR_WORD.fullmatch(p)) and len(p) > 1
         ] or split_name(name)  # earnings_1974 and earnings_1978 differ by their years
         named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
+        if PER_COUNT.search(name) and "rate" not in named.stems:  # marriages_per_1000 is the marriage rate
+            named.optional.append("rate")
         if FUEL_NAME.search(name):
             named.concepts = [c | {"fuel"} for c in named.concepts]
         return named
@@ -268,6 +274,9 @@ def _near(
                 break
     if anchor not in positions:
         return None
+    for stem_ in named.optional:  # "marriage rate": marriages_per_1000 named by more words than marriages
+        near = range(max(0, anchor - window), min(len(words), anchor + window + 1))
+        positions += [i for i in near if i not in positions and words[i].stem == stem_][:1]
     score = said / len(named.stems)
     if len(named.stems) > 1 and len(positions) == 1 and words[anchor].stem in STOP | {"mean", "average", "total"}:
         return None
@@ -276,8 +285,15 @@ def _near(
     return mention, sorted(positions)
 
 
+IDIOMS = re.compile(
+    r"\b(?:on (?:the )?average|in general|in total|on the whole|as a whole|at (?:the )?most|at least)\b", re.I
+)
+
+
 def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, str, int]]:
-    """(column, value, offset) for each value of a few-valued column the text says, in its order."""
+    """(column, value, offset) for each value of a few-valued column the text says, in its order; an idiom
+    names no value ("on average" is no "average" player)."""
+    text = IDIOMS.sub(lambda m: " " * len(m.group()), text)
     lowered = text.lower()
     found = []
     for column, options in values.items():
@@ -304,6 +320,10 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                 if match:
                     found.append((column, str(value), match.start()))
                     break
+            else:
+                elsewhere = said_as(str(value), text)
+                if elsewhere is not None:
+                    found.append((column, str(value), elsewhere))
     return sorted(found, key=lambda f: f[2])
 
 

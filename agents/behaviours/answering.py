@@ -61,7 +61,8 @@ def schema_of(analysis: Asker, table: str) -> Schema:
             c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
         )
         if few and distinct:
-            answer = analysis.ask("dataset.query", {"table": table, "select": [c["name"]], "group_by": [c["name"]]})
+            grouped = {"table": table, "select": [c["name"]], "group_by": [c["name"]], "limit": NAMED_VALUES + 1}
+            answer = analysis.ask("dataset.query", grouped)
             column["values"] = [row[0] for row in answer["rows"] if row[0] is not None]
         columns.append(column)
     return Schema(table, columns, described["row_count"])

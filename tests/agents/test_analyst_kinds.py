@@ -91,3 +91,16 @@ def test_the_same_patients_measured_twice_get_a_paired_test(team, attached, goal
     assert "paired t-test, p < 0.001" in lead and "over the 20 pairs" in lead
     assert f"before is {np.mean(before - after):.4g} higher" in lead
     assert "- Why this test: paired data" in found["body"] and "Wilcoxon signed-rank" in found["body"]
+
+
+def test_a_value_late_in_a_long_list_of_names_is_still_a_filter(team):
+    """180 towns: the question names the last of them, past the first page of a column's values."""
+    towns = [f"Town {chr(65 + i // 26)}{chr(65 + i % 26)}" for i in range(180)]
+    with (workspace_root(team["session"].pk) / "rain.csv").open("w", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["town", "year", "rainfall_mm"])
+        for i, town in enumerate(towns):
+            writer.writerows([[town, year, 500 + i + 40 * (year == 2003)] for year in range(2000, 2006)])
+    report = plan_and_run(team, goal=f"In what year did {towns[-1]} get the most rainfall?", attached="rain.csv")
+    lead = report["payload"]["content"]["sections"][0]["body"].split("\n", 1)[0].replace("**", "")
+    assert lead.startswith("2003") and "719" in lead, lead
