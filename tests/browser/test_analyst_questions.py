@@ -233,17 +233,20 @@ def expected_adjusted(rows):
     question = "After accounting for age group, is exercise still associated with cholesterol?"
     emboldened = ["exercise is negatively associated with cholesterol", f"{fig(within)} cholesterol per unit"]
     listed = [f"Without accounting for age group: {fig(pooled)}", "Simpson's paradox"]
-    return question, [], ["After accounting for age group"], listed, emboldened
+    drawn = ["coloured by age group", f"adjusted slope ({within:.4g})"]  # each age group's line, not the pooled one
+    return question, [], ["After accounting for age group"], listed, emboldened, drawn
 
 
 class Expected(NamedTuple):
-    """What the findings show: in bold (whole), said in the lead, said in a line under it, said in bold."""
+    """What the findings show: in bold (whole), said in the lead, said in a line under it, said in bold,
+    and what its chart draws."""
 
     question: str
     bold: list[str]
     said: list[str]
     listed: list[str] = []
     emboldened: list[str] = []
+    drawn: list[str] = []  # said in the chart's text alternative
 
 
 TABLES = {  # the kinds asked of another table than the retail one: its name in the goal and its rows
@@ -299,7 +302,7 @@ KNOWN_WRONG = {  # kinds the analyst answers wrongly in the browser: a bug to fi
 def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     table, build = TABLES.get(kind, ("retail", retail_rows))
     rows = build()
-    question, bold, said, listed, emboldened = Expected(*KINDS[kind](rows))
+    question, bold, said, listed, emboldened, drawn = Expected(*KINDS[kind](rows))
     csv_path = tmp_path / f"{table.replace(' ', '_')}.csv"
     columns = list(rows[0])
     csv_path.write_text(",".join(columns) + "\n" + "".join(",".join(str(r[c]) for c in columns) + "\n" for r in rows))
@@ -330,7 +333,8 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     chart = findings.get_by_test_id("chart")
     assert chart.count() == 1 and chart.is_visible()
     image = chart.locator("img")
-    assert image.get_attribute("alt").strip()
+    alt = image.get_attribute("alt").strip()
+    assert alt and all(words in alt for words in drawn), alt
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=image.element_handle())  # drawn
     findings.locator("h4").scroll_into_view_if_needed()
     screenshot(page, f"question-{kind}")
