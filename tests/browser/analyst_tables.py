@@ -1,5 +1,6 @@
 """Small tables shaped like well-known public ones, for the kinds of question the retail table cannot
-ask: a daily air-quality series (R's ``airquality``: which day, which outliers), looms by wool and
+ask: a daily air-quality series (R's ``airquality``: which day, which outliers), a few elements'
+melting points (which element), looms by wool and
 tension (``warpbreaks``: a best combination that interacts), chicks weighed every other day on four
 feeds (``ChickWeight``: a rate per group) and cholesterol against exercise by age group (the textbook
 Simpson's paradox: negative within every age group, positive pooled).
@@ -23,6 +24,26 @@ def air_quality_rows() -> list[dict]:
         rows.append({"date": day.isoformat(), "ozone": ozone, "temp": temp, "wind": wind})
         day += datetime.timedelta(days=1)
     return rows
+
+
+MELTING_POINTS = {  # kelvin, as the periodic table gives them
+    "Hydrogen": 14.01, "Lithium": 453.65, "Beryllium": 1560, "Boron": 2349, "Carbon": 3823, "Nitrogen": 63.15,
+    "Oxygen": 54.36, "Sodium": 370.87, "Magnesium": 923, "Aluminium": 933.47, "Silicon": 1687, "Iron": 1811,
+    "Copper": 1357.77, "Silver": 1234.93, "Gold": 1337.33, "Lead": 600.61, "Tungsten": 3695, "Mercury": 234.32,
+}  # fmt: skip
+DENSITIES = {  # g/cm3
+    "Hydrogen": 0.00008988, "Lithium": 0.534, "Beryllium": 1.85, "Boron": 2.34, "Carbon": 2.267, "Nitrogen": 0.0012506,
+    "Oxygen": 0.001429, "Sodium": 0.968, "Magnesium": 1.738, "Aluminium": 2.7, "Silicon": 2.3296, "Iron": 7.874,
+    "Copper": 8.96, "Silver": 10.49, "Gold": 19.3, "Lead": 11.34, "Tungsten": 19.25, "Mercury": 13.534,
+}  # fmt: skip
+
+
+def element_rows() -> list[dict]:
+    """A row an element, named: the row asked for is named by its element, not by a date."""
+    return [
+        {"element": name, "density": DENSITIES[name], "melting_point": kelvin}
+        for name, kelvin in MELTING_POINTS.items()
+    ]
 
 
 LOOM_MEANS = {

@@ -22,7 +22,7 @@ import statsmodels.formula.api as smf
 from scipy import stats as scipy_stats
 from statsmodels.stats.anova import anova_lm
 
-from tests.browser.analyst_tables import air_quality_rows, chick_rows, exercise_rows, loom_rows
+from tests.browser.analyst_tables import air_quality_rows, chick_rows, element_rows, exercise_rows, loom_rows
 from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
@@ -186,6 +186,12 @@ def expected_which_row(rows, question="Which date had the highest ozone?"):
     return question, [peak["date"], fig(peak["ozone"])], ["had the highest ozone", f"of {len(rows)} rows"]
 
 
+def expected_which_row_named(rows):
+    top = max(rows, key=lambda row: row["melting_point"])
+    question = "Which element has the highest melting point?"
+    return question, [top["element"], fig(top["melting_point"])], ["had the highest melting point"]
+
+
 def expected_which_row_when(rows):
     return expected_which_row(rows, "When was ozone highest?")
 
@@ -252,6 +258,8 @@ class Expected(NamedTuple):
 TABLES = {  # the kinds asked of another table than the retail one: its name in the goal and its rows
     "which_row": ("air quality", air_quality_rows),
     "which_row_when": ("air quality", air_quality_rows),
+    "which_row_named": ("periodic table", element_rows),
+    "which_row_table_named": ("elements", element_rows),  # the file's name says a column's: "element"
     "outliers": ("air quality", air_quality_rows),
     "two_factor": ("looms", loom_rows),
     "rate": ("poultry trial", chick_rows),
@@ -276,6 +284,8 @@ KINDS = {
     "forecast": expected_forecast,
     "which_row": expected_which_row,
     "which_row_when": expected_which_row_when,
+    "which_row_named": expected_which_row_named,
+    "which_row_table_named": expected_which_row_named,
     "outliers": expected_outliers,
     "two_factor": expected_two_factor,
     "rate": expected_rate,
@@ -287,6 +297,9 @@ KINDS = {
 KNOWN_WRONG = {  # kinds the analyst answers wrongly in the browser: a bug to fix, the test kept as it should be
     "which_row_when": "looking.WHEN only matches at the start of the text, and the analyst reads the whole goal "
     "('Analyse the attached air quality CSV: When was ozone highest?'): it answers the maximum, not the day",
+    "which_row_table_named": "'Analyse the attached elements CSV: Which element has the highest melting point?' "
+    "compares the mean melting point of each element (n = 1): the table's name, which names the element column, "
+    "is taken as the question's mention of it, and 'which element' is not read",
     "rate_table_named": "'Analyse the attached chick weights CSV: How fast does weight grow per day on each feed?' "
     "gives each chick's slope: the table's name, which names the chick column, wins over 'each feed'",
 }
