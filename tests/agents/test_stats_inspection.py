@@ -30,6 +30,8 @@ def test_the_top_rows_are_named_and_a_lowest_first_list_starts_at_the_bottom(ask
     assert [(r["label"], r["value"]) for r in top["listed"]] == [("Gile", 98000), ("Bram", 1500), ("Holt", 1450)]
     when = ask("stats.top", {"measure": "population", "label": "founded", "n": 1, "direction": "low"})
     assert when["listed"] == [{"label": "1860-10-01", "value": -99}]
+    bars = when["chart"]["data"]["values"]  # the row asked for first, among the others: one bar says nothing
+    assert bars[0]["row"] == "1860-10-01" and len(bars) == 9
 
 
 def test_groups_combined_first_when_a_statistic_is_asked(ask):

@@ -32,6 +32,18 @@ def test_an_association_that_turns_within_the_groups_is_flagged(ask):
     assert fit["adjusted"]["coefficient"] == pytest.approx(2, abs=0.1) and fit["model"] == "OLS, HC3 robust errors"
 
 
+def test_the_chart_of_an_association_that_turns_draws_it_within_each_group(ask):
+    chart = ask("stats.regress", {"outcome": "response", "variable": "dose", "controls": ["region"]})["chart"]
+    points, within, pooled = chart["layer"]
+    assert points["encoding"]["color"]["field"] == "group"
+    ends = within["data"]["values"]
+    for region in "abc":
+        (x0, y0), (x1, y1) = [(e["x"], e["y"]) for e in ends if e["group"] == region]
+        assert (y1 - y0) / (x1 - x0) == pytest.approx(2, abs=0.1)  # the adjusted slope, rising in each region
+    (x0, y0), (x1, y1) = [(e["x"], e["y"]) for e in pooled["data"]["values"]]
+    assert y1 < y0 and pooled["mark"]["strokeDash"]  # the pooled line falls, dashed
+
+
 def test_a_yes_no_outcome_is_fitted_by_logistic_regression(ask):
     fit = ask("stats.regress", {"outcome": "recovered", "variable": "dose"})
     assert fit["model"].startswith("logistic") and fit["outcome_coded_1"] == "yes"

@@ -1,21 +1,28 @@
 """The analyst answers the question a session's goal asks, one real-browser walk per kind of question.
 
 Each case attaches a small retail table the test builds (six shops in three regions, a row per quarter
-from 2020 to 2024, three measures), asks one kind of question in plain words, approves the plan and
+from 2020 to 2024, three measures), or for the kinds it cannot ask one shaped like a public table
+(tests/browser/analyst_tables.py), asks one kind of question in plain words, approves the plan and
 reads the Findings section: its first sentence names the answer, in bold, with its figure, computed
-here with plain Python (``statistics``, or SciPy's and NumPy's own calls for a test, a skewness and a
-line), not with the analyst's code; a chart is drawn under it.
+here with plain Python (``statistics``, or SciPy's, NumPy's, pandas' and statsmodels' own calls for a
+test, a skewness, a line, Tukey's fences and a model), not with the analyst's code; the lines under it
+say the rest (the interaction, each group's slope, the unadjusted figure); a chart is drawn under it.
 """
 
 import math
 import random
 import statistics
 from collections import defaultdict
+from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 import pytest
+import statsmodels.formula.api as smf
 from scipy import stats as scipy_stats
+from statsmodels.stats.anova import anova_lm
 
+from tests.browser.analyst_tables import air_quality_rows, chick_rows, element_rows, exercise_rows, loom_rows
 from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
@@ -169,6 +176,97 @@ def expected_forecast(rows):
     return question, [f"If the straight-line trend continues, sales will be about {expected} in 2026"], []
 
 
+def p_said(p: float) -> str:
+    return "p < 0.001" if p < 0.001 else f"p = {p:.2g}"
+
+
+def expected_which_row(rows, question="Which date had the highest ozone?"):
+    peak = max(rows, key=lambda row: row["ozone"])
+    assert sum(row["ozone"] == peak["ozone"] for row in rows) == 1  # one day, built so
+    return question, [peak["date"], fig(peak["ozone"])], ["had the highest ozone", f"of {len(rows)} rows"]
+
+
+def expected_which_row_named(rows):
+    top = max(rows, key=lambda row: row["melting_point"])
+    question = "Which element has the highest melting point?"
+    return question, [top["element"], fig(top["melting_point"])], ["had the highest melting point"]
+
+
+def expected_which_row_when(rows):
+    return expected_which_row(rows, "When was ozone highest?")
+
+
+def expected_outliers(rows):
+    ozone = pd.Series([row["ozone"] for row in rows], dtype=float)
+    q1, q3 = ozone.quantile([0.25, 0.75])
+    low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+    beyond = [row for row in rows if not low <= row["ozone"] <= high]
+    worst = max(beyond, key=lambda row: max(low - row["ozone"], row["ozone"] - high))
+    bold = [f"{len(beyond)} ozone values are outliers", worst["date"], fig(worst["ozone"])]
+    listed = [f"{row['date']}: {fig(row['ozone'])}" for row in beyond]
+    return "Which days are outliers in ozone?", bold, [f"outside {fig(low)} to {fig(high)}"], listed
+
+
+def expected_two_factor(rows):
+    frame = pd.DataFrame(rows)
+    means = frame.groupby(["wool", "tension"])["breaks"].mean().sort_values(ascending=False)
+    (wool, tension), second = means.index[0], means.index[1]
+    interaction = anova_lm(smf.ols("breaks ~ C(wool) * C(tension)", frame).fit(), typ=2).loc["C(wool):C(tension)"]
+    assert interaction["PR(>F)"] < 0.05  # built so
+    question = "Which combination of wool and tension gives the most breaks on average?"
+    said = [f"ahead of {second[0]} with {second[1]} ({fig(means.iloc[1])})"]
+    listed = [f"interaction {p_said(interaction['PR(>F)'])}: the effect of one depends on the other"]
+    return question, [f"{wool} with {tension}", fig(means.iloc[0])], said, listed
+
+
+def expected_rate(rows):
+    slopes = {
+        feed: scipy_stats.linregress(part["day"], part["weight"]).slope
+        for feed, part in pd.DataFrame(rows).groupby("feed")
+    }
+    ranked = sorted(slopes, key=slopes.get, reverse=True)
+    top = ranked[0]
+    said = [f"against {fig(slopes[ranked[1]])} for {ranked[1]}"]
+    listed = [f"{feed}: {fig(slopes[feed])} per day" for feed in ranked]
+    return "How fast does weight grow per day on each feed?", [top, f"{fig(slopes[top])} weight per day"], said, listed
+
+
+def expected_adjusted(rows):
+    frame = pd.DataFrame(rows)
+    pooled = smf.ols("cholesterol ~ exercise", frame).fit(cov_type="HC3").params["exercise"]
+    within = smf.ols("cholesterol ~ exercise + C(age_group)", frame).fit(cov_type="HC3").params["exercise"]
+    assert pooled > 0 > within  # Simpson's paradox, built so: the pooled answer would say "positively"
+    question = "After accounting for age group, is exercise still associated with cholesterol?"
+    emboldened = ["exercise is negatively associated with cholesterol", f"{fig(within)} cholesterol per unit"]
+    listed = [f"Without accounting for age group: {fig(pooled)}", "Simpson's paradox"]
+    drawn = ["coloured by age group", f"adjusted slope ({within:.4g})"]  # each age group's line, not the pooled one
+    return question, [], ["After accounting for age group"], listed, emboldened, drawn
+
+
+class Expected(NamedTuple):
+    """What the findings show: in bold (whole), said in the lead, said in a line under it, said in bold,
+    and what its chart draws."""
+
+    question: str
+    bold: list[str]
+    said: list[str]
+    listed: list[str] = []
+    emboldened: list[str] = []
+    drawn: list[str] = []  # said in the chart's text alternative
+
+
+TABLES = {  # the kinds asked of another table than the retail one: its name in the goal and its rows
+    "which_row": ("air quality", air_quality_rows),
+    "which_row_when": ("air quality", air_quality_rows),
+    "which_row_named": ("periodic table", element_rows),
+    "which_row_table_named": ("elements", element_rows),  # the file's name says a column's: "element"
+    "outliers": ("air quality", air_quality_rows),
+    "two_factor": ("looms", loom_rows),
+    "rate": ("poultry trial", chick_rows),
+    "rate_table_named": ("chick weights", chick_rows),  # the file's name says a column's: "chick"
+    "adjusted": ("exercise", exercise_rows),
+}
+
 KINDS = {
     "compare": expected_compare,
     "rank_differences": expected_rank_differences,
@@ -184,19 +282,46 @@ KINDS = {
     "missing": expected_missing,
     "crosstab": expected_crosstab,
     "forecast": expected_forecast,
+    "which_row": expected_which_row,
+    "which_row_when": expected_which_row_when,
+    "which_row_named": expected_which_row_named,
+    "which_row_table_named": expected_which_row_named,
+    "outliers": expected_outliers,
+    "two_factor": expected_two_factor,
+    "rate": expected_rate,
+    "rate_table_named": expected_rate,
+    "adjusted": expected_adjusted,
 }
 
 
-@pytest.mark.parametrize("kind", list(KINDS))
+KNOWN_WRONG = {  # kinds the analyst answers wrongly in the browser: a bug to fix, the test kept as it should be
+    "which_row_when": "looking.WHEN only matches at the start of the text, and the analyst reads the whole goal "
+    "('Analyse the attached air quality CSV: When was ozone highest?'): it answers the maximum, not the day",
+    "which_row_table_named": "'Analyse the attached elements CSV: Which element has the highest melting point?' "
+    "compares the mean melting point of each element (n = 1): the table's name, which names the element column, "
+    "is taken as the question's mention of it, and 'which element' is not read",
+    "rate_table_named": "'Analyse the attached chick weights CSV: How fast does weight grow per day on each feed?' "
+    "gives each chick's slope: the table's name, which names the chick column, wins over 'each feed'",
+}
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=KNOWN_WRONG[k])) if k in KNOWN_WRONG else k
+        for k in KINDS
+    ],
+)
 def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
-    rows = retail_rows()
-    question, bold, said = KINDS[kind](rows)  # what the lead shows in bold, and other words it says
-    csv_path = tmp_path / "retail.csv"
+    table, build = TABLES.get(kind, ("retail", retail_rows))
+    rows = build()
+    question, bold, said, listed, emboldened, drawn = Expected(*KINDS[kind](rows))
+    csv_path = tmp_path / f"{table.replace(' ', '_')}.csv"
     columns = list(rows[0])
     csv_path.write_text(",".join(columns) + "\n" + "".join(",".join(str(r[c]) for c in columns) + "\n" for r in rows))
 
     page = nina
-    start_analysis(page, page.server.url, f"Analyse the attached retail CSV: {question}", csv_path)
+    start_analysis(page, page.server.url, f"Analyse the attached {table} CSV: {question}", csv_path)
     approve_the_plan(page)
 
     # The written report follows, and the analysis is redrawn as written up in it (one line): wait for it.
@@ -212,12 +337,20 @@ def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
         assert answer in bolds, f"{answer!r} is not in bold in the lead: {lead_text!r}"
     for words in said:
         assert words in lead_text, f"{words!r} is not in the lead: {lead_text!r}"
+    for words in emboldened:
+        assert any(words in b for b in bolds), f"{words!r} is not in bold in the lead: {lead_text!r}"
+    lines = " | ".join(" ".join(line.split()) for line in findings.locator(".body li").all_inner_texts())
+    for words in listed:
+        assert words in lines, f"{words!r} is not in the lines under the lead: {lines!r}"
 
     chart = findings.get_by_test_id("chart")
     assert chart.count() == 1 and chart.is_visible()
     image = chart.locator("img")
-    assert image.get_attribute("alt").strip()
+    alt = image.get_attribute("alt").strip()
+    assert alt and all(words in alt for words in drawn), alt
     page.wait_for_function("i => i.complete && i.naturalWidth > 0", arg=image.element_handle())  # drawn
     findings.locator("h4").scroll_into_view_if_needed()
     screenshot(page, f"question-{kind}")
+    findings.scroll_into_view_if_needed()
+    screenshot(page, f"question-{kind}-findings", whole=False)
     assert page.console_errors == []

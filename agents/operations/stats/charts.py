@@ -20,6 +20,7 @@ MAX_LINE_POINTS = 300  # a line's points: more than one per two pixels draws not
 DOTTED_POINTS = 60  # a line shows its points up to this many
 MAX_BARS = 40
 MAX_BINS = 30
+MAX_COLOURED_GROUPS = 10  # colours a reader tells apart in a legend
 HEATMAP_CELLS = (24, 20)  # columns and rows of a binned scatter
 AXIS_LABELS = 12  # at most, on a time axis
 DIGITS = 5  # significant digits a chart's data keeps: finer than a pixel
@@ -148,6 +149,43 @@ def scatter_with_fit(frame: pd.DataFrame, x: str, y: str, *, title: str, descrip
     }
     binned = f"binned: {len(both):,} rows in {len(cells)} cells"
     return _spec(f"{title} ({binned})", f"{description} ({binned}, darker where more)", cells, layer=[heatmap, *line])
+
+
+def scatter_within_groups(
+    frame: pd.DataFrame, x: str, y: str, group: str, slope: float, *, title: str, description: str
+) -> dict[str, Any] | None:
+    """Points coloured by group, each group's line at the adjusted (within-group) slope through its own
+    means, and the pooled line dashed: a sign that turns once the groups are accounted for is seen, not
+    only said. None past ``MAX_MARKS`` rows or ``MAX_COLOURED_GROUPS`` groups (the plain scatter then)."""
+    rows = frame[[x, y, group]].dropna()
+    if len(rows) > MAX_MARKS or rows[group].nunique() > MAX_COLOURED_GROUPS:
+        return None
+    both, groups = rows[[x, y]].astype(float), rows[group].astype(str)
+    axes = {
+        "x": {"field": "x", "type": "quantitative", "title": label(x), "scale": {"zero": False}},
+        "y": {"field": "y", "type": "quantitative", "title": label(y), "scale": {"zero": False}},
+    }
+    colour = {"color": {"field": "group", "type": "nominal", "title": label(group)}}
+    values = [{"x": short(a), "y": short(b), "group": g} for a, b, g in zip(both[x], both[y], groups, strict=True)]
+    lines = [
+        {"x": short(end), "y": short(part[y].mean() + slope * (end - part[x].mean())), "group": name}
+        for name, part in both.groupby(groups)
+        if part[x].nunique() > 1
+        for end in (part[x].min(), part[x].max())
+    ]
+    layers = [
+        {"mark": {"type": "point", "opacity": 0.6, "filled": True}, "encoding": {**axes, **colour}},
+        {
+            "data": {"values": lines},
+            "mark": {"type": "line"},
+            "encoding": {**axes, **colour, "detail": {"field": "group"}},
+        },
+    ]
+    pooled = _fit_line(both[x], both[y])
+    if pooled:
+        dashed = {"type": "line", "color": "#555555", "strokeDash": [6, 4]}
+        layers.append({"data": {"values": pooled}, "mark": dashed, "encoding": axes})
+    return _spec(title, description, values, layer=layers)
 
 
 def _fit_line(x: pd.Series, y: pd.Series) -> list[dict[str, float]]:

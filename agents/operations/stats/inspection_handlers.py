@@ -8,6 +8,8 @@ from agents.operations.stats import charts, inspection
 from agents.operations.stats.frame import role_frame
 from agents.sap import Call
 
+ROWS_BESIDE_ONE = 10  # the rows a one-row answer's chart shows it among
+
 
 def top(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, label = params["measure"], params["label"]
@@ -17,7 +19,11 @@ def top(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     )
     word = "highest" if params["direction"] == "high" else "lowest"
     said = f"{params['statistic']} {charts.label(measure)}" if params.get("statistic") else charts.label(measure)
-    bars = [{"row": str(r["label"]), "value": r["value"]} for r in found["listed"]]
+    drawn = found["listed"]
+    if params["n"] == 1:  # one bar says nothing: the row asked for, highlighted, among the next ones
+        beside = {"n": ROWS_BESIDE_ONE, "direction": params["direction"], "statistic": params.get("statistic")}
+        drawn = inspection.top(frame, measure, label, **beside)["listed"]
+    bars = [{"row": str(r["label"]), "value": r["value"]} for r in drawn]
     chart = charts.bar_chart(
         bars,
         category="row",

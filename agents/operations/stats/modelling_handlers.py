@@ -67,7 +67,10 @@ def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         result = modelling.regress(frame, outcome, variable, controls, numeric)
     except ValueError as error:
         raise _refused(error, {"outcome": outcome}) from None
-    if outcome in numeric:
+    within = _within_groups(frame, result, numeric)
+    if within is not None:
+        chart = within
+    elif outcome in numeric:
         chart = charts.scatter_with_fit(
             frame,
             variable,
@@ -85,3 +88,24 @@ def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             description=f"Box plots of {charts.label(variable)} for each value of {charts.label(outcome)}.",
         )
     return {"table": params["table"], "rows": len(frame), **result, "chart": chart}
+
+
+def _within_groups(frame: Any, result: dict[str, Any], numeric: set[str]) -> dict[str, Any] | None:
+    """The chart of a number against a number within the groups of one category control (None otherwise):
+    the answer is the within-group slope, so the chart draws it beside the pooled one."""
+    outcome, variable, controls, fit = result["outcome"], result["variable"], result["controls"], result["adjusted"]
+    if outcome not in numeric or len(controls) != 1 or controls[0] in numeric or fit is None:
+        return None
+    group = controls[0]
+    return charts.scatter_within_groups(
+        frame,
+        variable,
+        outcome,
+        group,
+        fit["coefficient"],
+        title=f"{charts.label(outcome)} against {charts.label(variable)} within each {charts.label(group)} "
+        "(dashed: pooled)",
+        description=f"Scatter plot of {charts.label(outcome)} against {charts.label(variable)}, coloured by "
+        f"{charts.label(group)}, each {charts.label(group)}'s line at the adjusted slope "
+        f"({fit['coefficient']:.4g}) and the pooled least-squares line dashed.",
+    )

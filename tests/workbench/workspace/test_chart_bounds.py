@@ -41,6 +41,7 @@ def test_the_analysts_own_charts_are_within_the_bounds():
     made = [
         charts.bar_chart(values, category="shop", amount="mean", title="t", description="d", amount_title="m"),
         charts.scatter_with_fit(frame, "x", "y", title="t", description="d"),
+        charts.scatter_within_groups(frame.head(300), "x", "y", "g", 0.5, title="t", description="d"),
         charts.box_plot(frame, "x", "g", title="t", description="d"),
         charts.line_chart(points, period="month", measure="sales", title="t", description="d"),
         charts.histogram(frame, "x", marks={"mean": 0.0, "median": 0.1}, title="t", description="d"),
