@@ -10,10 +10,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from agents.analysis import prose
+from agents.analysis.join_code import joined_reproduction
 from agents.analysis.schema import Schema
 from agents.analysis.two_tables import Pair, join_name, pair_to_join, without_joins
 from agents.behaviours import answering
 from agents.runtime import TaskFailure
+from agents.sap import format_block
 
 EXAMPLE_KEYS = 3
 NO_KEY_CONFIDENCE = 0.2
@@ -44,15 +46,46 @@ def findings(analysis: Joiner, question: str, tables: list[str]) -> tuple[dict[s
     analysis.cite_join(body, f"{pair.left} and {pair.right} joined on {', '.join(joined['on'])}")
     table = joined["table"]
     rows = analysis.settings["rows"].get(pair.left, [])
-    section, request = answering.findings(analysis, question, analysis.schema(table), analysis.source(table), rows)
+    schema = analysis.schema(table)
+    section, request = answering.findings(analysis, question, schema, analysis.source(table), rows)
     said = join_words(joined)
     lead, _, rest = section["body"].partition("\n")
+    files = (analysis.file_reading(pair.left), analysis.file_reading(pair.right))
     section = {
         **section,
-        "body": f"{lead}\n\n{said}\n{rest}",
+        "body": f"{lead}\n\n{said}\n{_with_join_code(rest, body, joined, files, question, schema, rows)}",
         "confidence": min(section["confidence"], confidence_cap(joined)),
     }
     return section, request | {"joined": {"tables": [pair.left, pair.right], "on": joined["on"], "words": said}}
+
+
+def _with_join_code(
+    text: str,
+    body: dict[str, Any],
+    joined: dict[str, Any],
+    files: tuple[dict[str, Any] | None, dict[str, Any] | None],
+    question: str,
+    schema: Schema,
+    rows: list[dict[str, Any]],
+) -> str:
+    """The folded note on how the answer was computed, with the join's own SAP call and the pandas code
+    that reads both files, joins them and recomputes the answer."""
+    head, folded, tail = text.rpartition("</details>")
+    if not folded:
+        return text  # no answer was computed: nothing to reproduce
+    operation, call = answering.operation_for(answering.request_for(question, schema, rows))
+    left, right = files
+    script = joined_reproduction(operation, call, (left, right), joined) if left and right else None
+    lines = [
+        "- The tables were joined first (SAP):",
+        "",
+        "```",
+        format_block("action", "dataset.join", body, "j").strip(),
+    ]
+    lines += ["```", ""]
+    if script:
+        lines += ["- To reproduce it in pandas, beside the files:", "", "```python", script.rstrip(), "```", ""]
+    return head + "\n".join(lines) + folded + tail
 
 
 def join_words(joined: dict[str, Any]) -> str:

@@ -4,6 +4,8 @@ that share no key are said to, and not answered from one of them."""
 
 import io
 import re
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
@@ -72,6 +74,14 @@ def test_a_measure_of_one_table_by_the_groups_of_another_is_answered_on_the_join
         "1 row of populations had no match in countries (such as TWN). "
         "The answer is computed on the 10 joined rows."
     ) in found["body"]
+    code = re.search(r"```python\n(.+?)```", found["body"], re.S)
+    assert code and "left.merge(right, on=['iso3'], how='inner')" in code.group(1), found["body"][-1500:]
+    ran = subprocess.run(
+        [sys.executable, "-c", code.group(1)], cwd=workspace_root(team["session"].pk), capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert f"{means.iloc[0]:.1f}" in ran.stdout and "@@action:dataset.join#j" in found["body"]
     payload = report["payload"]
     assert payload["provenance"]["findings"]["joined"]["on"] == ["iso3"]
     assert payload["provenance"]["tables"] == ["countries", "populations"]  # the join is no table of the data's
@@ -103,3 +113,16 @@ def test_tables_that_share_no_key_are_said_to_and_not_answered_from_one(team):
         "and populations share no key to join them on"
     ), found["body"]
     assert found["confidence"] <= 0.2
+
+
+def test_a_value_of_one_table_and_a_measure_of_the_other_are_answered_on_the_join(team):
+    attach(team["session"], {"countries.csv": COUNTRIES, "populations.csv": POPULATIONS})
+    found = findings_of(
+        plan_and_run(team, "Analyse the attached data: what is the average population in Asia?", "countries.csv")
+    )
+    merged = pd.read_csv(io.StringIO(COUNTRIES)).merge(pd.read_csv(io.StringIO(POPULATIONS)), on="iso3")
+    asia = merged.loc[merged["region"] == "Asia", "population"]
+    assert found["body"].startswith(
+        f"The mean population is **{asia.mean():.1f}** over the {len(asia)} rows where region is Asia"
+    )
+    assert "I joined countries and populations on `iso3`" in found["body"]
