@@ -18,12 +18,16 @@ class Pair:
     left: str
     right: str
     named: dict[str, list[str]]
+    by_name: bool  # each table's part is a column the question names, not only a value it says
+
+
+def _by_name(question: str, schema: Schema) -> set[str]:
+    return {m.column for m in mentions(question, [c["name"] for c in schema.columns]) if m.score >= 1.0}
 
 
 def named_columns(question: str, schema: Schema) -> set[str]:
     """The columns the question names in full, or names a value of."""
-    said = {m.column for m in mentions(question, [c["name"] for c in schema.columns]) if m.score >= 1.0}
-    return said | {column for column, _, _ in value_mentions(question, schema.values())}
+    return _by_name(question, schema) | {column for column, _, _ in value_mentions(question, schema.values())}
 
 
 def pair_to_join(question: str, schemas: list[Schema]) -> Pair | None:
@@ -44,7 +48,10 @@ def pair_to_join(question: str, schemas: list[Schema]) -> Pair | None:
     if not pairs:
         return None
     left, right = max(pairs, key=lambda p: (len(named[p[0]]), -len(names[p[0]] | names[p[1]]), p[1] > p[0]))
-    return Pair(left, right, {t: sorted(named[t] - names[other]) for t, other in ((left, right), (right, left))})
+    own = {t: named[t] - names[other] for t, other in ((left, right), (right, left))}
+    schema = {s.table: s for s in schemas}
+    by_name = all(own[t] & _by_name(question, schema[t]) for t in (left, right))
+    return Pair(left, right, {t: sorted(columns) for t, columns in own.items()}, by_name)
 
 
 def join_name(left: str, right: str) -> str:

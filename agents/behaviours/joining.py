@@ -42,6 +42,8 @@ def findings(analysis: Joiner, question: str, tables: list[str]) -> tuple[dict[s
     except TaskFailure as failure:
         if failure.error.code != "VALIDATION_FAILED":
             raise
+        if not pair.by_name:
+            return None  # a value said in passing is weak evidence of a second table: the one table answers
         return no_shared_key(pair), {"kind": "join", "missing": ["key"], "tables": [pair.left, pair.right]}
     analysis.cite_join(body, f"{pair.left} and {pair.right} joined on {', '.join(joined['on'])}")
     table = joined["table"]
