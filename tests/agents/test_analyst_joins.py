@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from agents.operations.files import workspace_root
-from tests.agents.teamwork import plan_and_run
+from tests.agents.teamwork import feedback_on, plan_and_run, reports, work_until_idle
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -126,3 +126,19 @@ def test_a_value_of_one_table_and_a_measure_of_the_other_are_answered_on_the_joi
         f"The mean population is **{asia.mean():.1f}** over the {len(asia)} rows where region is Asia"
     )
     assert "I joined countries and populations on `iso3`" in found["body"]
+
+
+def test_a_new_direction_joins_again_and_the_join_stays_out_of_the_data(team):
+    attach(team["session"], {"countries.csv": COUNTRIES, "populations.csv": POPULATIONS})
+    first = plan_and_run(
+        team, "Analyse the attached data: which region has the highest average population?", "countries.csv"
+    )
+    feedback_on(team, first["message_id"], "Which region has the lowest average population?", "new_direction")
+    work_until_idle()
+    reply = reports(team["session"])[-1]
+    found = findings_of(reply)
+    assert found["body"].startswith("**Europe** has the lowest mean population"), found["body"][:300]
+    assert "I joined countries and populations on `iso3`: 10 of 11 rows of countries matched" in found["body"]
+    assert reply["payload"]["provenance"]["tables"] == ["countries", "populations"]
+    titles = [s["title"] for s in reply["payload"]["content"]["sections"]]
+    assert not any("countries_and_populations" in title for title in titles)
