@@ -82,13 +82,14 @@ def session_with_a_report(owner, **fields):
 
 
 def start_analysis(page, server_url: str, goal: str, csv_path) -> None:
-    """A data-analysis session started from the New session page with ``csv_path`` attached; the page is
-    the new session's when this returns."""
+    """A data-analysis session started from the New session page with ``csv_path`` (a path, or a list of
+    them) attached; the page is the new session's when this returns."""
     page.goto(server_url + "/sessions/")
     page.get_by_role("link", name="New session").click()
     page.get_by_label("Goal").fill(goal)
     page.get_by_label("Kind of task").select_option(label="Data analysis")
-    page.get_by_label("Files to attach").set_input_files(str(csv_path))
+    paths = csv_path if isinstance(csv_path, list) else [csv_path]
+    page.get_by_label("Files to attach").set_input_files([str(path) for path in paths])
     page.get_by_role("button", name="Start the session").click()
     page.wait_for_url("**/sessions/*-*/")
 

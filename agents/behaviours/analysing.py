@@ -13,7 +13,8 @@ from typing import Any
 
 from agents.analysis import outliers
 from agents.analysis.schema import Schema
-from agents.behaviours import answering
+from agents.analysis.two_tables import without_joins
+from agents.behaviours import answering, joining
 from agents.behaviours.instructions import Column, settings_of, table_name
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block
@@ -119,7 +120,7 @@ class Analysis:
                 existing.add(table)
             elif table in self.imports and reading is not None and reading != self.imports[table]["options"]:
                 self._import(path, table, reading, replace=True)
-        return sorted(existing)
+        return without_joins(sorted(existing))  # a join made for an earlier question is no table of the data's
 
     def _import(self, path: str, table: str, reading: dict[str, Any], *, replace: bool) -> None:
         told = {"delimiter": "separator", "decimal": "decimal", "thousands": "thousands", "types": "types"}
@@ -186,8 +187,15 @@ class Analysis:
         schema = answering.best_table(question, [self.schema(t) for t in tables])
         return answering.reading_options(question, schema, self.settings["rows"].get(schema.table, []))
 
+    def cite_join(self, body: dict[str, Any], words: str) -> None:
+        self.evidence.cite(f"{self.source(body['left'])} and {self.source(body['right'])}", body, words, "dataset.join")
+
     def findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The section that answers the question, from the table it names most."""
+        """The section that answers the question, from the table it names most, or from two joined when
+        it needs both (joining.py)."""
+        joined = joining.findings(self, question, tables)
+        if joined is not None:
+            return joined
         schema = answering.best_table(question, [self.schema(t) for t in tables])
         rows = self.settings["rows"].get(schema.table, [])
         section, request = answering.findings(self, question, schema, self.source(schema.table), rows)

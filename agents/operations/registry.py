@@ -6,6 +6,7 @@ does not import the Django-backed ones."""
 from functools import cache
 
 from agents.operations import file_operations, system
+from agents.operations.datasets import join_operation
 from agents.operations.datasets import operations as datasets
 from agents.operations.stats import operations as stats
 from agents.sap import CORE_OPERATIONS, Registry
@@ -21,6 +22,7 @@ def workbench_registry() -> Registry:
             *system.OPERATIONS,
             *file_operations.OPERATIONS,
             *datasets.OPERATIONS,
+            join_operation.OPERATION,
             *stats.OPERATIONS,
         ]
     )

@@ -43,6 +43,12 @@ SETUP = """
 @@action:dataset.insert#s8
 {"table": "monthly", "rows": [{"month": "2026-01-01", "shop": "A", "sales": 10, "visits": 100}, {"month": "2026-02-01", "shop": "A", "sales": 15, "visits": 120}]}
 @@end
+@@action:dataset.create-table#s9
+{"table": "regions", "columns": [{"name": "region"}, {"name": "manager"}]}
+@@end
+@@action:dataset.insert#s10
+{"table": "regions", "rows": [{"region": "EU", "manager": "Ana"}, {"region": "US", "manager": "Bo"}]}
+@@end
 """
 
 
