@@ -294,24 +294,7 @@ KINDS = {
 }
 
 
-KNOWN_WRONG = {  # kinds the analyst answers wrongly in the browser: a bug to fix, the test kept as it should be
-    "which_row_when": "looking.WHEN only matches at the start of the text, and the analyst reads the whole goal "
-    "('Analyse the attached air quality CSV: When was ozone highest?'): it answers the maximum, not the day",
-    "which_row_table_named": "'Analyse the attached elements CSV: Which element has the highest melting point?' "
-    "compares the mean melting point of each element (n = 1): the table's name, which names the element column, "
-    "is taken as the question's mention of it, and 'which element' is not read",
-    "rate_table_named": "'Analyse the attached chick weights CSV: How fast does weight grow per day on each feed?' "
-    "gives each chick's slope: the table's name, which names the chick column, wins over 'each feed'",
-}
-
-
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(k, marks=pytest.mark.xfail(strict=True, reason=KNOWN_WRONG[k])) if k in KNOWN_WRONG else k
-        for k in KINDS
-    ],
-)
+@pytest.mark.parametrize("kind", list(KINDS))
 def test_the_findings_lead_with_the_answer_and_a_chart(nina, tmp_path, kind):
     table, build = TABLES.get(kind, ("retail", retail_rows))
     rows = build()
