@@ -24,7 +24,9 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
     """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence``, ``chart``, its
     chart as a Markdown block or "", and ``stale``, why it may no longer hold, or ""), ``status`` in
     words, ``reviewer`` ("" when nobody reviewed it), ``seq`` of the report in the thread and ``node``,
-    its number on the map; only ``goal`` and no answers before a report answers the session."""
+    its number on the map, ``suggested``, the questions the analysis offers to answer next, and ``ask``,
+    the report a suggested question is asked of; only ``goal`` and no answers before a report answers
+    the session."""
     entry = graph_cache.entry(session)
     with entry.lock:
         context = entry.graph
@@ -51,6 +53,8 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
         "reviewer": reviewer,
         "seq": report["seq"],
         "node": placed.index if placed else None,
+        "suggested": (analysis["payload"].get("provenance") or {}).get("suggested_questions") or [],
+        "ask": analysis["message_id"],
     }
 
 

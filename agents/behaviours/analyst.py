@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis.readings import asked_words
+from agents.analysis.suggestions import answered_by, suggested_questions
 from agents.behaviours.analysing import Analysis
 from agents.behaviours.answers import answers_now, answers_of, asks_another_question, earlier_section, headline_lines
 from agents.behaviours.import_sections import data_as_read
@@ -165,6 +166,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
     sections[:1] = opening
     body = "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections)
     questions = analysis.questions[:20]
+    suggested = _suggestions(analysis, chosen, findings_request, answers)
     return {
         "task_step_id": f"task-{run.task.pk}",
         "content": {"format": "markdown", "body": f"# Analysis of {', '.join(chosen)}\n\n{body}", "sections": sections},
@@ -173,7 +175,8 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
         "confidence_score": overall,
         "uncertainties": analysis.uncertainties[:200],
         "next_step_recommendations": [
-            {"description": "Review the figures against the source data", "required_capability": "review"}
+            {"description": "Review the figures against the source data", "required_capability": "review"},
+            *({"description": f"Ask: {s['question']}", "required_capability": "analysis"} for s in suggested),
         ],
         "open_questions_for_human": questions,
         "provenance": {
@@ -187,10 +190,25 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "imports": analysis.imports,
             "roles": {t: {c["name"]: c["role"] for c in analysis.schema(t).columns} for t in chosen},
             "figures": analysis.figures,
+            "suggested_questions": suggested,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
             EARLIER_QUESTIONS_STAND: True,  # a question asked before is not asked again: it waits where it was
         },
     }
+
+
+def _suggestions(
+    analysis: Analysis, chosen: list[str], findings: dict[str, Any], answers: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Questions the table the findings read can answer next (agents/analysis/suggestions.py), but
+    for those already asked and the one just answered."""
+    table = str(findings["table"]) if findings.get("table") in chosen else chosen[0]
+    asked = {" ".join(str(a.get("asked") or "").split()) for a in answers}
+    return [
+        {**s.as_dict(), "table": table}
+        for s in suggested_questions(analysis.schema(table))
+        if s.question not in asked and not answered_by(s, findings)
+    ]
 
 
 def _opening(

@@ -1,0 +1,191 @@
+"""Questions a table can answer, offered when a CSV is attached, in the spirit of LIDA's goals. Plain Python.
+
+From the columns' roles (agents/analysis/column_roles.py: the measures, the groups, the time) a few
+short questions in plain words, each of a different kind the analyst answers (agents/analysis/kinds.py),
+naming columns as the report does. Each is read back through the question reader before it is offered:
+a suggestion the analyst would read as another kind, or about other columns, is never offered.
+Identifiers, constants and weights are never asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from agents.analysis.prose import spoken
+from agents.analysis.question import read_question
+from agents.analysis.schema import CODED_MAX, Schema
+from agents.analysis.words import split_name
+
+MOST = 6
+# Words that name what a table is usually about: its outcome rather than what explains it.
+OUTCOME_WORDS = {
+    "sales", "price", "revenue", "income", "profit", "score", "cost", "total", "amount", "salary", "wage",
+    "value", "mass", "yield", "spend", "spending", "outcome", "result", "charges", "earnings", "output",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A question to offer: its words, the kind the analyst reads it as and the columns it names."""
+
+    question: str
+    kind: str
+    columns: tuple[str, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"question": self.question, "kind": self.kind, "columns": list(self.columns)}
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What a table offers to ask about: its main measure and the others, its groups (text columns of a
+    few values first, yes/no-like pairs after them), its time column and the last year it reaches."""
+
+    main: str | None
+    others: list[str]
+    groups: list[str]
+    time: str | None
+    last_year: int | None
+
+
+def suggested_questions(schema: Schema, most: int = MOST) -> list[Suggestion]:
+    """Up to ``most`` questions of different kinds the table answers, the likeliest first."""
+    parts = parts_of(schema)
+    offered: list[Suggestion] = []
+    for write in WRITERS:
+        suggestion = write(parts)
+        if suggestion is not None and reads_as_suggested(suggestion, schema):
+            offered.append(suggestion)
+        if len(offered) == most:
+            break
+    return offered
+
+
+def parts_of(schema: Schema) -> Parts:
+    roles = {c["name"]: c.get("role") for c in schema.columns}
+    measures = [name for name in schema.measures if roles.get(name) == "measure"]
+    main = next((m for m in measures if OUTCOME_WORDS.intersection(split_name(m))), measures[-1] if measures else None)
+    groups = sorted(
+        (c for c in schema.columns if c.get("role") == "category" and 2 <= (c.get("distinct") or 0) <= CODED_MAX),
+        key=lambda c: (c["type"] != "string", c.get("distinct") == 2, c.get("distinct") or 0),
+    )
+    times = [name for name in schema.times if roles.get(name) == "time"]
+    time = times[0] if times else None
+    return Parts(main, [m for m in measures if m != main], [c["name"] for c in groups], time, _last_year(schema, time))
+
+
+def _last_year(schema: Schema, time: str | None) -> int | None:
+    """The last year the time column reaches (a year column's maximum, a date's year), if it says one."""
+    column = next((c for c in schema.columns if c["name"] == time), None)
+    latest = str((column or {}).get("max") or "")[:4]
+    return int(latest) if latest.isdigit() and 1800 <= int(latest) <= 2200 else None
+
+
+def _compare(parts: Parts) -> Suggestion | None:
+    if not (parts.main and parts.groups):
+        return None
+    group, measure = parts.groups[0], parts.main
+    question = f"Which {spoken(group)} has the highest average {spoken(measure)}?"
+    return Suggestion(question, "compare", (measure, group))
+
+
+def _trend(parts: Parts) -> Suggestion | None:
+    if not (parts.main and parts.time):
+        return None
+    question = f"How did the average {spoken(parts.main)} change over time?"
+    return Suggestion(question, "trend", (parts.main, parts.time))
+
+
+def _association(parts: Parts) -> Suggestion | None:
+    if not (parts.main and parts.others):
+        return None
+    return Suggestion(f"Which measure goes most with {spoken(parts.main)}?", "association", (parts.main,))
+
+
+def _significance(parts: Parts) -> Suggestion | None:
+    if not (parts.main and parts.groups):
+        return None
+    group, measure = parts.groups[0], parts.main
+    question = f"Is the difference in {spoken(measure)} between the {spoken(group)} groups statistically significant?"
+    return Suggestion(question, "significance", (measure, group))
+
+
+def _outliers(parts: Parts) -> Suggestion | None:
+    measure = parts.others[0] if parts.others else parts.main
+    if measure is None:
+        return None
+    return Suggestion(f"Are there any outliers in {spoken(measure)}?", "outliers", (measure,))
+
+
+def _share(parts: Parts) -> Suggestion | None:
+    if not parts.groups:
+        return None
+    group = parts.groups[-1]  # another grouping than the comparison's, when there is one
+    return Suggestion(f"What share of the rows does each {spoken(group)} account for?", "share", (group,))
+
+
+def _forecast(parts: Parts) -> Suggestion | None:
+    if not (parts.main and parts.time and parts.last_year):
+        return None
+    year = parts.last_year + 2
+    question = f"If the trend continues, what will the average {spoken(parts.main)} be in {year}?"
+    return Suggestion(question, "forecast", (parts.main, parts.time))
+
+
+def _crosstab(parts: Parts) -> Suggestion | None:
+    if len(parts.groups) < 2:
+        return None
+    first, second = parts.groups[:2]
+    return Suggestion(f"Are {spoken(first)} and {spoken(second)} related?", "crosstab", (first, second))
+
+
+def _distribution(parts: Parts) -> Suggestion | None:
+    if parts.main is None:
+        return None
+    return Suggestion(f"How is {spoken(parts.main)} distributed?", "distribution", (parts.main,))
+
+
+def _median(parts: Parts) -> Suggestion | None:
+    if parts.main is None:
+        return None
+    return Suggestion(f"What is the median {spoken(parts.main)}?", "statistic", (parts.main,))
+
+
+def _missing(parts: Parts) -> Suggestion | None:
+    return Suggestion("Which columns have missing values?", "missing", ())
+
+
+WRITERS: tuple[Callable[[Parts], Suggestion | None], ...] = (
+    _compare,
+    _trend,
+    _association,
+    _significance,
+    _outliers,
+    _share,
+    _forecast,
+    _crosstab,
+    _distribution,
+    _median,
+    _missing,
+)
+
+
+PARTS = ("group", "outcome", "time", "entity", "second", "within")
+
+
+def columns_read(request: dict[str, Any]) -> set[str]:
+    """Every column a reading (a request as its dict) gives a part to."""
+    return {*(request.get("measures") or []), *(str(request[p]) for p in PARTS if request.get(p))}
+
+
+def answered_by(suggestion: Suggestion, request: dict[str, Any]) -> bool:
+    """Whether a question already read as ``request`` asks what the suggestion asks."""
+    return request.get("kind") == suggestion.kind and set(suggestion.columns) <= columns_read(request)
+
+
+def reads_as_suggested(suggestion: Suggestion, schema: Schema) -> bool:
+    """Whether the question reader reads the suggestion as its kind, about its columns, needing nothing more."""
+    request = read_question(suggestion.question, schema)
+    return answered_by(suggestion, request.as_dict()) and not request.missing and not request.filters
