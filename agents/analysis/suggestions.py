@@ -108,7 +108,7 @@ def _significance(parts: Parts) -> Suggestion | None:
     if not (parts.main and parts.groups):
         return None
     group, measure = parts.groups[0], parts.main
-    question = f"Is the difference in {spoken(measure)} between the {spoken(group)} groups statistically significant?"
+    question = f"Is the difference in {spoken(measure)} by {spoken(group)} statistically significant?"
     return Suggestion(question, "significance", (measure, group))
 
 

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis.readings import asked_words
+from agents.analysis.suggestions import MOST as MOST_SUGGESTED
 from agents.analysis.suggestions import answered_by, suggested_questions
 from agents.behaviours.analysing import Analysis
+from agents.behaviours.answering import request_for
 from agents.behaviours.answers import answers_now, answers_of, asks_another_question, earlier_section, headline_lines
 from agents.behaviours.import_sections import data_as_read
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood, settings_of, understand
@@ -201,14 +203,13 @@ def _suggestions(
     analysis: Analysis, chosen: list[str], findings: dict[str, Any], answers: list[dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """Questions the table the findings read can answer next (agents/analysis/suggestions.py), but
-    for those already asked and the one just answered."""
+    for those the session's questions asked already, as the question reader reads them."""
     table = str(findings["table"]) if findings.get("table") in chosen else chosen[0]
-    asked = {" ".join(str(a.get("asked") or "").split()) for a in answers}
-    return [
-        {**s.as_dict(), "table": table}
-        for s in suggested_questions(analysis.schema(table))
-        if s.question not in asked and not answered_by(s, findings)
-    ]
+    schema, rows = analysis.schema(table), analysis.settings["rows"].get(table, [])
+    asked = [findings, *(request_for(str(a.get("asked") or ""), schema, rows).as_dict() for a in answers)]
+    offered = suggested_questions(schema, most=MOST_SUGGESTED + len(asked))
+    fresh = [s for s in offered if not any(answered_by(s, request) for request in asked)]
+    return [{**s.as_dict(), "table": table} for s in fresh[:MOST_SUGGESTED]]
 
 
 def _opening(

@@ -45,3 +45,7 @@ def test_a_suggested_question_asked_as_a_new_direction_is_answered(team):
     assert "statistically significant" in lead
     assert question in [a["asked"] for a in answer["provenance"]["answers"]]
     assert question not in [s["question"] for s in answer["provenance"]["suggested_questions"]]
+    kinds = [s["kind"] for s in answer["provenance"]["suggested_questions"]]
+    assert "compare" not in kinds and "significance" not in kinds  # neither the goal's question nor this one
+    first, second = answer["provenance"]["answers"]
+    assert first["settings"] == second["settings"]  # the earlier answer still stands: nothing was corrected

@@ -59,7 +59,7 @@ def feedback_reply(request: SignedInRequest, access: Access, checksum: str, **ex
         return feedback_panel(request, access, checksum, **extra)
     prompt, conflict = extra.get("prompt"), extra.get("conflict")
     error = extra.get("error") or (prompt.message if prompt else "") or (conflict or {}).get("message", "")
-    sent = f"Asked: your question is in the thread as #{extra.get('sent_seq')}, and the analyst answers it next."
+    sent = f"Asked: your question is in the thread as #{extra.get('sent_seq')}; the analyst answers it next."
     return render(request, "workspace/partials/answered.html", {"error": error} if error else {"sent": sent})
 
 

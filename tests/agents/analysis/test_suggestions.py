@@ -6,6 +6,7 @@ import pytest
 from agents.analysis.schema import Schema
 from agents.analysis.suggestions import MOST, suggested_questions
 from agents.behaviours.answering import request_for, with_roles
+from agents.behaviours.instructions import Column, settings_of, understand
 
 RETAIL = Schema("retail", [
     {"name": "date", "type": "date", "distinct": 20, "min": "2020-01-15", "max": "2024-10-15"},
@@ -69,13 +70,24 @@ def test_suggestions_are_of_different_kinds_and_never_about_an_identifier(name):
         assert not identifiers & {*read.measures, read.group, read.outcome, read.time, read.second}
 
 
+@pytest.mark.parametrize("name", list(TABLES))
+def test_asking_a_suggestion_changes_no_setting(name):
+    """Asked as a new direction, a suggestion is a question only: no words of it read as a correction
+    ("the shop groups" would make shop a category from then on, and the earlier answers stale)."""
+    table, suggestions = offered(TABLES[name])
+    columns = [Column(table.table, c["name"], c["type"], ()) for c in table.columns]
+    for suggestion in suggestions:
+        understood = understand(suggestion.question, columns, settings_of(None), asking=True)
+        assert not understood.changed, (suggestion.question, understood.done)
+
+
 def test_a_table_of_measures_groups_and_time_is_asked_the_questions_analysts_ask_first():
     _, suggestions = offered(RETAIL)
     assert [s.question for s in suggestions] == [
         "Which region has the highest average sales?",
         "How did the average sales change over time?",
         "Which measure goes most with sales?",
-        "Is the difference in sales between the region groups statistically significant?",
+        "Is the difference in sales by region statistically significant?",
         "Are there any outliers in visitors?",
         "What share of the rows does each shop account for?",
     ]
