@@ -23,6 +23,7 @@ MOST = 6
 OUTCOME_WORDS = {
     "sales", "price", "revenue", "income", "profit", "score", "cost", "total", "amount", "salary", "wage",
     "value", "mass", "yield", "spend", "spending", "outcome", "result", "charges", "earnings", "output",
+    "recovery", "survival", "response", "satisfaction", "rating",
 }  # fmt: skip
 
 
@@ -41,22 +42,27 @@ class Suggestion:
 @dataclass(frozen=True)
 class Parts:
     """What a table offers to ask about: its main measure and the others, its groups (text columns of a
-    few values first, yes/no-like pairs after them), its time column and the last year it reaches."""
+    few values first, yes/no-like pairs after them) and the two values of those that have two, its time
+    column and the last year it reaches."""
 
     main: str | None
     others: list[str]
     groups: list[str]
+    pairs: dict[str, tuple[str, str]]
     time: str | None
     last_year: int | None
 
 
 def suggested_questions(schema: Schema, most: int = MOST) -> list[Suggestion]:
-    """Up to ``most`` questions of different kinds the table answers, the likeliest first."""
+    """Up to ``most`` questions of different kinds the table answers, the likeliest first (of two ways
+    to ask a kind, the first that reads back)."""
     parts = parts_of(schema)
     offered: list[Suggestion] = []
     for write in WRITERS:
         suggestion = write(parts)
-        if suggestion is not None and reads_as_suggested(suggestion, schema):
+        if suggestion is None or suggestion.kind in {s.kind for s in offered}:
+            continue
+        if reads_as_suggested(suggestion, schema):
             offered.append(suggestion)
         if len(offered) == most:
             break
@@ -71,9 +77,11 @@ def parts_of(schema: Schema) -> Parts:
         (c for c in schema.columns if c.get("role") == "category" and 2 <= (c.get("distinct") or 0) <= CODED_MAX),
         key=lambda c: (c["type"] != "string", c.get("distinct") == 2, c.get("distinct") or 0),
     )
+    pairs = {c["name"]: (str(c["values"][0]), str(c["values"][1])) for c in groups if len(c.get("values") or []) == 2}
     times = [name for name in schema.times if roles.get(name) == "time"]
     time = times[0] if times else None
-    return Parts(main, [m for m in measures if m != main], [c["name"] for c in groups], time, _last_year(schema, time))
+    others = [m for m in measures if m != main]
+    return Parts(main, others, [c["name"] for c in groups], pairs, time, _last_year(schema, time))
 
 
 def _last_year(schema: Schema, time: str | None) -> int | None:
@@ -102,6 +110,15 @@ def _association(parts: Parts) -> Suggestion | None:
     if not (parts.main and parts.others):
         return None
     return Suggestion(f"Which measure goes most with {spoken(parts.main)}?", "association", (parts.main,))
+
+
+def _significance_between(parts: Parts) -> Suggestion | None:
+    """The textbook test between two groups named by their values ("between drug and placebo")."""
+    if not (parts.main and parts.pairs):
+        return None
+    group, (first, second) = next(iter(parts.pairs.items()))
+    question = f"Is the difference in {spoken(parts.main)} between {first} and {second} statistically significant?"
+    return Suggestion(question, "significance", (parts.main, group))
 
 
 def _significance(parts: Parts) -> Suggestion | None:
@@ -161,6 +178,7 @@ WRITERS: tuple[Callable[[Parts], Suggestion | None], ...] = (
     _compare,
     _trend,
     _association,
+    _significance_between,
     _significance,
     _outliers,
     _share,
@@ -188,4 +206,12 @@ def answered_by(suggestion: Suggestion, request: dict[str, Any]) -> bool:
 def reads_as_suggested(suggestion: Suggestion, schema: Schema) -> bool:
     """Whether the question reader reads the suggestion as its kind, about its columns, needing nothing more."""
     request = read_question(suggestion.question, schema)
-    return answered_by(suggestion, request.as_dict()) and not request.missing and not request.filters
+    every_row = all(_keeps_every_row(f, schema) for f in request.filters)
+    return answered_by(suggestion, request.as_dict()) and not request.missing and every_row
+
+
+def _keeps_every_row(condition: dict[str, Any], schema: Schema) -> bool:
+    """A filter that lists every value of its column ("between female and male"): it keeps every row."""
+    column = next((c for c in schema.columns if c["name"] == condition.get("column")), None)
+    values = {str(v) for v in (column or {}).get("values") or []}
+    return condition.get("op") == "in" and bool(values) and {str(v) for v in condition["value"]} == values

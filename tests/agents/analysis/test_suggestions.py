@@ -40,7 +40,14 @@ ONE_MEASURE = Schema("readings", [
     {"name": "reading_no", "type": "number", "distinct": 40, "min": 1, "max": 40},
     {"name": "ozone", "type": "number", "distinct": 35, "min": 4, "max": 160},
 ], 40)  # fmt: skip
-TABLES = {"retail": RETAIL, "cars": CARS, "penguins": PENGUINS, "one measure": ONE_MEASURE}
+TRIAL = Schema("trial", [
+    {"name": "patient", "type": "number", "distinct": 120, "min": 1000, "max": 1119},
+    {"name": "treatment", "type": "string", "distinct": 2, "values": ["drug", "placebo"]},
+    {"name": "blood_pressure", "type": "number", "distinct": 110, "min": 95, "max": 150},
+    {"name": "recovery_days", "type": "number", "distinct": 100, "min": 2, "max": 22},
+    {"name": "relapsed", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+], 120)  # fmt: skip
+TABLES = {"retail": RETAIL, "cars": CARS, "penguins": PENGUINS, "one measure": ONE_MEASURE, "trial": TRIAL}
 
 
 def offered(schema):
@@ -99,6 +106,15 @@ def test_columns_are_named_in_plain_words_and_the_outcome_like_measure_comes_fir
     assert "_" not in questions and "body mass g" in questions
     assert suggestions[0].question == "Which species has the highest average body mass g?"
     assert suggestions[0].columns == ("body_mass_g", "species")
+
+
+def test_two_groups_are_named_by_their_values_in_the_test_of_their_difference():
+    _, suggestions = offered(TRIAL)
+    test = next(s for s in suggestions if s.kind == "significance")
+    assert test.question == "Is the difference in recovery days between drug and placebo statistically significant?"
+    _, suggestions = offered(PENGUINS)
+    test = next(s for s in suggestions if s.kind == "significance")
+    assert test.question == "Is the difference in body mass g between female and male statistically significant?"
 
 
 def test_a_year_column_offers_a_forecast_past_its_last_year():
