@@ -23,7 +23,7 @@ MOST = 6
 OUTCOME_WORDS = {
     "sales", "price", "revenue", "income", "profit", "score", "cost", "total", "amount", "salary", "wage",
     "value", "mass", "yield", "spend", "spending", "outcome", "result", "charges", "earnings", "output",
-    "recovery", "survival", "response", "satisfaction", "rating",
+    "recovery", "survival", "response", "satisfaction", "rating", "rent", "fare", "weight",
 }  # fmt: skip
 
 
@@ -42,13 +42,15 @@ class Suggestion:
 @dataclass(frozen=True)
 class Parts:
     """What a table offers to ask about: its main measure and the others, its groups (text columns of a
-    few values first, yes/no-like pairs after them) and the two values of those that have two, its time
-    column and the last year it reaches."""
+    few values first, yes/no-like pairs after them) and the two values of those that have two, its yes/no
+    columns (an outcome when nothing is measured: survived, relapsed), its time column and the last year
+    it reaches."""
 
     main: str | None
     others: list[str]
     groups: list[str]
     pairs: dict[str, tuple[str, str]]
+    flags: list[str]
     time: str | None
     last_year: int | None
 
@@ -81,7 +83,8 @@ def parts_of(schema: Schema) -> Parts:
     times = [name for name in schema.times if roles.get(name) == "time"]
     time = times[0] if times else None
     others = [m for m in measures if m != main]
-    return Parts(main, others, [c["name"] for c in groups], pairs, time, _last_year(schema, time))
+    flags = [c["name"] for c in schema.columns if c.get("role") == "yes/no"]
+    return Parts(main, others, [c["name"] for c in groups], pairs, flags, time, _last_year(schema, time))
 
 
 def _last_year(schema: Schema, time: str | None) -> int | None:
@@ -112,21 +115,28 @@ def _association(parts: Parts) -> Suggestion | None:
     return Suggestion(f"Which measure goes most with {spoken(parts.main)}?", "association", (parts.main,))
 
 
+def _tested(parts: Parts) -> str | None:
+    """What a test of a difference is about: the main measure, or a yes/no outcome when nothing is measured."""
+    return parts.main or (parts.flags[0] if parts.flags else None)
+
+
 def _significance_between(parts: Parts) -> Suggestion | None:
     """The textbook test between two groups named by their values ("between drug and placebo")."""
-    if not (parts.main and parts.pairs):
+    tested = _tested(parts)
+    if not (tested and parts.pairs):
         return None
     group, (first, second) = next(iter(parts.pairs.items()))
-    question = f"Is the difference in {spoken(parts.main)} between {first} and {second} statistically significant?"
-    return Suggestion(question, "significance", (parts.main, group))
+    question = f"Is the difference in {spoken(tested)} between {first} and {second} statistically significant?"
+    return Suggestion(question, "significance", (tested, group))
 
 
 def _significance(parts: Parts) -> Suggestion | None:
-    if not (parts.main and parts.groups):
+    tested = _tested(parts)
+    if not (tested and parts.groups):
         return None
-    group, measure = parts.groups[0], parts.main
-    question = f"Is the difference in {spoken(measure)} by {spoken(group)} statistically significant?"
-    return Suggestion(question, "significance", (measure, group))
+    group = parts.groups[0]
+    question = f"Is the difference in {spoken(tested)} by {spoken(group)} statistically significant?"
+    return Suggestion(question, "significance", (tested, group))
 
 
 def _outliers(parts: Parts) -> Suggestion | None:
@@ -152,9 +162,11 @@ def _forecast(parts: Parts) -> Suggestion | None:
 
 
 def _crosstab(parts: Parts) -> Suggestion | None:
-    if len(parts.groups) < 2:
+    """A grouping against a yes/no outcome when there is one (class and survived), else two groupings."""
+    pair = [*parts.groups[:1], *parts.flags[:1]] if parts.flags else parts.groups[:2]
+    if len(pair) < 2:
         return None
-    first, second = parts.groups[:2]
+    first, second = pair
     return Suggestion(f"Are {spoken(first)} and {spoken(second)} related?", "crosstab", (first, second))
 
 

@@ -49,3 +49,16 @@ def test_a_suggested_question_asked_as_a_new_direction_is_answered(team):
     assert "compare" not in kinds and "significance" not in kinds  # neither the goal's question nor this one
     first, second = answer["provenance"]["answers"]
     assert first["settings"] == second["settings"]  # the earlier answer still stands: nothing was corrected
+
+
+def test_every_suggestion_is_answered_as_the_kind_it_was_offered_as(team):
+    attach_baskets(team["session"])
+    report = plan_and_run(team)
+    for suggestion in report["payload"]["provenance"]["suggested_questions"]:
+        feedback_on(team, report["message_id"], suggestion["question"], kind="new_direction")
+        work_until_idle()
+        answer = last(team["session"], "collaborative_response", sender="analyst")["payload"]
+        findings = answer["content"]["sections"][0]
+        assert answer["provenance"]["findings"]["kind"] == suggestion["kind"], suggestion["question"]
+        assert not findings["body"].startswith("I could not answer"), suggestion["question"]
+        assert findings["confidence"] >= 0.5, (suggestion["question"], findings["body"][:200])

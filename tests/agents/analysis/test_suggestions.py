@@ -47,7 +47,15 @@ TRIAL = Schema("trial", [
     {"name": "recovery_days", "type": "number", "distinct": 100, "min": 2, "max": 22},
     {"name": "relapsed", "type": "string", "distinct": 2, "values": ["no", "yes"]},
 ], 120)  # fmt: skip
-TABLES = {"retail": RETAIL, "cars": CARS, "penguins": PENGUINS, "one measure": ONE_MEASURE, "trial": TRIAL}
+TITANIC = Schema("titanic", [
+    {"name": "class", "type": "string", "distinct": 4, "values": ["1st", "2nd", "3rd", "crew"]},
+    {"name": "age_group", "type": "string", "distinct": 2, "values": ["adult", "child"]},
+    {"name": "sex", "type": "string", "distinct": 2, "values": ["female", "male"]},
+    {"name": "survived", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+], 2201)  # fmt: skip
+TABLES = {
+    "retail": RETAIL, "cars": CARS, "penguins": PENGUINS, "one measure": ONE_MEASURE, "trial": TRIAL, "titanic": TITANIC
+}  # fmt: skip
 
 
 def offered(schema):
@@ -115,6 +123,16 @@ def test_two_groups_are_named_by_their_values_in_the_test_of_their_difference():
     _, suggestions = offered(PENGUINS)
     test = next(s for s in suggestions if s.kind == "significance")
     assert test.question == "Is the difference in body mass g between female and male statistically significant?"
+
+
+def test_a_yes_no_outcome_is_tested_and_crossed_when_nothing_is_measured():
+    _, suggestions = offered(TITANIC)
+    assert [s.question for s in suggestions] == [
+        "Is the difference in survived between adult and child statistically significant?",
+        "What share of the rows does each sex account for?",
+        "Are class and survived related?",
+        "Which columns have missing values?",
+    ]
 
 
 def test_a_year_column_offers_a_forecast_past_its_last_year():
