@@ -24,7 +24,9 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
     """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence``, ``chart``, its
     chart as a Markdown block or "", and ``stale``, why it may no longer hold, or ""), ``status`` in
     words, ``reviewer`` ("" when nobody reviewed it), ``seq`` of the report in the thread and ``node``,
-    its number on the map; only ``goal`` and no answers before a report answers the session."""
+    its number on the map, ``suggested``, the questions the analysis offers to answer next, ``asking``,
+    those of them asked since, and ``ask``, the report a suggested question is asked of; only ``goal``
+    and no answers before a report answers the session."""
     entry = graph_cache.entry(session)
     with entry.lock:
         context = entry.graph
@@ -51,6 +53,23 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
         "reviewer": reviewer,
         "seq": report["seq"],
         "node": placed.index if placed else None,
+        **_suggested(session, analysis),
+    }
+
+
+def _suggested(session: WorkSession, analysis: dict[str, Any]) -> dict[str, Any]:
+    """The questions the analysis suggests, split into those still to ask and those asked of it since
+    (the analyst's answer is on its way: the card says so instead of offering them again)."""
+    offered = [s["question"] for s in (analysis["payload"].get("provenance") or {}).get("suggested_questions") or []]
+    replies = Message.objects.filter(session=session, payload_type="human_feedback", in_reply_to=analysis["message_id"])
+    since = {
+        (e["payload"].get("specific_instructions") or {}).get("request")
+        for e in replies.values_list("envelope", flat=True)
+    }
+    return {
+        "suggested": [q for q in offered if q not in since],
+        "asking": [q for q in offered if q in since],
+        "ask": analysis["message_id"],
     }
 
 

@@ -18,7 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from agents.analysis.readings import asked_words
+from agents.analysis.suggestions import MOST as MOST_SUGGESTED
+from agents.analysis.suggestions import answered_by, suggested_questions
 from agents.behaviours.analysing import Analysis
+from agents.behaviours.answering import request_for
 from agents.behaviours.answers import answers_now, answers_of, asks_another_question, earlier_section, headline_lines
 from agents.behaviours.import_sections import data_as_read
 from agents.behaviours.instructions import WHAT_I_CAN_DO, Understood, settings_of, understand
@@ -165,6 +168,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
     sections[:1] = opening
     body = "\n\n".join(f"## {s['title']}\n\n{s['body']}" for s in sections)
     questions = analysis.questions[:20]
+    suggested = _suggestions(analysis, chosen, findings_request, answers)
     return {
         "task_step_id": f"task-{run.task.pk}",
         "content": {"format": "markdown", "body": f"# Analysis of {', '.join(chosen)}\n\n{body}", "sections": sections},
@@ -173,7 +177,8 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
         "confidence_score": overall,
         "uncertainties": analysis.uncertainties[:200],
         "next_step_recommendations": [
-            {"description": "Review the figures against the source data", "required_capability": "review"}
+            {"description": "Review the figures against the source data", "required_capability": "review"},
+            *({"description": f"Ask: {s['question']}", "required_capability": "analysis"} for s in suggested),
         ],
         "open_questions_for_human": questions,
         "provenance": {
@@ -187,10 +192,24 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
             "imports": analysis.imports,
             "roles": {t: {c["name"]: c["role"] for c in analysis.schema(t).columns} for t in chosen},
             "figures": analysis.figures,
+            "suggested_questions": suggested,
             "questions": [{**record, "index": index} for index, record in enumerate(analysis.asked[: len(questions)])],
             EARLIER_QUESTIONS_STAND: True,  # a question asked before is not asked again: it waits where it was
         },
     }
+
+
+def _suggestions(
+    analysis: Analysis, chosen: list[str], findings: dict[str, Any], answers: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Questions the table the findings read can answer next (agents/analysis/suggestions.py), but
+    for those the session's questions asked already, as the question reader reads them."""
+    table = str(findings["table"]) if findings.get("table") in chosen else chosen[0]
+    schema, rows = analysis.schema(table), analysis.settings["rows"].get(table, [])
+    asked = [findings, *(request_for(str(a.get("asked") or ""), schema, rows).as_dict() for a in answers)]
+    offered = suggested_questions(schema, most=MOST_SUGGESTED + len(asked))
+    fresh = [s for s in offered if not any(answered_by(s, request) for request in asked)]
+    return [{**s.as_dict(), "table": table} for s in fresh[:MOST_SUGGESTED]]
 
 
 def _opening(

@@ -50,18 +50,31 @@ def feedback_panel(request: SignedInRequest, access: Access, checksum: str, **ex
     return render(request, "workspace/partials/feedback_panel.html", context)
 
 
+SUGGESTION = "suggestion"  # the form is a suggested question's button: one line beside it answers, not the panel
+
+
+def feedback_reply(request: SignedInRequest, access: Access, checksum: str, **extra: Any) -> HttpResponse:
+    """The feedback panel again, or for a suggested question's button a line saying it was asked or why not."""
+    if request.POST.get("view") != SUGGESTION:
+        return feedback_panel(request, access, checksum, **extra)
+    prompt, conflict = extra.get("prompt"), extra.get("conflict")
+    error = extra.get("error") or (prompt.message if prompt else "") or (conflict or {}).get("message", "")
+    sent = f"Asked: your question is in the thread as #{extra.get('sent_seq')}; the analyst answers it next."
+    return render(request, "workspace/partials/answered.html", {"error": error} if error else {"sent": sent})
+
+
 @login_required
 @require_POST
 def feedback_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
-    """The feedback panel: the person's feedback through feedback_give, or the panel again saying why
-    not. Access is read once; the panel comes back at the new head the ack names."""
+    """The feedback panel (or a suggested question's button): the person's feedback through feedback_give,
+    or the panel again saying why not. Access is read once; the panel comes back at the new head the ack names."""
     access = member_access(request, session_id)
     if not access.can_comment:
         error = "Viewers read the session; ask its owner to make you an editor."
-        return feedback_panel(request, access, access.session.head_checksum, error=error)
+        return feedback_reply(request, access, access.session.head_checksum, error=error)
     payload = feedback_payload(request.POST)
     if isinstance(payload, Prompt):
-        return feedback_panel(request, access, access.session.head_checksum, prompt=payload, form=request.POST)
+        return feedback_reply(request, access, access.session.head_checksum, prompt=payload, form=request.POST)
     try:
         ack = feedback_give(
             access=access,
@@ -73,10 +86,10 @@ def feedback_post(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         head = access.session.head_checksum  # read now, after the refusal
         if error.code == "CONTEXT_CONFLICT":
             conflict = {"message": error.message, **error.details}
-            return feedback_panel(request, access, head, conflict=conflict, form=request.POST)
-        return feedback_panel(request, access, head, error=error.message, form=request.POST)
+            return feedback_reply(request, access, head, conflict=conflict, form=request.POST)
+        return feedback_reply(request, access, head, error=error.message, form=request.POST)
     sent = f"Your {feedback_label(payload['feedback_type'])} is in the thread as #{ack.seq}."
-    return feedback_panel(request, access, ack.head, sent=sent, sent_seq=ack.seq)
+    return feedback_reply(request, access, ack.head, sent=sent, sent_seq=ack.seq)
 
 
 @login_required

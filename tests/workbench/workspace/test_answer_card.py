@@ -113,3 +113,33 @@ def test_the_card_tells_who_decides_what_waits_and_a_commenter_that_nothing_wait
     client.force_login(world["commenter"])
     html = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
     assert "Nothing for you to decide." in card(html) and "For you" not in card(html)
+
+
+SUGGESTED = [
+    {"question": "How did the average sales change over time?", "kind": "trend", "columns": ["sales", "day"]},
+    {"question": "Are there any outliers in sales?", "kind": "outliers", "columns": ["sales"]},
+]
+
+
+def test_the_suggested_questions_are_one_click_away_and_a_click_asks_one_of_the_analysis(world, client):
+    session = world["session"]
+    post_message(session, agent_in(session, "analyst"), analysis, "a1", [("Which region sells most?", NORTH)])
+    report = session.messages.get(message_id="a1")
+    report.envelope["payload"]["provenance"]["suggested_questions"] = SUGGESTED  # as the analyst offers them
+    report.save(update_fields=["envelope"])
+    assert "Ask next How did the average sales change over time? Are there any outliers in sales?" in card(page(world))
+
+    url = reverse("workspace:feedback", args=[session.pk])
+    form = {"view": "suggestion", "target_message_id": "a1", "feedback_type": "new_direction",
+            "instruction": SUGGESTED[1]["question"]}  # fmt: skip
+    said = visible_text(world["client"].post(url, form).content.decode())
+    asked = session.messages.get(payload_type="human_feedback")
+    assert said.strip() == f"Asked: your question is in the thread as #{asked.seq}; the analyst answers it next."
+    assert asked.in_reply_to == "a1" and asked.envelope["payload"]["feedback_type"] == "new_direction"
+    assert asked.envelope["payload"]["specific_instructions"] == {"request": "Are there any outliers in sales?"}
+
+    shown = card(page(world))  # asked: no longer offered, and the card says the answer is on its way
+    assert "Ask next How did the average sales change over time? Asked: “Are there any outliers in sales?”" in shown
+    client.force_login(world["commenter"])
+    html = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
+    assert "Ask next" not in card(html)  # a commenter suggests refinements; owners and editors ask
