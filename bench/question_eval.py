@@ -21,6 +21,8 @@ import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +47,7 @@ TREND_WORDS = {
         "went down", "gone down",
     ),
 }  # fmt: skip
+CODE_BLOCK = re.compile(r"```python\n(.+?)```", re.S)
 # a number as a person prints it: an optional minus (or U+2212), thousands commas, decimals, then a
 # percent sign or a word that scales it ("3.64 million")
 PRINTED_NUMBER = re.compile(
@@ -161,6 +164,8 @@ class Turn:
     confidence: float | None = None
     clarification: dict[str, Any] | None = None  # the message, when it asked
     reading: str = ""  # how it said it read the question, and its doubts
+    code: str = ""  # the code under the answer that reproduces its figures
+    workspace: str = ""  # the session's files, where that code runs
 
 
 def _analyst_turn(session: Any) -> Turn:
@@ -180,7 +185,13 @@ def _analyst_turn(session: Any) -> Turn:
     if findings is None:
         return Turn("(no findings section)")
     said = [line for line in findings["body"].splitlines() if line.startswith(("I read this as", "Not sure"))]
-    return Turn(lead_sentence(findings["body"]), float(findings.get("confidence") or 0), reading=" ".join(said))
+    code = CODE_BLOCK.search(findings["body"])
+    return Turn(
+        lead_sentence(findings["body"]),
+        float(findings.get("confidence") or 0),
+        reading=" ".join(said),
+        code=code.group(1) if code else "",
+    )
 
 
 def ask(directory: Path, question: dict[str, Any], option_id: str | None = None) -> Turn:
@@ -201,6 +212,7 @@ def ask(directory: Path, question: dict[str, Any], option_id: str | None = None)
     try:
         work()
         turn = _analyst_turn(session)
+        turn.workspace = str(workspace_root(session.pk))
         if option_id is not None and turn.clarification is not None:
             human_says(
                 session,
@@ -209,6 +221,7 @@ def ask(directory: Path, question: dict[str, Any], option_id: str | None = None)
             )
             work()
             turn = _analyst_turn(session)
+            turn.workspace = str(workspace_root(session.pk))
     except Exception as exc:  # an analyst in the middle of a rewrite: a miss, not the end of the run
         turn = Turn(f"(the run failed: {type(exc).__name__}: {exc})"[:300])
     return turn
@@ -232,6 +245,20 @@ def verdict_of(turn: Turn, expected: dict[str, Any]) -> str:
     return "right" if lead_is_right(expected, turn.lead) else "wrong"
 
 
+def reproduces(turn: Turn, figure: float) -> bool:
+    """Whether the code under the answer, run as it is beside the session's file, prints the figure."""
+    if not turn.code:
+        return False
+    try:
+        ran = subprocess.run(
+            [sys.executable, "-c", turn.code], cwd=turn.workspace, capture_output=True, text=True, timeout=120
+        )
+    except subprocess.TimeoutExpired:
+        return False
+    printed = printed_numbers(ran.stdout)
+    return ran.returncode == 0 and any(figure_matches(value, decimals, figure) for value, decimals in printed)
+
+
 def auroc(right: list[float], wrong: list[float]) -> float | None:
     """The chance that a right answer's confidence is above a wrong one's (ties count half)."""
     if not right or not wrong:
@@ -247,12 +274,16 @@ def evaluate_questions(directory: Path) -> dict[str, Any]:
     asked: Counter[str] = Counter()
     confidences: dict[str, list[float]] = {"right": [], "wrong": []}
     misses = []
+    reproduced: list[str] = []
+    unreproduced: list[str] = []
     for question in questions:
         turn = ask(directory, question)
         verdict = verdict_of(turn, question)
         if verdict == "asked" and _offers_a_reading(directory, question, turn, [question]):
             verdict = "asked_well"
         verdicts[verdict] += 1
+        if verdict == "right":
+            (reproduced if reproduces(turn, question["figure"]) else unreproduced).append(question["id"])
         asked[question["kind"]] += 1
         right[question["kind"]] += verdict == "right"
         if verdict in confidences and turn.confidence is not None:
@@ -282,6 +313,8 @@ def evaluate_questions(directory: Path) -> dict[str, Any]:
         "right_at_most_trusted": sum(c <= TRUSTED_ABOVE for c in confidences["right"]),
         "by_kind": {kind: [right[kind], asked[kind]] for kind in KINDS if asked[kind]},
         "misses": misses,
+        "code_reproduces": [len(reproduced), len(reproduced) + len(unreproduced)],
+        "code_fails": unreproduced,
         "ambiguous": evaluate_ambiguous(directory),
     }
 
@@ -321,6 +354,9 @@ def report_questions(result: dict[str, Any]) -> bool:
         f"({result['wrong_above_trusted']} wrong above {TRUSTED_ABOVE}, target 0; "
         f"{result['right_at_most_trusted']} right at {TRUSTED_ABOVE} or below)"
     )
+    done, of = result["code_reproduces"]
+    fails = f": not {', '.join(result['code_fails'])}" if result["code_fails"] else ""
+    print(f"code: the code under {done} of {of} right answers, run as it is, prints the answer's figure{fails}")
     if result["ambiguous"] is not None:
         print("ambiguous questions: " + ", ".join(f"{k} {v}" for k, v in sorted(result["ambiguous"].items())))
     for miss in result["misses"]:

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from agents.analysis import looking, modelled
 from agents.analysis.groupings import first_category
-from agents.analysis.kinds import asked_of
+from agents.analysis.kinds import asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
-from agents.analysis.words import Mention
+from agents.analysis.words import Mention, split_name
+
+FEW_LEVELS = 6  # a number column of this few values, tested against another number, is the grouping
 
 
 def another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
@@ -25,15 +27,13 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
     if asked == "significance":
         _as_test(request, schema, every)
     elif asked == "missing":
-        looking.as_missing(request, schema, every)
+        looking.as_missing(request, schema, every, said)
     elif asked == "outliers":
         looking.as_outliers(request, schema, every, text)
     elif asked == "distribution":
         looking.as_distribution(request, schema)
-    elif asked == "top":
-        looking.as_top(request, schema, every, looking.how_many(text) or request.n, text)
-    elif asked == "which_row":
-        looking.as_which_row(request, schema, every, text)
+    elif asked in ("top", "which_row"):
+        _as_ranked(request, asked, text, schema, every)
     elif asked == "forecast":
         modelled.as_forecast(request, said, schema, every)
     elif asked == "rate":
@@ -42,8 +42,17 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         modelled.as_adjusted(request, text, schema, every)
     elif asked == "crosstab":
         looking.as_crosstab(request, schema, every)
-    elif asked == "two_factor":
-        looking.as_two_factor(request, schema, every)
+    elif asked == "two_factor" and not looking.as_two_factor(request, schema, every):
+        ranked = ranked_kind(request, text, said)  # "rank them by height and name the three shortest"
+        if ranked:
+            _as_ranked(request, ranked, text, schema, every)
+
+
+def _as_ranked(request: Request, asked: str, text: str, schema: Schema, every: list[Mention]) -> None:
+    if asked == "top":
+        looking.as_top(request, schema, every, looking.how_many(text) or request.n, text)
+    else:
+        looking.as_which_row(request, schema, every, text)
 
 
 def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
@@ -53,14 +62,17 @@ def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
     sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
     measured = list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
-    request.kind, request.missing = "significance", []
-    if len(measured) >= 2 and not named and not sides:  # "from pre to post": two measures of the same rows
-        request.measures, request.second, request.group = measured[:1], measured[1], None
+    first, request.kind, request.missing = request.kind, "significance", []
+    if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):
+        request.measures, request.second, request.group = measured[:1], measured[1], None  # "from pre to post"
         return
     request.subject = next((c["name"] for c in schema.columns if c.get("role") == "identifier"), None)
     yes_no = [n for n in named if n in binary and n != request.group]
-    if yes_no and (request.kind == "share" or not request.measures):
+    if yes_no and (first == "share" or not request.measures):
         request.measures = yes_no[:1]
+    few = [m for m in measured if 2 <= _distinct(schema, m) <= FEW_LEVELS]
+    if request.group is None and len(measured) >= 2 and few and not named:  # "do the three doses differ"
+        request.group, request.measures = few[0], [m for m in measured if m != few[0]]
     if request.group is None or request.group in request.measures:
         others = [n for n in [*named, *sides] if n not in request.measures]
         request.group = (
@@ -73,3 +85,14 @@ def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
     request.filters = [f for f in request.filters if f.get("column") not in request.measures
                        and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
+
+
+def _measured_twice(first: str, second: str) -> bool:
+    """Two columns of the same thing measured twice (pressure_before, pressure_after; score_1960,
+    score_1965): their names share a word that is no number."""
+    words = [{w for w in split_name(name) if not w.isdigit()} for name in (first, second)]
+    return bool(words[0] & words[1])
+
+
+def _distinct(schema: Schema, column: str) -> int:
+    return next((c.get("distinct") or 0 for c in schema.columns if c["name"] == column), 0)

@@ -222,6 +222,8 @@ def _regress(b: dict[str, Any]) -> list[str]:
 
 
 def _period_keys(time: str, period: str) -> str:
+    if period == "value":  # each date (or number) its own period
+        return f"df[{time}]"
     code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}.get(period, "Y")
     return f"(df[{time}].dt.to_period({code!r}).astype(str) if df[{time}].dtype.kind == 'M' else df[{time}])"
 
@@ -281,13 +283,20 @@ def _growth(b: dict[str, Any]) -> list[str]:
 
 
 def _rank_differences(b: dict[str, Any]) -> list[str]:
+    """Eta squared of each measure over the groups, and for two groups Cohen's d (as the answer gives)."""
     g = _q(b["group_by"])
     return [
         "def eta_squared(s):",
         f"    groups = s.groupby(df[{g}])",
         "    return (groups.count() * (groups.mean() - s.mean()) ** 2).sum() / ((s - s.mean()) ** 2).sum()",
+        "def cohens_d(s):",
+        f"    (_, a), (_, b) = list(s.dropna().groupby(df[{g}]))[:2]",
+        "    pooled = ((len(a) - 1) * a.var() + (len(b) - 1) * b.var()) / (len(a) + len(b) - 2)",
+        "    return abs(a.mean() - b.mean()) / pooled ** 0.5",
         f"numbers = {_numbers(b.get('measures'), b['group_by'])}",
         "print(numbers.apply(eta_squared).sort_values(ascending=False))",
+        f"if df[{g}].nunique() == 2:",
+        "    print(numbers.apply(cohens_d).sort_values(ascending=False))",
     ]
 
 

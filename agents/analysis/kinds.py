@@ -404,13 +404,20 @@ def asked_of(
     over_groups = SPREAD_OVER_GROUPS.search(text) and group_named  # "across regions", not "among respondents"
     if shape and not categories_shared and not over_groups:
         return "distribution"
+    if looking.MIX_DIFFERS.search(text) and not measure_named:
+        return "crosstab"
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"
     if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
         return "crosstab"
+    return ranked_kind(request, text, said)
+
+
+def ranked_kind(request: Request, text: str, said: str) -> str | None:
+    """A list of rows ("the five densest": the superlative may name the measure too) or the one row."""
     listed = looking.how_many(text) and not (DIFFER.search(text) or APART.search(text))  # "the three species apart"
     if looking.ranks(said) and listed and request.kind in ("compare", "statistic", "share"):
-        return "top"  # "the five densest": the superlative may name the measure too
+        return "top"
     if looking.ranks(said):
         return "which_row"
     return None

@@ -14,7 +14,7 @@ from agents.analysis.filters import NUMBER_WORDS
 from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, statistic_of
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
-from agents.analysis.words import Mention
+from agents.analysis.words import Mention, split_name, stem
 
 COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
 MISSING = re.compile(
@@ -26,7 +26,7 @@ MISSING = re.compile(
     r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
     r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b"
     r"|\b(?:didn't|don't|never|couldn't|not) (?:give|answer|report|state|provide|say|tell)\b"
-    r"|\bno answers?\b|\bunanswered\b|\b(?:declined|refused) to\b",
+    r"|\bno answers?\b|\bunanswered\b|\b(?:declined|refused) to\b|\bno values?\b|\bunknown\b|\bno data\b",
     re.I,
 )
 NA_SAID = re.compile(r"\bNAs?\b|\bN/A\b")  # R's NA, said in capitals
@@ -59,6 +59,24 @@ SINGLE = re.compile(
 )
 ASKED = re.compile(r"\b(?:which|what|who|whose)\s+(?:[\w-]+\s+){0,2}$", re.I)  # "which stone", "what patient"
 WITHIN = re.compile(r"\b(?:within|for its|for their|in its|in their|compared to (?:its|their) own)\b", re.I)
+
+
+WHO = re.compile(r"^\W*who\b|\bwho\s+(?:is|are|was|were|has|have|had|did)\b", re.I)
+FIND_THE = re.compile(
+    r"\b(?:find|name|list|show)\s+(?:me\s+)?the\s+(?:\w+\s+){0,3}$|\b(?:[a-z]{2,}est|most\s+\w+|least\s+\w+)\s+$", re.I
+)  # "find the character", "the oldest character"
+
+
+def rows_asked(text: str, schema: Schema) -> bool:
+    """Whether the question asks for rows by their name: "who is the tallest", or the rows' own noun, the
+    table's ("which characters are heaviest" of star_wars_characters, "find the storm with ...")."""
+    if WHO.search(text):
+        return True
+    nouns = {stem(word) for word in split_name(schema.table)[-1:]}
+    return any(
+        stem(m.group()) in nouns and (ASKED.search(text[: m.start()]) or FIND_THE.search(text[: m.start()]))
+        for m in re.finditer(r"[A-Za-z]+", text)
+    )
 
 
 def how_many(text: str) -> int | None:
@@ -100,7 +118,8 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     request.kind, request.n = "top", n
     kept_one = any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters)
     names = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
-    named_rows = names is not None and any(m.column == names for m in named)  # "which five countries"
+    # "which five countries", "who are the three heaviest"
+    named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
     else:
@@ -124,7 +143,8 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
         label = times[0] if times else None
     else:  # "which stone is the heaviest": the rows' own name asked for
         label = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
-        label = label if any(m.column == label and ASKED.search(text[: m.start]) for m in named) else None
+        asked_by_name = any(m.column == label and ASKED.search(text[: m.start]) for m in named)
+        label = label if asked_by_name or rows_asked(text, schema) else None
     group_said = any(m.column == request.group for m in named)
     if request.group is not None and request.group != label and group_said:
         return False  # "which month of the year": the months compared
@@ -150,10 +170,23 @@ def as_distribution(request: Request, schema: Schema) -> None:
     _one_measure(request, schema)
 
 
-def as_missing(request: Request, schema: Schema, named: list[Mention]) -> None:
+TABLE_NOUN = re.compile(r"^\W*(?:table|data(?:set)?|file|sheet|spreadsheet)\b", re.I)
+
+
+def as_missing(request: Request, schema: Schema, named: list[Mention], text: str) -> None:
     """ "How many values are missing in each column" looks at them all; "how many rows lack a density"
-    at the columns named, whatever filter the first reading made of their words ("no density": 0)."""
-    said = list(dict.fromkeys(m.column for m in named if m.score == 1 or m.column in request.measures))
+    at the columns named, whatever filter the first reading made of their words ("no density": 0). A
+    column's word that names the table ("the storm table") names no column."""
+    said = list(
+        dict.fromkeys(
+            m.column
+            for m in named
+            if (m.score == 1 or m.column in request.measures) and not TABLE_NOUN.search(text[m.end :])
+        )
+    )
+    things = {c["name"] for c in schema.columns if c.get("role") == "identifier"} | set(schema.row_names)
+    if len(said) > 1:  # "how many storms have no diameter": the storms are the rows counted
+        said = [c for c in said if c not in things] or said
     request.kind, request.group, request.missing = "missing", None, []
     request.measures = said
     request.filters = [f for f in request.filters if f.get("column") not in said]
@@ -170,7 +203,13 @@ COMBINATION = re.compile(
     r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\bpairings?\b|\btogether\b|\binteract\w*|\bmix of\b"
     r"|\bcross(?:ed)? with\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
+    r"|-by-"  # "the school-by-grade groups"
     r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
+    re.I,
+)
+MIX_DIFFERS = re.compile(  # "is the mix of boys and girls different between the schools"
+    r"\b(?:mix|make-?up|composition|balance|proportions?|breakdown) of\b.{0,60}"
+    r"\b(?:differ\w*|vary|varies|same|change\w*)\b",
     re.I,
 )
 RELATED = re.compile(
@@ -180,9 +219,14 @@ RELATED = re.compile(
 )
 
 
+FEW_VALUES = 12  # a number column of this few values, named to cross or combine, is a grouping ("dose")
+
+
 def categories_named(request: Request, schema: Schema, named: list[Mention]) -> list[str]:
-    """The category columns the question names (or names by their values), in the order said."""
-    categories = set(schema.categories)
+    """The category columns the question names (or names by their values), in the order said; a number
+    of a few values counts ("the supplement and dose combination": 0.5, 1 and 2 mg)."""
+    few = {c["name"] for c in schema.columns if c["type"] == "number" and 2 <= (c.get("distinct") or 0) <= FEW_VALUES}
+    categories = set(schema.categories) | few
     valued = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in categories]
     ordered = sorted(named, key=lambda m: m.start)
     full = [m for m in ordered if m.column in categories and m.score == 1]
@@ -215,7 +259,11 @@ def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
 
 def as_two_factor(request: Request, schema: Schema, named: list[Mention]) -> bool:
     """ "Which combination of cut and colour fetches the highest price?": the measure over every pair."""
-    categories = [c for c in categories_named(request, schema, named) if c not in request.measures]
+    categories = categories_named(request, schema, named)
+    if len(categories) >= 2:
+        request.measures = [m for m in request.measures if m not in categories[:2]]
+    else:
+        categories = [c for c in categories if c not in request.measures]
     times = [m.column for m in named if m.column in schema.times and m.score == 1 and m.column not in categories]
     categories += times[: max(0, 2 - len(categories))]  # "across continents and years": years are a factor
     if len(categories) < 2:

@@ -81,7 +81,8 @@ FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption",
 PERIODIC = re.compile(r"daily|weekly|monthly|quarterly|yearly|annual|annually|hourly", re.I)
 LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year",
           "annually": "year", "quarterly": "quarter", "hourly": "hour", "men": "man", "women": "woman",
-          "people": "person", "children": "child", "lives": "life"}  # fmt: skip
+          "people": "person", "children": "child", "lives": "life", "teeth": "tooth", "feet": "foot",
+          "mice": "mouse", "geese": "goose", "wives": "wife", "leaves": "leaf", "halves": "half"}  # fmt: skip
 
 
 BRITISH = re.compile(r"^(colo|flavo|favo|behavio|harbo|labo|neighbo|hono|humo|odo|vigo|armo)ur(\w*)$")

@@ -119,10 +119,17 @@ def chart_fence(chart: dict[str, Any] | None) -> list[str]:
 
 
 def how_computed(
-    source: str, operation: str, body: dict[str, Any], request: Request, file: dict[str, Any] | None = None
+    source: str,
+    operation: str,
+    body: dict[str, Any],
+    request: Request,
+    file: dict[str, Any] | None = None,
+    resolved: dict[str, Any] | None = None,
 ) -> list[str]:
+    """How the answer was computed: the SAP call as sent, and the pandas code with what the operation
+    resolved (``resolved``: the period "auto" chose) so that it computes the same figures."""
     block = format_block("query", operation, body, "q").strip()
-    script = (reproduction(operation, body, file) if file else None) or ""
+    script = (reproduction(operation, {**body, **(resolved or {})}, file) if file else None) or ""
     in_pandas = ["- To reproduce it in pandas, beside the file:", "", "```python", script.rstrip(), "```", ""]
     where = f"- Rows: only those where {prose.rows_words(request.filters)}." if request.filters else "- Rows: all."
     return [
@@ -231,7 +238,8 @@ def findings(
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
     lines += chart_fence(result.get("chart"))
     lines += ["", f"*You asked: “{' '.join(text.split())}”*"]
-    lines += how_computed(source, operation, body, request, analysis.file_reading(schema.table))
+    resolved = {"period": result["period"]} if body.get("period", "auto") == "auto" and result.get("period") else {}
+    lines += how_computed(source, operation, body, request, analysis.file_reading(schema.table), resolved)
     return {
         "id": "findings",
         "title": "Findings",

@@ -56,20 +56,24 @@ def test_a_yes_no_outcome_is_tested_as_shares(team):
     assert "% of placebo against" in lead and "are yes for relapsed" in lead and "chi-square test" in lead
 
 
-def attach_visits(session):
+def attach_visits(session, name):
     """Twenty patients before and after a treatment: a drop of about 4 hidden by the spread between patients,
-    in long form (a row per patient and visit) and wide form (a row per patient)."""
+    in long form (visits.csv: a row per patient and visit) or wide form (wide.csv: a row per patient)."""
     rng = np.random.default_rng(21)
     base = rng.normal(140, 15, 20)
     before, after = base + rng.normal(0, 1.5, 20), base - 4 + rng.normal(0, 1.5, 20)
-    root = workspace_root(session.pk)
-    with (root / "visits.csv").open("w", newline="") as long, (root / "wide.csv").open("w", newline="") as wide:
-        long_rows, wide_rows = csv.writer(long), csv.writer(wide)
-        long_rows.writerow(["patient", "visit", "pressure"])
-        wide_rows.writerow(["patient", "pressure_before", "pressure_after"])
+    with (workspace_root(session.pk) / name).open("w", newline="") as out:
+        rows = csv.writer(out)
+        rows.writerow(
+            ["patient", "visit", "pressure"]
+            if name == "visits.csv"
+            else ["patient", "pressure_before", "pressure_after"]
+        )
         for patient, (b, a) in enumerate(zip(before, after, strict=True), start=1):
-            long_rows.writerows([[patient, "before", round(b, 2)], [patient, "after", round(a, 2)]])
-            wide_rows.writerow([patient, round(b, 2), round(a, 2)])
+            if name == "visits.csv":
+                rows.writerows([[patient, "before", round(b, 2)], [patient, "after", round(a, 2)]])
+            else:
+                rows.writerow([patient, round(b, 2), round(a, 2)])
     return np.round(before, 2), np.round(after, 2)
 
 
@@ -81,7 +85,7 @@ def attach_visits(session):
     ],
 )
 def test_the_same_patients_measured_twice_get_a_paired_test(team, attached, goal):
-    before, after = attach_visits(team["session"])
+    before, after = attach_visits(team["session"], attached)
     report = plan_and_run(team, goal=goal, attached=attached)
     found = report["payload"]["content"]["sections"][0]
     lead = found["body"].split("\n", 1)[0].replace("**", "")
