@@ -280,8 +280,10 @@ def number_filters(
     times: list[str] | tuple[str, ...] = (),
     dates: list[str] | tuple[str, ...] = (),
     fallback: str | None = None,
+    levels: dict[str, list[Any]] | None = None,
 ) -> list[Found]:
-    """The comparisons of number (and date) columns the text states, each turned round when it is excluded."""
+    """The comparisons of number (and date) columns the text states, each turned round when it is excluded;
+    a level of a few-valued column (``levels``) said with its unit ("at 2 mg") keeps its rows."""
     columns = Columns([*numbers, *dates], ranges or {}, list(times), list(dates))
     found = []
     for start, end, op, value, adjective, timely in _comparisons(text):
@@ -300,12 +302,35 @@ def number_filters(
             condition = _condition(column, op, value, excluded=excluded)
         found.append(Found(condition, begin, finish, column))
     found += _counted(text, columns, [range(f.start, f.end) for f in found])
+    found += _with_unit(text, levels or {}, [range(f.start, f.end) for f in found])
+    return found
+
+
+UNIT_WORDS = {"cm", "mm", "kg", "lb", "lbs", "ft", "ms", "min", "hr", "hrs", "km", "kmh", "kph", "mph", "ppm", "ppb",
+              "mg", "ml", "oz", "gal", "kwh", "gwh", "usd", "eur", "gbp"}  # fmt: skip
+WITH_UNIT = re.compile(r"(?<![\d,.])(\d+(?:\.\d+)?)\s*([a-z]{2,4})\b", re.I)
+
+
+def _with_unit(text: str, levels: dict[str, list[Any]], taken: list[range]) -> list[Found]:
+    """ "At 2 mg/day", "the 0.5 mg dose": a number said with the unit of a few-valued column (dose_mg),
+    and one of its values, keeps the rows at that level."""
+    found = []
+    for match in WITH_UNIT.finditer(text):
+        unit, value = match.group(2).lower(), float(match.group(1))
+        if unit not in UNIT_WORDS or any(match.start() in span for span in taken):
+            continue
+        columns = [c for c, values in levels.items() if unit in split_name(c) and value in values]
+        if len(columns) == 1:
+            level = int(value) if value.is_integer() else value
+            condition = _condition(columns[0], "=", level, excluded=excluded_at(text, match.start()))
+            found.append(Found(condition, match.start(), match.end(), columns[0]))
     return found
 
 
 COUNT_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
-COUNTED = re.compile(r"\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", re.I)
+# never the end of a bigger number ("100,000 population") nor a unit ("per 1000 people")
+COUNTED = re.compile(r"(?<![\d,.])(?<!\bper )\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", re.I)
 
 
 KINDS_OF = re.compile(r"\s+(?:codes?|levels?|groups?|categories|category|values?|kinds?|types?|classes)\b", re.I)

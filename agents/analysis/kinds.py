@@ -336,7 +336,7 @@ SIGNIFICANCE = re.compile(
     r"\b(?:statistically|significan(?:t|ce|tly)|p[- ]?values?|t[- ]?tests?|anova|chi[- ]?squared?"
     r"|(?:by|due to|down to|just|mere|pure|random|from|be|is|was|only) (?:just |only |merely |down to |due to )?"
     r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
-    r"|chance alone|(?:a )?fluke|real (?:difference|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
+    r"|chance alone|(?:a )?fluke|real (?:diff\w*|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
     r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"
     r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter)\b",
     re.I,
@@ -353,7 +353,7 @@ OWN_WORDS = {
     "two_factor": (looking.COMBINATION,),
     "crosstab": (looking.RELATED,),
     "forecast": (modelled.FORECAST,),
-    "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING),
+    "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING, modelled.SLOPE),
     "adjusted": (modelled.ADJUSTED,),
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
@@ -392,7 +392,8 @@ def asked_of(
         "trend",
     ):
         return "adjusted"
-    if modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said):
+    changing = modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said)
+    if changing or modelled.SLOPE.search(said):
         return "rate"
     if looking.MISSING.search(text) or looking.NA_SAID.search(text):
         return "missing"

@@ -24,9 +24,10 @@ FORECAST = re.compile(
 YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")
 RATE_UNIT = re.compile(
     r"\bper[- ](?:[a-z]+ )?(?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
-    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b",
+    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b|\byearly\b|\bover the years\b",
     re.I,
 )
+SLOPE = re.compile(r"\bslopes?\b|\bsteep\w*|\blinear trend\b|\bline of best fit\b", re.I)  # a rate, said as such
 SPEED = re.compile(
     r"\bfast\w*|\bquick\w*|\bslow\w*|\bsteep\w*|\brapid\w*|\bhow much\b|\bby how many\b|\brate\b|\bslopes?\b"
     r"|\bby the most\b|\bthe most \w+ (?:per|a|each)\b",
@@ -38,6 +39,7 @@ CHANGING = re.compile(
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
 SLOWLY = re.compile(r"\bslow\w*|\bleast (?:quickly|fast|steeply|affected)\b|\blowest (?:[\w-]+ )?slope\b", re.I)
+AS_X = re.compile(r"\bas (?:the |its |their )?$", re.I)  # "as the dose goes up": the rate is per dose
 PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
 ADJUSTED = re.compile(
     r"\b(?:after|when|once|while|if)\s+(?:you\s+|we\s+)?(?:account\w*|adjust\w*|control\w*|correct\w*|allow\w*)\s+for\b"
@@ -93,10 +95,12 @@ def _names_year(condition: dict[str, Any], year: int) -> bool:
 def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
     """ "How fast do chicks gain weight per day on each diet?": each group's slope of the measure on a
     time (or on the number the rate is per: "per extra ring"), steepest first."""
-    per = [  # "per extra ring"; not the "per person" of co2_per_person
+    per = [  # "per extra ring", "as the dose goes up"; not the "per person" of co2_per_person
         m.column
         for m in named
-        if m.column in schema.numbers and PER_X.search(text[: m.start]) and "per" not in split_name(m.column)
+        if m.column in schema.numbers
+        and (PER_X.search(text[: m.start]) or AS_X.search(text[: m.start]))
+        and "per" not in split_name(m.column)
     ]
     times = [m.column for m in named if m.column in schema.times] or schema.times
     x = per[0] if per else times[0] if times else None

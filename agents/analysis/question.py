@@ -12,6 +12,7 @@ import re
 
 from agents.analysis.asked_kinds import another_kind
 from agents.analysis.association import alternatives, read_association
+from agents.analysis.columns_said import columns_named, without_errand
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.groupings import first_category
 from agents.analysis.periods import period_of, periods_spanned
@@ -48,10 +49,8 @@ from agents.analysis.phrases import (
     RATE_NAME,
     SHARE,
     SHARE_OF_TOTAL,
-    STATISTIC_ONLY,
     STEEP,
     SUPERLATIVE,
-    TABLE_WORDS,
     TIME_WORDS,
     WHICH,
     WHICH_BEFORE,
@@ -67,7 +66,7 @@ from agents.analysis.request import Request, Said
 from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
 from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, Schema
-from agents.analysis.words import PERIODIC, Mention, mentions, split_name, stem, value_mentions
+from agents.analysis.words import Mention, split_name, value_mentions
 
 
 def kind_of(
@@ -127,9 +126,9 @@ FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
 
 def read_question(text: str, schema: Schema) -> Request:
     """The structured request for ``text`` (a goal, with any later refinements appended)."""
-    text = asked = _without_errand(" ".join((text or "").split()), schema)
+    text = asked = without_errand(" ".join((text or "").split()), schema)
     said_values = value_mentions(text, schema.values())
-    every = measures_apart(text, _columns_named(text, schema), schema)
+    every = measures_apart(text, columns_named(text, schema), schema)
     # "how much rain fell": an amount of rain, the precipitation column, not the rainy days
     amounts = [(m.start, m.end) for m in every if m.column in schema.numbers and AMOUNT.search(text[: m.start])]
     # "the largest population of any municipality": the Municipality column names the rows, the word is
@@ -148,8 +147,9 @@ def read_question(text: str, schema: Schema) -> Request:
     table_words = set(split_name(schema.table))
     said_values = [v for v in said_values if _word_at(text, v[2]) not in table_words]
     value_found = value_filters(text, said_values)
+    levels = {c["name"]: c["values"] for c in schema.columns if c["type"] == "number" and c.get("values")}
     number_found = number_filters(
-        text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date")
+        text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date"), levels=levels
     )
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
@@ -166,6 +166,9 @@ def read_question(text: str, schema: Schema) -> Request:
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
     numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
+    # "at the 1 mg dose": a column kept at one value measures nothing, when another is named
+    held = {f.column for f in number_found if f.condition.get("op") == "="}
+    numbers = [n for n in numbers if n not in held] or numbers
     # A coded category is a grouping when said as one ("by region", "sex 1 vs 2"), else a measure like any other.
     grouped = {m.column for m in _group_mentions(text, schema, free)} | {f.column for f in compared}
     binary_columns = yes_no_columns(schema)
@@ -240,36 +243,6 @@ def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
     return any(m.column in categories and WHICH_BEFORE.search(text[: m.start]) for m in free)
 
 
-ERRAND = re.compile(
-    r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
-    r"[^:.?!]{0,60}?\b(?:csv|file|data(?:set)?|table|spreadsheet|export|upload)s?\b\s*[:.,;\u2013\u2014-]",
-    re.I,
-)
-
-
-def _without_errand(text: str, schema: Schema) -> str:
-    """The question without its errand ("Analyse the attached chick weights CSV: how fast ...?") when the
-    question names columns of its own: the file's name says what the file is, not what is asked."""
-    errand = ERRAND.search(text)
-    if errand is None or not _columns_named(text[errand.end() :], schema):
-        return text
-    return " " * errand.end() + text[errand.end() :]
-
-
-def _columns_named(text: str, schema: Schema) -> list[Mention]:
-    """The columns the question names, leaving out words that name the table or a period ("monthly")."""
-    return _named_apart_from_statistics(
-        text,
-        [
-            m
-            for m in mentions(text, [c["name"] for c in schema.columns])
-            if not _names_the_table(text, m, schema)
-            and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
-        ],
-        schema,
-    )
-
-
 def _compared(text: str, schema: Schema, number_found: list[Found], every: list[Mention]) -> list[Found]:
     """ "smoker = 1 / 0", "sex 1 vs 2": values of a coded category set side by side are its groups."""
     if not COMPARE.search(text):
@@ -277,13 +250,6 @@ def _compared(text: str, schema: Schema, number_found: list[Found], every: list[
     compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
     listed = [f for f in coded_values(text, schema, every) if f.condition.get("op") == "in" or "and" in f.condition]
     return compared + listed  # "individual_deductible 1 vs 0"
-
-
-def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
-    """ "in total" names total_eur only when no other measure is named: otherwise it is the statistic."""
-    said = [m for m in found if not STATISTIC_ONLY.fullmatch(text[m.start : m.end])]
-    numbers = {m.column for m in said if m.score == 1 and m.column in schema.numbers}
-    return [m for m in found if m in said or not numbers]
 
 
 def _without(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
@@ -297,13 +263,6 @@ def _without(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
 def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:
     """ "The number of unemployed" names the unemployed column's values, not a count of rows."""
     return any(m.column in schema.numbers and COUNT_OF.search(text[: m.start]) for m in free)
-
-
-def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
-    """ "Analyse the baskets CSV data": words that name the table, not a column (basket_value)."""
-    said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
-    of_the_table = said <= {stem(w) for w in split_name(schema.table)}
-    return mention.score < 1 and of_the_table and bool(TABLE_WORDS.match(text[mention.end :]))
 
 
 def _filtered_measures(found: list[Found]) -> list[str]:

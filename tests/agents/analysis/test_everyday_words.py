@@ -80,3 +80,52 @@ def test_on_average_is_no_average_player():
 def test_a_peak_asks_for_the_row():
     request = read_question("When did Japan's CO2 per person peak?", EMISSIONS)
     assert request.kind == "which_row" and request.label == "year" and request.direction == "high"
+
+
+TOOTH = Schema("tooth_growth", [
+    {"name": "animal_no", "type": "number", "distinct": 60, "min": 101, "max": 160, "role": "identifier"},
+    {"name": "supplement", "type": "string", "distinct": 2, "values": ["OJ", "VC"]},
+    {"name": "dose_mg", "type": "number", "distinct": 3, "min": 0.5, "max": 2, "values": [0.5, 1, 2]},
+    {"name": "tooth_length", "type": "number", "distinct": 43, "min": 4.2, "max": 33.9},
+], 60)  # fmt: skip
+TB = Schema("tb_cases", [
+    {"name": "country", "type": "string", "distinct": 4, "values": ["China", "Kenya", "Mexico", "Viet Nam"]},
+    {"name": "year", "type": "number", "distinct": 14, "min": 2000, "max": 2013, "role": "time"},
+    {"name": "new_cases", "type": "number", "distinct": 56, "min": 10, "max": 9e5},
+    {"name": "population", "type": "number", "distinct": 56, "min": 1e6, "max": 1.4e9},
+    {"name": "cases_per_100k", "type": "number", "distinct": 56, "min": 1, "max": 800},
+], 56)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("At the 1 mg dose, which supplement gives longer teeth?",
+         {"kind": "compare", "measures": ["tooth_length"], "filters": [{"column": "dose_mg", "op": "=", "value": 1}]}),
+        ("Which supplement and dose combination produced the shortest teeth on average?",
+         {"kind": "two_factor", "group": "supplement", "second": "dose_mg", "measures": ["tooth_length"]}),
+        ("Test whether the three doses lead to different mean tooth lengths.",
+         {"kind": "significance", "group": "dose_mg", "measures": ["tooth_length"]}),
+        ("Check whether supplement and dose are associated.",
+         {"kind": "crosstab", "group": "supplement", "second": "dose_mg"}),
+        ("For which supplement does tooth length increase more steeply as the dose goes up?",
+         {"kind": "rate", "group": "supplement", "time": "dose_mg", "measures": ["tooth_length"]}),
+    ],
+)  # fmt: skip
+def test_a_few_valued_number_is_a_level_a_grouping_or_the_x_of_a_slope(text, expected):
+    request = read_question(text, TOOTH).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("For China, which year had the lowest TB rate per 100,000 population?",
+         {"measures": ["cases_per_100k"], "filters": [{"column": "country", "op": "=", "value": "China"}]}),
+        ("Fit a linear trend of new cases against year for each of Kenya, Mexico and China: which is steepest?",
+         {"kind": "rate", "group": "country", "measures": ["new_cases"]}),
+    ],
+)  # fmt: skip
+def test_a_count_per_100000_and_a_slope_are_read_as_said(text, expected):
+    request = read_question(text, TB).as_dict()
+    assert {key: request[key] for key in expected} == expected

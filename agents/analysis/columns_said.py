@@ -1,0 +1,68 @@
+"""Which columns a question names: its words matched to the columns' names, less the words that name
+the table, a period or the errand around the question ("Analyse the attached chick weights CSV: ..."),
+and a per-count measure said by its unit ("the rate per 100,000 population"). Plain Python."""
+
+from __future__ import annotations
+
+import re
+
+from agents.analysis.phrases import STATISTIC_ONLY, TABLE_WORDS
+from agents.analysis.schema import Schema
+from agents.analysis.words import PER_COUNT, PERIODIC, Mention, mentions, split_name, stem
+
+ERRAND = re.compile(
+    r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
+    r"[^:.?!]{0,60}?\b(?:csv|file|data(?:set)?|table|spreadsheet|export|upload)s?\b\s*[:.,;\u2013\u2014-]",
+    re.I,
+)
+
+
+def without_errand(text: str, schema: Schema) -> str:
+    """The question without its errand ("Analyse the attached chick weights CSV: how fast ...?") when the
+    question names columns of its own: the file's name says what the file is, not what is asked."""
+    errand = ERRAND.search(text)
+    if errand is None or not columns_named(text[errand.end() :], schema):
+        return text
+    return " " * errand.end() + text[errand.end() :]
+
+
+PER_COUNT_SAID = re.compile(r"\bper\s+(?:\d{1,3}(?:,\d{3})+|\d+k?)(?![\d,])(\s+\w+)?", re.I)
+
+
+def _per_count_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
+    """ "The TB rate per 100,000 population": a table's one per-count column (cases_per_100k) is the measure,
+    and the people the count is per (population) are no column of their own."""
+    said = PER_COUNT_SAID.search(text)
+    per_count = [c for c in schema.measures if PER_COUNT.search(c)]
+    if said is None or len(per_count) != 1 or any(m.column == per_count[0] for m in found):
+        return found
+    unit = range(said.start(), said.end())
+    kept = [m for m in found if m.start not in unit]
+    return [*kept, Mention(per_count[0], said.start(), said.end(), 1.0, False)]
+
+
+def columns_named(text: str, schema: Schema) -> list[Mention]:
+    """The columns the question names, leaving out words that name the table or a period ("monthly")."""
+    found = [
+        m
+        for m in mentions(text, [c["name"] for c in schema.columns])
+        if not _names_the_table(text, m, schema)
+        and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
+    ]
+    return _named_apart_from_statistics(
+        text, sorted(_per_count_named(text, schema, found), key=lambda m: m.start), schema
+    )
+
+
+def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
+    """ "in total" names total_eur only when no other measure is named: otherwise it is the statistic."""
+    said = [m for m in found if not STATISTIC_ONLY.fullmatch(text[m.start : m.end])]
+    numbers = {m.column for m in said if m.score == 1 and m.column in schema.numbers}
+    return [m for m in found if m in said or not numbers]
+
+
+def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
+    """ "Analyse the baskets CSV data": words that name the table, not a column (basket_value)."""
+    said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
+    of_the_table = said <= {stem(w) for w in split_name(schema.table)}
+    return mention.score < 1 and of_the_table and bool(TABLE_WORDS.match(text[mention.end :]))
