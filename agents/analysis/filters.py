@@ -62,6 +62,9 @@ EXCLUDE = re.compile(
     r"|aside from|filter\w* out|rule out|take out|other than|minus|but not|throw out|disregard\w*|outside(?: of)?)\b",
     re.I,
 )
+ROWS_BEFORE = re.compile(r"\b(?:rows?|records?|entries|entry|cases?|ones|those|observations?|data)\s*$", re.I)
+RELATIVE = re.compile(r"\b(?:where|whose|which|that|who|when)\b", re.I)  # a new condition begins
+EXCLUDED_JUST_BEFORE = re.compile(rf"(?:{EXCLUDE.pattern})\s*$", re.I)  # "except where price is 100 or more"
 NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
 YEAR_DURING = re.compile(
@@ -103,6 +106,13 @@ def _clause_end(text: str, position: int) -> int:
 def excluded_at(text: str, start: int) -> bool:
     """Whether an exclusion word or a "not" rules the condition that starts at ``start``."""
     clause = _clause_start(text, start)
+    # "without a net where it is 28 or more": a new condition; "exclude the rows where ...": the same one
+    relative = [
+        m.end()
+        for m in RELATIVE.finditer(text, clause, start)
+        if not ROWS_BEFORE.search(text[: m.start()]) and not EXCLUDED_JUST_BEFORE.search(text[clause : m.start()])
+    ]
+    clause = relative[-1] if relative else clause
     ruled_out = any(m.start() < start for m in EXCLUDE.finditer(text, clause, _clause_end(text, start)))
     return ruled_out or bool(NOT.search(text[clause:start]))  # "leaving X and Y out" rules out both
 
@@ -169,7 +179,7 @@ def _comparisons(text: str) -> list[Comparison]:
         for match in re.finditer(rf"(?<![\w])(?:{words})\s*{NUMBER}", text, re.I):
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
     for words, op in AFTER:
-        for match in re.finditer(rf"{NUMBER}\s*(?:[A-Za-z]+\s+)?(?:{words})", text, re.I):  # "36 inches or more"
+        for match in re.finditer(rf"{NUMBER}\s*(?:[A-Za-z]+\s+){{0,2}}(?:{words})", text, re.I):  # "36 inches or more"
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
     return sorted(found)
 

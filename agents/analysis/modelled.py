@@ -81,9 +81,17 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
     request.kind, request.time, request.to, request.group, request.entity = "forecast", time, str(target), None, None
     request.period = "year" if time in schema.names("date") else "auto"
     request.filters = [f for f in request.filters if not _names_year(f, target)]
-    request.measures = [m for m in request.measures if m != time][:1] or (
-        [schema.sole_measure] if schema.sole_measure else []
-    )
+    said = [m.column for m in sorted(named, key=lambda m: -m.score) if m.column in schema.measures and m.column != time]
+    outcome = [request.outcome] if request.outcome and request.outcome != time else []
+    request.measures = (
+        [m for m in request.measures if m != time][:1]
+        or said[:1]
+        or outcome
+        or ([schema.sole_measure] if schema.sole_measure else [])
+    )  # an association's outcome, or the fullest name said, when the first reading took no measure
+    request.outcome = None
+    if request.statistic == "max" and request.measures and "max" in split_name(request.measures[0]):
+        request.statistic = "mean"  # "the yearly average max wind": max is the column's word
     request.missing = [] if request.measures else ["measure"]
     return True
 

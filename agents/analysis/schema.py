@@ -18,6 +18,7 @@ CODED_MAX = 12  # a number column with this few distinct whole values may be a c
 IDENTIFIER = re.compile(
     r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$"
     r"|[A-Za-z][ _.](?:[Nn]o|[Nn]r|#)\.?$"  # "Instructor No", "store_nr": numbered things ("Sunspot Number" counts)
+    r"|(?i:(?:^|[_ ])(?:fips|zip|zipcode|postcode|isbn|ssn)(?:[_ ]?code)?$)"  # "County FIPS": a code names places
 )
 
 

@@ -17,6 +17,7 @@ CONCEPTS = {
     "height": {"height", "tall", "high_", "stature"},
     "weight": {"weight", "heavy", "weigh", "mass", "light_"},
     "age": {"age", "old", "young", "aged", "elderly"},
+    "life": {"life", "lives", "lifespan", "lifetime"},  # "lived the shortest lives": life expectancy
     "length": {"length", "long", "len"},
     "width": {"width", "wide", "narrow", "breadth"},
     "size": {"size", "big", "small_", "large_"},
@@ -81,7 +82,7 @@ FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption",
 PERIODIC = re.compile(r"daily|weekly|monthly|quarterly|yearly|annual|annually|hourly", re.I)
 LEMMAS = {"daily": "day", "weekly": "week", "monthly": "month", "yearly": "year", "annual": "year",
           "annually": "year", "quarterly": "quarter", "hourly": "hour", "men": "man", "women": "woman",
-          "people": "person", "children": "child", "lives": "life", "teeth": "tooth", "feet": "foot",
+          "people": "person", "children": "child", "teeth": "tooth", "feet": "foot", "aged": "age",
           "mice": "mouse", "geese": "goose", "wives": "wife", "leaves": "leaf", "halves": "half"}  # fmt: skip
 
 

@@ -129,3 +129,38 @@ def test_a_few_valued_number_is_a_level_a_grouping_or_the_x_of_a_slope(text, exp
 def test_a_count_per_100000_and_a_slope_are_read_as_said(text, expected):
     request = read_question(text, TB).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+CARD = Schema("card_wages", [
+    {"name": "wage_cents_per_hour", "type": "number", "distinct": 600, "min": 100, "max": 2404},
+    {"name": "age", "type": "number", "distinct": 11, "min": 24, "max": 34},
+    {"name": "lives_in_city", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "region", "type": "string", "distinct": 2, "values": ["South", "elsewhere"]},
+    {"name": "night_temp_c", "type": "number", "distinct": 100, "min": 15, "max": 32},
+    {"name": "net_use", "type": "string", "distinct": 2, "values": ["with net", "without net"]},
+], 3010)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "filters"),
+    [
+        ("Median hourly wage of Southern men who do not live in a city.",
+         [{"column": "lives_in_city", "op": "=", "value": "no"}, {"column": "region", "op": "=", "value": "South"}]),
+        ("For men without a car where the night temperature is 28 degrees C or more, what is the mean wage?",
+         [{"column": "night_temp_c", "op": ">=", "value": 28}]),
+        ("mean wage except where night temperature is 28 or more",
+         [{"or": [{"column": "night_temp_c", "op": "<", "value": 28},
+                  {"column": "night_temp_c", "op": "is_null", "value": True}]}]),
+    ],
+)  # fmt: skip
+def test_a_negation_rules_only_its_own_condition(text, filters):
+    assert read_question(text, CARD).filters == filters
+
+
+def test_a_place_code_is_no_measure():
+    counties = Schema("counties", [
+        {"name": "County FIPS", "type": "number", "distinct": 159, "min": 13001, "max": 13321},
+        {"name": "Pct rural", "type": "number", "distinct": 150, "min": 0, "max": 100},
+        {"name": "Setting", "type": "string", "distinct": 2, "values": ["mostly rural", "mostly urban"]},
+    ], 159)  # fmt: skip
+    assert counties.numbers == ["Pct rural"]
