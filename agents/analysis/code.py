@@ -113,7 +113,8 @@ def _significance(b: dict[str, Any]) -> list[str]:
         v = _q(b["versus"])
         return [
             f"pairs = df[[{m}, {v}]].dropna()",
-            "print(pairs.mean(), stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+            "print(pairs.mean(), 'mean difference', (pairs.iloc[:, 0] - pairs.iloc[:, 1]).mean())",
+            "print(stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
             "print(stats.wilcoxon(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
         ]
     g = _q(b["group_by"])
@@ -122,6 +123,7 @@ def _significance(b: dict[str, Any]) -> list[str]:
         f"    samples = [part.dropna() for _, part in df.groupby({g})[{m}]]",
         f"    print(df.groupby({g})[{m}].agg(['count', 'mean', 'std', 'median']))",
         "    if len(samples) == 2:",
+        "        print('difference of the means', abs(samples[0].mean() - samples[1].mean()))",
         "        print(stats.ttest_ind(*samples, equal_var=False), stats.mannwhitneyu(*samples))",
         "    else:",
         "        print(stats.f_oneway(*samples), stats.kruskal(*samples))",
@@ -142,7 +144,8 @@ def _significance(b: dict[str, Any]) -> list[str]:
         "except ValueError:  # a subject twice in one group: not paired",
         "    paired = False",
         "if paired:",
-        "    print(pairs.mean(), stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
+        "    print(pairs.mean(), 'mean difference', (pairs.iloc[:, 0] - pairs.iloc[:, 1]).mean())",
+        "    print(stats.ttest_rel(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
         "    print(stats.wilcoxon(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
         "else:",
         *(f"    {line}" for line in independent),
@@ -175,7 +178,7 @@ def _distribution(b: dict[str, Any]) -> list[str]:
 
 
 def _missing(b: dict[str, Any]) -> list[str]:
-    columns = f"[{', '.join(_q(c) for c in b['columns'])}]" if b.get("columns") else ""
+    columns = f"[[{', '.join(_q(c) for c in b['columns'])}]]" if b.get("columns") else ""
     return [f"print(df{columns}.isna().sum().sort_values(ascending=False), len(df), 'rows')"]
 
 

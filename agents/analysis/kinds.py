@@ -338,7 +338,7 @@ SIGNIFICANCE = re.compile(
     r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
     r"|chance alone|(?:a )?fluke|real (?:diff\w*|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
     r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"
-    r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter)\b",
+    r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter|sampling (?:variation|error|noise)|formally)\b",
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
