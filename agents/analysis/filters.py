@@ -165,18 +165,21 @@ def _comparisons(text: str) -> list[Comparison]:
     for match in DECADE.finditer(text):  # "appointed in the 1800s", "the 1990s"
         first = int(match.group(1))
         add(match.start(), match.end(), "between", (first, first + (99 if first % 100 == 0 else 9)), timely=True)
-    year_alone = (  # "in 2007", "the 2007 distribution", "2007's"
+    year_alone = (  # "in 2007", "the 2007 distribution", "2007's", "top 3 by rate, 2010."
         r"\b(?:in|during|at|for|of|only|the)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
-        r"|\b((?:1[5-9]|20|21)\d\d)['\u2019]s\b"
+        r"|\b((?:1[5-9]|20|21)\d\d)['\u2019]s\b|,\s*((?:1[5-9]|20|21)\d\d)\s*[.?!]?\s*$"
     )
     for match in re.finditer(year_alone, text, re.I):
-        add(match.start(), match.end(), "=", int(match.group(1) or match.group(2)))
+        year = int(match.group(1) or match.group(2) or match.group(3))
+        add(match.start(), match.end(), "=", year, timely=match.group(3) is not None)  # ", 2010." is a year
     for match in YEAR_DURING.finditer(text):  # "did it go up or down over 2015?": during it, not after
         add(match.start(), match.end(), "=", int(match.group(1)), timely=True)
     for match in SIGNED.finditer(text):  # "when production was negative"
         add(match.start(), match.end(), "<" if match.group(1).lower().startswith(("neg", "below")) else ">", 0)
     for words, op in BEFORE:
-        for match in re.finditer(rf"(?<![\w])(?:{words})\s*{NUMBER}", text, re.I):
+        for match in re.finditer(
+            rf"(?<![\w])(?:{words})\s*(?:the\s+year\s+)?{NUMBER}", text, re.I
+        ):  # "before the year 2000"
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
     for words, op in AFTER:
         for match in re.finditer(rf"{NUMBER}\s*(?:[A-Za-z]+\s+){{0,2}}(?:{words})", text, re.I):  # "36 inches or more"
@@ -358,7 +361,7 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         said = match.group(1).lower()
         value = COUNT_WORDS[said] if said in COUNT_WORDS else int(said)
         named = mentions(text[match.end() : match.end() + 30], columns.numbers)
-        if not named or named[0].start != 0 or not columns.plausible(named[0].column, value):
+        if not named or named[0].start != 0 or named[0].score < 1 or not columns.plausible(named[0].column, value):
             continue
         if KINDS_OF.match(text[match.end() + named[0].end :]):
             continue  # "the seven EducationLevel codes" counts the codes, it keeps none of them

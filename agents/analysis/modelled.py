@@ -18,7 +18,8 @@ FORECAST = re.compile(
     r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)\b"
     r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|holds?|carries on|persists?|goes on|keeps? (?:up|going))"
     r"|\b(?:straight|linear)[- ](?:trend|line)\b|\btrend ?line\b|\b(?:should|would|could) we expect\b"
-    r"|\bwhere would\b|\bwill (?:\w+ ){0,3}(?:be|reach|hit)\b",
+    r"|\bwhere would\b|\bwill (?:\w+ ){0,3}(?:be|reach|hit)\b"
+    r"|\bfit (?:a |the )?(?:straight )?line\b|\bread (?:it )?off\b",
     re.I,
 )
 YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")

@@ -164,3 +164,28 @@ def test_a_place_code_is_no_measure():
         {"name": "Setting", "type": "string", "distinct": 2, "values": ["mostly rural", "mostly urban"]},
     ], 159)  # fmt: skip
     assert counties.numbers == ["Pct rural"]
+
+
+STORMS = Schema("hurricanes", [
+    {"name": "storm", "type": "string", "distinct": 512},
+    {"name": "year", "type": "number", "distinct": 46, "min": 1975, "max": 2020, "role": "time"},
+    {"name": "min_pressure_mb", "type": "number", "distinct": 120, "min": 882, "max": 1015},
+    {"name": "max_storm_diameter_nmi", "type": "number", "distinct": 80, "min": 0, "max": 1000},
+], 512)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which three storms reached the lowest central pressure?",
+         {"kind": "top", "n": 3, "label": "storm", "filters": []}),
+        ("Before the year 2000, which storm had the lowest minimum pressure?",
+         {"kind": "which_row", "filters": [{"column": "year", "op": "<", "value": 2000}]}),
+        ("Lowest pressure of any storm, 2005.", {"filters": [{"column": "year", "op": "=", "value": 2005}]}),
+        ("Take the mean pressure for each year, fit a line, and read it off at 2030.",
+         {"kind": "forecast", "to": "2030", "measures": ["min_pressure_mb"]}),
+    ],
+)  # fmt: skip
+def test_years_and_counts_said_in_passing(text, expected):
+    request = read_question(text, STORMS).as_dict()
+    assert {key: request[key] for key in expected} == expected
