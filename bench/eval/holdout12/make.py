@@ -21,7 +21,8 @@ without their dependencies and only their data files are read, none of them impo
   (salmon_catch);
 - ``econml``: ``ihdp/example.csv``, the Infant Health and Development Program, 985 low-birth-weight
   infants, IQ at 36 months, randomised to an intervention (infant_health, a child number first; its
-  one-hot site, mother's education and race columns made one column each);
+  one-hot site, mother's education and race columns made one column each; IQ at 36 months is missing
+  for 77 children, as econml ships it);
 - ``Lifetimes``: ``cdnow_customers_summary_with_transactions``, 2,357 CDNOW customers' repeat
   purchases, weeks to the last one, weeks observed and mean spend (cdnow_customers);
 - ``river``: ``drift/datasets/uk_coal_employment``, UK coal-mining employment 1913-2017 (coal_employment).
