@@ -15,7 +15,11 @@ from typing import Any
 
 LIKE_WILDCARDS = {"%": ".*", "_": "."}
 COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-YES_NO = {"yes": "yes", "true": "yes", "1": "yes", "y": "yes", "no": "no", "false": "no", "0": "no", "n": "no"}
+# a yes/no column as the store keeps it (1 and 0), so that its filters (= 1, = true) hold in pandas too
+YES_NO = {"yes": 1, "true": 1, "1": 1, "y": 1, "no": 0, "false": 0, "0": 0, "n": 0}
+
+
+FLOATS = "pd.set_option('display.float_format', lambda v: f'{v:.10g}')  # 411041792, not 4.110418e+08"
 
 
 def reading(file: dict[str, Any]) -> list[str]:
@@ -24,7 +28,7 @@ def reading(file: dict[str, Any]) -> list[str]:
     markers = sorted({m for c in columns for m in c.get("markers") or []})
     lines = [
         f"df = pd.read_csv({file['path']!r}, sep={dialect['separator']!r}, decimal={dialect['decimal']!r},",
-        f"                 thousands={dialect['thousands'] or None!r}, encoding={dialect['encoding']!r},"
+        f"                 thousands={dialect['thousands'] or None!r}, encoding={_codec(dialect['encoding'])!r},"
         f" na_values={markers!r})",
         f"df.columns = {[c['name'] for c in columns]!r}  # the table's column names",
     ]
@@ -37,6 +41,13 @@ def reading(file: dict[str, Any]) -> list[str]:
         elif kind == "boolean":
             lines.append(f"df[{name!r}] = df[{name!r}].astype(str).str.strip().str.lower().map({YES_NO!r})")
     return lines
+
+
+def _codec(encoding: str) -> str:
+    """The codec pandas reads the import's encoding with ("utf-8 with a byte-order mark" is utf-8-sig)."""
+    if encoding.endswith(" with a byte-order mark"):
+        return "utf-8-sig" if encoding.startswith("utf-8") else "utf-16"
+    return encoding
 
 
 def mask(condition: dict[str, Any]) -> str:
@@ -68,7 +79,7 @@ def reproduction(operation: str, body: dict[str, Any], file: dict[str, Any]) -> 
     writer = WRITERS.get(operation)
     if writer is None:
         return None
-    lines = ["import pandas as pd", *writer.imports, "", *reading(file)]
+    lines = ["import pandas as pd", *writer.imports, "", FLOATS, *reading(file)]
     if body.get("filters"):
         lines.append(f"df = df[{mask(body['filters'])}]  # the rows the question keeps")
     return "\n".join([*lines, *writer.write(body)]) + "\n"
@@ -103,7 +114,7 @@ def _describe(b: dict[str, Any]) -> list[str]:
     return [
         f"s = df[{_q(b['columns'][0])}]",
         f"print(s.describe(percentiles={percentiles!r}))",
-        f"print('median', s.median(), 'sum', s.sum(), 'sd', s.std(ddof={ddof}))",
+        f"print('median', s.median(), 'sum', s.sum(), 'sd', s.std(ddof={ddof}), 'min', s.min(), 'max', s.max())",
     ]
 
 

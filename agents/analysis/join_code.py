@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.analysis.code import WRITERS, mask, reading
+from agents.analysis.code import FLOATS, WRITERS, mask, reading
 
 
 def joined_reproduction(
@@ -24,7 +24,7 @@ def joined_reproduction(
     kept = [c["name"] for c in right["columns"] if c["name"] not in on]
     named = [c["name"] for c in joined["columns"]][len(left["columns"]) :]
     renamed = {old: new for old, new in zip(kept, named, strict=False) if old != new}
-    lines = ["import pandas as pd", *writer.imports, "", *reading(left), "left = df", *reading(right)]
+    lines = ["import pandas as pd", *writer.imports, "", FLOATS, *reading(left), "left = df", *reading(right)]
     # SQL never matches a missing key to another; pandas would.
     lines.append(f"right = df.dropna(subset={on!r})" + (f".rename(columns={renamed!r})" if renamed else ""))
     lines.append(f"df = left.merge(right, on={on!r}, how={how!r})  # as dataset.join joined them")

@@ -203,7 +203,7 @@ COMBINATION = re.compile(
     r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\bpairings?\b|\btogether\b|\binteract\w*|\bmix of\b"
     r"|\bcross(?:ed)? with\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
-    r"|-by-"  # "the school-by-grade groups"
+    r"|(?<!month)(?<!year)(?<!week)(?<!day)(?<!quarter)-by-"  # "the school-by-grade groups", not "month-by-month"
     r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
     re.I,
 )

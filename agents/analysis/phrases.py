@@ -24,7 +24,8 @@ DIFFER = re.compile(
 MANY_MEASURES = re.compile(
     r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
     r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
-    r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?)\b",
+    r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?"
+    r"|stats?|statistics)\b",
     re.I,
 )
 
@@ -71,7 +72,7 @@ SHARE = re.compile(
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
     r"|dominat\w*"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)"
-    r"|%\s*of\b",
+    r"|(?<!average )(?<!mean )(?<!median )%\s*of\b",  # "the average % of adults with a degree": a measure
     re.I,
 )
 

@@ -90,7 +90,7 @@ def kind_of(
         CHANGE_WORDS.search(text)
     )  # "what was the highest weekly price": one extreme, not a course
     changing = CHANGE_WORDS.search(text) and not DIFFER.search(text) and not AMOUNT_MOVED.search(text)
-    course = changing or (TIME_WORDS.search(text) and not (filtered and not changing))
+    course = changing or TREND_SAID.search(text) or (TIME_WORDS.search(text) and not (filtered and not changing))
     if schema.times and not which_most and course:
         return "trend"
     if shares:
@@ -119,6 +119,7 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
     ]
 
 
+TREND_SAID = re.compile(r"\btrend\w*|\b(?:month|year|week|day|quarter)-by-(?:month|year|week|day|quarter)\b", re.I)
 DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
 FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)

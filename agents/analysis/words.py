@@ -334,7 +334,7 @@ def _variants(value: str) -> list[str]:
     is said "European", "japan" "Japanese", "west" "western"), and a US state's code by its name ("PA",
     "Pennsylvania")."""
     spaced = value.replace("_", " ")
-    variants = [value, spaced]
+    variants = [value, spaced, spaced.replace(" ", "-")]  # "mostly-rural" says "mostly rural"
     if spaced.isalpha() and len(spaced) > 3:
         variants += [
             spaced + "n",
