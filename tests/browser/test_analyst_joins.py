@@ -6,7 +6,7 @@ import io
 import pandas as pd
 import pytest
 
-from tests.agents.test_analyst_joins import COUNTRIES, POPULATIONS
+from tests.agents.joined_tables import COUNTRIES, POPULATIONS
 from tests.chromium import approve_the_plan, screenshot, start_analysis, unfold
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes, pytest.mark.django_db(transaction=True)]
