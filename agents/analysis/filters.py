@@ -316,6 +316,33 @@ def number_filters(
         found.append(Found(condition, begin, finish, column))
     found += _counted(text, columns, [range(f.start, f.end) for f in found])
     found += _with_unit(text, levels or {}, [range(f.start, f.end) for f in found])
+    found += _month_span(text, columns, [range(f.start, f.end) for f in found])
+    return found
+
+
+MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+MONTH = (
+    r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)"
+)
+MONTH_SPAN = re.compile(rf"\b{MONTH}\s*(?:-|\u2013|to|through|until|and)\s*{MONTH}\b", re.I)
+
+
+def _month_span(text: str, columns: Columns, taken: list[range]) -> list[Found]:
+    """ "Between June and November", "the August-October peak": a span of a month column numbered 1 to 12."""
+    months = [
+        c for c in columns.numbers if "month" in split_name(c.lower()) and columns.ranges.get(c, (0, 99))[1] <= 12
+    ]
+    found = []
+    for match in MONTH_SPAN.finditer(text):
+        if len(months) != 1 or any(match.start() in span for span in taken):
+            continue
+        first, last = (MONTH_NAMES.index(match.group(i)[:3].lower()) + 1 for i in (1, 2))
+        if first < last:
+            between = re.search(r"\b(?:between|from)\s*$", text[: match.start()], re.I)
+            begin = between.start() if between else match.start()
+            condition = _condition(months[0], "between", (first, last), excluded=excluded_at(text, match.start()))
+            found.append(Found(condition, begin, match.end(), months[0]))
     return found
 
 

@@ -390,6 +390,7 @@ def asked_of(
         "statistic",
         "rank_differences",
         "trend",
+        "share",  # "once you account for X": no share that X accounts for
     ):
         return "adjusted"
     changing = modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said)

@@ -138,7 +138,8 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     cue = ADJUSTED.search(text)
     if cue is None:
         return False
-    columns = [m for m in sorted(named, key=lambda m: m.start) if not _bettered(m, named)]
+    keys = {c["name"] for c in schema.columns if c.get("role") == "identifier"}  # "each country's": no control
+    columns = [m for m in sorted(named, key=lambda m: m.start) if not _bettered(m, named) and m.column not in keys]
     inside = [m for m in columns if cue.start() <= m.start < cue.end()]  # "holding whole weight constant"
     after = [m for m in columns if m.start >= cue.end() and not _clause_end(text, cue.end(), m.start)]
     controls = list(dict.fromkeys(m.column for m in inside + after[:1]))
@@ -151,7 +152,7 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
         return False
     variable, outcome = (rest[-1], rest[0]) if MOVES_WITH.search(text) else (rest[0], rest[-1])
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
-    request.controls, request.group = controls, None
+    request.controls, request.group, request.weight = controls, None, None
     request.filters = [f for f in request.filters if f.get("column") not in controls]
     request.missing = []
     return True

@@ -189,3 +189,32 @@ STORMS = Schema("hurricanes", [
 def test_years_and_counts_said_in_passing(text, expected):
     request = read_question(text, STORMS).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+HURRICANES = Schema("hurricanes", [
+    {"name": "storm_no", "type": "number", "distinct": 512, "min": 1, "max": 512, "role": "identifier"},
+    {"name": "month", "type": "number", "distinct": 10, "min": 1, "max": 12},
+    {"name": "peak_status", "type": "string", "distinct": 3, "values": ["hurricane", "tropical storm", "depression"]},
+    {"name": "year", "type": "number", "distinct": 46, "min": 1975, "max": 2020, "role": "time"},
+    {"name": "max_wind_knots", "type": "number", "distinct": 30, "min": 20, "max": 160},
+    {"name": "min_pressure_mb", "type": "number", "distinct": 120, "min": 882, "max": 1015},
+], 512)  # fmt: skip
+JUNE_TO_NOVEMBER = {"and": [{"column": "month", "op": ">=", "value": 6}, {"column": "month", "op": "<=", "value": 11}]}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("For storms that started between June and November, is the month related to peak status?",
+         {"kind": "crosstab", "filters": [JUNE_TO_NOVEMBER]}),
+        ("Looking only at the June-November season, does peak status depend on the month?",
+         {"kind": "crosstab", "filters": [JUNE_TO_NOVEMBER]}),
+        ("Once you account for max wind, have minimum pressures gone up or down over the years?",
+         {"kind": "adjusted", "controls": ["max_wind_knots"], "outcome": "min_pressure_mb"}),
+        ("Taking each storm's max wind into account, is the year associated with lower minimum pressure?",
+         {"kind": "adjusted", "controls": ["max_wind_knots"]}),
+    ],
+)  # fmt: skip
+def test_month_names_over_a_numbered_month_and_what_is_accounted_for(text, expected):
+    request = read_question(text, HURRICANES).as_dict()
+    assert {key: request[key] for key in expected} == expected
