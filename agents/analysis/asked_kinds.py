@@ -33,7 +33,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
     elif asked == "distribution":
         looking.as_distribution(request, schema)
     elif asked in ("top", "which_row"):
-        _as_ranked(request, asked, text, schema, every)
+        _as_ranked(request, asked, text, said, schema, every)
     elif asked == "forecast":
         modelled.as_forecast(request, said, schema, every)
     elif asked == "rate":
@@ -45,14 +45,14 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
     elif asked == "two_factor" and not looking.as_two_factor(request, schema, every):
         ranked = ranked_kind(request, text, said)  # "rank them by height and name the three shortest"
         if ranked:
-            _as_ranked(request, ranked, text, schema, every)
+            _as_ranked(request, ranked, text, said, schema, every)
 
 
-def _as_ranked(request: Request, asked: str, text: str, schema: Schema, every: list[Mention]) -> None:
+def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
     if asked == "top":
         looking.as_top(request, schema, every, looking.how_many(text) or request.n, text)
-    else:
-        looking.as_which_row(request, schema, every, text)
+    else:  # "in which year": the time's own word, which the blanked text lost
+        looking.as_which_row(request, schema, every, said)
 
 
 def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:

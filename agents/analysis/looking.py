@@ -49,8 +49,8 @@ TOP_N = re.compile(
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
     re.I,
 )
-WHEN = re.compile(
-    r"^\W*(?:when\b|(?:in|on|during|at)\s+(?:what|which)\s+(?:year|month|day|date|week|quarter|hour|time)\b"
+WHEN = re.compile(  # at the question's start, or its clause's: "Before 2000, in which year ..."
+    r"(?:^|[,;:]\s)\W*(?:when\b|(?:in|on|during|at)\s+(?:what|which)\s+(?:year|month|day|date|week|quarter|hour|time)\b"
     r"|(?:what|which)\s+(?:year|month|day|date|week|quarter|hour)\b)",
     re.I,
 )
@@ -62,6 +62,9 @@ WITHIN = re.compile(r"\b(?:within|for its|for their|in its|in their|compared to 
 
 
 WHO = re.compile(r"^\W*who\b|\bwho\s+(?:is|are|was|were|has|have|had|did)\b", re.I)
+PERIOD_ASKED = re.compile(
+    r"\b(?:find|name|show|give)\s+(?:me\s+)?the\s+(?:single\s+)?(?:month|year|day|week|quarter|date)\b", re.I
+)
 FIND_THE = re.compile(
     r"\b(?:find|name|list|show)\s+(?:me\s+)?the\s+(?:\w+\s+){0,3}$|\b(?:[a-z]{2,}est|most\s+\w+|least\s+\w+)\s+$", re.I
 )  # "find the character", "the oldest character"
@@ -136,9 +139,13 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
     """ "When was employment lowest", "which stone is the heaviest": the one row, named by its date or
     its name. Only when each row is its own date or name (or the question says "single"): "which year
     had the most sales" over many sales a year stays a comparison of the years."""
-    if request.kind not in ("statistic", "compare") or request.cycle or ANY.search(text):
+    single = SINGLE.search(text)  # "the most pork ever": one month on record, not the calendar month's mean
+    if request.kind not in ("statistic", "compare") or (request.cycle and not single) or ANY.search(text):
         return False  # "the largest population of any town": the figure, not which
-    if WHEN.search(text):
+    time_asked = any(
+        m.column in schema.times and (ASKED.search(text[: m.start]) or FIND_THE.search(text[: m.start])) for m in named
+    ) or bool(PERIOD_ASKED.search(text))  # "find the month with the smallest output"
+    if WHEN.search(text) or time_asked:
         times = [m.column for m in named if m.column in schema.times] or schema.names("date") or schema.times
         label = times[0] if times else None
     else:  # "which stone is the heaviest": the rows' own name asked for
@@ -150,9 +157,9 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
         return False  # "which month of the year": the months compared
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     unique = label is not None and distinct.get(label, 0) >= 0.9 * schema.rows
-    if label is None or not (unique or SINGLE.search(text) or request.filters):
+    if label is None or not (unique or single or request.filters):
         return False
-    request.kind, request.n, request.label, request.group = "which_row", 1, label, None
+    request.kind, request.n, request.label, request.group, request.cycle = "which_row", 1, label, None, None
     _one_measure(request, schema)
     return True
 

@@ -44,10 +44,10 @@ def rate(request: Request, result: dict[str, Any]) -> list[str]:
     measure, per = spoken(result["measure"]), spoken(result["per"])
     if not groups:
         return [f"No {spoken(result['group_by'])} has enough points for a rate of {measure}."]
-    if request.direction == "low":
-        groups.reverse()
+    if request.direction in ("low", "fall"):
+        groups.reverse()  # the slowest, or the steepest fall ("declined fastest"), first
     first = groups[0]
-    word = "fastest" if request.direction == "high" else "slowest"
+    word = {"high": "fastest", "low": "slowest", "fall": "fastest (falling)"}.get(request.direction, "fastest")
     if first["slope"] < 0 and request.direction == "high" and groups[-1]["slope"] < 0:
         groups.reverse()  # every group falls: the steepest fall is the fastest
         first, word = groups[0], "fastest (falling)"

@@ -39,6 +39,7 @@ CHANGING = re.compile(
     r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of)\b",
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
+FALLING = re.compile(r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[iu]nk\w*|cut\w*|los[te]\w*|down)\b", re.I)
 SLOWLY = re.compile(r"\bslow\w*|\bleast (?:quickly|fast|steeply|affected)\b|\blowest (?:[\w-]+ )?slope\b", re.I)
 AS_X = re.compile(r"\bas (?:the |its |their )?$", re.I)  # "as the dose goes up": the rate is per dose
 PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
@@ -120,12 +121,12 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
     candidates = [request.group, request.entity, *listed, *said, *names]
     if WHOSE.search(text):  # "whose reaction time got worse fastest": each named thing, said or not
         things = [c["name"] for c in schema.columns if c.get("role") == "identifier"] + schema.row_names
-        candidates = [*listed, *names, *things, *candidates]
+        candidates = [*listed, *names, *things, *candidates, *schema.categories]
     group = next((g for g in candidates if g and g != x), None)
     if x is None or group is None:
         return False
     request.kind, request.time, request.group, request.entity = "rate", x, group, None
-    request.direction = "low" if SLOWLY.search(text) else request.direction
+    request.direction = "low" if SLOWLY.search(text) else "fall" if FALLING.search(text) else request.direction
     request.measures = [m for m in request.measures if m not in (x, group)][:1]
     request.filters = [f for f in request.filters if not (f.get("column") == group and f.get("op") == "=")]
     request.missing = [] if request.measures else ["measure"]

@@ -218,3 +218,33 @@ JUNE_TO_NOVEMBER = {"and": [{"column": "month", "op": ">=", "value": 6}, {"colum
 def test_month_names_over_a_numbered_month_and_what_is_accounted_for(text, expected):
     request = read_question(text, HURRICANES).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+MEAT = Schema("meat_production", [
+    {"name": "date", "type": "date", "distinct": 827},
+    {"name": "pork", "type": "number", "distinct": 800, "min": 600, "max": 2300},
+    {"name": "veal", "type": "number", "distinct": 500, "min": 8, "max": 215},
+], 827)  # fmt: skip
+SALMON = Schema("salmon_catch", [
+    {"name": "year", "type": "number", "distinct": 39, "min": 1974, "max": 2012, "role": "time"},
+    {"name": "fisher_type", "type": "string", "distinct": 3, "values": ["Sport", "Treaty", "Non-Treaty"]},
+    {"name": "sockeye", "type": "number", "distinct": 117, "min": 0, "max": 9e5},
+], 117)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("schema", "text", "expected"),
+    [
+        (MEAT, "In which month was the most pork ever produced?", {"kind": "which_row", "label": "date"}),
+        (MEAT, "Find the month with the smallest veal output on record.", {"kind": "which_row", "label": "date"}),
+        (MEAT, "Which calendar month has the highest average pork?", {"kind": "compare", "cycle": "month_of_year"}),
+        (SALMON, "Before 2000, in which year was the sockeye catch lowest?",
+         {"kind": "which_row", "label": "year", "filters": [{"column": "year", "op": "<", "value": 2000}]}),
+        (SALMON, "Which fisher type's sockeye catch declined fastest per year?",
+         {"kind": "rate", "group": "fisher_type", "direction": "fall"}),
+        (SALMON, "whose sockeye catch grew quickest over the years", {"kind": "rate", "group": "fisher_type"}),
+    ],
+)  # fmt: skip
+def test_the_row_on_record_and_the_steepest_fall(schema, text, expected):
+    request = read_question(text, schema).as_dict()
+    assert {key: request[key] for key in expected} == expected
