@@ -62,6 +62,7 @@ WITHIN = re.compile(r"\b(?:within|for its|for their|in its|in their|compared to 
 
 
 WHO = re.compile(r"^\W*who\b|\bwho\s+(?:is|are|was|were|has|have|had|did)\b", re.I)
+PERIOD_SAID = re.compile(r"\b(?:month|day|week|year|quarter|date|when)s?\b", re.I)
 PERIOD_ASKED = re.compile(
     r"\b(?:find|name|show|give)\s+(?:me\s+)?the\s+(?:single\s+)?(?:month|year|day|week|quarter|date)\b", re.I
 )
@@ -109,7 +110,9 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     """The column that names the rows: one the question names (a name, an identifier), else the table's
     names, else its identifier, else its date."""
     identifiers = [c["name"] for c in schema.columns if c.get("role") == "identifier"]
-    candidates = [*schema.row_names, *identifiers]
+    distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
+    # a name each row has its own (a pigeon's band) before one many rows share (its breeder)
+    candidates = sorted([*schema.row_names, *identifiers], key=lambda c: distinct[c] < 0.9 * schema.rows)
     said = [m.column for m in named if m.column in candidates and m.column not in besides]
     choices = said or [c for c in [*candidates, *schema.names("date")] if c not in besides]
     return choices[0] if choices else None
@@ -167,8 +170,10 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
 def as_outliers(request: Request, schema: Schema, named: list[Mention], text: str) -> None:
     """ "Any unusual heights?": Tukey's fences on the measure, within each group when the words say so."""
     within = request.group if request.group and WITHIN.search(text) else None
-    request.kind, request.within, request.group = "outliers", within, None
+    request.kind, request.within, request.group, request.cycle = "outliers", within, None, None
     request.label = label_of(schema, named, besides=[*request.measures, *([within] if within else [])])
+    if schema.names("date") and PERIOD_SAID.search(text):  # "the most anomalous month": named by its date
+        request.label = schema.names("date")[0]
     _one_measure(request, schema)
 
 

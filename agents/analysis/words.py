@@ -181,6 +181,8 @@ class Named:
         named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
         if PER_COUNT.search(name) and "rate" not in named.stems:  # marriages_per_1000 is the marriage rate
             named.optional.append("rate")
+        # efficiency_240mm beside efficiency_180mm: its number, when said, names it over its neighbours
+        named.optional += [p for p in split_name(name) if p.isdigit() and p not in named.stems]
         if FUEL_NAME.search(name):
             named.concepts = [c | {"fuel"} for c in named.concepts]
         return named

@@ -248,3 +248,24 @@ SALMON = Schema("salmon_catch", [
 def test_the_row_on_record_and_the_steepest_fall(schema, text, expected):
     request = read_question(text, schema).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+def test_a_number_said_names_the_column_it_is_part_of():
+    trials = Schema("chopsticks", [
+        {"name": "person_no", "type": "number", "distinct": 31, "min": 1, "max": 31, "role": "identifier"},
+        {"name": "efficiency_180mm", "type": "number", "distinct": 31, "min": 10, "max": 40},
+        {"name": "efficiency_240mm", "type": "number", "distinct": 31, "min": 10, "max": 40},
+    ], 31)  # fmt: skip
+    assert read_question("How are the efficiency scores at 240 mm distributed?", trials).measures == [
+        "efficiency_240mm"
+    ]
+
+
+def test_an_outlier_of_a_series_is_named_by_its_date_and_a_row_by_its_own_name():
+    assert read_question("Flag the most anomalous month for veal", MEAT).label == "date"
+    pigeons = Schema("pigeon_race", [
+        {"name": "breeder", "type": "string", "distinct": 150},
+        {"name": "band", "type": "string", "distinct": 400},
+        {"name": "entries", "type": "number", "distinct": 12, "min": 1, "max": 13},
+    ], 400)  # fmt: skip
+    assert read_question("any pigeon with a weird number of entries?", pigeons).label == "band"
