@@ -357,6 +357,7 @@ OWN_WORDS = {
     "adjusted": (modelled.ADJUSTED,),
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
+SIGNED = re.compile(r"\b(?:positive|negative)\w*", re.I)
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
 
@@ -394,8 +395,8 @@ def asked_of(
     ):
         return "adjusted"
     changing = modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said)
-    if changing or modelled.SLOPE.search(said):
-        return "rate"
+    if changing or (modelled.SLOPE.search(said) and not modelled.FIRST_TO_LAST.search(said)):
+        return "rate"  # "the steepest percentage fall from the first year to the last" is a growth
     if looking.MISSING.search(text) or looking.NA_SAID.search(text):
         return "missing"
     shape = looking.DISTRIBUTION.search(text) or (
@@ -410,8 +411,9 @@ def asked_of(
         return "crosstab"
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"
+    signed = SIGNED.search(text) and request.kind == "association"  # "positively or negatively": a correlation
     if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
-        return "crosstab"
+        return None if signed else "crosstab"
     return ranked_kind(request, text, said)
 
 

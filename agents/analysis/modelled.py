@@ -28,6 +28,11 @@ RATE_UNIT = re.compile(
     r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b|\byearly\b|\bover the years\b",
     re.I,
 )
+FIRST_TO_LAST = re.compile(  # a change between two ends, not a slope
+    r"\bpercent\w*|\brelative\b|\bproportional\w*|\bfirst\b.{0,40}\blast\b"
+    r"|\bfrom (?:1[5-9]|20)\d\d to (?:1[5-9]|20)\d\d\b",
+    re.I,
+)
 SLOPE = re.compile(r"\bslopes?\b|\bsteep\w*|\blinear trend\b|\bline of best fit\b", re.I)  # a rate, said as such
 SPEED = re.compile(
     r"\bfast\w*|\bquick\w*|\bslow\w*|\bsteep\w*|\brapid\w*|\bhow much\b|\bby how many\b|\brate\b|\bslopes?\b"
