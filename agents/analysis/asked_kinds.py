@@ -4,6 +4,8 @@ largest", "if the trend continues"): which kind, and the parts each keeps. Plain
 
 from __future__ import annotations
 
+import re
+
 from agents.analysis import looking, modelled
 from agents.analysis.groupings import first_category
 from agents.analysis.kinds import asked_of, ranked_kind
@@ -25,7 +27,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         measure_named=any(m.column in schema.measures for m in every),
     )
     if asked == "significance":
-        _as_test(request, schema, every)
+        _as_test(request, schema, every, said)
     elif asked == "missing":
         looking.as_missing(request, schema, every, said)
     elif asked == "outliers":
@@ -55,13 +57,14 @@ def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schem
         looking.as_which_row(request, schema, every, said)
 
 
-def _as_test(request: Request, schema: Schema, every: list[Mention]) -> None:
+def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) -> None:
     """ "Is the gap significant?": the comparison's measure between its groups, tested. A yes/no column
     named where no measure is ("more smokers in the north?") is tested as a share between the groups."""
     binary = yes_no_columns(schema)
     named = list(dict.fromkeys(m.column for m in every if m.column in schema.categories))
     sides = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and "column" in f]
-    measured = list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
+    # "from 240 mm to 330 mm": the columns the numbers tell apart, else the measures named
+    measured = _numbered(text, schema) or list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
     first, request.kind, request.missing = request.kind, "significance", []
     if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):
         request.measures, request.second, request.group = measured[:1], measured[1], None  # "from pre to post"
@@ -96,3 +99,15 @@ def _measured_twice(first: str, second: str) -> bool:
 
 def _distinct(schema: Schema, column: str) -> int:
     return next((c.get("distinct") or 0 for c in schema.columns if c["name"] == column), 0)
+
+
+def _numbered(text: str, schema: Schema) -> list[str]:
+    """Sibling columns told apart by a number, each said by it ("from 240 mm to 330 mm" of efficiency_240mm
+    and efficiency_330mm), in the order said."""
+    said = []
+    for column in schema.measures:
+        numbers = [part for part in split_name(column) if part.isdigit()]
+        found = [m.start() for n in numbers for m in re.finditer(rf"(?<![\d.]){n}(?![\d.])", text)]
+        if found:
+            said.append((min(found), column))
+    return [column for _, column in sorted(said)] if len(said) >= 2 else []

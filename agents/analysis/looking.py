@@ -26,7 +26,8 @@ MISSING = re.compile(
     r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
     r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b"
     r"|\b(?:didn't|don't|never|couldn't|not) (?:give|answer|report|state|provide|say|tell)\b"
-    r"|\bno answers?\b|\bunanswered\b|\b(?:declined|refused) to\b|\bno values?\b|\bunknown\b|\bno data\b",
+    r"|\bno answers?\b|\bunanswered\b|\b(?:declined|refused) to\b|\bno values?\b|\bunknown\b|\bno data\b"
+    r"|\bno\s+(?:[\w-]+\s+){0,3}(?:figures?|entry|entries|readings?|data|numbers?|records?)\b",
     re.I,
 )
 NA_SAID = re.compile(r"\bNAs?\b|\bN/A\b")  # R's NA, said in capitals

@@ -16,7 +16,8 @@ FORECAST = re.compile(
     r"\bforecast\w*|\bpredict(?:ion)?s?\b(?= (?:for|in|by|of)\b)|\bproject(?:ed|ion|ions|s)?\b(?! manager)"
     r"|\bextrapolat\w*"
     r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)\b"
-    r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|holds?|carries on|persists?|goes on|keeps? (?:up|going))"
+    r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|continued|holds?|held|carries on"
+    r"|carried on|persists?|persisted|goes on|went on|keeps? (?:up|going))"
     r"|\b(?:straight|linear)[- ](?:trend|line)\b|\btrend ?line\b|\b(?:should|would|could) we expect\b"
     r"|\bwhere would\b|\bwill (?:\w+ ){0,3}(?:be|reach|hit)\b"
     r"|\bfit (?:a |the )?(?:straight )?line\b|\bread (?:it )?off\b",
@@ -60,7 +61,7 @@ ADJUSTED = re.compile(
 
 
 WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
-MOVES_WITH = re.compile(r"\b(?:up|down|rise|rises|fall|falls)\s+(?:or\s+(?:up|down)\s+)?(?:with|over|as)\b", re.I)
+MOVES_WITH = re.compile(r"\b(?:up|down|rise|rises|fall|falls)\s+(?:or\s+(?:up|down)\s+)?(?:with|over|as|per)\b", re.I)
 
 
 def target_year(text: str, schema: Schema, time: str | None) -> int | None:

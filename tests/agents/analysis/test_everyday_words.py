@@ -269,3 +269,27 @@ def test_an_outlier_of_a_series_is_named_by_its_date_and_a_row_by_its_own_name()
         {"name": "entries", "type": "number", "distinct": 12, "min": 1, "max": 13},
     ], 400)  # fmt: skip
     assert read_question("any pigeon with a weird number of entries?", pigeons).label == "band"
+
+
+CHOPSTICKS = Schema("chopsticks", [
+    {"name": "person_no", "type": "number", "distinct": 31, "min": 1, "max": 31, "role": "identifier"},
+    *({"name": f"efficiency_{mm}mm", "type": "number", "distinct": 31, "min": 10, "max": 40} for mm in (180, 240, 270)),
+], 31)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "pair"),
+    [
+        ("Is the drop in efficiency from 240 mm to 270 mm significant?", ("efficiency_240mm", "efficiency_270mm")),
+        ("same ppl, 270mm vs 180mm sticks - real difference in efficiency or just noise?",
+         ("efficiency_270mm", "efficiency_180mm")),
+    ],
+)  # fmt: skip
+def test_sibling_columns_told_apart_by_a_number_are_tested_as_pairs(text, pair):
+    request = read_question(text, CHOPSTICKS)
+    assert (request.kind, request.measures[0], request.second, request.group) == ("significance", *pair, None)
+
+
+def test_no_figure_for_a_column_asks_for_its_missing_values():
+    request = read_question("How many months have no veal figure?", MEAT)
+    assert (request.kind, request.measures, request.filters) == ("missing", ["veal"], [])
