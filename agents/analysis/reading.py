@@ -115,6 +115,10 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         doubts.append(
             Doubt(f"you asked which did best; I compared {spoken(request.measures[0])}, not its change", UNSURE)
         )
+    asked_to_compare = any(p.search(text) for p in (phrases.COMPARE, phrases.WHICH, phrases.HIGH, phrases.LOW,
+                                                       phrases.MOST, phrases.EITHER, phrases.DIFFER))  # fmt: skip
+    if request.kind == "compare" and request.group and not asked_to_compare:  # "the mean rate across the states"
+        doubts.append(Doubt(f"you did not ask which {spoken(request.group)} stands out; I compared them", UNSURE))
     if _rows_counted_unasked(text, request, schema):
         guessed.append("measure")
         doubts.append(

@@ -293,3 +293,18 @@ def test_sibling_columns_told_apart_by_a_number_are_tested_as_pairs(text, pair):
 def test_no_figure_for_a_column_asks_for_its_missing_values():
     request = read_question("How many months have no veal figure?", MEAT)
     assert (request.kind, request.measures, request.filters) == ("missing", ["veal"], [])
+
+
+def test_groups_compared_where_none_was_asked_for_is_a_doubt():
+    from agents.analysis.reading import read_back
+
+    states = Schema("state_economies", [
+        {"name": "State", "type": "string", "distinct": 50, "values": ["Alabama", "Michigan", "Ohio"]},
+        {"name": "Year", "type": "number", "distinct": 20, "min": 1976, "max": 1995, "role": "time"},
+        {"name": "Unemployment Rate", "type": "number", "distinct": 100, "min": 2, "max": 18},
+    ], 1000)  # fmt: skip
+    texts = ("What was the mean unemployment rate across the states in 1982?",
+             "Which state had the highest unemployment rate in 1982?")  # fmt: skip
+    unasked, asked = (read_back(text, states, read_question(text, states)) for text in texts)
+    assert unasked.certainty <= 0.5 and any("stands out" in d.words for d in unasked.doubts)
+    assert not any("stands out" in d.words for d in asked.doubts)
