@@ -57,6 +57,9 @@ def answer_card(session: WorkSession) -> dict[str, Any]:
     }
 
 
+CARD_SUGGESTIONS = 3  # one line under the answer; the report lists them all
+
+
 def _suggested(session: WorkSession, analysis: dict[str, Any]) -> dict[str, Any]:
     """The questions the analysis suggests, split into those still to ask and those asked of it since
     (the analyst's answer is on its way: the card says so instead of offering them again)."""
@@ -67,7 +70,7 @@ def _suggested(session: WorkSession, analysis: dict[str, Any]) -> dict[str, Any]
         for e in replies.values_list("envelope", flat=True)
     }
     return {
-        "suggested": [q for q in offered if q not in since],
+        "suggested": [q for q in offered if q not in since][:CARD_SUGGESTIONS],
         "asking": [q for q in offered if q in since],
         "ask": analysis["message_id"],
     }
