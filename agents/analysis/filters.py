@@ -367,8 +367,7 @@ def _with_unit(text: str, levels: dict[str, list[Any]], taken: list[range]) -> l
     return found
 
 
-COUNT_WORDS = {"zero": 0, "no": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-               "eight": 8, "nine": 9, "ten": 10}  # fmt: skip
+COUNT_WORDS = {"no": 0} | {word: n for word, n in NUMBER_WORDS.items() if n <= 10}
 # never the end of a bigger number ("100,000 population") nor a unit ("per 1000 people")
 COUNTED = re.compile(r"(?<![\d,.])(?<!\bper )\b(" + "|".join(COUNT_WORDS) + r"|\d+)[- ](?=[A-Za-z])", re.I)
 
@@ -431,46 +430,3 @@ def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:
             several: dict[str, Any] = {"column": column, "op": "in", "value": [v for v, _ in kept]}
             found.append(Found(several, kept[0][1], kept[-1][1] + len(kept[-1][0]), column))
     return found
-
-
-OP_WORDS = {
-    "=": "is",
-    "!=": "is not",
-    ">": "is above",
-    ">=": "is at least",
-    "<": "is below",
-    "<=": "is at most",
-    "in": "is",
-}
-
-
-def _calendar_words(parts: list[dict[str, Any]]) -> str:
-    """A date range of whole years as said: "date in 2023", "date from 2021 to 2023"."""
-    if len(parts) != 2 or [p.get("op") for p in parts] != [">=", "<="] or parts[0]["column"] != parts[1]["column"]:
-        return ""
-    low, high = str(parts[0]["value"]), str(parts[1]["value"])
-    if not (low.endswith("-01-01") and high.endswith("-12-31")):
-        return ""
-    first, last = low[:4], high[:4]
-    return f"{parts[0]['column']} in {first}" if first == last else f"{parts[0]['column']} from {first} to {last}"
-
-
-def condition_words(condition: dict[str, Any]) -> str:
-    """A row filter as a person says it after "where": "region is north or south", "amount is above 10"."""
-    if "and" in condition:
-        return _calendar_words(condition["and"]) or " and ".join(condition_words(c) for c in condition["and"])
-    if "or" in condition:
-        parts = [c for c in condition["or"] if c.get("op") != "is_null"]
-        missing = " (or missing)" if len(parts) < len(condition["or"]) else ""
-        return " or ".join(condition_words(c) for c in parts) + missing
-    if condition["op"] == "is_null":
-        return f"{condition['column']} is {'missing' if condition['value'] else 'present'}"
-    value = condition["value"]
-    shown = (
-        " or ".join(map(str, value))
-        if isinstance(value, list)
-        else f"{value:g}"
-        if isinstance(value, float)
-        else str(value)
-    )
-    return f"{condition['column']} {OP_WORDS.get(condition['op'], condition['op'])} {shown}"

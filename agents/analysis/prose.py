@@ -8,7 +8,7 @@ import math
 import re
 from typing import Any
 
-from agents.analysis.filters import condition_words
+from agents.analysis.condition_words import condition_words
 from agents.analysis.request import Request
 from agents.operations.stats.charts import label, percentage
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.analysis.filters import CLAUSE_END, COUNT_WORDS, condition_words
+from agents.analysis.condition_words import condition_words
+from agents.analysis.filters import CLAUSE_END, COUNT_WORDS
 from agents.analysis.phrases import COMPARE
 from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import outliers
-from agents.analysis.filters import condition_words, number_filters, value_filters
+from agents.analysis.condition_words import condition_words
+from agents.analysis.filters import number_filters, value_filters
 from agents.analysis.words import value_mentions
 from agents.behaviours.data_instructions import column_facts, file_options
 

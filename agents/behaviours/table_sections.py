@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.analysis import outliers
-from agents.analysis.filters import condition_words
+from agents.analysis.condition_words import condition_words
 from agents.analysis.prose import two_decimals
 from agents.analysis.schema import NOT_MEASURES
 from agents.behaviours.analysing import Analysis
