@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from agents.analysis.words import PERIODIC, mentions, split_name, stem
+from agents.analysis.words import PERIODIC, UNITS, mentions, split_name, stem
 
 NUMBER = r"[$€£]?\s?(-?\d[\d,]*(?:\.\d+)?)((?:k|m|bn)\b|\s+(?:thousand|million|billion)\b|\s*%|\s*percent\b)?"
 SCALES = {"k": 1_000, "thousand": 1_000, "m": 1_000_000, "million": 1_000_000, "bn": 1e9, "billion": 1e9}
@@ -346,8 +346,8 @@ def _month_span(text: str, columns: Columns, taken: list[range]) -> list[Found]:
     return found
 
 
-UNIT_WORDS = {"cm", "mm", "kg", "lb", "lbs", "ft", "ms", "min", "hr", "hrs", "km", "kmh", "kph", "mph", "ppm", "ppb",
-              "mg", "ml", "oz", "gal", "kwh", "gwh", "usd", "eur", "gbp"}  # fmt: skip
+# the units a number is said in ("2 mg"); not the words that number a thing or a share ("no", "pct", "in")
+UNIT_WORDS = {u for u in UNITS if 2 <= len(u) <= 4} - {"no", "nr", "num", "amt", "pct", "pc", "in", "bn", "mn"}
 WITH_UNIT = re.compile(r"(?<![\d,.])(\d+(?:\.\d+)?)\s*([a-z]{2,4})\b", re.I)
 
 

@@ -13,7 +13,7 @@ import re
 from agents.analysis.filters import NUMBER_WORDS
 from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, statistic_of
 from agents.analysis.request import Request
-from agents.analysis.schema import Schema
+from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import Mention, split_name, stem
 
 COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
@@ -232,13 +232,10 @@ RELATED = re.compile(
 )
 
 
-FEW_VALUES = 12  # a number column of this few values, named to cross or combine, is a grouping ("dose")
-
-
 def categories_named(request: Request, schema: Schema, named: list[Mention]) -> list[str]:
     """The category columns the question names (or names by their values), in the order said; a number
     of a few values counts ("the supplement and dose combination": 0.5, 1 and 2 mg)."""
-    few = {c["name"] for c in schema.columns if c["type"] == "number" and 2 <= (c.get("distinct") or 0) <= FEW_VALUES}
+    few = {c["name"] for c in schema.columns if c["type"] == "number" and 2 <= (c.get("distinct") or 0) <= CODED_MAX}
     categories = set(schema.categories) | few
     valued = [f["column"] for f in request.filters if f.get("op") in ("=", "in") and f.get("column") in categories]
     ordered = sorted(named, key=lambda m: m.start)

@@ -19,13 +19,12 @@ from agents.analysis.question import read_question
 from agents.analysis.reading import Reading, read_back
 from agents.analysis.readings import options
 from agents.analysis.request import Request
-from agents.analysis.schema import Schema
+from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import mentions
 from agents.runtime import TaskFailure
 from agents.sap import format_block
 from protocol.errors import ProtocolError
 
-CODED_VALUES = 12
 NAMED_VALUES = 250  # a text column's values a question may name ("China, India and Japan"), read up to this many
 MAX_EXTRA_MEASURES = 3
 WEAK_P = 0.05
@@ -58,7 +57,7 @@ def schema_of(analysis: Asker, table: str) -> Schema:
         distinct = c["distinct_estimate"] or 0
         column = {"name": c["name"], "type": c["type"], "distinct": distinct, "min": c["min"], "max": c["max"]}
         few = (c["type"] == "string" and distinct <= NAMED_VALUES) or (
-            c["type"] in ("number", "boolean") and distinct <= CODED_VALUES
+            c["type"] in ("number", "boolean") and distinct <= CODED_MAX
         )
         if few and distinct:
             grouped = {"table": table, "select": [c["name"]], "group_by": [c["name"]], "limit": NAMED_VALUES + 1}
