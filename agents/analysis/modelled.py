@@ -98,8 +98,6 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
         or ([schema.sole_measure] if schema.sole_measure else [])
     )  # an association's outcome, or the fullest name said, when the first reading took no measure
     request.outcome = None
-    if request.statistic == "max" and request.measures and "max" in split_name(request.measures[0]):
-        request.statistic = "mean"  # "the yearly average max wind": max is the column's word
     request.missing = [] if request.measures else ["measure"]
     return True
 

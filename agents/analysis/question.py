@@ -49,6 +49,7 @@ from agents.analysis.phrases import (
     RATE_NAME,
     SHARE,
     SHARE_OF_TOTAL,
+    STATISTIC_ONLY,
     STEEP,
     SUPERLATIVE,
     TIME_WORDS,
@@ -154,8 +155,8 @@ def read_question(text: str, schema: Schema) -> Request:
     )
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
-    # "leaf count" or "median_rent_eur" name a column, not a statistic
-    unnamed = _without(text, [m for m in every if m.score == 1])
+    # "leaf count" or "median_rent_eur" name a column, not a statistic; nor does "max wind" (max_wind_knots)
+    unnamed = _without(text, [m for m in every if m.score == 1 or _names_its_statistic(text, m)])
     request.direction = direction_of(text)
     if POPULATION_SD.search(text):
         request.sd = "population"
@@ -259,6 +260,12 @@ def _without(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
         start, end = (span.start, span.end) if isinstance(span, Mention) else span
         text = text[:start] + " " * (end - start) + text[end:]
     return text
+
+
+def _names_its_statistic(text: str, mention: Mention) -> bool:
+    """Whether a column named in part was named by a statistic word of its own name ("the median max wind")."""
+    words = re.findall(r"\w+", text[mention.start : mention.end].lower())
+    return any(STATISTIC_ONLY.fullmatch(w) and w in split_name(mention.column.lower()) for w in words)
 
 
 def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:

@@ -308,3 +308,17 @@ def test_groups_compared_where_none_was_asked_for_is_a_doubt():
     unasked, asked = (read_back(text, states, read_question(text, states)) for text in texts)
     assert unasked.certainty <= 0.5 and any("stands out" in d.words for d in unasked.doubts)
     assert not any("stands out" in d.words for d in asked.doubts)
+
+
+@pytest.mark.parametrize(
+    ("text", "statistic"),
+    [
+        ("What's the median max wind?", "median"),
+        ("What is the typical max wind of the storms?", "mean"),
+        ("What was the highest max wind?", "max"),
+        ("If the trend carried on, what would the yearly average max wind be in 2030?", "mean"),
+    ],
+)
+def test_a_statistic_word_in_a_columns_own_name_asks_no_statistic(text, statistic):
+    request = read_question(text, HURRICANES)
+    assert (request.statistic, request.measures) == (statistic, ["max_wind_knots"])
