@@ -62,19 +62,7 @@ def _trend(
     """Means by date, and the change from the first date to the last."""
     name = moment["name"]
     if (moment["distinct_estimate"] or 0) > MAX_TREND_POINTS:
-        analysis.uncertainties.append(
-            {
-                "aspect": f"no trend over {name} in {table}",
-                "reason": f"{moment['distinct_estimate']} dates are too many to list one by one",
-                "suggestion": "add a month or week column to group by",
-            }
-        )
-        return {
-            "id": f"{table}-trend-{name}",
-            "title": f"Trend: {table} over {name}",
-            "body": "Not computed: too many dates.",
-            "confidence": 0.1,
-        }
+        return _trend_by_period(analysis, table, name, numeric, kept)
     select = [name, {"fn": "count", "as": "n"}] + [
         {"fn": "avg", "column": c["name"], "as": f"mean_{c['name']}"} for c in numeric
     ]
@@ -278,6 +266,34 @@ def _comparison(
         "title": f"Group comparison: {table} by {name}",
         "body": "\n".join(lines) + _rows_note(kept),
         "confidence": confidence(smallest * len(answer["rows"]), 0, 0),
+    }
+
+
+def _trend_by_period(
+    analysis: Analysis, table: str, name: str, numeric: list[dict[str, Any]], kept: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """Too many dates to list one by one: the mean per month, quarter or year (the period that gives a
+    readable number of points), as ``stats.trend`` chooses it for a question about the trend."""
+    trends = []
+    for c in numeric:
+        request = {"table": table, "time": name, "measure": c["name"], "period": "auto", **_filters(kept)}
+        trends.append(analysis.query(table, request, f"the mean {c['name']} per period of {name}", "stats.trend"))
+    period = trends[0]["period"]
+    labels = list(dict.fromkeys(p["period"] for t in trends for p in t["points"]))
+    values = [{p["period"]: p["value"] for p in t["points"]} for t in trends]
+    header = [period, *(f"mean_{c['name']}" for c in numeric)]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join([label, *(two_decimals(v.get(label)) for v in values)]) + " |" for label in labels]
+    for c, trend in zip(numeric, trends, strict=True):
+        if trend.get("change") is not None:
+            first, last = trend["points"][0], trend["points"][-1]
+            went = " to ".join(f"{two_decimals(end['value'])} in {end['period']}" for end in (first, last))
+            lines.append(f"\nMean {c['name']} per {period} went from {went} ({two_decimals(trend['change'])}).")
+    return {
+        "id": f"{table}-trend-{name}",
+        "title": f"Trend: {table} over {name}, per {period}",
+        "body": "\n".join(lines) + _rows_note(kept),
+        "confidence": confidence(len(labels) * 5, 0, 0),
     }
 
 
