@@ -1,8 +1,8 @@
 """Builds a thirteenth held-out question set: all nineteen kinds in one set, the eight basic kinds of
 holdout11 (compare, rank_differences, association, trend, share, growth, statistic, filter) and the eleven
 of holdout12 (significance, top, which_row, missing, outliers, distribution, crosstab, two_factor, rate,
-adjusted, forecast), each asked four times or more in clearly different phrasings, and 10 ambiguous
-questions, over seven public tables from four packages no earlier set used.
+adjusted, forecast), 80 questions, each kind asked four or five times in clearly different phrasings, and 10
+ambiguous questions, over seven public tables from four packages no earlier set used.
 
     python3 -m venv /tmp/h13venv
     /tmp/h13venv/bin/pip install pandas==3.1.1 scipy==1.17.1 statsmodels==0.15.0
@@ -307,6 +307,9 @@ BASIC: list[rules.Question] = [
     ("h13-energy-coal-continent", "energy_per_capita", "compare",
      "For 2019, on which continent does the median country burn the most coal per person?",
      compare("continent", "coal_kwh", stat="median", where="year == 2019")),
+    ("h13-bikes-frame-median-price", "bike_orders", "compare",
+     "Carbon or aluminum - which frame goes for more per bike, median price per unit?",
+     compare("frame", "unit_price_usd", stat="median")),
     # rank_differences
     ("h13-decathlon-meetings-diff", "decathlon_2004", "rank_differences",
      "Talence vs Athens: looking at every column of results, where do the Olympic field and the Decastar "
@@ -391,6 +394,9 @@ BASIC: list[rules.Question] = [
     ("h13-bonds-aaa-floor", "bond_yields", "statistic",
      "What's the lowest Aaa yield on record in this series (percent)?",
      statistic("aaa_yield_pct", "min")),
+    ("h13-decathlon-fastest-100", "decathlon_2004", "statistic",
+     "Quickest 100 metres run by anyone across both meetings, in seconds?",
+     statistic("sprint_100m_s", "min")),
     # filter
     ("h13-chicago-hot-days", "chicago_air", "filter",
      "On the really hot days - 85 degrees F or hotter - how many deaths per day on average?",
@@ -424,6 +430,10 @@ REACH: list[reach_rules.Question] = [
      "The carbon share of our mountain-bike lines versus our road-bike lines: significantly different or "
      "not? Give the higher percentage.",
      significance_share("bike_type", "Mountain", "Road", "frame", "Carbon")),
+    ("h13-sig-walmart-95-holiday", "walmart_weekly", "significance",
+     "Our merchandising lead swears department 95 does noticeably better in holiday weeks than in ordinary "
+     "ones. Does a proper test back that up, and what's the gap between the two average weekly figures?",
+     significance_two("IsHoliday", True, False, "Weekly_Sales", where="Dept == 95")),
     # top
     ("h13-top-bike-models", "bike_orders", "top",
      "Our three best-selling models by revenue in 2011?",
@@ -438,6 +448,9 @@ REACH: list[reach_rules.Question] = [
     ("h13-top-pl-scorers", "premier_league", "top",
      "Across all three seasons combined, which three clubs found the net most often?",
      top("club", "goals_for", 3, agg="sum")),
+    ("h13-top-pl-table-2223", "premier_league", "top",
+     "top three of these clubs on points in 22/23?",
+     top("club", "points", 3, where="season == '2022-23'")),
     # which_row
     ("h13-which-chicago-deadliest", "chicago_air", "which_row",
      "On what date did Chicago record its highest death toll?",
@@ -446,14 +459,14 @@ REACH: list[reach_rules.Question] = [
      "When did the Baa yield peak? Month please.",
      which_row("month", "baa_yield_pct")),
     ("h13-which-walmart-dept1-week", "walmart_weekly", "which_row",
-     "Dept 1's single best week - which week ending date, and how much did it sell?",
+     "Dept 1's single best week - which week (its date), and how much did it sell?",
      which_row("Date", "Weekly_Sales", where="Dept == 1")),
     ("h13-which-decastar-1500", "decathlon_2004", "which_row",
      "At the Decastar, who ran the slowest 1500 m?",
      which_row("athlete", "run_1500m_s", where=DECASTAR)),
     # missing
     ("h13-miss-walmart-worst", "walmart_weekly", "missing",
-     "Before I model this: which field has the most holes, and how many weeks are blank?",
+     "Before I model this: which field has the most holes, and in how many rows is it blank?",
      missing()),
     ("h13-miss-chicago-worst", "chicago_air", "missing",
      "which measurement is missing most often in the chicago file? count pls",
@@ -629,7 +642,7 @@ def check(entries: list[dict], names: list[str], frames: dict[str, pd.DataFrame]
     no identifier as an answer, a paired design and a "not significant" answer, the messy files read
     right."""
     ids = [e["id"] for e in entries]
-    assert len(ids) == len(set(ids)) and len(entries) >= 76
+    assert len(ids) == len(set(ids)) and len(entries) >= 80
     counts = pd.Series([e["kind"] for e in entries]).value_counts()
     assert set(counts.index) == rules.KINDS | reach_rules.KINDS and counts.min() >= 4, counts
     assert {e["dataset"] for e in entries} == set(names)
