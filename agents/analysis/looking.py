@@ -107,15 +107,19 @@ def ranks(text: str) -> bool:
     return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST, PEAKED))
 
 
+PLURAL = re.compile(r"(?:years|months|weeks|days|quarters|seasons|dates)$", re.I)
+
+
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
     """The column that names the rows: one the question names (a name, an identifier), else the table's
-    names, else its identifier, else its date."""
+    names, else its identifier, else its date or year."""
     identifiers = [c["name"] for c in schema.columns if c.get("role") == "identifier"]
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     # a name each row has its own (a pigeon's band) before one many rows share (its breeder)
     candidates = sorted([*schema.row_names, *identifiers], key=lambda c: distinct[c] < 0.9 * schema.rows)
+    times = list(dict.fromkeys([*schema.names("date"), *schema.times]))
     said = [m.column for m in named if m.column in candidates and m.column not in besides]
-    choices = said or [c for c in [*candidates, *schema.names("date")] if c not in besides]
+    choices = said or [c for c in [*candidates, *times] if c not in besides]
     return choices[0] if choices else None
 
 
@@ -129,8 +133,9 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
-    else:
-        request.label = label_of(schema, named, besides=request.measures)
+    else:  # "the three best years": the times listed, when said as the things ranked
+        listed_times = [m.column for m in named if m.column in schema.times and PLURAL.search(text[m.start : m.end])]
+        request.label = next(iter(listed_times), None) or label_of(schema, named, besides=request.measures)
         distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}.get(request.label or "", 0)
         said = statistic_of(text)
         if said and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined

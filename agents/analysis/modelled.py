@@ -89,17 +89,19 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
     request.kind, request.time, request.to, request.group, request.entity = "forecast", time, str(target), None, None
     request.period = "year" if time in schema.names("date") else "auto"
     request.filters = [f for f in request.filters if not _names_year(f, target)]
-    said = [m.column for m in sorted(named, key=lambda m: -m.score) if m.column in schema.measures and m.column != time]
-    outcome = [request.outcome] if request.outcome and request.outcome != time else []
-    request.measures = (
-        [m for m in request.measures if m != time][:1]
-        or said[:1]
-        or outcome
-        or ([schema.sole_measure] if schema.sole_measure else [])
-    )  # an association's outcome, or the fullest name said, when the first reading took no measure
+    request.measures = _measure(request, schema, named, besides={time})
     request.outcome = None
     request.missing = [] if request.measures else ["measure"]
     return True
+
+
+def _measure(request: Request, schema: Schema, named: list[Mention], besides: set[str]) -> list[str]:
+    """The measure of the first reading; when it took none, the fullest name said, an association's
+    outcome, or the table's only measure ("its chum catch", read first as a filter's column)."""
+    said = [m.column for m in sorted(named, key=lambda m: -m.score) if m.column in schema.measures]
+    outcome = [request.outcome] if request.outcome else []
+    sole = [schema.sole_measure] if schema.sole_measure else []
+    return [m for m in [*request.measures, *said, *outcome, *sole] if m not in besides][:1]
 
 
 def _names_year(condition: dict[str, Any], year: int) -> bool:
@@ -131,7 +133,7 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
         return False
     request.kind, request.time, request.group, request.entity = "rate", x, group, None
     request.direction = "low" if SLOWLY.search(text) else "fall" if FALLING.search(text) else request.direction
-    request.measures = [m for m in request.measures if m not in (x, group)][:1]
+    request.measures = _measure(request, schema, named, besides={x, group})
     request.filters = [f for f in request.filters if not (f.get("column") == group and f.get("op") == "=")]
     request.missing = [] if request.measures else ["measure"]
     return True

@@ -331,6 +331,12 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.group is None and coded and len(coded) < len(request.measures):
             request.group = coded[0]  # "progression for sex 1 or 2": a coded category groups the measure
             request.measures = [m for m in request.measures if m != coded[0]]
+        sole = schema.sole_measure
+        if request.group is None and coded == request.measures and sole and OTHER_SIDE.search(text):
+            request.group, request.measures = (
+                coded[0],
+                [sole],
+            )  # "got aid: did they stay out longer than those who didn't"
         named = [
             m.column
             for m in free

@@ -16,7 +16,9 @@ CODED_MAX = 12  # a number column with this few distinct whole values may be a c
 
 
 IDENTIFIER = re.compile(
-    r"(?:^|_|[a-z])(?:id|ID|Id|idx|index|key|uuid)$|^(?:row|record)_?(?:no|num|number)$"
+    # "customer_id", "PassengerId", "row index"; never a word that ends so ("turkey", "paid", "price_index")
+    r"(?i:(?:^|[_ .])(?:id|idx|key|uuid)$|^(?:row[_ ]?)?index$)|[a-z](?:ID|Id|Key|Idx|UUID)$"
+    r"|^(?:row|record)_?(?:no|num|number)$"
     r"|[A-Za-z][ _.](?:[Nn]o|[Nn]r|#)\.?$"  # "Instructor No", "store_nr": numbered things ("Sunspot Number" counts)
     r"|(?i:(?:^|[_ ])(?:fips|zip|zipcode|postcode|isbn|ssn)(?:[_ ]?code)?$)"  # "County FIPS": a code names places
 )
@@ -61,8 +63,10 @@ class Schema:
     @property
     def sole_measure(self) -> str | None:
         """The table's one measure, when it has only one: a question need not name it ("wine sales" of a
-        table whose only measure is kilolitres)."""
-        choices = self.measures
+        table whose only measure is kilolitres); a 0/1 column beside it ("financial_aid") is who the rows are."""
+        flags = {c["name"] for c in self.columns if c["type"] == "number" and 0 < len(c.get("values") or []) <= 2
+                 and set(c["values"]) <= {0, 1}}  # fmt: skip
+        choices = [m for m in self.measures if m not in flags]
         return choices[0] if len(choices) == 1 else None
 
     @property

@@ -322,3 +322,37 @@ def test_groups_compared_where_none_was_asked_for_is_a_doubt():
 def test_a_statistic_word_in_a_columns_own_name_asks_no_statistic(text, statistic):
     request = read_question(text, HURRICANES)
     assert (request.statistic, request.measures) == (statistic, ["max_wind_knots"])
+
+
+POULTRY = Schema("poultry", [
+    {"name": "date", "type": "date", "distinct": 827},
+    {"name": "turkey", "type": "number", "distinct": 600, "min": 10, "max": 600},
+    {"name": "paid_hours", "type": "number", "distinct": 300, "min": 1, "max": 900},
+    {"name": "price_index", "type": "number", "distinct": 700, "min": 80, "max": 240},
+], 827)  # fmt: skip
+CATCH = Schema("salmon_catch", [
+    {"name": "year", "type": "number", "distinct": 39, "min": 1974, "max": 2012, "role": "time"},
+    {"name": "fisher_type", "type": "string", "distinct": 3, "values": ["Sport", "Treaty", "Non-Treaty"]},
+    {"name": "chum", "type": "number", "distinct": 117, "min": 556, "max": 1.2e6},
+    {"name": "total_catch", "type": "number", "distinct": 117, "min": 2e5, "max": 6.5e6},
+], 117)  # fmt: skip
+
+
+def test_a_word_that_merely_ends_like_an_identifier_is_a_measure():
+    assert POULTRY.numbers == ["turkey", "paid_hours", "price_index"]
+    assert read_question("Extrapolate the average monthly turkey production to 2014.", POULTRY).measures == ["turkey"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("For sport fishers only, what were the three best years by total catch?",
+         {"kind": "top", "label": "year", "measures": ["total_catch"], "n": 3}),
+        ("Since 1990, which group of fishers has seen its chum catch rise fastest each year?",
+         {"kind": "rate", "group": "fisher_type", "measures": ["chum"],
+          "filters": [{"column": "year", "op": ">=", "value": 1990}]}),
+    ],
+)  # fmt: skip
+def test_the_years_ranked_and_a_measure_named_beside_a_year_filter(text, expected):
+    request = read_question(text, CATCH).as_dict()
+    assert {key: request[key] for key in expected} == expected
