@@ -86,7 +86,7 @@ HIGH = re.compile(
 
 LOW = re.compile(
     r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min|less|lower|smaller|fewer|shortest|lightest|"
-    r"youngest|narrowest|slowest|poorest|coldest|driest|cheapest|least expensive)\b",
+    r"youngest|narrowest|slowest|poorest|coldest|driest|weakest|cheapest|least expensive)\b",
     re.I,
 )
 

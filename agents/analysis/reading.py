@@ -110,6 +110,7 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     ]
     guessed = [part for part in KINDS[request.kind].needed if not _named(request, part, named, schema)]
     doubts = _part_doubts(text, request, named, guessed, schema)
+    doubts += _other_kinds_asked(text, request, left)
     unsaid = request.kind == "compare" and bool(request.measures) and request.measures[0] not in named
     if unsaid and schema.times and phrases.PERFORMED.search(text):  # "which stock did best": its level or its growth?
         doubts.append(
@@ -145,6 +146,21 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     if rest:
         doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
     return Reading(stated(request), doubts, guessed, unused_columns)
+
+
+def _other_kinds_asked(text: str, request: Request, left: list[re.Match[str]]) -> list[Doubt]:
+    """Words that ask for another kind of question ("controlling for", "extrapolate"), read past: the
+    reading of that kind failed, and this answer may be to a question nobody asked."""
+    content = [w for w in left if w.group().lower() not in FRAMING]
+    doubts = []
+    for kind, patterns in OWN_WORDS.items():
+        spans = [m.span() for pattern in patterns for m in pattern.finditer(text)] if kind != request.kind else []
+        word = next((w.group() for w in content if any(s <= w.start() < e for s, e in spans)), None)
+        if word:
+            doubts.append(
+                Doubt(f"you said “{word}”, which asks for {KINDS[kind].can}, and I did not give that", UNSURE)
+            )
+    return doubts
 
 
 def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:

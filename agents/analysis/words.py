@@ -54,6 +54,7 @@ CONCEPTS = {
     "capita": {"capita", "person", "head"},  # "GDP per person", "per head": a per-capita column
     "sold": {"sold", "sell", "sale", "selling"},
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
+    "treatment": {"treatment", "treated", "intervention", "arm", "therapy"},  # a trial's arms
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
     "departure": {"departure", "depart", "dep"},
     "arrival": {"arrival", "arrive", "arr"},

@@ -115,3 +115,24 @@ def test_the_most_rows_read_where_the_table_measures_something_is_asked_about_wi
     assert request.kind == "share" and reading.certainty <= UNSURE
     offered = [o["label"] for o in options(request, reading, monthly, lambda words: read_question(words, monthly))]
     assert offered == ["What share of the rows does each month have?", "Which month has the highest mean kilolitres?"]
+
+
+def test_words_that_ask_for_another_kind_of_question_read_past_cap_the_answer():
+    # no column holds the weather: the adjusted reading fails, and the plain correlation must not look sure
+    reading = reading_of("Controlling for the weather, how does tax per capita relate to crimes per 1000?")
+    assert any("“Controlling”" in doubt and "accounting for other columns" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+
+
+def test_a_trials_arm_is_its_treatment_column():
+    trial = Schema("trial", [
+        {"name": "intervention", "type": "string", "distinct": 2, "values": ["control", "treated"]},
+        {"name": "site", "type": "number", "distinct": 8, "values": list(range(1, 9)), "min": 1, "max": 8},
+        {"name": "iq", "type": "number", "distinct": 90, "min": 40, "max": 140},
+    ], rows=900)  # fmt: skip
+    request = read_question("Which site and arm together show the weakest average IQ?", trial)
+    assert (request.kind, {request.group, request.second}, request.direction) == (
+        "two_factor",
+        {"site", "intervention"},
+        "low",
+    )
