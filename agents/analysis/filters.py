@@ -66,6 +66,7 @@ ROWS_BEFORE = re.compile(r"\b(?:rows?|records?|entries|entry|cases?|ones|those|o
 RELATIVE = re.compile(r"\b(?:where|whose|which|that|who|when)\b", re.I)  # a new condition begins
 EXCLUDED_JUST_BEFORE = re.compile(rf"(?:{EXCLUDE.pattern})\s*$", re.I)  # "except where price is 100 or more"
 NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
+PRE_POST = re.compile(r"\b(pre|post)[- ]?((?:1[5-9]|20)\d\d)\b", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
 YEAR_DURING = re.compile(
     r"(?:\b(?:across|throughout)|\b(?:changed?|trend\w*|up|down|evolved?|moved?)\s+over)"
@@ -165,6 +166,14 @@ def _comparisons(text: str) -> list[Comparison]:
     for match in DECADE.finditer(text):  # "appointed in the 1800s", "the 1990s"
         first = int(match.group(1))
         add(match.start(), match.end(), "between", (first, first + (99 if first % 100 == 0 else 9)), timely=True)
+    for match in PRE_POST.finditer(text):  # "the post-1950 peak", "pre-2000 prices"
+        add(
+            match.start(),
+            match.end(),
+            ">" if match.group(1).lower() == "post" else "<",
+            int(match.group(2)),
+            timely=True,
+        )
     year_alone = (  # "in 2007", "the 2007 distribution", "2007's", "top 3 by rate, 2010."
         r"\b(?:in|during|at|for|of|only|the)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
         r"|\b((?:1[5-9]|20|21)\d\d)['\u2019]s\b|,\s*((?:1[5-9]|20|21)\d\d)\s*[.?!]?\s*$"

@@ -68,8 +68,10 @@ PERIOD_ASKED = re.compile(
     r"\b(?:find|name|show|give)\s+(?:me\s+)?the\s+(?:single\s+)?(?:month|year|day|week|quarter|date)\b", re.I
 )
 FIND_THE = re.compile(
-    r"\b(?:find|name|list|show)\s+(?:me\s+)?the\s+(?:\w+\s+){0,3}$|\b(?:[a-z]{2,}est|most\s+\w+|least\s+\w+)\s+$", re.I
-)  # "find the character", "the oldest character"
+    r"\b(?:find|name|list|show)\s+(?:me\s+)?the\s+(?:\w+\s+){0,3}$|\b(?:[a-z]{2,}est|most\s+\w+|least\s+\w+)\s+$"
+    r"|\b(?:peak|record|worst|top)\s+$",
+    re.I,
+)  # "find the character", "the oldest character", "the peak year"
 
 
 def rows_asked(text: str, schema: Schema) -> bool:

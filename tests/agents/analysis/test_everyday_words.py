@@ -356,3 +356,23 @@ def test_a_word_that_merely_ends_like_an_identifier_is_a_measure():
 def test_the_years_ranked_and_a_measure_named_beside_a_year_filter(text, expected):
     request = read_question(text, CATCH).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+COAL = Schema("coal_employment", [
+    {"name": "year", "type": "number", "distinct": 105, "min": 1913, "max": 2017, "role": "time"},
+    {"name": "employment", "type": "number", "distinct": 105, "min": 600, "max": 1.2e6},
+], 105)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("what was the post-1950 peak year for coal jobs",
+         {"kind": "which_row", "label": "year", "filters": [{"column": "year", "op": ">", "value": 1950}]}),
+        ("Mean employment pre 1930?",
+         {"kind": "statistic", "measures": ["employment"], "filters": [{"column": "year", "op": "<", "value": 1930}]}),
+    ],
+)  # fmt: skip
+def test_pre_and_post_a_year_and_the_peak_year(text, expected):
+    request = read_question(text, COAL).as_dict()
+    assert {key: request[key] for key in expected} == expected
