@@ -180,7 +180,7 @@ def _comparisons(text: str) -> list[Comparison]:
     )
     for match in re.finditer(year_alone, text, re.I):
         year = int(match.group(1) or match.group(2) or match.group(3))
-        add(match.start(), match.end(), "=", year, timely=match.group(3) is not None)  # ", 2010." is a year
+        add(match.start(), match.end(), "=", year, timely=True)  # "for 2016", ", 2010.": a time column's year
     for match in YEAR_DURING.finditer(text):  # "did it go up or down over 2015?": during it, not after
         add(match.start(), match.end(), "=", int(match.group(1)), timely=True)
     for match in SIGNED.finditer(text):  # "when production was negative"
@@ -267,6 +267,8 @@ def _subject(
         named_times = [c for c in plausible if c[0] in columns.times or _holds_years(columns.ranges.get(c[0]))]
         if named_times or times:
             return named_times[0] if named_times else (times[0], start, end)
+        if columns.times:  # "for 2030", past the table's years: still a year, never a sales figure of 2030
+            return columns.times[0], start, end
     if plausible:
         return plausible[0]
     if times:

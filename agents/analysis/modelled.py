@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agents.analysis.phrases import FLOW_NAME, RATE_NAME
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, split_name
@@ -64,12 +65,14 @@ WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
 MOVES_WITH = re.compile(r"\b(?:up|down|rise|rises|fall|falls)\s+(?:or\s+(?:up|down)\s+)?(?:with|over|as|per)\b", re.I)
 
 
-def target_year(text: str, schema: Schema, time: str | None) -> int | None:
-    """The year a forecast is asked for: the latest year the question names past the table's last."""
+def target_year(text: str, schema: Schema, time: str | None, filters: list[dict[str, Any]]) -> int | None:
+    """The year a forecast is asked for: the latest year the question names past the table's last, or
+    past the years its filters fit the line on ("had the 1913-1950 trend carried on, … in 1955")."""
     column = next((c for c in schema.columns if c["name"] == time), None)
     if column is None:
         return None
-    last = column.get("max")
+    ends = [c["value"] for c in _conditions(filters) if c.get("column") == time and c.get("op") in ("<", "<=")]
+    last = ends[0] if ends else column.get("max")
     last_year = int(str(last)[:4]) if last is not None and str(last)[:4].isdigit() else None
     years = [int(y) for y in YEAR.findall(text)]
     later = [y for y in years if last_year is None or y > last_year]
@@ -81,9 +84,10 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
     column's years), a straight line through it, its value in 2020. The target is no filter."""
     named_times = [m.column for m in named if m.column in schema.times]
     numbered = [t for t in schema.times if t not in schema.names("date")]  # a year column before a date's years
-    reaching = [t for t in named_times or [*numbered, *schema.names("date")] if target_year(text, schema, t)]
+    candidates = named_times or [*numbered, *schema.names("date")]
+    reaching = [t for t in candidates if target_year(text, schema, t, request.filters)]
     time = reaching[0] if reaching else None
-    target = target_year(text, schema, time)
+    target = target_year(text, schema, time, request.filters)
     if time is None or target is None:
         return False
     request.kind, request.time, request.to, request.group, request.entity = "forecast", time, str(target), None, None
@@ -91,6 +95,9 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
     request.filters = [f for f in request.filters if not _names_year(f, target)]
     request.measures = _measure(request, schema, named, besides={time})
     request.outcome = None
+    if request.statistic == "count" and request.measures:  # "how many people would it have employed"
+        flows = FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
+        request.statistic = "sum" if flows else "mean"
     request.missing = [] if request.measures else ["measure"]
     return True
 
@@ -102,6 +109,11 @@ def _measure(request: Request, schema: Schema, named: list[Mention], besides: se
     outcome = [request.outcome] if request.outcome else []
     sole = [schema.sole_measure] if schema.sole_measure else []
     return [m for m in [*request.measures, *said, *outcome, *sole] if m not in besides][:1]
+
+
+def _conditions(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each simple condition of the filters, the parts of an "and" among them."""
+    return [part for f in filters for part in (_conditions(f["and"]) if "and" in f else [f])]
 
 
 def _names_year(condition: dict[str, Any], year: int) -> bool:

@@ -376,3 +376,18 @@ COAL = Schema("coal_employment", [
 def test_pre_and_post_a_year_and_the_peak_year(text, expected):
     request = read_question(text, COAL).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Had the 1913-1950 trend simply carried on, about how many people would coal mining have employed in 1955?",
+         {"kind": "forecast", "to": "1955", "measures": ["employment"], "statistic": "mean",
+          "filters": [{"and": [{"column": "year", "op": ">=", "value": 1913}, {"column": "year", "op": "<=", "value": 1950}]}]}),
+        ("Based on the years from 1990 through 2011, what yearly employment total would a linear trend predict for 2030?",
+         {"kind": "forecast", "to": "2030", "statistic": "sum"}),
+    ],
+)  # fmt: skip
+def test_a_forecast_from_a_window_of_years_and_its_statistic(text, expected):
+    request = read_question(text, COAL).as_dict()
+    assert {key: request[key] for key in expected} == expected
