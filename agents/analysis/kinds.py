@@ -334,7 +334,8 @@ WHAT_I_ANSWER = "; ".join(kind.can for kind in KINDS.values()) + ", within any f
 # "Is the gap real or could it be chance?": a comparison whose answer is a test, not a ranking.
 SIGNIFICANCE = re.compile(
     r"\b(?:statistically|significan(?:t|ce|tly)|p[- ]?values?|t[- ]?tests?|anova|chi[- ]?squared?"
-    r"|(?:by|due to|down to|just|mere|pure|random|from|be|is|was|only) (?:just |only |merely |down to |due to )?"
+    r"|(?:by|due to|down to|just|mere|pure|random|from|be|is|was|only|within|explained by)"
+    r" (?:just |only |merely |down to |due to )?"
     r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
     r"|chance alone|(?:a )?fluke|real (?:diff\w*|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
     r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"

@@ -100,6 +100,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
             named.setdefault(column, True)  # "north or south": its values name the groups
     cues = (*CUES, *OWN_WORDS.get(request.kind, ()))
     taken += [m.span() for pattern in cues for m in pattern.finditer(text)]
+    if request.kind == "forecast" and request.to:  # the year forecast to is the reading's own
+        taken += [m.span() for m in re.finditer(rf"\b{re.escape(request.to)}\b", text)]
     if request.kind in ("trend", "growth") and request.period == "month":
         taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
     name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000

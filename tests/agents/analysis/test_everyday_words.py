@@ -5,6 +5,7 @@ peak (a row asked for). Each is read into the request a careful analyst would ru
 import pytest
 
 from agents.analysis.question import read_question
+from agents.analysis.reading import read_back
 from agents.analysis.schema import Schema
 
 COUNTRIES = ["Canada", "Korea, Rep.", "Japan", "United Kingdom", "United States", "Russian Federation", "Viet Nam"]
@@ -391,3 +392,13 @@ def test_pre_and_post_a_year_and_the_peak_year(text, expected):
 def test_a_forecast_from_a_window_of_years_and_its_statistic(text, expected):
     request = read_question(text, COAL).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+def test_a_difference_within_chance_asks_for_a_test_and_the_forecast_year_is_no_doubt():
+    request = read_question(
+        "Did sport fishers catch more chum than treaty fishers, or is the gap within chance?", CATCH
+    )
+    assert request.kind == "significance"
+    text = "Extrapolate the average employment to 2030 with a linear trend."
+    reading = read_back(text, COAL, read_question(text, COAL))
+    assert not any("2030" in doubt for doubt in reading.said())
