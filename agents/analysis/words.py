@@ -94,8 +94,10 @@ def stem(word: str) -> str:
     """A crude English stem: plurals, comparatives and superlatives, -ing and -ed folded away; applied
     until it holds, so that "smokers" and "smoker" meet."""
     word = BRITISH.sub(r"\1r\2", word.lower().removesuffix("'s").removesuffix("\u2019s"))  # colour meets color
-    once = _stem_once(LEMMAS.get(word, word))
-    return _stem_once(once, plural=False)  # relapse -> relaps stays: an s left bare is the word's own
+    stemmed = _stem_once(LEMMAS.get(word, word))
+    while (again := _stem_once(stemmed, plural=False)) != stemmed:  # "breeders" and "breeder" meet at "bre"
+        stemmed = again  # relapse -> relaps stays: an s left bare is the word's own
+    return stemmed
 
 
 def _stem_once(word: str, *, plural: bool = True) -> str:

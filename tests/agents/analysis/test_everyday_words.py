@@ -7,6 +7,7 @@ import pytest
 from agents.analysis.question import read_question
 from agents.analysis.reading import read_back
 from agents.analysis.schema import Schema
+from agents.analysis.words import mentions
 
 COUNTRIES = ["Canada", "Korea, Rep.", "Japan", "United Kingdom", "United States", "Russian Federation", "Viet Nam"]
 EMISSIONS = Schema("emissions", [
@@ -402,3 +403,8 @@ def test_a_difference_within_chance_asks_for_a_test_and_the_forecast_year_is_no_
     text = "Extrapolate the average employment to 2030 with a linear trend."
     reading = read_back(text, COAL, read_question(text, COAL))
     assert not any("2030" in doubt for doubt in reading.said())
+
+
+@pytest.mark.parametrize(("plural", "column"), [("breeders", "breeder"), ("feeders", "feeder"), ("owners", "owner")])
+def test_a_plural_of_an_agent_noun_names_its_column(plural, column):
+    assert [m.column for m in mentions(f"the top 3 {plural} by speed", [column, "speed"])] == [column, "speed"]
