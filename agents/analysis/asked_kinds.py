@@ -24,7 +24,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         text,
         said,
         group_named=any(m.column == request.group for m in every),
-        measure_named=any(m.column in schema.measures for m in every),
+        measure_named=any(m.column in schema.measures and m.column not in schema.categories for m in every),
     )
     if asked == "significance":
         _as_test(request, schema, every, said)
@@ -52,7 +52,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
 
 def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
     if asked == "top":
-        looking.as_top(request, schema, every, looking.how_many(text) or request.n, text)
+        looking.as_top(request, schema, every, looking.how_many(text) or request.n, text, said)
     else:  # "in which year": the time's own word, which the blanked text lost
         looking.as_which_row(request, schema, every, said)
 

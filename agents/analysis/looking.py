@@ -109,7 +109,7 @@ def ranks(text: str) -> bool:
     return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST, PEAKED))
 
 
-PLURAL = re.compile(r"(?:years|months|weeks|days|quarters|seasons|dates)$", re.I)
+PLURAL = re.compile(r"[^su]s$", re.I)  # "sites", "years"; never "status" nor "class"
 
 
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
@@ -125,19 +125,31 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     return choices[0] if choices else None
 
 
-def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text: str = "") -> None:
+def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text: str, said: str) -> None:
     """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
-    each group's rows combined by the question's statistic."""
+    each group's rows combined by the question's statistic (``text`` has the columns named blanked out,
+    ``said`` is as it was said)."""
     request.kind, request.n = "top", n
-    kept_one = any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters)
+    kept = {f.get("column") for f in request.filters if f.get("op") == "="}
+    kept_one = request.group in kept
     names = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
     # "which five countries", "who are the three heaviest"
     named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
+    # "the three best years", "rank the study sites": the groups or times said as the things ranked
+    listed = [
+        m.column
+        for m in named
+        if m.column in [*schema.times, *schema.categories]
+        and m.column not in request.measures
+        and m.column not in kept
+        and PLURAL.search(said[m.start : m.end])
+    ]  # "sport fishers only" keeps one of them
+    if listed and not kept_one:
+        request.group, named_rows = listed[0], False
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
-    else:  # "the three best years": the times listed, when said as the things ranked
-        listed_times = [m.column for m in named if m.column in schema.times and PLURAL.search(text[m.start : m.end])]
-        request.label = next(iter(listed_times), None) or label_of(schema, named, besides=request.measures)
+    else:
+        request.label = label_of(schema, named, besides=request.measures)
         distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}.get(request.label or "", 0)
         said = statistic_of(text)
         if said and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined

@@ -128,6 +128,7 @@ def coded(column: dict[str, Any]) -> bool:
 
 CODE_NAMES = re.compile(
     r"code|level|class|type|group|region|sex|gender|status|categor|flag|tier|zone|segment|cluster|cohort|bracket"
-    r"|party|band|quintile|decile|kind|origin|species|area_id|district",
+    r"|party|band|quintile|decile|kind|origin|species|area_id|district|site|store|branch|clinic|cent(?:er|re)|station"
+    r"|hospital|team",
     re.I,
 )

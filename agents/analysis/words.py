@@ -55,6 +55,7 @@ CONCEPTS = {
     "sold": {"sold", "sell", "sale", "selling"},
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     "treatment": {"treatment", "treated", "intervention", "arm", "therapy"},  # a trial's arms
+    "race": {"race", "racial", "ethnicity", "ethnic"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
     "departure": {"departure", "depart", "dep"},
     "arrival": {"arrival", "arrive", "arr"},

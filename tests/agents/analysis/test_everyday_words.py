@@ -408,3 +408,26 @@ def test_a_difference_within_chance_asks_for_a_test_and_the_forecast_year_is_no_
 @pytest.mark.parametrize(("plural", "column"), [("breeders", "breeder"), ("feeders", "feeder"), ("owners", "owner")])
 def test_a_plural_of_an_agent_noun_names_its_column(plural, column):
     assert [m.column for m in mentions(f"the top 3 {plural} by speed", [column, "speed"])] == [column, "speed"]
+
+
+INFANTS = Schema("infant_health", [
+    {"name": "child_no", "type": "number", "distinct": 985, "min": 1, "max": 985, "role": "identifier"},
+    {"name": "iq_36_months", "type": "number", "distinct": 90, "min": 40, "max": 140},
+    {"name": "mother_race", "type": "string", "distinct": 3, "values": ["black", "hispanic", "white"]},
+    {"name": "site", "type": "number", "distinct": 8, "values": list(range(1, 9)), "min": 1, "max": 8},
+], 985)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Rank the study sites by the children's mean IQ at 36 months and give me the top two.",
+         {"kind": "top", "label": "site", "combine": "mean", "n": 2}),
+        ("Does the racial mix of the mothers vary from one study site to another?",
+         {"kind": "crosstab", "group": "mother_race", "second": "site"}),
+    ],
+)  # fmt: skip
+def test_a_numbered_site_is_a_grouping_ranked_or_crossed(text, expected):
+    assert INFANTS.categories == ["mother_race", "site"]
+    request = read_question(text, INFANTS).as_dict()
+    assert {key: request[key] for key in expected} == expected
