@@ -151,9 +151,9 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     else:
         request.label = label_of(schema, named, besides=request.measures)
         distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}.get(request.label or "", 0)
-        said = statistic_of(text)
-        if said and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined
-            request.combine = said[0] if said[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
+        asked = statistic_of(text)
+        if asked and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined
+            request.combine = asked[0] if asked[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
     request.group = None
     _one_measure(request, schema)
 
