@@ -232,7 +232,7 @@ KINDS: dict[str, Kind] = {
     "top": Kind(
         ("measure",),
         lambda r, statistic, measure: (
-            f"the {r.n} {prose.spoken(r.label)} with the "
+            f"the {r.n} {prose.plural(prose.spoken(r.label), r.n)} with the "
             f"{'highest' if r.direction == 'high' else 'lowest'} {(r.combine + ' ') if r.combine else ''}{measure}"
         ),
         _top,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.analysis.prose import figure, spoken
+from agents.analysis.prose import figure, plural, spoken
 from agents.analysis.request import Request
 from agents.operations.stats.charts import percentage
 
@@ -28,12 +28,13 @@ def top(request: Request, result: dict[str, Any]) -> list[str]:
     if not listed:
         return [f"No row has a value of {_measure(request)}."]
     named = ", ".join(f"{row['label']} ({figure(row['value'])})" for row in listed)
-    lead = f"**The {len(listed)} {spoken(result['label'])} with the {_word(request)} {_measure(request)}: {named}**"
+    things = plural(spoken(result["label"]), len(listed))
+    lead = f"**The {len(listed)} {things} with the {_word(request)} {_measure(request)}: {named}**"
     lines = [lead + "."]
     if result["tied_at_the_cut"]:
         lines.append(f"- The next one ties with {listed[-1]['label']} at {figure(listed[-1]['value'])}.")
     if result["ranked"] > len(listed):
-        lines.append(f"- Ranked {result['ranked']} {spoken(result['label'])} in all.")
+        lines.append(f"- Ranked {result['ranked']} {plural(spoken(result['label']), result['ranked'])} in all.")
     return lines
 
 

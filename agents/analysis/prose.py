@@ -33,6 +33,15 @@ def figure(value: Any) -> str:
     return f"{value:.{digits}f}"
 
 
+def plural(words: str, count: int = 2) -> str:
+    """A spoken name for more than one: "years", "customer ids", "countries", "sexes"."""
+    if count == 1 or not words or (words.endswith("s") and not words.endswith(("ss", "us"))):
+        return words
+    if words.endswith("y") and words[-2:-1] not in "aeiou":
+        return words[:-1] + "ies"
+    return words + ("es" if words.endswith(("s", "x", "z", "ch", "sh")) else "s")
+
+
 def two_decimals(value: Any) -> str:
     """A figure as the tables show it: the operation's value rounded to two decimals."""
     return "n/a" if value is None else str(round(float(value), 2))

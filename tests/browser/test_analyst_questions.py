@@ -150,7 +150,7 @@ def expected_top(rows):
     totals = {shop: sum(values) for shop, values in by(rows, "shop", "sales").items()}
     top = sorted(totals, key=totals.get, reverse=True)[:3]
     named = ", ".join(f"{shop} ({fig(round(totals[shop], 1))})" for shop in top)
-    return "Which 3 shops have the highest total sales?", [f"The 3 shop with the highest total sales: {named}"], []
+    return "Which 3 shops have the highest total sales?", [f"The 3 shops with the highest total sales: {named}"], []
 
 
 def expected_distribution(rows):
