@@ -375,10 +375,13 @@ def checkpoint_create(*, session_id: SessionId, caller: Caller, label: str) -> A
         return _checkpoint(_locked(session_id), label=label, caller=caller)
 
 
+CHECKPOINT_LISTED = 10  # the newest decisions, facts, assumptions, questions and reviews a checkpoint lists
+
+
 def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
     entry = graph_cache.entry(session)
     with entry.lock:
-        summary = layered_summary(entry.graph)
+        summary = layered_summary(entry.graph, listed=CHECKPOINT_LISTED)
     envelope = envelope_for(
         session_id=session.pk,
         caller=caller,
