@@ -298,9 +298,10 @@ def run(args) -> int:
     posted = agents_run(large["session"], args.agents)
     lost = posted["sent"] - len(posted["acked"])
     safe = not lost and not posted["closed"] and posted["stored"] == len(posted["acked"]) and posted["stored_once"]
+    once = "each once" if posted["stored_once"] else "SOME TWICE"
     print(
-        f"{args.agents} agents x {POSTS_PER_AGENT} posts while a fresh Daphne loads the page: {len(posted['acked'])} of "
-        f"{posted['sent']} acknowledged, {posted['stored']} stored ({'each once' if posted['stored_once'] else 'TWICE'}), "
+        f"{args.agents} agents x {POSTS_PER_AGENT} posts while a fresh Daphne loads the page: "
+        f"{len(posted['acked'])} of {posted['sent']} acknowledged, {posted['stored']} stored ({once}), "
         f"ack p50 {percentile(posted['latencies'] or [0], 0.5) * 1e3:.0f} ms, max "
         f"{max(posted['latencies'] or [0]) * 1e3:.0f} ms | page {posted['page_s']:.2f} s ({posted['page_status']}) | "
         f"server memory growth {posted['server_growth_mb']:.0f} MB"
