@@ -103,6 +103,11 @@ class GraphCache:
                     graph.apply(seq, envelope)
                     entry.checksum = checksum
 
+    def holds(self, session_id: SessionId) -> bool:
+        """Whether this process keeps the session's graph (caught up or not)."""
+        with self._lock:
+            return str(session_id) in self._entries
+
     def drop(self, session_id: SessionId) -> None:
         with self._lock:
             self._entries.pop(str(session_id), None)

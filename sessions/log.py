@@ -137,6 +137,11 @@ def _post(
     access = require_post(session_id, caller, checked, access=access)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
+    if not graph_cache.holds(session_id):
+        # Built before the write lock is taken: a graph built inside it (a long session's first
+        # message in this process) held up every writer until it was (on SQLite, of every session:
+        # they gave up, "database is locked", and their posts were lost; bench/long_session.py).
+        graph_cache.entry(access.session)
     with transaction.atomic():
         ack = _append(_locked(session_id), checked, at_head=at_head)
         if ack.approved_plan:
