@@ -143,7 +143,7 @@ def _print_profile(profiler) -> None:
 
     profiler.disable()
     out = io.StringIO()
-    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(25)
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(r"/(workspace|sessions|agents)/", 30)
     print(out.getvalue())
     for stat in tracemalloc.take_snapshot().statistics("lineno")[:12]:
         print(f"  {stat.size / 2**20:8.1f} MB {stat.count:>9} blocks {stat.traceback}")

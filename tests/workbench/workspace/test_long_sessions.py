@@ -14,6 +14,7 @@ from sessions.models import Message
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.workbench.workspace.test_page_cost import rounds
+from workspace.map_drawing import MAP_SHOWN
 from workspace.selectors import THREAD_PAGE
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +94,15 @@ def test_a_milestone_checkpoint_stays_the_same_size_as_the_session_grows(client)
     assert [d["node"] for d in summary["decisions"]] == [f"c{n}" for n in range(28 - CHECKPOINT_LISTED, 28)]
     assert summary["counts"]["decisions"] == 28
     assert len(str(late.envelope)) < 1.2 * len(str(early.envelope))
+
+
+def test_a_long_sessions_map_draws_its_newest_nodes_and_the_rest_on_demand(client):
+    owner = make_user()
+    session = make_session(owner=owner)
+    client.force_login(owner)
+    notes(session, MAP_SHOWN + 20)
+    page = client.get(reverse("workspace:detail", args=[session.pk])).content.decode()
+    assert page.count('<g id="map-node-') == MAP_SHOWN
+    assert "Show the 20 earlier nodes" in page
+    expanded = client.get(reverse("workspace:map", args=[session.pk]), {"expand": 1}).content.decode()
+    assert expanded.count('<g id="map-node-') == MAP_SHOWN + 20
