@@ -236,14 +236,14 @@ def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False
     megabytes on every page; expanding it draws them)."""
     layout.update(context)
     nodes = context.graph.nodes
-    checkpoints = [key for key in layout.order if nodes[key]["kind"] == "checkpoint"]
-    boundary = nodes[checkpoints[-1]]["seq"] if checkpoints and not expanded else 0
-    shown = [key for key in layout.order if nodes[key]["seq"] >= boundary]
-    stand_in = checkpoints[-1] if boundary else None
-    if not expanded and len(shown) > MAP_SHOWN:
-        boundary = nodes[shown[-MAP_SHOWN]]["seq"]
-        shown = [key for key in shown if nodes[key]["seq"] >= boundary]
-        stand_in = stand_in if stand_in in shown else None
+    # Nodes are placed in the order of their messages: what is newest is the tail, read without a walk.
+    shown, stand_in = layout.order, None
+    if not expanded:
+        shown = layout.order[-MAP_SHOWN:]
+        stand_in = next((key for key in reversed(shown) if nodes[key]["kind"] == "checkpoint"), None)
+        if stand_in is not None:
+            shown = shown[shown.index(stand_in) :]
+    boundary = nodes[shown[0]]["seq"] if len(shown) < len(layout.order) else 0
     spots = [layout.placed[key] for key in shown]
     return {
         "nodes": [map_node(context, layout, spot) for spot in spots],
