@@ -37,7 +37,8 @@ def free_port() -> int:
 SERVER_SECRET_KEY = "bench-" + "x" * 40
 
 
-def start_server(port: int, app: str = "bench.fanout_asgi:application") -> subprocess.Popen:
+def start_server(port: int, app: str = "bench.fanout_asgi:application", **overrides: str) -> subprocess.Popen:
+    """A Daphne serving ``app`` on ``port``; ``overrides`` go into its environment last."""
     env = {
         **os.environ,
         "DEBUG": "0",
@@ -46,6 +47,7 @@ def start_server(port: int, app: str = "bench.fanout_asgi:application") -> subpr
         "CHAP_WS_RATE_PER_S": "100000",
         "CHAP_WS_BURST": "100000",
         "LOG_LEVEL": "WARNING",
+        **overrides,
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), app],

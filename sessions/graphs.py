@@ -12,6 +12,9 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Case, F, Func, JSONField, When
 
 from sessions.access import SessionId
 from sessions.chap.chain import genesis_checksum
@@ -21,6 +24,33 @@ from sessions.chap.layout import MapLayout
 from sessions.models import Message, WorkSession
 
 MAX_CACHED_SESSIONS = 64
+LOG_CHUNK = 500  # rows read at a time while a graph is built: memory stays that of a chunk, not of the log
+
+
+class _WithoutSummary(Func):
+    """An envelope without ``payload.summary``, taken out by the database."""
+
+    output_field = JSONField()
+
+    def as_sqlite(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="json_remove(%(expressions)s, '$.payload.summary')")
+
+    def as_postgresql(self, compiler: Any, connection: Any, **extra: Any) -> Any:
+        return self.as_sql(compiler, connection, template="(%(expressions)s #- '{payload,summary}')")
+
+
+# What a graph is built from: every envelope, a checkpoint's without the summary the graph never reads (an
+# older checkpoint's summary restates the whole graph it was taken of).
+_GRAPH_ENVELOPE = Case(
+    When(payload_type="checkpoint", then=_WithoutSummary("envelope")), default=F("envelope"), output_field=JSONField()
+)
+
+
+def log_rows(session: WorkSession, *, after: int, upto: int) -> Iterator[tuple[int, dict[str, Any], str]]:
+    """``(seq, envelope, checksum)`` of the messages after ``after`` up to ``upto``, in order, as a graph
+    is built from them (``_GRAPH_ENVELOPE``), read ``LOG_CHUNK`` rows at a time."""
+    rows = Message.objects.filter(session=session, seq__gt=after, seq__lte=upto).order_by("seq")
+    return rows.annotate(built_from=_GRAPH_ENVELOPE).values_list("seq", "built_from", "checksum").iterator(LOG_CHUNK)
 
 
 @dataclass
@@ -68,10 +98,15 @@ class GraphCache:
             entry.checksum = genesis_checksum(str(session.pk))
             entry.layout = MapLayout()
         if graph.seq < session.head_seq:
-            rows = Message.objects.filter(session=session, seq__gt=graph.seq, seq__lte=session.head_seq)
-            for seq, envelope, checksum in rows.order_by("seq").values_list("seq", "envelope", "checksum"):
-                graph.apply(seq, envelope)
-                entry.checksum = checksum
+            with collection_paused():
+                for seq, envelope, checksum in log_rows(session, after=graph.seq, upto=session.head_seq):
+                    graph.apply(seq, envelope)
+                    entry.checksum = checksum
+
+    def holds(self, session_id: SessionId) -> bool:
+        """Whether this process keeps the session's graph (caught up or not)."""
+        with self._lock:
+            return str(session_id) in self._entries
 
     def drop(self, session_id: SessionId) -> None:
         with self._lock:
@@ -83,8 +118,8 @@ graph_cache = GraphCache()
 
 def graph_at(session: WorkSession, seq: int) -> ContextGraph:
     """The graph as it was after message ``seq`` (``history.replay`` over the log)."""
-    rows = Message.objects.filter(session=session, seq__lte=seq).order_by("seq").values_list("seq", "envelope")
-    return replay(str(session.pk), rows.iterator(), until=seq)
+    rows = log_rows(session, after=0, upto=seq)
+    return replay(str(session.pk), ((number, envelope) for number, envelope, _ in rows), until=seq)
 
 
 MAX_REVIEWED_SESSIONS = 8
@@ -122,9 +157,8 @@ class ReplayCache:
         with entry.lock:
             if entry.graph.seq > seq or not self._still_right(session, entry):
                 entry.graph, entry.checksum = ContextGraph(key), genesis_checksum(key)
-            rows = Message.objects.filter(session=session, seq__gt=entry.graph.seq, seq__lte=seq).order_by("seq")
             with collection_paused():
-                for number, envelope, checksum in rows.values_list("seq", "envelope", "checksum").iterator():
+                for number, envelope, checksum in log_rows(session, after=entry.graph.seq, upto=seq):
                     entry.graph.apply(number, envelope)
                     entry.checksum = checksum
             yield entry.graph

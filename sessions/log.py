@@ -137,6 +137,11 @@ def _post(
     access = require_post(session_id, caller, checked, access=access)
     if caller.kind == "agent":
         checked = filtered(checked, caller.agent)
+    if not graph_cache.holds(session_id):
+        # Built before the write lock is taken: a graph built inside it (a long session's first
+        # message in this process) held up every writer until it was (on SQLite, of every session:
+        # they gave up, "database is locked", and their posts were lost; bench/long_session.py).
+        graph_cache.entry(access.session)
     with transaction.atomic():
         ack = _append(_locked(session_id), checked, at_head=at_head)
         if ack.approved_plan:
@@ -375,10 +380,13 @@ def checkpoint_create(*, session_id: SessionId, caller: Caller, label: str) -> A
         return _checkpoint(_locked(session_id), label=label, caller=caller)
 
 
+CHECKPOINT_LISTED = 10  # the newest decisions, facts, assumptions, questions and reviews a checkpoint lists
+
+
 def _checkpoint(session: WorkSession, *, label: str, caller: Caller) -> Ack:
     entry = graph_cache.entry(session)
     with entry.lock:
-        summary = layered_summary(entry.graph)
+        summary = layered_summary(entry.graph, listed=CHECKPOINT_LISTED)
     envelope = envelope_for(
         session_id=session.pk,
         caller=caller,

@@ -41,13 +41,14 @@ def session_messages(
     since_seq: int = 0,
     upto: int | None = None,
     limit: int | None = None,
+    latest: int | None = None,
     leaving_out: Collection[str] = (),
     milestone_marks: bool = True,
 ) -> list[tuple[int, dict[str, Any]]]:
-    """The log's messages after ``since_seq`` (up to ``upto``, at most ``limit``) as (seq, envelope),
-    without those of the payload types ``leaving_out`` nor, unless ``milestone_marks``, the checkpoints
-    the workbench marked at milestones (each holds the whole graph's summary, so they grow with the
-    session). What is left out is picked by the row's columns: its envelope is never read."""
+    """The log's messages after ``since_seq`` (up to ``upto``, at most ``limit``, or only the ``latest``
+    of them) as (seq, envelope), oldest first, without those of the payload types ``leaving_out`` nor,
+    unless ``milestone_marks``, the checkpoints the workbench marked at milestones (points for History).
+    What is left out is picked by the row's columns: its envelope is never read."""
     rows = session.messages.filter(seq__gt=since_seq).order_by("seq").values_list("seq", "envelope")
     if leaving_out:
         rows = rows.exclude(payload_type__in=leaving_out)
@@ -55,6 +56,8 @@ def session_messages(
         rows = rows.exclude(payload_type="checkpoint", sender_type="system")
     if upto is not None:
         rows = rows.filter(seq__lte=upto)
+    if latest is not None:
+        return sorted(rows.order_by("-seq")[:latest])
     return list(rows[:limit] if limit else rows)
 
 

@@ -226,15 +226,24 @@ def _frame(spots: list[Placed]) -> dict[str, Any]:
     }
 
 
+MAP_SHOWN = 150  # the newest nodes the map draws until it is expanded
+
+
 def draw_map(context: ContextGraph, layout: MapLayout, *, expanded: bool = False) -> dict[str, Any]:
     """The whole decision map of ``context``. Unless ``expanded``, what lies before the latest
-    checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint)."""
+    checkpoint is drawn as that checkpoint alone (edges into it go to the checkpoint), and at most
+    the newest ``MAP_SHOWN`` nodes are drawn (a long session's whole map was thousands of nodes and
+    megabytes on every page; expanding it draws them)."""
     layout.update(context)
     nodes = context.graph.nodes
-    checkpoints = [key for key in layout.order if nodes[key]["kind"] == "checkpoint"]
-    boundary = nodes[checkpoints[-1]]["seq"] if checkpoints and not expanded else 0
-    shown = [key for key in layout.order if nodes[key]["seq"] >= boundary]
-    stand_in = checkpoints[-1] if boundary else None
+    # Nodes are placed in the order of their messages: what is newest is the tail, read without a walk.
+    shown, stand_in = layout.order, None
+    if not expanded:
+        shown = layout.order[-MAP_SHOWN:]
+        stand_in = next((key for key in reversed(shown) if nodes[key]["kind"] == "checkpoint"), None)
+        if stand_in is not None:
+            shown = shown[shown.index(stand_in) :]
+    boundary = nodes[shown[0]]["seq"] if len(shown) < len(layout.order) else 0
     spots = [layout.placed[key] for key in shown]
     return {
         "nodes": [map_node(context, layout, spot) for spot in spots],

@@ -137,10 +137,30 @@ def decision_map_at(*, session: WorkSession, seq: int) -> dict[str, Any]:
 def thread(*, session: WorkSession, since_seq: int = 0) -> list[dict[str, Any]]:
     """The session's messages up to the head recorded on ``session`` (the page's head, after which its
     socket delivers) as the thread shows them, each collaborative_response with its heat."""
-    entry = graph_cache.entry(session)
     messages = session_messages(
         session=session, since_seq=since_seq, upto=session.head_seq, leaving_out=THREAD_HIDDEN, milestone_marks=False
     )
+    return _shown(session, messages)
+
+
+THREAD_PAGE = 40  # the messages a page of the thread shows: the newest open the page, earlier ones on demand
+
+
+def thread_page(*, session: WorkSession, before: int | None = None) -> tuple[list[dict[str, Any]], int | None]:
+    """The newest ``THREAD_PAGE`` messages of the thread before message ``before`` (None: up to the
+    head recorded on ``session``), as ``thread`` shows them, and the ``before`` of the page of
+    earlier messages (None when there are none): a long session's page renders what is now, not
+    its whole history (10,000 messages made a page of 23 MB)."""
+    upto = session.head_seq if before is None else min(before - 1, session.head_seq)
+    messages = session_messages(
+        session=session, upto=upto, latest=THREAD_PAGE + 1, leaving_out=THREAD_HIDDEN, milestone_marks=False
+    )
+    earlier = messages[1][0] if len(messages) > THREAD_PAGE else None
+    return _shown(session, messages[-THREAD_PAGE:]), earlier
+
+
+def _shown(session: WorkSession, messages: list[tuple[int, dict[str, Any]]]) -> list[dict[str, Any]]:
+    entry = graph_cache.entry(session)
     with entry.lock:
         entries = [thread_entry(seq, envelope, entry.graph.graph) for seq, envelope in messages]
     return [shown for shown in entries if shown is not None]

@@ -18,6 +18,7 @@ urlpatterns = [
     path("new/", listing.session_new, name="new"),
     path("review/", listing.team, name="team"),
     path("<uuid:session_id>/", session.session_detail, name="detail"),
+    path("<uuid:session_id>/thread/", session.session_thread, name="thread"),
     path("<uuid:session_id>/map/", session.session_map, name="map"),
     path("<uuid:session_id>/map/node/", session.map_node, name="map-node"),
     path("<uuid:session_id>/state/", session.session_state, name="state"),

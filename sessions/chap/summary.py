@@ -20,8 +20,14 @@ def is_decision(attrs: dict[str, Any]) -> bool:
     )
 
 
-def layered_summary(context: ContextGraph) -> dict[str, Any]:
-    """Goal, then decisions, agreed facts, assumptions in force, open questions and the plan."""
+LISTS = ("decisions", "facts_agreed", "assumptions_in_force", "open_questions", "needs_review")
+
+
+def layered_summary(context: ContextGraph, *, listed: int | None = None) -> dict[str, Any]:
+    """Goal, then decisions, agreed facts, assumptions in force, open questions and the plan. With
+    ``listed``, each of those lists but the plan keeps only its newest ``listed`` entries and ``counts``
+    says how many there are: a checkpoint's summary then stays the same size however long the session
+    (whole, 4,000 milestone checkpoints of a 10,000-message session held gigabytes; bench/long_session.py)."""
     nodes = context.graph.nodes
     goal = nodes[context.goal] if context.goal else None
 
@@ -56,13 +62,15 @@ def layered_summary(context: ContextGraph) -> dict[str, Any]:
         {**brief(node), "step": number, "requires_approval": nodes[node].get("requires_approval", False)}
         for number, node in sorted(context.steps.items())
     ]
-    return {
+    lists = dict(zip(LISTS, (decisions, facts, assumptions, questions, review), strict=True))
+    summary: dict[str, Any] = {
         "seq": context.seq,
         "goal": {"label": goal.get("text", ""), "status": goal["status"]} if goal else None,
-        "decisions": decisions,
-        "facts_agreed": facts,
-        "assumptions_in_force": assumptions,
-        "open_questions": questions,
-        "needs_review": review,
+        **lists,
         "plan": plan,
     }
+    if listed is not None:
+        # The graph lists its nodes in the order of their messages: the last entries are the newest.
+        summary.update({name: entries[max(0, len(entries) - listed) :] for name, entries in lists.items()})
+        summary["counts"] = {name: len(entries) for name, entries in lists.items()}
+    return summary

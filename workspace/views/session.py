@@ -20,7 +20,7 @@ from workspace.fragments import (
     shares_context,
     side_panels,
 )
-from workspace.selectors import decision_map, map_node_details, thread
+from workspace.selectors import decision_map, map_node_details, thread_page
 from workspace.standing import work_state
 from workspace.views.common import SignedInRequest, member_access
 from workspace.views.conversation import feedback_panel_context
@@ -30,11 +30,13 @@ from workspace.views.conversation import feedback_panel_context
 def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
     access = member_access(request, session_id)
     session = access.session
+    shown, earlier = thread_page(session=session)
     context = {
         "session": session,
         "role": access.role,
         "map": decision_map(session=session, expanded=request.GET.get("expand") == "1"),
-        "thread": mark_uncovered_steps(session, thread(session=session)),
+        "thread": mark_uncovered_steps(session, shown),
+        "earlier": earlier,
         "state": work_state(session),
         "answer": answer_card(session),
         **members_context(session),
@@ -44,6 +46,24 @@ def session_detail(request: SignedInRequest, session_id: UUID) -> HttpResponse:
         **map_urls(session_id),
     }
     return render(request, "workspace/detail.html", context)
+
+
+@login_required
+def session_thread(request: SignedInRequest, session_id: UUID) -> HttpResponse:
+    """The page of the thread before message ``before`` (the thread's "Show earlier messages")."""
+    access = member_access(request, session_id)
+    try:
+        before = int(request.GET.get("before", ""))
+    except ValueError:
+        raise Http404("No such page of the thread") from None
+    shown, earlier = thread_page(session=access.session, before=before)
+    context = {
+        "session": access.session,
+        "role": access.role,
+        "thread": mark_uncovered_steps(access.session, shown),
+        "earlier": earlier,
+    }
+    return render(request, "workspace/partials/thread_page.html", context)
 
 
 @login_required
