@@ -388,6 +388,7 @@ def test_pre_and_post_a_year_and_the_peak_year(text, expected):
           "filters": [{"and": [{"column": "year", "op": ">=", "value": 1913}, {"column": "year", "op": "<=", "value": 1950}]}]}),
         ("Based on the years from 1990 through 2011, what yearly employment total would a linear trend predict for 2030?",
          {"kind": "forecast", "to": "2030", "statistic": "sum"}),
+        ("If the trend continues, what will employment be in 2030?", {"kind": "forecast", "to": "2030", "filters": []}),
     ],
 )  # fmt: skip
 def test_a_forecast_from_a_window_of_years_and_its_statistic(text, expected):
