@@ -72,8 +72,9 @@ def target_year(text: str, schema: Schema, time: str | None, filters: list[dict[
     if column is None:
         return None
     ends = [c["value"] for c in _conditions(filters) if c.get("column") == time and c.get("op") in ("<", "<=")]
-    lasts = [int(str(end)[:4]) for end in [column.get("max"), *ends] if end is not None and str(end)[:4].isdigit()]
-    last_year = min(lasts) if lasts else None  # "in 2026" past the table's last year fits on every year
+    last = column.get("max")
+    lasts = [int(str(end)[:4]) for end in [last, *ends] if end is not None and str(end)[:4].isdigit()]
+    last_year = min(lasts) if last is not None and lasts else None  # "in 2026", past the last year, fits on all
     years = [int(y) for y in YEAR.findall(text)]
     later = [y for y in years if last_year is None or y > last_year]
     return max(later) if later else None

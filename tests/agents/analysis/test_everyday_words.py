@@ -388,11 +388,18 @@ def test_pre_and_post_a_year_and_the_peak_year(text, expected):
           "filters": [{"and": [{"column": "year", "op": ">=", "value": 1913}, {"column": "year", "op": "<=", "value": 1950}]}]}),
         ("Based on the years from 1990 through 2011, what yearly employment total would a linear trend predict for 2030?",
          {"kind": "forecast", "to": "2030", "statistic": "sum"}),
-        ("If the trend continues, what will employment be in 2030?", {"kind": "forecast", "to": "2030", "filters": []}),
     ],
 )  # fmt: skip
 def test_a_forecast_from_a_window_of_years_and_its_statistic(text, expected):
     request = read_question(text, COAL).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize("last", [None, "2012-12-01"])
+def test_a_forecast_to_a_year_past_a_dated_tables_last(last):
+    dated = Schema("meat", [{**MEAT.columns[0], "max": last}, *MEAT.columns[1:]], MEAT.rows)
+    request = read_question("If the trend continues, what will pork be in 2030?", dated).as_dict()
+    expected = {"kind": "forecast", "to": "2030", "filters": []}
     assert {key: request[key] for key in expected} == expected
 
 
