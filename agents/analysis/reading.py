@@ -55,6 +55,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 UNSURE = 0.5  # a doubt that may well mean another question: the answer is no surer than a coin
 HESITANT = 0.6  # a doubt about a part, with the rest of the question read
 LEFT_OVER = 0.7  # only words left over: the reading may miss a nuance
+MANY_LEFT_OVER = 3
 QUALIFIERS = {"rate", "rates", "ratio", "ratios", "percentage", "proportion", "index"}
 
 
@@ -146,7 +147,9 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
             Doubt(f"you said “{qualified[0]}”, and the measure I used is no {qualified[0].lower()}", HESITANT)
         )
     if rest:
-        doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", LEFT_OVER))
+        # several words unaccounted for: more likely a part of the question than a nuance
+        cap = HESITANT if len(set(rest)) >= MANY_LEFT_OVER else LEFT_OVER
+        doubts.append(Doubt(f"I read past {_listed(f'“{w}”' for w in rest[:6])}", cap))
     return Reading(stated(request), doubts, guessed, unused_columns)
 
 
