@@ -6,6 +6,7 @@ import csv
 import io
 from typing import Any
 
+from agents.operations.datasets.columnar import in_chunks, write_copy
 from agents.operations.datasets.rows import insert_rows, stored_as_json
 from agents.operations.datasets.store import TYPES, create_table, open_store, require_table, table_columns, table_source
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
@@ -81,6 +82,7 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             store.execute(f"DROP TABLE {store.qualified(table)}")
         create_table(store, table, columns, source=name)
         insert_rows(store, table, table_columns(store, table), read.rows())
+    write_copy(store.hex, table, columns, in_chunks(read.rows()))  # the statistics' copy, ready at once
     return {
         "status": "success",
         "table": table,

@@ -16,6 +16,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeAlias
 from urllib.parse import quote
@@ -26,6 +27,7 @@ from django.db import DatabaseError, connections, transaction
 from psycopg import sql as pg_sql
 
 from agents.operations.context import SessionId
+from agents.operations.datasets.columnar import forget
 from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
 from agents.operations.datasets.wall import CATALOGUE_PREFIXES, quote_identifier, sqlite_authorizer
 from protocol.errors import ProtocolError, not_found
@@ -74,6 +76,7 @@ class SqliteStore:
     def drop(self) -> None:
         """The session's database file, gone (a session deleted)."""
         self.__exit__()
+        forget(self.hex)
         for suffix in ("", "-wal", "-shm"):
             self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
 
@@ -105,10 +108,13 @@ class SqliteStore:
     def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
         """A write, or a read of our own making (a write in progress sees its own rows)."""
         connection = self.reader if fetch and self._writer is None else self.writer
+        if not fetch:
+            forget(self.hex)  # the columnar copies would be stale: the next analysis rebuilds them
         cursor = connection.execute(sql, params)
         return cursor.fetchall() if fetch else cursor.rowcount
 
     def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        forget(self.hex)
         self.writer.executemany(sql, rows)
 
     @contextmanager
@@ -192,11 +198,19 @@ class PostgresStore:
 
     def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
         """The fetched rows, or the count of rows written."""
+        if not fetch:
+            self._forget_copies()
         with self.connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if fetch else cursor.rowcount
 
+    def _forget_copies(self) -> None:
+        """Now, and again when the write commits: a copy rebuilt in between read the rows before it."""
+        forget(self.hex)
+        transaction.on_commit(partial(forget, self.hex), using=ALIAS)
+
     def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+        self._forget_copies()
         try:
             with self.connection.cursor() as cursor:
                 cursor.executemany(sql, rows)
@@ -268,6 +282,7 @@ class PostgresStore:
     def drop(self) -> None:
         """The session's schema and reader role, gone (a session deleted, the database about to be).
         The role belongs to the cluster, not the database: dropping the database would leave it."""
+        forget(self.hex)
         with self.atomic():
             if self.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [self.role], fetch=True):
                 self.execute(self._compose(pg_sql.SQL("DROP OWNED BY {}").format(pg_sql.Identifier(self.role))))
