@@ -114,15 +114,15 @@ def _yes_no(value: Any) -> str | None:
     return "no" if value in (0, False, "0", "f", "false") else None
 
 
-def require_number(frame: pd.DataFrame, table: str, name: str, where: str) -> None:
+def require_number(types: dict[str, str], table: str, name: str, where: str) -> None:
     """A measure must be a number column: say which ones are, when it is not."""
-    if frame.attrs["types"].get(name) != "number":
-        numbers = sorted(n for n, t in frame.attrs["types"].items() if t == "number")
+    if types.get(name) != "number":
+        numbers = sorted(n for n, t in types.items() if t == "number")
         close = difflib.get_close_matches(name, numbers, n=1)
         raise ProtocolError(
             "VALIDATION_FAILED",
             f"{where}: {name!r} in {table!r} is not a number column",
-            details={"invalid": {where: f"{name!r} is {frame.attrs['types'].get(name)}"}, "number_columns": numbers},
+            details={"invalid": {where: f"{name!r} is {types.get(name)}"}, "number_columns": numbers},
             suggestion=[f"did you mean {close[0]!r}?"] if close else ["use a number column as the measure"],
         )
 
@@ -138,5 +138,5 @@ def role_frame(
     frame = load_frame(session_id, params["table"], list(dict.fromkeys(named.values())), params.get("filters"))
     for role in numbers:
         if named.get(role):
-            require_number(frame, params["table"], named[role], role)
+            require_number(frame.attrs["types"], params["table"], named[role], role)
     return frame
