@@ -46,7 +46,7 @@ def _close(a, b, path=""):
 
 
 @pytest.mark.parametrize(("name", "body"), CALLS)
-def test_the_in_engine_answer_is_the_row_paths_answer(world, monkeypatch, name, body):  # noqa: F405
+def test_the_in_engine_answer_is_the_row_paths_answer(world, monkeypatch, name, body):
     rows = call(world, "query", name, body).body
     monkeypatch.setattr(in_engine, "IN_ENGINE_FROM_ROWS", 0)
     engine = call(world, "query", name, body).body

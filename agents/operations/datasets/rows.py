@@ -13,7 +13,6 @@ from typing import Any
 from django.conf import settings
 
 from agents.operations.datasets.store import Store
-from agents.operations.datasets.wall import quote_identifier
 from agents.sap.values import json_safe
 from protocol.errors import ProtocolError
 
@@ -73,9 +72,7 @@ def is_date(text: str) -> bool:
 
 
 def insert_rows(store: Store, table: str, columns: list[dict[str, Any]], rows: list[list[Any]]) -> None:
-    names = ", ".join(quote_identifier(c["name"]) for c in columns)
-    marks = ", ".join([store.mark] * len(columns))
-    store.executemany(f"INSERT INTO {store.qualified(table)} ({names}) VALUES ({marks})", rows)
+    store.insert(table, [c["name"] for c in columns], rows)
     check_quota(store)
 
 

@@ -117,6 +117,11 @@ class SqliteStore:
         forget(self.hex)
         self.writer.executemany(sql, rows)
 
+    def insert(self, table: str, names: list[str], rows: list[list[Any]]) -> None:
+        listed = ", ".join(quote_identifier(name) for name in names)
+        marks = ", ".join([self.mark] * len(names))
+        self.executemany(f"INSERT INTO {self.qualified(table)} ({listed}) VALUES ({marks})", rows)
+
     @contextmanager
     def atomic(self) -> Iterator[None]:
         self.writer.execute("BEGIN IMMEDIATE")
@@ -211,10 +216,23 @@ class PostgresStore:
 
     def executemany(self, sql: str, rows: list[list[Any]]) -> None:
         self._forget_copies()
+        with self._row_size_said(), self.connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+    def insert(self, table: str, names: list[str], rows: list[list[Any]]) -> None:
+        """Rows in by COPY: one statement streaming every row, not one INSERT a row."""
+        self._forget_copies()
+        listed = pg_sql.SQL(", ").join(pg_sql.Identifier(name) for name in names)
+        statement = pg_sql.SQL("COPY {} ({}) FROM STDIN").format(pg_sql.Identifier(self.schema, table), listed)
+        with self._row_size_said(), self.connection.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    @contextmanager
+    def _row_size_said(self) -> Iterator[None]:
         try:
-            with self.connection.cursor() as cursor:
-                cursor.executemany(sql, rows)
-        except DatabaseError as exc:
+            yield
+        except (DatabaseError, psycopg.Error) as exc:
             if "row is too big" not in str(exc):
                 raise
             raise ProtocolError(
