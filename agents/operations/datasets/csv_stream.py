@@ -25,7 +25,7 @@ from agents.operations.datasets.columnar import ENGINE_TYPES, copy_path
 from agents.operations.datasets.wall import quote_identifier
 from agents.tabular.reading import ReadTable
 
-STREAM_FROM_BYTES = 32 * 1024 * 1024
+STREAM_FROM_BYTES = 8 * 1024 * 1024
 HEAD_BYTES = 1024 * 1024
 CHUNK_ROWS = 100_000
 
@@ -108,14 +108,18 @@ class StreamedCopy:
             raise
         connection.close()
         self.rows = int(found[0]) if found else 0
+        self._stored = [  # a date as the SQL store keeps it, ISO text; the rest as DuckDB gives them
+            f"strftime({quote_identifier(c.name)}, '%Y-%m-%d')" if c.type == "date" else quote_identifier(c.name)
+            for c in read.columns
+        ]
 
-    def chunks(self) -> Iterator[list[list[Any]]]:
+    def chunks(self) -> Iterator[list[tuple[Any, ...]]]:
         """The rows in chunks of ``CHUNK_ROWS``, valued as the SQL store keeps them."""
         connection = duckdb.connect(str(self.path), read_only=True)
         try:
-            cursor = connection.execute(f"SELECT * FROM {self.table}")
+            cursor = connection.execute(f"SELECT {', '.join(self._stored)} FROM {self.table}")
             while chunk := cursor.fetchmany(CHUNK_ROWS):
-                yield [[_as_stored(v) for v in row] for row in chunk]
+                yield chunk
         finally:
             connection.close()
 

@@ -7,6 +7,7 @@ against the session's quota inside its own transaction, so a write over the quot
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
@@ -71,7 +72,7 @@ def is_date(text: str) -> bool:
     return len(text) == 10
 
 
-def insert_rows(store: Store, table: str, columns: list[dict[str, Any]], rows: list[list[Any]]) -> None:
+def insert_rows(store: Store, table: str, columns: list[dict[str, Any]], rows: Sequence[Sequence[Any]]) -> None:
     store.insert(table, [c["name"] for c in columns], rows)
     check_quota(store)
 

@@ -14,7 +14,7 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from functools import partial
 from pathlib import Path
@@ -113,11 +113,11 @@ class SqliteStore:
         cursor = connection.execute(sql, params)
         return cursor.fetchall() if fetch else cursor.rowcount
 
-    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         forget(self.hex)
         self.writer.executemany(sql, rows)
 
-    def insert(self, table: str, names: list[str], rows: list[list[Any]]) -> None:
+    def insert(self, table: str, names: list[str], rows: Sequence[Sequence[Any]]) -> None:
         listed = ", ".join(quote_identifier(name) for name in names)
         marks = ", ".join([self.mark] * len(names))
         self.executemany(f"INSERT INTO {self.qualified(table)} ({listed}) VALUES ({marks})", rows)
@@ -214,12 +214,12 @@ class PostgresStore:
         forget(self.hex)
         transaction.on_commit(partial(forget, self.hex), using=ALIAS)
 
-    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         self._forget_copies()
         with self._row_size_said(), self.connection.cursor() as cursor:
             cursor.executemany(sql, rows)
 
-    def insert(self, table: str, names: list[str], rows: list[list[Any]]) -> None:
+    def insert(self, table: str, names: list[str], rows: Sequence[Sequence[Any]]) -> None:
         """Rows in by COPY: one statement streaming every row, not one INSERT a row."""
         self._forget_copies()
         listed = pg_sql.SQL(", ").join(pg_sql.Identifier(name) for name in names)
