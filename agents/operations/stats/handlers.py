@@ -162,8 +162,7 @@ def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
     def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
         variables = params.get("variables") or _numbers(source.types, besides=(outcome,))
-        result = in_engine.associate(source, outcome, variables)
-        drawn = in_engine.sample(source, [*variables, outcome])
+        result, drawn = in_engine.associate(source, outcome, variables)
         figures = ["spearman_rho", "chart"] if result["method"] != "eta" else ["chart"]
         return {**result, "sample": in_engine.sample_note(source.rows(), figures)}, drawn
 

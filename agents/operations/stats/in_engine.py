@@ -23,7 +23,7 @@ from agents.operations.stats.engine import MIN_TEST_N, clean, period_label
 from agents.operations.stats.frame import EngineTable
 
 IN_ENGINE_FROM_ROWS = 200_000
-SAMPLE_ROWS = 100_000
+SAMPLE_ROWS = 50_000
 SAMPLE_SEED = 41
 
 
@@ -72,18 +72,20 @@ def grouped(source: EngineTable, keys: dict[str, str], extra: dict[str, str], *p
 
 
 def sample(source: EngineTable, columns: list[str]) -> pd.DataFrame:
-    """At most ``SAMPLE_ROWS`` of the filtered rows, the same ones on every call, as ``load_frame`` shows them."""
+    """About ``SAMPLE_ROWS`` of the filtered rows (each kept with the same chance, seeded), as
+    ``load_frame`` shows them; every row when there are no more."""
     names = ", ".join(f"{shown(source, c)} AS {quote_identifier(c)}" for c in dict.fromkeys(columns))
-    inner = f"SELECT {names} FROM {source.source}"
-    frame = source.frame(
-        f"SELECT * FROM ({inner}) USING SAMPLE reservoir({SAMPLE_ROWS} ROWS) REPEATABLE ({SAMPLE_SEED})"
-    )
+    rows = source.rows()
+    sql = f"SELECT {names} FROM {source.source}"
+    if rows > SAMPLE_ROWS:
+        sql = f"SELECT * FROM ({sql}) USING SAMPLE {100 * SAMPLE_ROWS / rows:.6f} PERCENT (bernoulli, {SAMPLE_SEED})"
+    frame = source.frame(sql)
     frame.attrs["types"] = source.types
     return frame
 
 
 def sample_note(rows: int, used_for: list[str]) -> dict[str, Any]:
-    """What the report says of a sample: how many rows of how many, and which figures came from it."""
+    """What the report says of a sample: about how many rows of how many, and which figures came from it."""
     return {"rows": min(rows, SAMPLE_ROWS), "of": rows, "seed": SAMPLE_SEED, "used_for": used_for}
 
 
@@ -144,7 +146,7 @@ def eta_squared(groups: pd.DataFrame) -> float | None:
     return clean(between / total) if total > 0 else None
 
 
-def associate(source: EngineTable, outcome: str, variables: list[str]) -> dict[str, Any]:
+def associate(source: EngineTable, outcome: str, variables: list[str]) -> tuple[dict[str, Any], pd.DataFrame]:
     """``engine.associate`` from one scan: each variable's n, r, slope and intercept against the outcome
     (coded 0/1 when it has two values), or its groups' moments per outcome value (eta); Spearman's rho
     and nothing else from the sample, which ``sample_note`` states."""
@@ -157,13 +159,15 @@ def associate(source: EngineTable, outcome: str, variables: list[str]) -> dict[s
             coded_as = clean(levels[1])
             target = f"CASE WHEN {shown(source, outcome)} = ? THEN 1.0 WHEN {shown(source, outcome)} = ? THEN 0.0 END"
     others = [v for v in variables if v != outcome]
+    drawn = sample(source, [*others, outcome])  # Spearman's rho and the chart
     if numeric_target or coded_as is not None:
-        ranked = _correlations(source, target, others, [levels[1], levels[0]] if coded_as is not None else [], outcome)
+        marks = [levels[1], levels[0]] if coded_as is not None else []
+        ranked = _correlations(source, target, others, marks, outcome, drawn)
     else:
         ranked = _etas(source, outcome, others)
     ranked.sort(key=lambda r: -r["strength"])
     method = "pearson" if numeric_target else "point_biserial" if coded_as is not None else "eta"
-    return {"outcome": outcome, "outcome_coded_1": coded_as, "method": method, "variables": ranked}
+    return {"outcome": outcome, "outcome_coded_1": coded_as, "method": method, "variables": ranked}, drawn
 
 
 def fits(source: EngineTable, columns: list[str], *, time: str | None = None) -> bool:
@@ -177,22 +181,19 @@ def fits(source: EngineTable, columns: list[str], *, time: str | None = None) ->
 
 
 def _correlations(
-    source: EngineTable, target: str, variables: list[str], marks: list[Any], outcome: str
+    source: EngineTable, target: str, variables: list[str], marks: list[Any], outcome: str, drawn: pd.DataFrame
 ) -> list[dict[str, Any]]:
     """Pearson's r, its p-value and Fisher-z interval, the least-squares line and Spearman's rho (sampled)."""
     if not variables:
         return []
     parts = []
     for i, variable in enumerate(variables):
-        x = quote_identifier(variable)
-        both = f"FILTER (WHERE {x} IS NOT NULL AND chap_outcome IS NOT NULL)"
-        y = "chap_outcome"
-        parts += [f"count(*) {both} AS n{i}", f"corr({y}, {x}) AS r{i}", f"regr_slope({y}, {x}) AS b{i}",
-                  f"regr_intercept({y}, {x}) AS a{i}", f"min({x}) {both} < max({x}) {both} AS vx{i}",
-                  f"min({y}) {both} < max({y}) {both} AS vy{i}"]  # fmt: skip
+        both = f"chap_outcome, {quote_identifier(variable)}"  # the rows with both: pandas' dropna()
+        parts += [f"regr_count({both}) AS n{i}", f"corr({both}) AS r{i}", f"regr_slope({both}) AS b{i}",
+                  f"regr_intercept({both}) AS a{i}", f"regr_sxx({both}) > 0 AS vx{i}",
+                  f"regr_syy({both}) > 0 AS vy{i}"]  # fmt: skip
     inner = f"SELECT *, {target} AS chap_outcome FROM {source.source}"
     row = source.frame(f"SELECT {', '.join(parts)} FROM ({inner})", [*marks, *source.values]).iloc[0]
-    drawn = sample(source, [*variables, outcome])
     y = drawn[outcome] if not marks else drawn[outcome].map({marks[0]: 1.0, marks[1]: 0.0})
     ranked = []
     for i, variable in enumerate(variables):
