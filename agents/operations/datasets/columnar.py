@@ -37,6 +37,7 @@ READ_CONFIG: dict[str, Any] = {
     "lock_configuration": True,
     "memory_limit": "1GB",
     "threads": 2,
+    "enable_progress_bar": False,  # DuckDB prints one on stdout past two seconds
 }
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_]{1,100}")
 
@@ -65,7 +66,7 @@ class CopyWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.temporary = self.path.with_name(f".{self.path.name}.{secrets.token_hex(8)}")
         self.table, self.columns = table, columns
-        self.connection = duckdb.connect(str(self.temporary))
+        self.connection = duckdb.connect(str(self.temporary), config={"enable_progress_bar": False})
         spec = ", ".join(f"{quote_identifier(c['name'])} {ENGINE_TYPES[c['type']]}" for c in columns)
         self.connection.execute(f"CREATE TABLE {quote_identifier(table)} ({spec})")
 
