@@ -54,7 +54,8 @@ FLOOR_SQL = {
 FLOOR_SCRIPT = """
 import json, sys, time, duckdb
 started = time.perf_counter()
-connection = duckdb.connect(sys.argv[1], read_only=True, config={"threads": 2, "enable_progress_bar": False})
+connection = duckdb.connect(sys.argv[1], read_only=True, config={"threads": 2})
+connection.execute("SET enable_progress_bar = false")
 rows = connection.execute(sys.argv[2]).fetchall()
 elapsed = time.perf_counter() - started
 print(json.dumps({"seconds": elapsed, "rows": [[v if isinstance(v, (int, float, str)) or v is None else str(v)

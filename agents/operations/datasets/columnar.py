@@ -32,14 +32,14 @@ from agents.operations.datasets.wall import quote_identifier
 ENGINE_TYPES = {"string": "VARCHAR", "number": "DOUBLE", "boolean": "BOOLEAN", "date": "DATE"}
 CHUNK_ROWS = 100_000
 # Nothing outside the one file (no files, extensions or attachments) and no way to change that.
-READ_CONFIG: dict[str, Any] = {
-    "enable_external_access": False,
-    "lock_configuration": True,
-    "memory_limit": "1GB",
-    "threads": 2,
-    "enable_progress_bar": False,  # DuckDB prints one on stdout past two seconds
-}
+READ_CONFIG: dict[str, Any] = {"enable_external_access": False, "memory_limit": "1GB", "threads": 2}
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_]{1,100}")
+
+
+def quiet(connection: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """No progress bar (DuckDB prints one on stdout past two seconds; it is a session setting)."""
+    connection.execute("SET enable_progress_bar = false")
+    return connection
 
 
 def session_folder(session_hex: str) -> Path:
@@ -66,7 +66,7 @@ class CopyWriter:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.temporary = self.path.with_name(f".{self.path.name}.{secrets.token_hex(8)}")
         self.table, self.columns = table, columns
-        self.connection = duckdb.connect(str(self.temporary), config={"enable_progress_bar": False})
+        self.connection = quiet(duckdb.connect(str(self.temporary)))
         spec = ", ".join(f"{quote_identifier(c['name'])} {ENGINE_TYPES[c['type']]}" for c in columns)
         self.connection.execute(f"CREATE TABLE {quote_identifier(table)} ({spec})")
 
@@ -135,7 +135,8 @@ def read_copy(session_hex: str, table: str) -> Iterator[duckdb.DuckDBPyConnectio
     """A read-only connection to the table's copy (None when there is none yet: the caller builds it)."""
     path = copy_path(session_hex, table)
     try:
-        connection = duckdb.connect(str(path), read_only=True, config=READ_CONFIG)
+        connection = quiet(duckdb.connect(str(path), read_only=True, config=READ_CONFIG))
+        connection.execute("SET lock_configuration = true")  # before any statement of a caller's
     except duckdb.IOException:
         if path.exists():
             raise

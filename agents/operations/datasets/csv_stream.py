@@ -21,14 +21,14 @@ from typing import Any
 import duckdb
 from django.conf import settings
 
-from agents.operations.datasets.columnar import ENGINE_TYPES, copy_path
+from agents.operations.datasets.columnar import ENGINE_TYPES, copy_path, quiet
 from agents.operations.datasets.wall import quote_identifier
 from agents.tabular.reading import ReadTable
 
 STREAM_FROM_BYTES = 8 * 1024 * 1024
 HEAD_BYTES = 1024 * 1024
 CHUNK_ROWS = 100_000
-WRITE_CONFIG: dict[str, Any] = {"threads": 2, "memory_limit": "1GB", "enable_progress_bar": False}
+WRITE_CONFIG: dict[str, Any] = {"threads": 2, "memory_limit": "1GB"}
 
 
 def head_of(path: Path) -> bytes:
@@ -80,7 +80,7 @@ def _as_stored(value: Any) -> Any:
 def same_head(path: Path, read: ReadTable, header: bool) -> bool:
     """Whether DuckDB reads the head's rows as the careful reader did, value for value."""
     expected = [[_as_stored(v) for v in row] for row in read.rows()]
-    connection = duckdb.connect(config=WRITE_CONFIG)
+    connection = quiet(duckdb.connect(config=WRITE_CONFIG))
     try:
         got = connection.execute(_source(path, read, header, limit=len(expected))).fetchall()
     except duckdb.Error:
@@ -99,7 +99,7 @@ class StreamedCopy:
         staging.mkdir(parents=True, exist_ok=True)
         self.path = staging / f"{secrets.token_hex(16)}.duckdb"
         self.table = "imported"
-        connection = duckdb.connect(str(self.path), config=WRITE_CONFIG)
+        connection = quiet(duckdb.connect(str(self.path), config=WRITE_CONFIG))
         try:
             connection.execute(f"CREATE TABLE {self.table} AS {_source(path, read, header)}")
             found = connection.execute(f"SELECT COUNT(*) FROM {self.table}").fetchone()
@@ -116,7 +116,7 @@ class StreamedCopy:
 
     def chunks(self) -> Iterator[list[tuple[Any, ...]]]:
         """The rows in chunks of ``CHUNK_ROWS``, valued as the SQL store keeps them."""
-        connection = duckdb.connect(str(self.path), read_only=True, config=WRITE_CONFIG)
+        connection = quiet(duckdb.connect(str(self.path), read_only=True, config=WRITE_CONFIG))
         try:
             cursor = connection.execute(f"SELECT {', '.join(self._stored)} FROM {self.table}")
             while chunk := cursor.fetchmany(CHUNK_ROWS):
@@ -126,7 +126,7 @@ class StreamedCopy:
 
     def install(self, session_hex: str, table: str) -> None:
         """Into place as the table's copy, under the table's own name."""
-        connection = duckdb.connect(str(self.path), config=WRITE_CONFIG)
+        connection = quiet(duckdb.connect(str(self.path), config=WRITE_CONFIG))
         connection.execute(f"ALTER TABLE {self.table} RENAME TO {quote_identifier(table)}")
         connection.close()
         final = copy_path(session_hex, table)
