@@ -25,7 +25,7 @@ from agents.operations.datasets.columnar import ENGINE_TYPES, copy_path, quiet
 from agents.operations.datasets.wall import quote_identifier
 from agents.tabular.reading import ReadTable
 
-STREAM_FROM_BYTES = 8 * 1024 * 1024
+STREAM_FROM_BYTES = 2 * 1024 * 1024
 HEAD_BYTES = 1024 * 1024
 CHUNK_ROWS = 100_000
 WRITE_CONFIG: dict[str, Any] = {"threads": 2, "memory_limit": "1GB"}

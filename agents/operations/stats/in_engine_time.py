@@ -16,7 +16,7 @@ from scipy import stats as scipy_stats
 from agents.operations.datasets.wall import quote_identifier
 from agents.operations.stats.engine import clean, period_label
 from agents.operations.stats.frame import EngineTable
-from agents.operations.stats.in_engine import grouped, statistic_sql
+from agents.operations.stats.in_engine import grouped, shown, statistic_sql
 from agents.operations.stats.timeline import check_named, growth_period_of, growth_row
 
 YEAR_DAYS, MONTH_DAYS = 3 * 365, 62
@@ -86,11 +86,9 @@ def growth(
     """``timeline.growth`` from each entity's figure in each period (rows with all three values)."""
     chosen = growth_period_of(source.types[time] == "date", period, start or end)
     m = quote_identifier(measure)
-    keys = {"entity": quote_identifier(entity), "period": period_sql(source, time, chosen)}
+    keys = {"entity": shown(source, entity), "period": period_sql(source, time, chosen)}
     figures = {"n": "count(*)", "value": statistic_sql(statistic, m, percentile=percentile)}
     per = grouped(source, keys, figures, entity, time, measure)
-    if source.types[entity] == "boolean":
-        per["entity"] = per["entity"].map({True: "yes", False: "no"})
     per["period"] = per["period"].map(period_label)
     named = [str(n) if n is not None else None for n in (start, end)]
     check_named(named, per["period"])
