@@ -50,10 +50,21 @@ def test_the_in_engine_answer_is_the_row_paths_answer(world, monkeypatch, name, 
     rows = call(world, "query", name, body).body
     monkeypatch.setattr(in_engine, "IN_ENGINE_FROM_ROWS", 0)
     engine = call(world, "query", name, body).body
-    assert engine["sample"]["of"] == rows["rows"] if name == "stats.associate" else "sample" not in engine
-    engine.pop("sample", None)
+    assert "sample" not in engine  # 150 rows: every one of them
     for answer in (rows, engine):
         answer.pop("chart", None)
         for variable in answer.get("variables", []):
-            variable.pop("spearman_rho", None)  # from the sample: all 150 rows here, but a different order
+            variable.pop("spearman_rho", None)  # the same rows, read in another order
     _close(rows, engine)
+
+
+def test_the_report_says_which_figure_came_from_a_sample(world):
+    from agents.analysis import prose
+    from agents.analysis.request import Request
+
+    answer = call(world, "query", "stats.associate", {"table": "iris", "outcome": "petal_length"}).body
+    said = "\n".join(prose.association(Request(kind="association", table="iris", outcome="petal_length"), answer))
+    assert "rho = " in said and "sample" not in said
+    answer["sample"] = {"rows": 50_000, "of": 10_000_000, "seed": 41, "used_for": ["spearman_rho", "chart"]}
+    said = "\n".join(prose.association(Request(kind="association", table="iris", outcome="petal_length"), answer))
+    assert "on a random sample of about 50,000 of the 10,000,000 rows" in said

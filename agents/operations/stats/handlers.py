@@ -163,6 +163,8 @@ def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
         variables = params.get("variables") or _numbers(source.types, besides=(outcome,))
         result, drawn = in_engine.associate(source, outcome, variables)
+        if len(drawn) == source.rows():  # every row: no sample to state
+            return result, drawn
         figures = ["spearman_rho", "chart"] if result["method"] != "eta" else ["chart"]
         return {**result, "sample": in_engine.sample_note(source.rows(), figures)}, drawn
 
