@@ -117,6 +117,12 @@ class SqliteStore:
         forget(self.hex)
         self.writer.executemany(sql, rows)
 
+    def chunks(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """A read of our own making, ``size`` rows at a time (a whole table, to copy it)."""
+        cursor = (self.reader if self._writer is None else self.writer).execute(sql)
+        while rows := cursor.fetchmany(size):
+            yield rows
+
     def insert(self, table: str, names: list[str], rows: Sequence[Sequence[Any]]) -> None:
         listed = ", ".join(quote_identifier(name) for name in names)
         marks = ", ".join([self.mark] * len(names))
@@ -208,6 +214,13 @@ class PostgresStore:
         with self.connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if fetch else cursor.rowcount
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """A read of our own making, ``size`` rows at a time (a whole table, to copy it)."""
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql)
+            while rows := cursor.fetchmany(size):
+                yield rows
 
     def _forget_copies(self) -> None:
         """Now, and again when the write commits: a copy rebuilt in between read the rows before it."""

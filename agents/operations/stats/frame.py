@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import pandas as pd
 
-from agents.operations.datasets.columnar import in_chunks, read_copy, write_copy
+from agents.operations.datasets.columnar import CHUNK_ROWS, read_copy, write_copy
 from agents.operations.datasets.compiler import compile_filter
 from agents.operations.datasets.store import open_store, require_table
 from agents.operations.datasets.wall import quote_identifier
@@ -77,8 +77,8 @@ def engine_table(session_id: Any, table: str, filters: dict[str, Any] | None) ->
                     where, values = compile_filter(bare, table, declared, filters)
                     yield EngineTable(connection, table, types, where, values)
                     return
-            rows = store.execute(f"SELECT * FROM {store.qualified(table)}", fetch=True)
-            write_copy(session_hex, table, declared, in_chunks(rows))
+            every_row = store.chunks(f"SELECT * FROM {store.qualified(table)}", CHUNK_ROWS)
+            write_copy(session_hex, table, declared, every_row)
     raise ProtocolError("INVALID_STATE", f"{table} kept changing while it was read", suggestion=["try again"])
 
 
