@@ -206,12 +206,20 @@ def association(request: Request, result: dict[str, Any]) -> list[str]:
         )
     lines = [
         lead,
-        f"- Spearman's rank correlation: rho = {figure(top['spearman_rho'])}.",
+        f"- Spearman's rank correlation: rho = {figure(top['spearman_rho'])}{_sampled(result)}.",
         f"- On average, each 1 more {spoken(top['variable'])} goes with {figure(top['slope'])} "
         f"{'more' if top['slope'] >= 0 else 'less'} {outcome} (least-squares line).",
         "- Association is not causation: the data shows the two move together, not why.",
     ]
     return lines + ([] if request.pair else _runners_up(ranked, "pearson_r"))
+
+
+def _sampled(result: dict[str, Any]) -> str:
+    """A big table's rank correlation is a sample's (``stats.in_engine``): said, with its size."""
+    drawn = result.get("sample")
+    if not drawn:
+        return ""
+    return f" (on a random sample of about {drawn['rows']:,} of the {drawn['of']:,} rows; r and the line use every row)"
 
 
 def _interval(row: dict[str, Any]) -> str:

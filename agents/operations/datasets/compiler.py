@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import sqlglot
 from sqlglot import expressions as exp
@@ -25,8 +25,16 @@ OPS = ("=", "!=", "<", "<=", ">", ">=", "in", "like", "is_null")
 MAX_FILTER_LEVELS = 8
 
 
+class QueryTarget(Protocol):
+    """Where a structured query runs: the SQL store, or a table's columnar copy (``columnar``)."""
+
+    mark: str
+
+    def qualified(self, table: str) -> str: ...
+
+
 def compile_query(
-    store: Store, table: str, columns: list[dict[str, Any]], params: dict[str, Any]
+    store: QueryTarget, table: str, columns: list[dict[str, Any]], params: dict[str, Any]
 ) -> tuple[str, list[Any], list[str]]:
     """A structured query as parameterised SQL over quoted identifiers; returns (sql, params, names).
 
@@ -47,6 +55,17 @@ def compile_query(
     if orders:
         sql += " ORDER BY " + ", ".join(orders)
     return sql, values, names
+
+
+def compile_filter(
+    target: QueryTarget, table: str, columns: list[dict[str, Any]], filters: dict[str, Any] | None
+) -> tuple[str, list[Any]]:
+    """A structured filter alone, as a parameterised condition (empty without one): (sql, params)."""
+    values: list[Any] = []
+    if not filters:
+        return "", values
+    allowed = _Columns(table, {c["name"] for c in columns})
+    return _condition(target.mark, allowed, filters, "filters", values), values
 
 
 def _invalid(where: str, message: str, why: str) -> ProtocolError:

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import io
+from pathlib import Path
 from typing import Any
 
+from agents.operations.datasets.columnar import in_chunks, write_copy
+from agents.operations.datasets.csv_stream import StreamedCopy, streamed_read
 from agents.operations.datasets.rows import insert_rows, stored_as_json
 from agents.operations.datasets.store import TYPES, create_table, open_store, require_table, table_columns, table_source
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
 from agents.sap import Call
-from agents.tabular.reading import ReadError, ReadOptions, read_table
+from agents.tabular.reading import ReadError, ReadOptions, ReadTable, read_table
 from protocol.errors import ProtocolError, already_exists
 
 
@@ -56,15 +59,33 @@ def _check_types(types: dict[str, Any], names: list[str]) -> None:
 
 def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     """The file read as a careful analyst reads it (agents/tabular/), loaded into a new table; with
-    ``replace``, over a table that was imported from the same file (a re-import after a correction)."""
+    ``replace``, over a table that was imported from the same file (a re-import after a correction).
+    A big file is streamed (``csv_stream``): its head read carefully, the whole by DuckDB."""
     session_id = call.context.session_id
     storage, name = existing_file(session_id, params["path"])
-    with storage.open(name, "rb") as handle:
-        raw = handle.read()
     try:
-        read = read_table(raw, _options(params))
+        streamed = streamed_read(Path(storage.path(name)), lambda head: read_table(head, _options(params)),
+                                 params["header"])  # fmt: skip
+        if streamed is None:
+            with storage.open(name, "rb") as handle:
+                read = read_table(handle.read(), _options(params))
+        else:
+            read = streamed[0]
     except ReadError as error:
         raise _read_error(error) from None
+    staged = streamed[1] if streamed else None
+    try:
+        result = _load(session_id, params, name, read, staged)
+    finally:
+        if staged is not None:
+            staged.discard()
+    return result
+
+
+def _load(
+    session_id: Any, params: dict[str, Any], name: str, read: ReadTable, staged: StreamedCopy | None
+) -> dict[str, Any]:
+    """The read file into the SQL store and the statistics' copy."""
     _check_types(params.get("types") or {}, [c.name for c in read.columns])
     columns = [{"name": c.name, "type": c.type, "nullable": True} for c in read.columns]
     table = params["table"]
@@ -80,18 +101,26 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
                 )
             store.execute(f"DROP TABLE {store.qualified(table)}")
         create_table(store, table, columns, source=name)
-        insert_rows(store, table, table_columns(store, table), read.rows())
+        declared = table_columns(store, table)
+        for chunk in staged.chunks() if staged else [read.rows()]:
+            insert_rows(store, table, declared, chunk)
+    if staged:
+        staged.install(store.hex, table)
+    else:
+        write_copy(store.hex, table, columns, in_chunks(read.rows()))  # the statistics' copy, ready at once
+    loaded = staged.rows if staged else read.rows_loaded
     return {
         "status": "success",
         "table": table,
         "path": name,
         "columns": [{**column, **c.facts()} for column, c in zip(columns, read.columns, strict=True)],
-        "rows_in_file": read.rows_in_file,
-        "rows_loaded": read.rows_loaded,
+        "rows_in_file": staged.rows if staged else read.rows_in_file,
+        "rows_loaded": loaded,
         "rows_rejected": len(read.rejected),
         "rejected": read.rejected[:50],
         "dialect": read.dialect.as_dict(),
         "guessed": read.notes(),
+        **({"streamed": {"facts_from_first_rows": read.rows_loaded}} if staged else {}),
     }
 
 

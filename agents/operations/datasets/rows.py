@@ -7,13 +7,13 @@ against the session's quota inside its own transaction, so a write over the quot
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from datetime import date
 from typing import Any
 
 from django.conf import settings
 
 from agents.operations.datasets.store import Store
-from agents.operations.datasets.wall import quote_identifier
 from agents.sap.values import json_safe
 from protocol.errors import ProtocolError
 
@@ -72,10 +72,8 @@ def is_date(text: str) -> bool:
     return len(text) == 10
 
 
-def insert_rows(store: Store, table: str, columns: list[dict[str, Any]], rows: list[list[Any]]) -> None:
-    names = ", ".join(quote_identifier(c["name"]) for c in columns)
-    marks = ", ".join([store.mark] * len(columns))
-    store.executemany(f"INSERT INTO {store.qualified(table)} ({names}) VALUES ({marks})", rows)
+def insert_rows(store: Store, table: str, columns: list[dict[str, Any]], rows: Sequence[Sequence[Any]]) -> None:
+    store.insert(table, [c["name"] for c in columns], rows)
     check_quota(store)
 
 

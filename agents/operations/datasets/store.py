@@ -14,8 +14,9 @@ import re
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeAlias
 from urllib.parse import quote
@@ -26,6 +27,7 @@ from django.db import DatabaseError, connections, transaction
 from psycopg import sql as pg_sql
 
 from agents.operations.context import SessionId
+from agents.operations.datasets.columnar import forget
 from agents.operations.datasets.pages import MAX_VALUE_BYTES, Page, postgres_page, read_error, sqlite_page
 from agents.operations.datasets.wall import CATALOGUE_PREFIXES, quote_identifier, sqlite_authorizer
 from protocol.errors import ProtocolError, not_found
@@ -74,6 +76,7 @@ class SqliteStore:
     def drop(self) -> None:
         """The session's database file, gone (a session deleted)."""
         self.__exit__()
+        forget(self.hex)
         for suffix in ("", "-wal", "-shm"):
             self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
 
@@ -105,11 +108,25 @@ class SqliteStore:
     def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
         """A write, or a read of our own making (a write in progress sees its own rows)."""
         connection = self.reader if fetch and self._writer is None else self.writer
+        if not fetch:
+            forget(self.hex)  # the columnar copies would be stale: the next analysis rebuilds them
         cursor = connection.execute(sql, params)
         return cursor.fetchall() if fetch else cursor.rowcount
 
-    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        forget(self.hex)
         self.writer.executemany(sql, rows)
+
+    def chunks(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """A read of our own making, ``size`` rows at a time (a whole table, to copy it)."""
+        cursor = (self.reader if self._writer is None else self.writer).execute(sql)
+        while rows := cursor.fetchmany(size):
+            yield rows
+
+    def insert(self, table: str, names: list[str], rows: Sequence[Sequence[Any]]) -> None:
+        listed = ", ".join(quote_identifier(name) for name in names)
+        marks = ", ".join([self.mark] * len(names))
+        self.executemany(f"INSERT INTO {self.qualified(table)} ({listed}) VALUES ({marks})", rows)
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -192,15 +209,43 @@ class PostgresStore:
 
     def execute(self, sql: str, params: Any = (), *, fetch: bool = False) -> Any:
         """The fetched rows, or the count of rows written."""
+        if not fetch:
+            self._forget_copies()
         with self.connection.cursor() as cursor:
             cursor.execute(sql, params)
             return cursor.fetchall() if fetch else cursor.rowcount
 
-    def executemany(self, sql: str, rows: list[list[Any]]) -> None:
+    def chunks(self, sql: str, size: int) -> Iterator[list[Any]]:
+        """A read of our own making, ``size`` rows at a time (a whole table, to copy it)."""
+        with self.connection.cursor() as cursor:
+            cursor.execute(sql)
+            while rows := cursor.fetchmany(size):
+                yield rows
+
+    def _forget_copies(self) -> None:
+        """Now, and again when the write commits: a copy rebuilt in between read the rows before it."""
+        forget(self.hex)
+        transaction.on_commit(partial(forget, self.hex), using=ALIAS)
+
+    def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._forget_copies()
+        with self._row_size_said(), self.connection.cursor() as cursor:
+            cursor.executemany(sql, rows)
+
+    def insert(self, table: str, names: list[str], rows: Sequence[Sequence[Any]]) -> None:
+        """Rows in by COPY: one statement streaming every row, not one INSERT a row."""
+        self._forget_copies()
+        listed = pg_sql.SQL(", ").join(pg_sql.Identifier(name) for name in names)
+        statement = pg_sql.SQL("COPY {} ({}) FROM STDIN").format(pg_sql.Identifier(self.schema, table), listed)
+        with self._row_size_said(), self.connection.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    @contextmanager
+    def _row_size_said(self) -> Iterator[None]:
         try:
-            with self.connection.cursor() as cursor:
-                cursor.executemany(sql, rows)
-        except DatabaseError as exc:
+            yield
+        except (DatabaseError, psycopg.Error) as exc:
             if "row is too big" not in str(exc):
                 raise
             raise ProtocolError(
@@ -268,6 +313,7 @@ class PostgresStore:
     def drop(self) -> None:
         """The session's schema and reader role, gone (a session deleted, the database about to be).
         The role belongs to the cluster, not the database: dropping the database would leave it."""
+        forget(self.hex)
         with self.atomic():
             if self.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", [self.role], fetch=True):
                 self.execute(self._compose(pg_sql.SQL("DROP OWNED BY {}").format(pg_sql.Identifier(self.role))))

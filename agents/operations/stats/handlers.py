@@ -6,34 +6,60 @@ Vega-Lite chart whose title and description say the answer in words.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pandas as pd
 
-from agents.operations.stats import charts, engine, timeline
-from agents.operations.stats.frame import load_frame, require_number
+from agents.operations.stats import charts, engine, in_engine, in_engine_time, timeline
+from agents.operations.stats.frame import EngineTable, engine_table, load_frame, require_number
 from agents.sap import Call
 from protocol.errors import ProtocolError
 
 STATISTIC_WORDS = {"sd": "standard deviation", "percentile": "percentile", "count": "count of"}
 
 
-def _frame(call: Call, params: dict[str, Any], columns: list[str], measures: list[str]) -> pd.DataFrame:
-    """The table's rows for the call; the columns a call names for different roles must differ."""
+def _own_columns(columns: list[str]) -> None:
     if len(set(columns)) < len(columns):
         raise ProtocolError(
             "VALIDATION_FAILED",
             "each role (group, time, measure, entity) needs a column of its own",
             details={"invalid": {"columns": columns}},
         )
+
+
+def _frame(call: Call, params: dict[str, Any], columns: list[str], measures: list[str]) -> pd.DataFrame:
+    """The table's rows for the call; the columns a call names for different roles must differ."""
+    _own_columns(columns)
     frame = load_frame(call.context.session_id, params["table"], columns, params.get("filters"))
     for where, name in enumerate(measures):
-        require_number(frame, params["table"], name, f"measure[{where}]")
+        require_number(frame.attrs["types"], params["table"], name, f"measure[{where}]")
     return frame
 
 
-def _numbers(frame: pd.DataFrame, *, besides: tuple[str, ...] = ()) -> list[str]:
-    return [n for n, t in frame.attrs["types"].items() if t == "number" and n not in besides]
+def _in_engine(
+    call: Call,
+    params: dict[str, Any],
+    columns: list[str],
+    measures: list[str],
+    compute: Callable[[EngineTable], tuple[dict[str, Any], pd.DataFrame]],
+    *,
+    time: str | None = None,
+) -> tuple[dict[str, Any], int, pd.DataFrame] | None:
+    """(result, rows, what the chart draws) computed in the engine when the table is big
+    (``in_engine.fits``); None for the row path."""
+    _own_columns(columns)
+    with engine_table(call.context.session_id, params["table"], params.get("filters")) as source:
+        if not in_engine.fits(source, columns, time=time):
+            return None
+        for where, name in enumerate(measures):
+            require_number(source.types, params["table"], name, f"measure[{where}]")
+        result, drawn = compute(source)
+        return result, source.rows(), drawn
+
+
+def _numbers(types: dict[str, str], *, besides: tuple[str, ...] = ()) -> list[str]:
+    return [n for n, t in types.items() if t == "number" and n not in besides]
 
 
 def _said(statistic: str, percentile: float) -> str:
@@ -43,19 +69,19 @@ def _said(statistic: str, percentile: float) -> str:
 
 
 def _answer(
-    params: dict[str, Any], frame: pd.DataFrame, result: dict[str, Any], chart: dict[str, Any] | None = None
+    params: dict[str, Any], rows: int, result: dict[str, Any], chart: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """The engine's figures after the table and the count of rows they came from, with their chart last."""
-    return {"table": params["table"], "rows": len(frame), **result, **({"chart": chart} if chart else {})}
+    return {"table": params["table"], "rows": rows, **result, **({"chart": chart} if chart else {})}
 
 
 def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     within = params.get("outliers_within")
     named = params.get("columns") or []
     frame = _frame(call, params, [*named, within] if named and within and within not in named else named, [])
-    columns = named or _numbers(frame, besides=(within,) if within else ())
+    columns = named or _numbers(frame.attrs["types"], besides=(within,) if within else ())
     for where, name in enumerate(columns):
-        require_number(frame, params["table"], name, f"columns[{where}]")
+        require_number(frame.attrs["types"], params["table"], name, f"columns[{where}]")
     if within is not None and within not in frame.columns:
         raise ProtocolError("VALIDATION_FAILED", f"{params['table']} has no column {within}",
                        details={"invalid": {"outliers_within": within}})  # fmt: skip
@@ -64,7 +90,7 @@ def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     )
     result = {"sd": params["sd"], "columns": described}
     if len(columns) != 1:
-        return _answer(params, frame, result)
+        return _answer(params, len(frame), result)
     only = described[0]
     marks = {"mean": only["mean"], **{f"{p} percentile": v for p, v in only["percentiles"].items()}}
     chart = charts.histogram(
@@ -75,15 +101,24 @@ def describe(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         description=f"Histogram of {charts.label(columns[0])} with lines at its mean and percentiles: "
         + ", ".join(f"{k} {v:.4g}" for k, v in marks.items() if v is not None),
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, len(frame), result, chart)
 
 
 def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, group = params["measure"], params["group_by"]
-    frame = _frame(call, params, [group, measure], [measure])
-    if params.get("cycle"):
-        frame[group] = timeline.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
-    result = engine.compare(frame, measure, group, params["statistic"], percentile=params["percentile"])
+    statistic, percentile = params["statistic"], params["percentile"]
+
+    def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
+        result = in_engine.compare(source, measure, group, statistic, percentile=percentile)
+        return result, pd.DataFrame({group: [g["group"] for g in result["groups"]]})
+
+    found = None if params.get("cycle") else _in_engine(call, params, [group, measure], [measure], computed)
+    if found is None:
+        frame = _frame(call, params, [group, measure], [measure])
+        if params.get("cycle"):
+            frame[group] = timeline.seasonal(frame[group], params["cycle"])  # "the warmest month of the year"
+        found = engine.compare(frame, measure, group, statistic, percentile=percentile), len(frame), frame
+    result, rows, frame = found
     said = _said(params["statistic"], params["percentile"])
     name = charts.month_label if charts.month_numbers(frame[group], group) else str
     bars = [{"group": name(g["group"]), "value": g["value"]} for g in result["groups"] if g["value"] is not None]
@@ -96,13 +131,13 @@ def compare(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['group']} {b['value']:.4g}" for b in bars[:12]),
         amount_title=f"{said} {charts.label(measure)}",
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, rows, result, chart)
 
 
 def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     group = params["group_by"]
     frame = _frame(call, params, [], params.get("measures") or [])
-    measures = params.get("measures") or _numbers(frame, besides=(group,))
+    measures = params.get("measures") or _numbers(frame.attrs["types"], besides=(group,))
     if group not in frame.columns:
         raise ProtocolError(
             "VALIDATION_FAILED", f"group_by: no column {group!r}", details={"columns": list(frame.columns)}
@@ -119,22 +154,34 @@ def rank_differences(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['measure']} {b['effect']:.3g}" for b in bars[:10]),
         amount_title=effect,
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, len(frame), result, chart)
 
 
 def associate(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     outcome = params["outcome"]
-    frame = _frame(call, params, [], params.get("variables") or [])
-    if outcome not in frame.columns:
-        raise ProtocolError(
-            "VALIDATION_FAILED", f"outcome: no column {outcome!r}", details={"columns": list(frame.columns)}
-        )
-    variables = params.get("variables") or _numbers(frame, besides=(outcome,))
-    result = engine.associate(frame, outcome, variables)
+
+    def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
+        variables = params.get("variables") or _numbers(source.types, besides=(outcome,))
+        result, drawn = in_engine.associate(source, outcome, variables)
+        if len(drawn) == source.rows():  # every row: no sample to state
+            return result, drawn
+        figures = ["spearman_rho", "chart"] if result["method"] != "eta" else ["chart"]
+        return {**result, "sample": in_engine.sample_note(source.rows(), figures)}, drawn
+
+    found = _in_engine(call, params, [outcome, *(params.get("variables") or [])], [], computed)
+    if found is None:
+        frame = _frame(call, params, [], params.get("variables") or [])
+        if outcome not in frame.columns:
+            raise ProtocolError(
+                "VALIDATION_FAILED", f"outcome: no column {outcome!r}", details={"columns": list(frame.columns)}
+            )
+        variables = params.get("variables") or _numbers(frame.attrs["types"], besides=(outcome,))
+        found = engine.associate(frame, outcome, variables), len(frame), frame
+    result, rows, frame = found
     if result["variables"]:
         top = result["variables"][0]["variable"]
-        return _answer(params, frame, result, _association_chart(frame, top, outcome, result))
-    return _answer(params, frame, result)
+        return _answer(params, rows, result, _association_chart(frame, top, outcome, result))
+    return _answer(params, rows, result)
 
 
 def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict[str, Any]) -> dict[str, Any]:
@@ -171,8 +218,17 @@ def _association_chart(frame: pd.DataFrame, top: str, outcome: str, result: dict
 
 def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     time, measure = params["time"], params["measure"]
-    frame = _frame(call, params, [time, measure], [measure])
-    result = timeline.trend(frame, time, measure, period=params["period"], statistic=params["statistic"])
+    period, statistic = params["period"], params["statistic"]
+
+    def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
+        result = in_engine_time.trend(source, time, measure, period=period, statistic=statistic)
+        return result, pd.DataFrame({time: [p["period"] for p in result["points"]]})
+
+    found = _in_engine(call, params, [time, measure], [measure], computed, time=time)
+    if found is None:
+        frame = _frame(call, params, [time, measure], [measure])
+        found = timeline.trend(frame, time, measure, period=period, statistic=statistic), len(frame), frame
+    result, rows, frame = found
     said = _said(params["statistic"], 50)
     per = result["period"] if result["period"] != "value" else time
     points = result["points"]
@@ -190,7 +246,7 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             else ""
         ),
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, rows, result, chart)
 
 
 def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
@@ -210,14 +266,22 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         ),
         amount_title="percent",
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, len(frame), result, chart)
 
 
 def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     entity, time, measure = params["entity"], params["time"], params["measure"]
-    frame = _frame(call, params, [entity, time, measure], [measure])
     chosen = {key: params[key] for key in ("period", "statistic", "percentile", "change")}
-    result = timeline.growth(frame, entity, time, measure, **chosen, start=params.get("from"), end=params.get("to"))
+    span_named: dict[str, Any] = {"start": params.get("from"), "end": params.get("to")}
+
+    def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
+        return in_engine_time.growth(source, entity, time, measure, **chosen, **span_named), pd.DataFrame()
+
+    found = _in_engine(call, params, [entity, time, measure], [measure], computed)
+    if found is None:
+        frame = _frame(call, params, [entity, time, measure], [measure])
+        found = timeline.growth(frame, entity, time, measure, **chosen, **span_named), len(frame), frame
+    result, rows, _ = found
     percent = params["change"] == "percent"
     field = "percent_change" if percent else "change"
     bars = [{"entity": str(e["entity"]), "change": e[field]} for e in result["entities"] if e[field] is not None]
@@ -235,4 +299,4 @@ def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         + ", ".join(f"{b['entity']} {charts.signed(b['change'], percent=percent)}" for b in bars[:12]),
         amount_title="% change" if percent else f"change in {said}",
     )
-    return _answer(params, frame, result, chart)
+    return _answer(params, rows, result, chart)

@@ -109,10 +109,10 @@ def growth(
     region in one year) are one figure, so the first and last rows of two different countries are
     never set against each other."""
     present = frame[[entity, time, measure]].dropna()
-    chosen = _growth_period(present[time], period, start or end)
+    chosen = growth_period_of(pd.api.types.is_datetime64_any_dtype(present[time]), period, start or end)
     keys = (present[time] if chosen == "value" else periods(present[time], chosen)).map(period_label)
     named = [str(n) if n is not None else None for n in (start, end)]
-    _check_named(named, keys)
+    check_named(named, keys)
     rows, skipped = [], 0
     for key, part in present.groupby(entity, sort=True):
         row = _entity_growth(part[measure].groupby(keys.loc[part.index], sort=True), statistic, percentile, named)
@@ -126,11 +126,11 @@ def growth(
             "change_by": change, "from": start, "to": end, "entities": rows, "skipped": skipped}  # fmt: skip
 
 
-def _growth_period(times: pd.Series, period: str, named: str | None) -> str:
+def growth_period_of(is_date: bool, period: str, named: str | None) -> str:
     """The period asked; on "auto", the one a named period is written in ("2000" a year, "2000-03" a
     month), else the column's own moments (each date a day, each number or text itself): rows at one moment
     are one figure, and no span is bucketed unasked ("from January 2021 to December 2024" is two months)."""
-    if not pd.api.types.is_datetime64_any_dtype(times):  # a year, or text such as "2010-Q4": itself
+    if not is_date:  # a year, or text such as "2010-Q4": itself
         return "value"
     if period != "auto":
         return period
@@ -138,7 +138,7 @@ def _growth_period(times: pd.Series, period: str, named: str | None) -> str:
     return shaped or "day"
 
 
-def _check_named(named: list[str | None], keys: pd.Series) -> None:
+def check_named(named: list[str | None], keys: pd.Series) -> None:
     """A named period must be one the rows have, and the start must come before the end."""
     ordered = [str(k) for k in sorted(keys.dropna().unique())]
     invalid = {where: f"no rows in the period {name!r}" for where, name in zip(("from", "to"), named, strict=True)
@@ -160,11 +160,14 @@ def _check_named(named: list[str | None], keys: pd.Series) -> None:
 
 def _entity_growth(per: Any, statistic: str, percentile: float, named: list[str | None]) -> dict[str, Any] | None:
     """One entity's first and last period (or the named ones), each with its figure and the rows behind it."""
-    figures: dict[str, tuple[Any, float, int]] = {}
-    for key, part in per:
-        value = statistic_of(part, statistic, percentile=percentile)
-        if value is not None:
-            figures[str(key)] = (key, value, int(part.size))
+    figures = [(key, statistic_of(part, statistic, percentile=percentile), int(part.size)) for key, part in per]
+    return growth_row(figures, named)
+
+
+def growth_row(periods_in_order: list[tuple[Any, float | None, int]], named: list[str | None]) -> dict[str, Any] | None:
+    """The growth of one entity from its periods in order, each (key, figure, rows): from the first with
+    a figure to the last, or between the named ones; None when there are not two."""
+    figures = {str(key): (key, value, n) for key, value, n in periods_in_order if value is not None}
     ordered = list(figures.values())
     first = figures.get(named[0]) if named[0] is not None else (ordered[0] if ordered else None)
     last = figures.get(named[1]) if named[1] is not None else (ordered[-1] if ordered else None)
