@@ -38,10 +38,10 @@ ERRORS = (
 )
 
 
-def period(description: str) -> Param:
+def period(description: str, *, required: bool = False) -> Param:
     """A period named as results write them; one the rows lack is an error that lists theirs."""
     return Param("string", description + ', as results write periods: "2000", "2000Q1", "2000-03"',
-                 min_length=1, max_length=32)  # fmt: skip
+                 required=required, min_length=1, max_length=32)  # fmt: skip
 
 
 def query(

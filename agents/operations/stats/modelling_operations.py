@@ -19,7 +19,7 @@ MODELLING = (
             "table": TABLE,
             "time": COLUMN,
             "measure": COLUMN,
-            "to": period("the period to forecast"),
+            "to": period("the period to forecast", required=True),
             "period": BUCKET,
             "statistic": STATISTIC,
             "filters": FILTERS,
