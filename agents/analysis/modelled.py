@@ -16,7 +16,8 @@ from agents.analysis.words import Mention, split_name
 FORECAST = re.compile(
     r"\bforecast\w*|\bpredict(?:ion)?s?\b(?= (?:for|in|by|of)\b)|\bproject(?:ed|ion|ions|s)?\b(?! manager)"
     r"|\bextrapolat\w*"
-    r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)\b"
+    r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)"
+    r"(?: (?:continues|holds|persists|carries on|goes on|keeps (?:up|going)))?\b"
     r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|continued|holds?|held|carries on"
     r"|carried on|persists?|persisted|goes on|went on|keeps? (?:up|going))"
     r"|\b(?:straight|linear)[- ](?:trend|line)\b|\btrend ?line\b|\b(?:should|would|could) we expect\b"

@@ -439,3 +439,8 @@ def test_a_numbered_site_is_a_grouping_ranked_or_crossed(text, expected):
     assert INFANTS.categories == ["mother_race", "site"]
     request = read_question(text, INFANTS).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+def test_the_words_of_a_forecast_asked_are_the_readings_own():
+    text = "If the trend continues, what will employment be in 2030?"
+    assert read_back(text, COAL, read_question(text, COAL)).said() == []
