@@ -241,13 +241,16 @@ def _groups_kept(request: Request, schema: Schema) -> int:
 
 def _other_columns_said(words: list[str], schema: Schema, used: set[str]) -> list[str]:
     """Columns the reading left out whose name shares two or more of the words it read past
-    ("training hours" beside Training_Hours_per_Employee): perhaps the measure the question meant."""
+    ("training hours" beside Training_Hours_per_Employee), or is one of them run together ("markdown" of
+    MarkDown1): perhaps the measure the question meant."""
     said = {stem(w) for w in words}
-    return [
-        c["name"]
-        for c in schema.columns
-        if c["name"] not in used and len(said & {stem(w) for w in split_name(c["name"])}) >= 2
-    ]
+    others = []
+    for c in schema.columns:
+        parts = split_name(c["name"])
+        run_together = stem("".join(p for p in parts if not p.isdigit()))
+        if c["name"] not in used and (len(said & {stem(p) for p in parts}) >= 2 or run_together in said):
+            others.append(c["name"])
+    return others
 
 
 def _content_words(text: str, schema: Schema, left: list[re.Match[str]]) -> list[str]:

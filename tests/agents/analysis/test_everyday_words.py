@@ -5,7 +5,7 @@ peak (a row asked for). Each is read into the request a careful analyst would ru
 import pytest
 
 from agents.analysis.question import read_question
-from agents.analysis.reading import read_back
+from agents.analysis.reading import UNSURE, read_back
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions
 
@@ -444,3 +444,13 @@ def test_a_numbered_site_is_a_grouping_ranked_or_crossed(text, expected):
 def test_the_words_of_a_forecast_asked_are_the_readings_own():
     text = "If the trend continues, what will employment be in 2030?"
     assert read_back(text, COAL, read_question(text, COAL)).said() == []
+
+
+def test_a_word_that_runs_a_columns_name_together_read_past_is_a_doubt():
+    markdowns = Schema("walmart", [
+        {"name": "Weekly_Sales", "type": "number", "distinct": 900, "min": 0, "max": 9e4},
+        *({"name": f"MarkDown{n}", "type": "number", "distinct": 300, "min": 0, "max": 9e4} for n in (1, 2)),
+    ], 1001)  # fmt: skip
+    text = "How many rows lack a value for the first markdown?"
+    reading = read_back(text, markdowns, read_question(text, markdowns))
+    assert any("MarkDown1" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
