@@ -56,3 +56,21 @@ def stats_on(table, content):
     call(world, "action", "file.write", {"path": f"{table}.csv", "content": content})
     call(world, "action", "dataset.import-csv", {"path": f"{table}.csv", "table": table})
     return lambda name, body: call(world, "query", name, {"table": table, **body}).body
+
+
+def iris_csv() -> str:
+    from sklearn.datasets import load_iris
+
+    iris = load_iris()
+    lines = ["sepal_length,sepal_width,petal_length,petal_width,species"]
+    for row, target in zip(iris.data, iris.target, strict=True):
+        lines.append(",".join(f"{v:g}" for v in row) + f",{iris.target_names[target]}")
+    return "\n".join(lines) + "\n"
+
+
+def iris_world():
+    """A statistician agent's session with scikit-learn's iris imported as the table ``iris``."""
+    world = statistician_world()
+    call(world, "action", "file.write", {"path": "iris.csv", "content": iris_csv()})
+    call(world, "action", "dataset.import-csv", {"path": "iris.csv", "table": "iris"})
+    return world

@@ -1,12 +1,10 @@
 """stats.compare, associate, trend and growth computed in DuckDB (a big table's path) answer as the row
-path does: test_stats_operations' tests again with every table counted as big, and the two paths side
-by side on the same calls."""
+path does, side by side on the same calls (test_stats_operations runs each of its tests on both paths)."""
 
 import pytest
 
 from agents.operations.stats import in_engine
-from tests.agents.sap_calls import call
-from tests.agents.test_stats_operations import *  # noqa: F403  (the same tests, on the in-engine path)
+from tests.agents.sap_calls import call, iris_world
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
@@ -23,10 +21,9 @@ CALLS = [
 ]  # fmt: skip
 
 
-@pytest.fixture(autouse=True)
-def every_table_is_big(request, monkeypatch):
-    if not request.node.name.startswith("test_the_in_engine_answer"):
-        monkeypatch.setattr(in_engine, "IN_ENGINE_FROM_ROWS", 0)
+@pytest.fixture
+def world():
+    return iris_world()
 
 
 def _close(a, b, path=""):

@@ -2,30 +2,28 @@
 their data, and structured errors for a wrong column, a text measure or a missing permission."""
 
 import pytest
-from sklearn.datasets import load_iris
 
+from agents.operations.stats import in_engine
 from agents.tokens import token_issue
 from sessions.membership import agent_join
-from tests.agents.sap_calls import call, statistician_world
+from tests.agents.sap_calls import call, iris_world
 from tests.factories import make_agent
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 
-def iris_csv() -> str:
-    iris = load_iris()
-    lines = ["sepal_length,sepal_width,petal_length,petal_width,species"]
-    for row, target in zip(iris.data, iris.target, strict=True):
-        lines.append(",".join(f"{v:g}" for v in row) + f",{iris.target_names[target]}")
-    return "\n".join(lines) + "\n"
-
-
 @pytest.fixture
 def world():
-    world = statistician_world()
-    call(world, "action", "file.write", {"path": "iris.csv", "content": iris_csv()})
-    call(world, "action", "dataset.import-csv", {"path": "iris.csv", "table": "iris"})
-    return world
+    return iris_world()
+
+
+@pytest.fixture(autouse=True, params=["rows", "in engine"])
+def path(request, monkeypatch):
+    """Every test on both paths: the rows read into pandas, and the aggregates DuckDB computes for a big
+    table (every table counted as big)."""
+    if request.param == "in engine":
+        monkeypatch.setattr(in_engine, "IN_ENGINE_FROM_ROWS", 0)
+    return request.param
 
 
 def test_compare_ranks_the_species_by_mean_petal_length_with_anova_and_a_bar_chart(world):

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 
 from tests.chromium import off_the_browser_thread, screenshot
 from tests.factories import make_session
-from tests.workbench.workspace.test_long_sessions import notes
+from tests.sessions.rounds import notes
 from workspace.selectors import THREAD_PAGE
 
 pytestmark = [

@@ -10,7 +10,7 @@ from sessions.log import checkpoint_create
 from sessions.models import WorkSession
 from tests.factories import make_session, make_user, post_message
 from tests.sessions import envelopes
-from tests.workbench.workspace.test_page_cost import rounds
+from tests.sessions.rounds import rounds
 
 pytestmark = pytest.mark.django_db
 

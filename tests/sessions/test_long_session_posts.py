@@ -17,7 +17,7 @@ from tests.factories import make_session, make_user
 from tests.live import DaphneServer, signed_in, ws_url
 from tests.people import agents_in
 from tests.sessions.envelopes import note
-from tests.workbench.workspace.test_page_cost import rounds
+from tests.sessions.rounds import rounds
 
 pytestmark = [pytest.mark.processes, pytest.mark.timeout(600)]
 

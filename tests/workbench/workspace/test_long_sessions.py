@@ -11,21 +11,14 @@ from django.urls import reverse
 
 from sessions.log import CHECKPOINT_LISTED
 from sessions.models import Message
-from tests.factories import agent_in, make_session, make_user, post_message
-from tests.sessions import envelopes
-from tests.workbench.workspace.test_page_cost import rounds
+from tests.factories import make_session, make_user
+from tests.sessions.rounds import notes, rounds
 from workspace.map_drawing import MAP_SHOWN
 from workspace.selectors import THREAD_PAGE
 
 pytestmark = pytest.mark.django_db
 
 MAX_QUERIES = 6
-
-
-def notes(session, count: int) -> None:
-    analyst = agent_in(session)
-    for n in range(count):
-        post_message(session, analyst, envelopes.envelope, "summary", {"text": f"finding number {n:03d}"})
 
 
 def shown(html: str) -> list[int]:

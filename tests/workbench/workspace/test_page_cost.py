@@ -9,29 +9,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from sessions.access import SYSTEM, caller_for_user
+from sessions.access import caller_for_user
 from sessions.log import checkpoint_create
-from tests.factories import agent_in, make_session, make_user, post_message
-from tests.sessions import envelopes
+from tests.factories import make_session, make_user
+from tests.sessions.rounds import rounds
 
 pytestmark = pytest.mark.django_db
-
-REQUEST = {"type": "query", "id": "a", "body": {}, "caller": {"type": "agent", "id": "analyst"}}
-OPERATION = {"operation": "dataset.query", "request": REQUEST, "outcome": "result", "duration_ms": 1.0}
-
-
-def rounds(session, owner, count: int) -> None:
-    """``count`` more rounds of the analyst's redo (its operation records, then the report replying to
-    the previous round's correction) and the owner's correction of it: every report but the last is
-    replaced, and each correction and redo is a milestone the workbench marks."""
-    human, analyst = caller_for_user(owner), agent_in(session)
-    done = session.messages.filter(payload_type="collaborative_response").count()
-    for n in range(done, done + count):
-        for _ in range(2):
-            post_message(session, SYSTEM, envelopes.envelope, "operation_record", OPERATION)
-        reply = {"in_reply_to": f"c{n - 1}"} if n else {}
-        post_message(session, analyst, envelopes.response, message_id=f"r{n}", **reply)
-        post_message(session, human, envelopes.feedback, f"r{n}", message_id=f"c{n}")
 
 
 def page_queries(client, session) -> tuple[str, int]:
