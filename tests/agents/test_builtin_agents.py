@@ -259,15 +259,21 @@ def test_a_correction_makes_the_analyst_redo_its_work_and_say_what_changed(team)
     assert "## What changed" in body and "Analysis of sales_corrected" in body
 
 
-def test_the_analyst_follows_a_date_column_as_a_trend(team):
-    rows = [("day", "visits"), ("2026-01-01", 10), ("2026-01-01", 14), ("2026-01-02", 20), ("2026-01-03", 31)]
+def trend_section(team, rows, title):
+    """The analyst's trend section of a visits.csv of ``rows``."""
     out = io.StringIO()
     csv.writer(out).writerows(rows)
     (workspace_root(team["session"].pk) / "visits.csv").write_text(out.getvalue())
     Task.objects.create(session=team["session"], title="Analyse visits", agent=Agent.objects.get(name="analyst"))
     work_until_idle()
     report = last(team["session"], "collaborative_response", sender="analyst")["payload"]
-    [trend] = [s for s in report["content"]["sections"] if s["title"] == "Trend: visits over day"]
+    [trend] = [s for s in report["content"]["sections"] if s["title"] == title]
+    return trend
+
+
+def test_the_analyst_follows_a_date_column_as_a_trend(team):
+    rows = [("day", "visits"), ("2026-01-01", 10), ("2026-01-01", 14), ("2026-01-02", 20), ("2026-01-03", 31)]
+    trend = trend_section(team, rows, "Trend: visits over day")
     assert "| 2026-01-01 | 2 | 12.0 |" in trend["body"]
     assert "Mean visits went from 12.0 on 2026-01-01 to 31.0 on 2026-01-03 (19.0)." in trend["body"]
 
@@ -275,13 +281,7 @@ def test_the_analyst_follows_a_date_column_as_a_trend(team):
 def test_a_date_column_of_many_days_is_followed_per_month(team):
     days = [date(2025, 1, 1) + timedelta(days=n) for n in range(90)]
     rows = [("day", "visits"), *((d.isoformat(), 100 + d.month * 10) for d in days)]
-    out = io.StringIO()
-    csv.writer(out).writerows(rows)
-    (workspace_root(team["session"].pk) / "visits.csv").write_text(out.getvalue())
-    Task.objects.create(session=team["session"], title="Analyse visits", agent=Agent.objects.get(name="analyst"))
-    work_until_idle()
-    report = last(team["session"], "collaborative_response", sender="analyst")["payload"]
-    [trend] = [s for s in report["content"]["sections"] if s["title"] == "Trend: visits over day, per month"]
+    trend = trend_section(team, rows, "Trend: visits over day, per month")
     assert "| 2025-02 | 120.0 |" in trend["body"]
     assert "Mean visits per month went from 110.0 in 2025-01 to 130.0 in 2025-03 (20.0)." in trend["body"]
 
