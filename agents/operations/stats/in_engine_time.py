@@ -17,7 +17,7 @@ from agents.operations.datasets.wall import quote_identifier
 from agents.operations.stats.engine import clean, period_label
 from agents.operations.stats.frame import EngineTable
 from agents.operations.stats.in_engine import grouped, shown, statistic_sql
-from agents.operations.stats.timeline import check_named, growth_period_of, growth_row
+from agents.operations.stats.timeline import check_named, growth_period_of, growth_row, ranked_growth
 
 YEAR_DAYS, MONTH_DAYS = 3 * 365, 62
 
@@ -101,7 +101,5 @@ def growth(
             skipped += 1
         else:
             rows.append({"entity": clean(key), **row})
-    rank = "percent_change" if change == "percent" else "change"
-    rows.sort(key=lambda r: (r[rank] is None, -(r[rank] or 0)))
-    return {"entity": entity, "time": time, "measure": measure, "period": chosen, "statistic": statistic,
-            "change_by": change, "from": start, "to": end, "entities": rows, "skipped": skipped}  # fmt: skip
+    return ranked_growth(rows, skipped, change=change, entity=entity, time=time, measure=measure, period=chosen,
+                         statistic=statistic, start=start, end=end)  # fmt: skip

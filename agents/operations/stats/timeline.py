@@ -120,10 +120,8 @@ def growth(
             skipped += 1
         else:
             rows.append({"entity": clean(key), **row})
-    rank = "percent_change" if change == "percent" else "change"
-    rows.sort(key=lambda r: (r[rank] is None, -(r[rank] or 0)))
-    return {"entity": entity, "time": time, "measure": measure, "period": chosen, "statistic": statistic,
-            "change_by": change, "from": start, "to": end, "entities": rows, "skipped": skipped}  # fmt: skip
+    return ranked_growth(rows, skipped, change=change, entity=entity, time=time, measure=measure, period=chosen,
+                         statistic=statistic, start=start, end=end)  # fmt: skip
 
 
 def growth_period_of(is_date: bool, period: str, named: str | None) -> str:
@@ -162,6 +160,26 @@ def _entity_growth(per: Any, statistic: str, percentile: float, named: list[str 
     """One entity's first and last period (or the named ones), each with its figure and the rows behind it."""
     figures = [(key, statistic_of(part, statistic, percentile=percentile), int(part.size)) for key, part in per]
     return growth_row(figures, named)
+
+
+def ranked_growth(
+    rows: list[dict[str, Any]],
+    skipped: int,
+    *,
+    change: str,
+    entity: str,
+    time: str,
+    measure: str,
+    period: str,
+    statistic: str,
+    start: Any,
+    end: Any,
+) -> dict[str, Any]:
+    """A growth result: the entities ranked by their change (absolute or percent), largest first."""
+    rank = "percent_change" if change == "percent" else "change"
+    rows.sort(key=lambda r: (r[rank] is None, -(r[rank] or 0)))
+    return {"entity": entity, "time": time, "measure": measure, "period": period, "statistic": statistic,
+            "change_by": change, "from": start, "to": end, "entities": rows, "skipped": skipped}  # fmt: skip
 
 
 def growth_row(periods_in_order: list[tuple[Any, float | None, int]], named: list[str | None]) -> dict[str, Any] | None:
