@@ -143,14 +143,17 @@ def compare(
     """Groups ranked on a measure, the gap between the top and bottom group, and a test of the
     difference: Welch's t and Cohen's d for two groups, one-way ANOVA and eta squared for more."""
     groups = by_group(frame, measure, group, statistic, percentile=percentile)
+    return {**ranked_groups(measure, group, statistic, groups), "test": _test(_samples(frame, measure, group))}
+
+
+def ranked_groups(measure: str, group: str, statistic: str, groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """A comparison's groups, ranked, with the gap and the ratio between the top and the bottom one."""
     present = [g for g in groups if g["value"] is not None]
     result: dict[str, Any] = {"measure": measure, "group_by": group, "statistic": statistic, "groups": groups}
     if len(present) >= 2:
         top, bottom = present[0], present[-1]
         result["difference"] = clean(top["value"] - bottom["value"])
         result["ratio"] = clean(top["value"] / bottom["value"]) if bottom["value"] else None
-    samples = _samples(frame, measure, group)
-    result["test"] = _test(samples)
     return result
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from scipy import stats as scipy_stats
 
 from agents.operations.datasets.wall import quote_identifier
-from agents.operations.stats.engine import MIN_TEST_N, clean, period_label
+from agents.operations.stats.engine import MIN_TEST_N, clean, period_label, ranked_groups
 from agents.operations.stats.frame import EngineTable
 
 IN_ENGINE_FROM_ROWS = 200_000
@@ -101,14 +101,7 @@ def compare(source: EngineTable, measure: str, group: str, statistic: str, *, pe
     if statistic == "count":
         rows = [{**r, "value": r["n"]} for r in rows]
     rows.sort(key=lambda r: (r["value"] is None, -(r["value"] or 0)))
-    present = [r for r in rows if r["value"] is not None]
-    result: dict[str, Any] = {"measure": measure, "group_by": group, "statistic": statistic, "groups": rows}
-    if len(present) >= 2:
-        top, bottom = present[0], present[-1]
-        result["difference"] = clean(top["value"] - bottom["value"])
-        result["ratio"] = clean(top["value"] / bottom["value"]) if bottom["value"] else None
-    result["test"] = _test(groups[groups["n"] > 0])
-    return result
+    return {**ranked_groups(measure, group, statistic, rows), "test": _test(groups[groups["n"] > 0])}
 
 
 def _test(groups: pd.DataFrame) -> dict[str, Any] | None:
