@@ -16,6 +16,7 @@ from typing import Any
 
 from django.db.models import Case, F, Func, JSONField, When
 
+from sessions import graph_snapshots
 from sessions.access import SessionId
 from sessions.chap.chain import genesis_checksum
 from sessions.chap.graph import ContextGraph
@@ -97,11 +98,20 @@ class GraphCache:
             entry.graph = graph = ContextGraph(str(session.pk))
             entry.checksum = genesis_checksum(str(session.pk))
             entry.layout = MapLayout()
+        if graph.seq == 0 and session.head_seq >= graph_snapshots.SNAPSHOT_EVERY:
+            with collection_paused():
+                kept = graph_snapshots.load(session)
+            if kept is not None:
+                entry.graph, entry.layout, entry.checksum = kept.graph, kept.layout, kept.checksum
+                graph = kept.graph
         if graph.seq < session.head_seq:
+            start = graph.seq
             with collection_paused():
                 for seq, envelope, checksum in log_rows(session, after=graph.seq, upto=session.head_seq):
                     graph.apply(seq, envelope)
                     entry.checksum = checksum
+            if graph.seq - start >= graph_snapshots.SNAPSHOT_EVERY:
+                graph_snapshots.save(session, graph_snapshots.Snapshot(graph, entry.layout, entry.checksum))
 
     def holds(self, session_id: SessionId) -> bool:
         """Whether this process keeps the session's graph (caught up or not)."""

@@ -210,3 +210,18 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user} rated {self.session}: {self.rating}/5"
+
+
+class GraphSnapshot(models.Model):
+    """A session's context graph and map layout as they stood after message ``seq``, so a process that
+    opens a long session starts there and reads only the log after it (sessions/graph_snapshots.py)."""
+
+    session = models.OneToOneField(WorkSession, on_delete=models.CASCADE, primary_key=True, related_name="snapshot")
+    seq = models.PositiveIntegerField()
+    checksum = models.CharField(max_length=16)  # the log's checksum after ``seq``: of another log, not used
+    rules = models.CharField(max_length=16)  # the graph rules' version it was built by: other rules, not used
+    data = models.BinaryField()
+    created_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"graph of {self.session_id} at #{self.seq}"

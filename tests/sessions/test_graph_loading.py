@@ -4,10 +4,12 @@ same checksum, though it reads the milestone checkpoints without their summaries
 
 import pytest
 
+from sessions import graph_snapshots, graphs
 from sessions.access import caller_for_user
+from sessions.chap.layout import MapLayout
 from sessions.graphs import graph_at, graph_cache
 from sessions.log import checkpoint_create
-from sessions.models import WorkSession
+from sessions.models import GraphSnapshot, WorkSession
 from tests.factories import make_session, make_user, post_message
 from tests.sessions import envelopes
 from tests.sessions.rounds import rounds
@@ -43,3 +45,65 @@ def test_a_graph_built_from_the_log_is_the_one_built_as_the_messages_arrived():
     assert seen(loaded.graph) == as_written
     assert loaded.checksum == session.head_checksum
     assert seen(graph_at(session, session.head_seq)) == as_written
+
+
+@pytest.fixture
+def snapshot_often(monkeypatch):
+    """A snapshot after 10 messages applied at once, and the first message each cold build reads."""
+    monkeypatch.setattr(graph_snapshots, "SNAPSHOT_EVERY", 10)
+    reads: list[int] = []
+    real = graphs.log_rows
+
+    def log_rows(session, *, after, upto):
+        reads.append(after)
+        return real(session, after=after, upto=upto)
+
+    monkeypatch.setattr(graphs, "log_rows", log_rows)
+    return reads
+
+
+def cold(session):
+    graph_cache.drop(session.pk)
+    return graph_cache.entry(WorkSession.objects.get(pk=session.pk))
+
+
+def test_a_long_session_opened_cold_starts_from_its_snapshot_and_reads_only_the_log_after_it(snapshot_often):
+    owner = make_user()
+    session = make_session(owner=owner)
+    rounds(session, owner, 4)
+    as_written = seen(graph_cache.entry(WorkSession.objects.get(pk=session.pk)).graph)
+
+    first = cold(session)
+    taken = GraphSnapshot.objects.get(session=session)
+    assert taken.seq == first.graph.seq and seen(first.graph) == as_written
+    rounds(session, owner, 2)
+    session = WorkSession.objects.get(pk=session.pk)
+    as_written = seen(graph_cache.entry(session).graph)
+    snapshot_often.clear()
+
+    again = cold(session)
+
+    assert snapshot_often == [taken.seq]
+    assert seen(again.graph) == as_written
+    assert again.checksum == session.head_checksum
+    drawn_afresh = MapLayout()
+    drawn_afresh.update(again.graph)
+    again.layout.update(again.graph)
+    assert again.layout.placed == drawn_afresh.placed
+
+
+def test_a_snapshot_of_other_graph_rules_or_of_another_log_is_not_used(snapshot_often):
+    owner = make_user()
+    session = make_session(owner=owner)
+    rounds(session, owner, 4)
+    as_written = seen(cold(session).graph)
+    GraphSnapshot.objects.filter(session=session).update(rules="an older release")
+    snapshot_often.clear()
+
+    assert seen(cold(session).graph) == as_written
+    assert snapshot_often == [0]
+    GraphSnapshot.objects.filter(session=session).update(checksum="0" * 16)
+    snapshot_often.clear()
+
+    assert seen(cold(session).graph) == as_written
+    assert snapshot_often == [0]
