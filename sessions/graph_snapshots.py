@@ -11,8 +11,9 @@ by the graph rules this code has (``RULES``, a digest of ``sessions/chap``'s sou
 changes how a message shapes the graph replays the log once and takes a new snapshot. Snapshots are
 written only by the server, from its own objects, never from anything an account sends.
 
-One is taken when a process had to apply ``SNAPSHOT_EVERY`` messages or more to bring a graph to the
-head: a cold start of a long session, not the everyday append.
+One is taken after every ``SNAPSHOT_EVERY``-th message is committed (pickled under the graph's lock,
+written after it), and when a process had to apply that many messages at once to bring a graph to the
+head (a session written before snapshots, or by other rules).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from sessions.chap.graph import ContextGraph
 from sessions.chap.layout import MapLayout
 from sessions.models import GraphSnapshot, Message, WorkSession
 
-STORED = ["seq", "checksum", "rules", "data"]
+KEY, STORED = ["session"], ["seq", "checksum", "rules", "data"]  # one snapshot per session, the newest
 SNAPSHOT_EVERY = 1000  # messages applied at once that make taking a snapshot worth its write
 
 logger = logging.getLogger(__name__)
@@ -68,16 +69,19 @@ def load(session: WorkSession) -> Snapshot | None:
     return Snapshot(graph, layout, row.checksum)
 
 
-def save(session: WorkSession, snapshot: Snapshot) -> None:
-    """Keep ``snapshot`` as the session's; a write that fails (a locked SQLite file) is skipped, since
+def taken(graph: ContextGraph, layout: MapLayout, checksum: str) -> GraphSnapshot:
+    """The graph and its layout as a snapshot row: made while the graph's lock is held, since the next
+    append changes them."""
+    layout.update(graph)
+    data = zlib.compress(pickle.dumps((graph, layout), protocol=pickle.HIGHEST_PROTOCOL), 1)
+    return GraphSnapshot(session_id=graph.session_id, seq=graph.seq, checksum=checksum, rules=RULES, data=data)
+
+
+def write(row: GraphSnapshot) -> None:
+    """Keep ``row`` as its session's snapshot; a write that fails (a locked SQLite file) is skipped, since
     the next cold start only replays more of the log."""
-    snapshot.layout.update(snapshot.graph)
-    data = zlib.compress(pickle.dumps((snapshot.graph, snapshot.layout), protocol=pickle.HIGHEST_PROTOCOL), 1)
-    row = GraphSnapshot(session=session, seq=snapshot.graph.seq, checksum=snapshot.checksum, rules=RULES, data=data)
     try:
         with transaction.atomic():
-            GraphSnapshot.objects.bulk_create(
-                [row], update_conflicts=True, unique_fields=["session"], update_fields=STORED
-            )
+            GraphSnapshot.objects.bulk_create([row], update_conflicts=True, unique_fields=KEY, update_fields=STORED)
     except DatabaseError:
-        logger.warning("the graph snapshot of session %s was not written", session.pk, exc_info=True)
+        logger.warning("the graph snapshot of session %s was not written", row.session_id, exc_info=True)

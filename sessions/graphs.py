@@ -111,7 +111,17 @@ class GraphCache:
                     graph.apply(seq, envelope)
                     entry.checksum = checksum
             if graph.seq - start >= graph_snapshots.SNAPSHOT_EVERY:
-                graph_snapshots.save(session, graph_snapshots.Snapshot(graph, entry.layout, entry.checksum))
+                graph_snapshots.write(graph_snapshots.taken(graph, entry.layout, entry.checksum))
+
+    def keep_snapshot(self, session_id: SessionId) -> None:
+        """Write a snapshot of the session's graph as this process holds it (if it holds it)."""
+        with self._lock:
+            entry = self._entries.get(str(session_id))
+        if entry is None:
+            return
+        with entry.lock:
+            row = graph_snapshots.taken(entry.graph, entry.layout, entry.checksum)
+        graph_snapshots.write(row)
 
     def holds(self, session_id: SessionId) -> bool:
         """Whether this process keeps the session's graph (caught up or not)."""

@@ -14,6 +14,7 @@ from django.dispatch import Signal
 from django.utils import timezone
 
 from protocol.errors import ProtocolError, not_found
+from sessions import graph_snapshots
 from sessions.access import SYSTEM, Access, Caller, SessionId, require_access, require_decider, require_post
 from sessions.chap.chain import canonical_json, content_hash, genesis_checksum, next_checksum
 from sessions.chap.decisions import decision, refuse_second_decision, refuse_unknown_question
@@ -232,6 +233,8 @@ def _append(session: WorkSession, checked: dict[str, Any], *, at_head: bool = Fa
         graph.apply(seq, checked)
         _move_head(session, seq, checksum, graph)
         entry.checksum = checksum
+        if seq % graph_snapshots.SNAPSHOT_EVERY == 0:
+            transaction.on_commit(lambda: graph_cache.keep_snapshot(session.pk))
         marks = milestone(graph, checked["message_id"])
         approved = _approved_plan(graph, checked)
     send_on_commit(

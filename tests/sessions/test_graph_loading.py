@@ -107,3 +107,19 @@ def test_a_snapshot_of_other_graph_rules_or_of_another_log_is_not_used(snapshot_
 
     assert seen(cold(session).graph) == as_written
     assert snapshot_often == [0]
+
+
+def test_the_write_path_keeps_a_snapshot_every_so_many_messages(snapshot_often, django_capture_on_commit_callbacks):
+    owner = make_user()
+    session = make_session(owner=owner)
+    with django_capture_on_commit_callbacks(execute=True):
+        rounds(session, owner, 3)
+    kept = GraphSnapshot.objects.get(session=session)
+    assert kept.seq >= 10  # taken after the tenth message commits (here: as the block ends)
+    post_message(session, caller_for_user(owner), envelopes.feedback, "r2", feedback_type="approval", message_id="ok")
+    session = WorkSession.objects.get(pk=session.pk)
+    as_written = seen(graph_at(session, session.head_seq))
+    snapshot_often.clear()
+
+    assert seen(cold(session).graph) == as_written
+    assert snapshot_often == [kept.seq]
