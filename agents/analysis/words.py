@@ -209,9 +209,22 @@ def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) ->
     if word.stem in STOP:
         return False, False
     again = len(word.text) >= 8 and word.text.startswith("re") and stem(word.text[2:]) == stem_
-    if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_)):
-        return True, False  # "rearrested" names arrested, "survived" survival
+    if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_) or _contracted(stem_, word)):
+        return True, False  # "rearrested" names arrested, "survived" survival, "department" Dept
     return bool(word.concepts & concepts) and word.stem not in WEAK, False
+
+
+def _contracted(name_word: str, word: Word) -> bool:
+    """Whether a name's word is the said word contracted, as names write them: its first and last letters
+    and some of those between, in order, and no vowel past its second letter ("dept" of department, "qty"
+    of quantity, "govt" of government; never "age" of average or "rate" of reallocate)."""
+    said = word.text.removesuffix("s") if word.text.removesuffix("s") != word.text and len(word.text) > 5 else word.text
+    if not 3 <= len(name_word) <= len(said) - 3 or not name_word.isalpha() or set(name_word[2:]) & set("aeiou"):
+        return False
+    if name_word[0] != said[0] or name_word[-1] != said[-1]:
+        return False
+    letters = iter(said)
+    return all(letter in letters for letter in name_word)
 
 
 CLAUSE_BREAK = re.compile(r"[:;?!,]")

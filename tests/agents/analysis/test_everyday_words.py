@@ -454,3 +454,30 @@ def test_a_word_that_runs_a_columns_name_together_read_past_is_a_doubt():
     text = "How many rows lack a value for the first markdown?"
     reading = read_back(text, markdowns, read_question(text, markdowns))
     assert any("MarkDown1" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
+
+
+STORES = Schema("store_weeks", [
+    {"name": "Dept", "type": "number", "distinct": 7, "values": [1, 3, 8, 13, 38, 93, 95], "min": 1, "max": 95},
+    {"name": "Weekly_Sales", "type": "number", "distinct": 900, "min": 0, "max": 2e5},
+    {"name": "IsHoliday", "type": "number", "distinct": 2, "values": [0, 1], "min": 0, "max": 1},
+    {"name": "Qty", "type": "number", "distinct": 90, "min": 0, "max": 400},
+], 1001)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which department has the lowest median weekly sales?",
+         {"kind": "compare", "group": "Dept", "measures": ["Weekly_Sales"], "statistic": "median"}),
+        ("Which department has the largest quantity on average?",
+         {"kind": "compare", "group": "Dept", "measures": ["Qty"]}),
+    ],
+)  # fmt: skip
+def test_a_column_named_by_its_contraction_is_the_word_said_in_full(text, expected):
+    request = read_question(text, STORES).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+def test_a_word_merely_sharing_a_contractions_letters_names_nothing():
+    assert mentions("How did the discount and the debt change?", ["Dept"]) == []
+    assert [m.column for m in mentions("the department", ["Dept"])] == ["Dept"]
