@@ -8,7 +8,7 @@ import re
 
 from agents.analysis.phrases import STATISTIC_ONLY, TABLE_WORDS
 from agents.analysis.schema import Schema
-from agents.analysis.words import PER_COUNT, PERIODIC, Mention, mentions, split_name, stem
+from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, Mention, mentions, split_name, stem
 
 ERRAND = re.compile(
     r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
@@ -41,6 +41,47 @@ def _per_count_named(text: str, schema: Schema, found: list[Mention]) -> list[Me
     return [*kept, Mention(per_count[0], said.start(), said.end(), 1.0, False)]
 
 
+MONEY_SAID = re.compile(
+    r"\b(?:revenue|dollars?|euros?|spent|spend(?:s|ing)?|takings|turnover|money|(?:total|in) sales)\b", re.I
+)
+CURRENCY = re.compile(r"(?:^|_|\b)(?:usd|eur|gbp|dollars?|euros?)(?:$|_|\b)|\$", re.I)
+
+
+def _money_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
+    """ "The shops that spent the most in total dollars": money said in words names the table's amount in
+    a currency (line_total_usd), when no column of money is named: of several, the amount over a price."""
+    said = MONEY_SAID.search(text)
+    money = [c for c in schema.measures if CURRENCY.search(c)]
+    if said is None or not money or any(m.column in money for m in found):
+        return found
+    amounts = [c for c in money if AMOUNT_NAME.search(c)] if len(money) > 1 else money
+    if len(amounts) != 1:
+        return found
+    unit = range(said.start(), said.end())
+    kept = [m for m in found if m.start not in unit]
+    return [*kept, Mention(amounts[0], said.start(), said.end(), 1.0, False)]
+
+
+DISTANCE_SAID = re.compile(r"\b(\d{2,5}) ?(?:m|metres?|meters?|km|k|mi|miles?|yards?)\b", re.I)
+
+
+def _distance_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
+    """ "The slowest 1500 m", "the quickest 100 metres": an event said by its distance names the one
+    measure whose name carries that number (run_1500m_s, sprint_100m_s), whatever its other words."""
+    distances = {said.group(1) for said in DISTANCE_SAID.finditer(text)}
+    for said in DISTANCE_SAID.finditer(text):
+        carrying = [c for c in schema.measures if said.group(1) in split_name(c)]
+        if len(carrying) == 1 and not any(m.column == carrying[0] or m.start <= said.start() < m.end for m in found):
+            found = [*found, Mention(carrying[0], said.start(), said.end(), 1.0, False)]
+    # "the quickest 100 metres run" names no run_400m_s by its "run": another event's distance
+    return [m for m in found if not distances or not _other_distance(m.column, distances)]
+
+
+def _other_distance(column: str, distances: set[str]) -> bool:
+    numbers = [w for w in split_name(column) if w.isdigit()]
+    return bool(numbers) and not distances & set(numbers)
+
+
 def columns_named(text: str, schema: Schema) -> list[Mention]:
     """The columns the question names, leaving out words that name the table or a period ("monthly")."""
     found = [
@@ -49,9 +90,8 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
         if not _names_the_table(text, m, schema)
         and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
     ]
-    return _named_apart_from_statistics(
-        text, sorted(_per_count_named(text, schema, found), key=lambda m: m.start), schema
-    )
+    found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
+    return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
 
 
 def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:

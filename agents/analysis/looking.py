@@ -14,8 +14,9 @@ from agents.analysis.filters import NUMBER_WORDS
 from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, statistic_of
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
-from agents.analysis.words import Mention, split_name, stem
+from agents.analysis.words import AMOUNT_NAME, Mention, split_name, stem
 
+DISTANCE = r"m\b|metres?|meters?|km\b|miles?|yards?"  # "the quickest 100 m": an event, not a count
 COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
 MISSING = re.compile(
     r"(?<!non-)(?<!non )(?<!not )\bmissing\b"
@@ -44,7 +45,7 @@ DISTRIBUTION = re.compile(
 SPREAD_STATISTIC = re.compile(r"\bstandard deviation|\bsd\b|\bvariance\b|\biqr\b|\binterquartile|\brange\b", re.I)
 SPREAD = re.compile(r"\bspread (?:out|of)\b", re.I)  # the shape, unless a statistic of it is named
 TOP_N = re.compile(
-    rf"\b(?:top|bottom|first|last|best|worst|[a-z]+est)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent))"
+    rf"\b(?:top|bottom|first|last|best|worst|[a-z]+est)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent|{DISTANCE}))"
     rf"|(?<!of the )(?<!of )(?<!only the )(?<!among the )(?<!only )\b{COUNTED}\s+"
     r"(?:[\w-]+\s+){0,3}?(?:\w+est|most|least|top|bottom|best|worst)\b"
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
@@ -112,6 +113,10 @@ def ranks(text: str) -> bool:
 PLURAL = re.compile(r"[^su]s$", re.I)  # "sites", "years"; never "status" nor "class"
 
 
+def distinct_of(schema: Schema, column: str | None) -> int:
+    return next((c.get("distinct") or 0 for c in schema.columns if c["name"] == column), 0)
+
+
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
     """The column that names the rows: one the question names (a name, an identifier), else the table's
     names, else its identifier, else its date or year."""
@@ -149,13 +154,25 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
     else:
-        request.label = label_of(schema, named, besides=request.measures)
-        distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}.get(request.label or "", 0)
+        # "the 3 longest javelin throws, who threw them": else the grouping of the most values (the athlete)
+        varied = sorted(set(schema.categories) - set(request.measures), key=lambda c: -distinct_of(schema, c))
+        request.label = label_of(schema, named, besides=request.measures) or next(iter(varied), None)
         asked = statistic_of(text)
-        if asked and distinct < 0.9 * schema.rows:  # "the 3 slowest subjects on average": each one's rows combined
+        # "the 3 slowest subjects on average": each one's rows combined
+        if asked and distinct_of(schema, request.label) < 0.9 * schema.rows:
             request.combine = asked[0] if asked[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
     request.group = None
     _one_measure(request, schema)
+    _added_up(request, schema, text)
+
+
+def _added_up(request: Request, schema: Schema, text: str) -> None:
+    """ "The three best-selling models by revenue": an amount (line_total_usd) over a label each row
+    does not own alone ranks each label's rows added up, not its largest row."""
+    if not request.label or request.combine or not request.measures or statistic_of(text):
+        return
+    if distinct_of(schema, request.label) < 0.9 * schema.rows and AMOUNT_NAME.search(request.measures[0]):
+        request.combine = "sum"
 
 
 def as_which_row(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:

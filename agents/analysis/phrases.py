@@ -79,7 +79,7 @@ SHARE = re.compile(
 
 HIGH = re.compile(
     r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|"
-    r"tallest|heaviest|oldest|longest|widest|fastest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
+    r"tallest|heaviest|oldest|longest|widest|fastest|quickest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
     re.I,
 )
 
@@ -180,7 +180,8 @@ SHARE_OF_TOTAL = re.compile(
 WHICH = re.compile(
     r"\b(?:which|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b"
     r"|(?:^\s*|[^\w\s]\s*|\b(?:me|us|and|so|then|know|see|show|find|tell)\s+)"
-    r"who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold)\b",
+    r"who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold|ran|runs?|won|wins?|threw|throws?"
+    r"|scored|scores?|finished|came|took|did|[a-z]+ed)\b",
     re.I,
 )
 

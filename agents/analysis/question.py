@@ -121,7 +121,8 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
 
 
 TREND_SAID = re.compile(r"\btrend\w*|\b(?:month|year|week|day|quarter)-by-(?:month|year|week|day|quarter)\b", re.I)
-DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
+DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:s|ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
+SPEED_NAME = re.compile(r"speed|velocity|wind|per_|_per|kmh|mph|knots", re.I)  # speed_m_s is a speed, not a time
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
 FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
 
@@ -226,14 +227,19 @@ def read_question(text: str, schema: Schema) -> Request:
     _assign(request, text, schema, [m for m in free if m.column not in valued])
     superlative = any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
-    if request.kind == "statistic" and (not statistic or extreme_of_means) and (MOST.search(unnamed) or superlative):
+    plain_extreme = request.kind == "statistic" and (not statistic or extreme_of_means)
+    extreme = plain_extreme and (MOST.search(unnamed) or superlative)
+    if extreme:
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
     another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
     by_size = request.kind in ("compare", "statistic", "top", "which_row", "two_factor")  # a rate's speed is its own
     speed = SLOW.search(asked) or FAST.search(asked)
-    if by_size and request.measures and DURATION.search(request.measures[0]) and speed:
+    timed = request.measures and DURATION.search(request.measures[0]) and not SPEED_NAME.search(request.measures[0])
+    if by_size and timed and speed:
         request.direction = "high" if SLOW.search(asked) else "low"  # "the slowest reaction time": the longest
+        if extreme and request.statistic in ("max", "min"):
+            request.statistic = "max" if request.direction == "high" else "min"
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 

@@ -77,6 +77,8 @@ STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is"
 VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
 YEAR_WORD = re.compile(r"(?:1[89]|20)\d\d")
 PER_COUNT = re.compile(r"per_?(?:\d|capita|person|head|thousand|million)", re.I)
+# A column that adds up over rows: a group's total is what "the best-selling models by revenue" ranks.
+AMOUNT_NAME = re.compile(r"total|amount|revenue|sales|spend|paid|quantity|qty|units", re.I)
 FUEL_NAME = re.compile(r"l.?(?:per.?)?100.?km|mpg|litre|liter|fuel|consumption", re.I)
 
 

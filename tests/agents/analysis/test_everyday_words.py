@@ -481,3 +481,52 @@ def test_a_column_named_by_its_contraction_is_the_word_said_in_full(text, expect
 def test_a_word_merely_sharing_a_contractions_letters_names_nothing():
     assert mentions("How did the discount and the debt change?", ["Dept"]) == []
     assert [m.column for m in mentions("the department", ["Dept"])] == ["Dept"]
+
+
+BIKES = Schema("bike_orders", [
+    {"name": "order_date", "type": "date", "distinct": 300, "role": "time"},
+    {"name": "quantity", "type": "number", "distinct": 3, "min": 1, "max": 3},
+    {"name": "unit_price_usd", "type": "number", "distinct": 90, "min": 400, "max": 12000},
+    {"name": "line_total_usd", "type": "number", "distinct": 200, "min": 400, "max": 36000},
+    {"name": "model", "type": "string", "distinct": 97, "values": ["Trigger Carbon 2", "Habit 4"]},
+    {"name": "bike_type", "type": "string", "distinct": 2, "values": ["Mountain", "Road"]},
+    {"name": "state", "type": "string", "distinct": 12, "values": ["KS", "CO", "NY"]},
+], 2466)  # fmt: skip
+EVENTS = Schema("decathlon", [
+    {"name": "athlete", "type": "string", "distinct": 28, "values": ["Sebrle", "Clay"]},
+    {"name": "meeting", "type": "string", "distinct": 2, "values": ["Decastar", "Olympics"]},
+    {"name": "sprint_100m_s", "type": "number", "distinct": 40, "min": 10.4, "max": 11.7},
+    {"name": "run_400m_s", "type": "number", "distinct": 40, "min": 46, "max": 54},
+    {"name": "run_1500m_s", "type": "number", "distinct": 40, "min": 262, "max": 317},
+    {"name": "javelin_m", "type": "number", "distinct": 40, "min": 50, "max": 71},
+], 41)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Which state's shops spent the most with us in total dollars?",
+         {"measures": ["line_total_usd"], "group": "state", "statistic": "sum"}),
+        ("What percentage of revenue came from mountain bikes?", {"kind": "share", "measures": ["line_total_usd"]}),
+        ("Our three best-selling models by revenue?",
+         {"kind": "top", "measures": ["line_total_usd"], "label": "model", "combine": "sum", "n": 3}),
+    ],
+)  # fmt: skip
+def test_money_said_in_words_is_the_tables_amount_in_a_currency(text, expected):
+    request = read_question(text, BIKES).as_dict()
+    assert {key: request[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("At the Decastar, who ran the slowest 1500 m?",
+         {"measures": ["run_1500m_s"], "direction": "high"}),
+        ("What was the quickest 100 metres run?",
+         {"measures": ["sprint_100m_s"], "direction": "low", "statistic": "min"}),
+        ("the 3 longest javelin throws, who threw them", {"kind": "top", "label": "athlete", "n": 3}),
+    ],
+)  # fmt: skip
+def test_an_event_said_by_its_distance_is_its_column_and_a_slow_time_the_longest(text, expected):
+    request = read_question(text, EVENTS).as_dict()
+    assert {key: request[key] for key in expected} == expected
