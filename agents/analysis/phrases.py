@@ -78,8 +78,8 @@ SHARE = re.compile(
 
 
 HIGH = re.compile(
-    r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|"
-    r"tallest|heaviest|oldest|longest|widest|fastest|quickest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
+    r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|tallest|"
+    r"heaviest|oldest|longest|widest|fastest|quickest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
     re.I,
 )
 
