@@ -63,6 +63,8 @@ CONCEPTS = {
     "education": {"education", "educated", "edu", "educ", "schooling"},
     "government": {"government", "gov", "govt"},
     "pressure": {"pressure", "pres"},
+    # the other side's score: "let in the fewest goals", "clubs that ship more goals" (goals_against)
+    "against": {"against", "concede", "conceded", "concedes", "conceding", "let", "ship", "shipped", "allowed"},
 }  # fmt: skip
 WORD_CONCEPTS: dict[str, set[str]] = {}
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).

@@ -530,3 +530,17 @@ def test_money_said_in_words_is_the_tables_amount_in_a_currency(text, expected):
 def test_an_event_said_by_its_distance_is_its_column_and_a_slow_time_the_longest(text, expected):
     request = read_question(text, EVENTS).as_dict()
     assert {key: request[key] for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "text", ["Do clubs that ship more goals end up with fewer points?", "Does conceding goals cost points?"]
+)
+def test_goals_let_in_are_the_other_sides_goals(text):
+    league = Schema("league", [
+        {"name": "club", "type": "string", "distinct": 20, "values": ["Arsenal", "Chelsea"]},
+        {"name": "goals_for", "type": "number", "distinct": 40, "min": 20, "max": 100},
+        {"name": "goals_against", "type": "number", "distinct": 40, "min": 20, "max": 100},
+        {"name": "points", "type": "number", "distinct": 40, "min": 20, "max": 100},
+    ], 60)  # fmt: skip
+    assert "goals_for" not in read_question(text, league).as_dict()["measures"]
+    assert [m.column for m in mentions(text, ["goals_for", "goals_against"])] == ["goals_against"]
