@@ -6,9 +6,10 @@ needs (about a third of a second a MiB was measured, bench/analysis_size.py), a 
 any request, and no file more than the upload limit's worth.
 
 Progress: a streamed import yields progress events (SAP ``event`` blocks; the analyst posts them as
-its agent_status): while DuckDB reads the file, how long it has read; while the table fills, the rows
-loaded of the whole. At most one every ``CHAP_IMPORT_PROGRESS_SECONDS``, and while loading at most one a
-tenth of the rows, so a long import reports a dozen times at most and a quick one not at all.
+its agent_status): while the file is read (the careful reader on its head, DuckDB on the whole), how
+long it has read, after ``CHAP_IMPORT_PROGRESS_SECONDS`` and then each time that has doubled; while the
+table fills, the rows loaded of the whole, at most one every ``CHAP_IMPORT_PROGRESS_SECONDS`` and one a
+tenth of the rows. A 10-million-row import reports about fifteen times; a quick one not at all.
 """
 
 from __future__ import annotations
@@ -49,17 +50,22 @@ class Pace:
         self.every_s = float(settings.CHAP_IMPORT_PROGRESS_SECONDS)
         self.said_at = time.monotonic()
         self.said_fraction = 0.0
+        self.reading_at_s = max(self.every_s, 0.5)
 
-    def due(self, fraction: float | None = None) -> bool:
-        """Whether to say how far it is now: time has passed, and (with ``fraction``) a tenth more is done."""
+    def due(self, fraction: float) -> bool:
+        """While loading: whether to say how far it is now (time has passed, and a tenth more is done)."""
         now = time.monotonic()
-        if now - self.said_at < self.every_s:
+        if now - self.said_at < self.every_s or fraction - self.said_fraction < LOADING_STEP - 1e-9:
             return False
-        if fraction is not None:
-            if fraction - self.said_fraction < LOADING_STEP:
-                return False
-            self.said_fraction = fraction
-        self.said_at = now
+        self.said_at, self.said_fraction = now, fraction
+        return True
+
+    def reading_due(self, seconds: float) -> bool:
+        """While reading, which says nothing of how far it is: after the first interval, then each time
+        the reading has taken twice as long (a few events however long it reads)."""
+        if seconds < self.reading_at_s:
+            return False
+        self.said_at, self.reading_at_s = time.monotonic(), 2 * max(seconds, self.reading_at_s)
         return True
 
 
@@ -77,7 +83,7 @@ def reading(
                 return future.result(timeout=max(pace.every_s, 0.2))
             except StillRunning:
                 pass
-            if not pace.due():
+            if not pace.reading_due(time.monotonic() - started):
                 continue
             seconds = round(time.monotonic() - started)
             try:
