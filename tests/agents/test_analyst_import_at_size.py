@@ -8,7 +8,9 @@ from agents.operations.files import workspace_root
 from sessions.models import Message
 from tests.agents.teamwork import plan_and_run
 
-pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+# Committed as a deployment commits: the worker renews its lease from a thread of its own, which sees
+# only committed rows (a long import outlives the first renewal).
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
 
 ROWS = 90_000  # about 3 MB: past the 2 MB from which a file streams
 

@@ -8,7 +8,8 @@ from agents.operations.files import workspace_root
 from agents.sap import dispatcher
 from tests.agents.sap_calls import one
 
-pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
+# Committed: on PostgreSQL a heavy operation runs in a process of its own only outside a transaction.
+pytestmark = pytest.mark.django_db(databases=["default", "datasets"], transaction=True)
 
 MIB = 1 << 20
 
