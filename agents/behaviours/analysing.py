@@ -143,7 +143,7 @@ class Analysis:
 
     def _imported(self, path: str, table: str, body: dict[str, Any]) -> dict[str, Any]:
         """The import's result; while a big file imports, its progress is the analyst's status (the
-        operation paces it: a dozen at most), and the last status says what was loaded."""
+        operation paces it: a few times however big), and the last status says what was loaded."""
         answer, reported = None, False
         for answer in self.run.sap_stream(Block("action", "dataset.import-csv", "a", body)):
             event = answer.body
