@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from agents.models import Task
@@ -122,12 +123,22 @@ class TaskRun:
 
     def sap(self, *requests: Block) -> list[Block]:
         """Run SAP request blocks with the agent's permissions; the response blocks, in order."""
+        responses = self._in_process().run(requests)
+        self.sap_operations += len(responses)
+        return responses
+
+    def sap_stream(self, request: Block) -> Iterator[Block]:
+        """``sap`` of one request, each response as it comes: its progress events while it runs, then its
+        result (or error, or approval request)."""
+        for response in self._in_process().stream([request]):
+            self.sap_operations += not (response.type == "event" and "progress" in response.body)
+            yield response
+
+    def _in_process(self) -> InProcessSap:
         self.check()
         if self._sap is None:  # the agent's access to the session is checked once per run
             self._sap = InProcessSap(session_id=self.task.session_id, caller=self.caller)
-        responses = self._sap.run(requests)
-        self.sap_operations += len(responses)
-        return responses
+        return self._sap
 
     def context(self, budget: int = 4000) -> dict[str, Any]:
         session = WorkSession.objects.get(pk=self.task.session_id)

@@ -238,6 +238,11 @@ CHAP_SAP_MAX_MEMORY_MB = env_int("CHAP_SAP_MAX_MEMORY_MB", 1024, minimum=64)
 CHAP_SAP_MAX_ANSWER_MB = env_int("CHAP_SAP_MAX_ANSWER_MB", 10, minimum=1)
 CHAP_SAP_HEAVY_AT_ONCE = env_int("CHAP_SAP_HEAVY_AT_ONCE", 2, minimum=1)
 CHAP_SAP_HEAVY_PER_MINUTE = env_int("CHAP_SAP_HEAVY_PER_MINUTE", 60, minimum=1)
+# An import's time: the request's time left and this many seconds per MiB of its file, the file counted
+# up to WORKBENCH_MAX_UPLOAD_MB (agents/operations/datasets/csv_io.py); and how often at most a long
+# import reports its progress (an event, and the analyst's agent_status).
+CHAP_SAP_IMPORT_SECONDS_PER_MB = env_int("CHAP_SAP_IMPORT_SECONDS_PER_MB", 1, minimum=0)
+CHAP_IMPORT_PROGRESS_SECONDS = env_int("CHAP_IMPORT_PROGRESS_SECONDS", 5, minimum=0)
 
 # Vega-Lite charts in Markdown are drawn in a child process each (workspace/charts.py): killed past
 # its CPU time (then kept as too large) or the wall-clock limit (a busy machine: drawn again next

@@ -67,6 +67,12 @@ def import_summary(report: dict[str, Any], path: str, options: dict[str, Any]) -
     }
 
 
+def rows_read(path: str, table: str, in_file: int, loaded: int) -> str:
+    """An import's outcome in a person's words: the rows in the file against the rows loaded."""
+    same = "all of them loaded" if in_file == loaded else f"{loaded:,} loaded, {in_file - loaded:,} not"
+    return f"{path} → table {table}: {in_file:,} rows in the file, {same}"
+
+
 class Analysis:
     def __init__(self, run: TaskRun, settings: dict[str, Any] | None = None):
         self.run = run
@@ -126,7 +132,7 @@ class Analysis:
         told = {"delimiter": "separator", "decimal": "decimal", "thousands": "thousands", "types": "types"}
         options = {key: reading[said] for key, said in told.items() if said in reading}
         body = {"path": path, "table": table, **options, **({"replace": True} if replace else {})}
-        report = self.ask("dataset.import-csv", body, kind="action")
+        report = self._imported(path, table, body)
         dialect = report["dialect"]
         used = {"separator": dialect["separator"], "decimal": dialect["decimal"], "thousands": dialect["thousands"]}
         used["types"] = reading.get("types") or {}
@@ -134,6 +140,26 @@ class Analysis:
         self.imports[table] = import_summary(report, path, used)
         self.described.pop(table, None)
         self.schemas.pop(table, None)
+
+    def _imported(self, path: str, table: str, body: dict[str, Any]) -> dict[str, Any]:
+        """The import's result; while a big file imports, its progress is the analyst's status (the
+        operation paces it: a few times however big), and the last status says what was loaded."""
+        answer, reported = None, False
+        for answer in self.run.sap_stream(Block("action", "dataset.import-csv", "a", body)):
+            event = answer.body
+            if answer.type == "event" and "progress" in event:
+                done = event["progress"]
+                self.run.status(
+                    event["message"], done=done["done"] if "total" in done else None, total=done.get("total")
+                )
+                reported = True
+        assert answer is not None  # every request gets a result, an error or an approval request
+        if answer.type != "result":
+            raise AnalysisRefused("dataset.import-csv", answer)
+        report = answer.body
+        if reported:
+            self.run.status(f"imported {rows_read(path, table, report['rows_in_file'], report['rows_loaded'])}")
+        return report
 
     def take_settings(self, settings: dict[str, Any], tables: list[str]) -> list[str]:
         """Work with a person's settings from here on: the tables as they now read (a file they said

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agents.behaviours.analysing import Analysis
+from agents.behaviours.analysing import Analysis, rows_read
 from agents.tabular.dialect import separator_words
 
 CORRECT_ME = "Correct me in words and I will read it again and redo what depended on it: "
@@ -39,9 +39,7 @@ def _read_as(imported: dict[str, Any]) -> str:
 def _rows_line(table: str, imported: dict[str, Any] | None, rows: int) -> str:
     if imported is None:
         return f"**Table {table}: {rows:,} rows.**"
-    path, in_file, loaded = imported["path"], imported["rows_in_file"], imported["rows_loaded"]
-    same = "all of them loaded" if in_file == loaded else f"{loaded:,} loaded, {in_file - loaded:,} not"
-    return f"**{path} → table {table}: {in_file:,} rows in the file, {same}.**"
+    return f"**{rows_read(imported['path'], table, imported['rows_in_file'], imported['rows_loaded'])}.**"
 
 
 def table_read(analysis: Analysis, table: str) -> tuple[list[str], float]:

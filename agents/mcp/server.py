@@ -128,7 +128,7 @@ def _progress_sender(ctx: Context) -> Callable[[dict[str, Any]], None]:
 
     def send(event: dict[str, Any]) -> None:
         done = event["progress"]
-        message = f"step {event['step']}" if "step" in event else None
+        message = event.get("message") or (f"step {event['step']}" if "step" in event else None)
         async_to_sync(ctx.session.report_progress)(done["done"], done.get("total"), message)
 
     return send

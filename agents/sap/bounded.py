@@ -40,6 +40,7 @@ class Bounds:
     memory_bytes: int
     answer_bytes: int
     cancelled: threading.Event = field(default_factory=threading.Event)
+    seconds: float | None = None  # the wall time it was given, said when it runs past it
 
 
 def run_in_child(work: Callable[[], Any], bounds: Bounds, *, in_child: Callable[[], None]) -> dict[str, Any]:
@@ -94,7 +95,10 @@ def _collect(reader: int, pid: int, bounds: Bounds) -> bytes:
             raise ProtocolError(
                 "TIMEOUT",
                 "the operation ran past the request's time budget and was stopped",
-                details={"measure": "time"},
+                details={
+                    "measure": "time",
+                    **({"limit_s": round(bounds.seconds)} if bounds.seconds is not None else {}),
+                },
                 suggestion=["filter the rows first", "ask about fewer groups or columns", "send it in a new request"],
             )
         if not waiting.poll(min(POLL_S, left) * 1000):

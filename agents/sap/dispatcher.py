@@ -38,10 +38,11 @@ class Budget:
     started: float = field(default_factory=time.perf_counter)
     used: int = 0
 
-    def bounds(self) -> Bounds:
-        """What a heavy operation starting now may spend."""
-        left = self.max_seconds - (time.perf_counter() - self.started)
-        return Bounds(time.monotonic() + left, self.max_memory_bytes, self.max_answer_bytes, self.cancelled)
+    def bounds(self, extra_seconds: float = 0.0) -> Bounds:
+        """What a heavy operation starting now may spend: the time left, and ``extra_seconds`` more when
+        the operation grants them for its input (the request's later blocks are not given them)."""
+        left = max(0.0, self.max_seconds - (time.perf_counter() - self.started)) + extra_seconds
+        return Bounds(time.monotonic() + left, self.max_memory_bytes, self.max_answer_bytes, self.cancelled, left)
 
     def spend(self) -> None:
         """Count one operation, or raise ProtocolError(LIMIT_EXCEEDED) naming the budget it would exceed."""
@@ -277,7 +278,9 @@ class Dispatcher:
             work = _answer_of(call, params)
             if self.budget is None or not self.worker.separable():
                 return work()
-            return run_in_child(work, self.budget.bounds(), in_child=self.worker.in_child)
+            extra = call.operation.extra_seconds
+            bounds = self.budget.bounds(extra(params, call.context) if extra is not None else 0.0)
+            return run_in_child(work, bounds, in_child=self.worker.in_child)
 
 
 def _answer_of(call: Call, params: dict[str, Any]) -> Callable[[], dict[str, Any]]:

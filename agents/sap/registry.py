@@ -54,6 +54,10 @@ class Operation:
     # True for work the database does not bound (pandas, a whole file parsed): it runs in a process of
     # its own held to the request's budget, and each caller may start only so many (dispatcher.Worker).
     heavy: bool = False
+    # For a heavy operation whose work grows with its input (an import with its file's size):
+    # ``extra_seconds(params, context)`` is what this call may run past the request's time left; the
+    # operation bounds it.
+    extra_seconds: Callable[[dict[str, Any], Any], float] | None = None
 
     def __post_init__(self) -> None:
         if not NAME_RE.fullmatch(self.name):

@@ -141,6 +141,7 @@ def _run_heavy(handler, **budget) -> Block:
 def test_a_heavy_operation_past_the_time_left_is_stopped_with_timeout():
     answer = _run_heavy(lambda call, params: [0 for _ in iter(int, 1)], max_seconds=1)
     assert answer.body["code"] == "TIMEOUT" and answer.body["retryable"] is True and answer.body["suggestion"]
+    assert answer.body["details"] == {"measure": "time", "limit_s": 1}
 
 
 def test_a_heavy_operation_past_its_memory_is_stopped_with_limit_exceeded():

@@ -9,6 +9,7 @@ from typing import Any
 
 from agents.operations.datasets.columnar import in_chunks, write_copy
 from agents.operations.datasets.csv_stream import StreamedCopy, streamed_read
+from agents.operations.datasets.import_pace import Pace, Progress, loading, reading
 from agents.operations.datasets.rows import insert_rows, stored_as_json
 from agents.operations.datasets.store import TYPES, create_table, open_store, require_table, table_columns, table_source
 from agents.operations.files import check_room, existing_file, file_exists, safe_name, storage_for, store_bytes
@@ -57,15 +58,22 @@ def _check_types(types: dict[str, Any], names: list[str]) -> None:
         )
 
 
-def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
+def import_csv(call: Call, params: dict[str, Any]) -> Progress[dict[str, Any]]:
     """The file read as a careful analyst reads it (agents/tabular/), loaded into a new table; with
     ``replace``, over a table that was imported from the same file (a re-import after a correction).
-    A big file is streamed (``csv_stream``): its head read carefully, the whole by DuckDB."""
+    A big file is streamed (``csv_stream``): its head read carefully, the whole by DuckDB, saying how
+    far it is as it goes (``import_pace``)."""
     session_id = call.context.session_id
     storage, name = existing_file(session_id, params["path"])
+    path, pace = Path(storage.path(name)), Pace()
     try:
-        streamed = streamed_read(Path(storage.path(name)), lambda head: read_table(head, _options(params)),
-                                 params["header"])  # fmt: skip
+        streamed = yield from reading(
+            lambda: streamed_read(path, lambda head: read_table(head, _options(params)), params["header"]),
+            lambda found: found[1].discard() if found else None,
+            path=name,
+            size=path.stat().st_size,
+            pace=pace,
+        )
         if streamed is None:
             with storage.open(name, "rb") as handle:
                 read = read_table(handle.read(), _options(params))
@@ -75,7 +83,7 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         raise _read_error(error) from None
     staged = streamed[1] if streamed else None
     try:
-        result = _load(session_id, params, name, read, staged)
+        result = yield from _load(session_id, params, name, read, staged, pace)
     finally:
         if staged is not None:
             staged.discard()
@@ -83,8 +91,8 @@ def import_csv(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _load(
-    session_id: Any, params: dict[str, Any], name: str, read: ReadTable, staged: StreamedCopy | None
-) -> dict[str, Any]:
+    session_id: Any, params: dict[str, Any], name: str, read: ReadTable, staged: StreamedCopy | None, pace: Pace
+) -> Progress[dict[str, Any]]:
     """The read file into the SQL store and the statistics' copy."""
     _check_types(params.get("types") or {}, [c.name for c in read.columns])
     columns = [{"name": c.name, "type": c.type, "nullable": True} for c in read.columns]
@@ -102,8 +110,15 @@ def _load(
             store.execute(f"DROP TABLE {store.qualified(table)}")
         create_table(store, table, columns, source=name)
         declared = table_columns(store, table)
-        for chunk in staged.chunks() if staged else [read.rows()]:
-            insert_rows(store, table, declared, chunk)
+        if staged is None:
+            insert_rows(store, table, declared, read.rows())
+        else:
+            done = 0
+            for chunk in staged.chunks():
+                insert_rows(store, table, declared, chunk)
+                done += len(chunk)
+                if pace.due(done / staged.rows):
+                    yield loading(path=name, table=table, done=done, total=staged.rows)
     if staged:
         staged.install(store.hex, table)
     else:

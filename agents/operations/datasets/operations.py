@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.operations.datasets.compiler import MAX_FILTER_LEVELS, OPS, checked_sql, compile_query
 from agents.operations.datasets.csv_io import export_csv, import_csv
+from agents.operations.datasets.import_pace import import_seconds
 from agents.operations.datasets.rows import column_value, insert_rows, stored_as_json
 from agents.operations.datasets.store import (
     TYPES,
@@ -335,7 +336,13 @@ OPERATIONS = (
         "decimal mark, thousands separator and encoding (a byte-order mark, UTF-8, Windows-1252, Latin-1) "
         "sniffed unless given; NA, N/A, NaN, null, '.', '-' and empty cells read as missing; numbers, dates in "
         "the common formats and yes/no typed. The result says the rows in the file and the rows loaded, each "
-        "line not loaded and why, each column's missing values by marker, and what was guessed.",
+        "line not loaded and why, each column's missing values by marker, and what was guessed. A file past "
+        "2 MB streams (its head read as above, the whole by DuckDB) and says how far it is in progress events "
+        "({progress: {done, total}, phase: reading or loading, message}), at most one every "
+        "CHAP_IMPORT_PROGRESS_SECONDS (5) and, while loading, one a tenth of the rows. An import may run for "
+        "the request's time left and CHAP_SAP_IMPORT_SECONDS_PER_MB (1) seconds a MiB of its file more, the "
+        "file counted up to the upload limit (WORKBENCH_MAX_UPLOAD_MB); the request's later blocks get only "
+        "the request's own time.",
         import_csv,
         {
             "path": Param("string", "the CSV file in the workspace", required=True, max_length=1024),
@@ -358,14 +365,38 @@ OPERATIONS = (
                 default=False,
             ),
         },
-        version="2.0.0",
+        version="2.1.0",
+        examples=(
+            Example(
+                format_block("action", "dataset.import-csv", {"path": "orders.csv", "table": "orders"}, "i1"),
+                format_block(
+                    "result",
+                    "dataset.import-csv",
+                    {
+                        "status": "success",
+                        "table": "orders",
+                        "path": "orders.csv",
+                        "columns": [{"name": "region", "type": "string"}, {"name": "amount", "type": "number"}],
+                        "rows_in_file": 2,
+                        "rows_loaded": 2,
+                        "rows_rejected": 0,
+                    },
+                    "i1",
+                ),
+            ),
+        ),
         errors=(
             ErrorDoc("RESOURCE_ALREADY_EXISTS", "The table exists.", "Import into another name."),
             ErrorDoc("LIMIT_EXCEEDED", "More columns than the database holds in a table.", "Keep fewer columns."),
-            ErrorDoc("TIMEOUT", "The import ran past the request's time budget.", "Import a smaller file."),
+            ErrorDoc(
+                "TIMEOUT",
+                "The import ran past its time (details.limit_s): the request's time left and its file's allowance.",
+                "Import a smaller file, or split it.",
+            ),
         ),
         side_effects=True,
         heavy=True,
+        extra_seconds=import_seconds,
     ),
     Operation(
         "dataset.export-csv",

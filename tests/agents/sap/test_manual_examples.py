@@ -49,6 +49,9 @@ SETUP = """
 @@action:dataset.insert#s10
 {"table": "regions", "rows": [{"region": "EU", "manager": "Ana"}, {"region": "US", "manager": "Bo"}]}
 @@end
+@@action:file.write#s11
+{"path": "orders.csv", "content": "region,amount\\nEU,120.5\\nUS,80\\n"}
+@@end
 """
 
 
