@@ -73,6 +73,7 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     yes_no = [n for n in named if n in binary and n != request.group]
     if yes_no and (first == "share" or not request.measures):
         request.measures = yes_no[:1]
+    _share_of_a_value(request, schema, measured, first)
     few = [m for m in measured if 2 <= _distinct(schema, m) <= FEW_LEVELS]
     if request.group is None and len(measured) >= 2 and few and not named:  # "do the three doses differ"
         request.group, request.measures = few[0], [m for m in measured if m != few[0]]
@@ -88,6 +89,22 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     request.filters = [f for f in request.filters if f.get("column") not in request.measures
                        and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
+
+
+def _share_of_a_value(request: Request, schema: Schema, measured: list[str], first: str) -> None:
+    """ "The carbon share of mountain-bike lines versus road-bike lines": where no measure is named, one
+    value of a grouping kept by the question (frame = Carbon) is the share each group's rows are tested
+    for, between the groups another grouping's values name (bike_type)."""
+    if measured and first != "share":
+        return
+    kept = [f for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
+    sides = [f for f in request.filters if f.get("op") == "in" and f.get("column") in schema.categories]
+    if len(kept) != 1 or kept[0]["column"] == request.group:
+        return
+    request.measures, request.share_of = [kept[0]["column"]], str(kept[0]["value"])
+    request.filters = [f for f in request.filters if f is not kept[0]]
+    if sides and request.group in (None, kept[0]["column"]):
+        request.group = sides[0]["column"]
 
 
 def _measured_twice(first: str, second: str) -> bool:

@@ -129,6 +129,13 @@ def _significance(b: dict[str, Any]) -> list[str]:
             "print(stats.wilcoxon(pairs.iloc[:, 0], pairs.iloc[:, 1]))",
         ]
     g = _q(b["group_by"])
+    if b.get("share_of"):
+        return [
+            f"has_it = df[{m}].astype(str).str.casefold() == {_q(b['share_of'])}.casefold()",
+            f"table = pd.crosstab(df[{g}], has_it)",
+            "print((table.div(table.sum(axis=1), axis=0) * 100).round(2))",
+            "print(stats.chi2_contingency(table, correction=False))",
+        ]
     independent = [
         f"if pd.api.types.is_numeric_dtype(df[{m}]):",
         f"    samples = [part.dropna() for _, part in df.groupby({g})[{m}]]",

@@ -96,6 +96,7 @@ def _significance(request: Request, measure: str | None) -> Call:
     else:
         body["group_by"] = request.group
         body |= {"pair_by": request.subject} if request.subject not in (None, request.group) else {}
+        body |= {"share_of": request.share_of} if request.share_of else {}
     return "stats.significance", {**body, **rows(request)}
 
 

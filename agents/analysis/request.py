@@ -50,6 +50,7 @@ class Request:
     # or a paired test's second measure of the same rows ("from pre to post")
     subject: str | None = None  # what each row measures (a patient): two groups of the same subjects are paired
     to: str | None = None  # the period a forecast is asked for
+    share_of: str | None = None  # a significance test of each group's share of this value of the measure
     controls: list[str] = field(default_factory=list)  # what an adjusted association accounts for
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
     said: Said = field(default_factory=Said, compare=False, repr=False)

@@ -52,7 +52,7 @@ def _figures(result: dict[str, Any], measure: str) -> str:
     groups, difference = result["groups"], result.get("difference")
     if "share_of" in result:
         shares = " against ".join(f"{percentage(g['percent'])}% of {g['group']}" for g in groups[:2])
-        said = f"{shares} are {result['share_of']} for {measure}"
+        said = f"{shares} have {measure} {result['share_of']}"
         if difference and len(groups) == 2:
             low, high = difference["ci95"]
             said += f", {figure(difference['value'])} points apart (95% CI {figure(low)} to {figure(high)})"

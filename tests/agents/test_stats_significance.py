@@ -59,6 +59,15 @@ def test_a_yes_no_measure_is_tested_as_shares(ask):
     assert answer["difference"]["higher"] == "north" and answer["chart"]["mark"]["type"] == "bar"
 
 
+def test_a_share_of_one_value_of_a_grouping_is_tested_against_its_other_values(ask):
+    answer = ask({"measure": "diet", "group_by": "site", "share_of": "C"})
+    counts = [[40, 80], [40, 80]]  # each site: 40 rows of diet c against 80 of a or b
+    assert answer["share_of"] == "c" and [g["percent"] for g in answer["groups"]] == pytest.approx([100 / 3] * 2)
+    assert answer["test"]["p_value"] == pytest.approx(stats.chi2_contingency(counts, correction=False).pvalue)
+    assert answer["significant"] is False
+    assert ask({"measure": "diet", "group_by": "site", "share_of": "z"})["why"] == "no row has diet z"
+
+
 def test_one_group_gets_no_test_and_says_why(ask):
     answer = ask({"measure": "weight", "group_by": "diet", "filters": {"column": "diet", "op": "=", "value": "a"}})
     assert answer["test"] is None and answer["significant"] is None and "fewer than two groups" in answer["why"]

@@ -28,8 +28,9 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         )
     pair_by = params.get("pair_by")
     frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group, "pair_by": pair_by})
-    numeric = frame.attrs["types"][measure] == "number"
-    result = tested(frame, measure, group, numeric=numeric, pair_by=pair_by)
+    share_of = params.get("share_of")
+    numeric = frame.attrs["types"][measure] == "number" and share_of is None
+    result = tested(frame, measure, group, numeric=numeric, pair_by=pair_by, share_of=share_of)
     test = result.get("test")
     verdict = (
         "no test"

@@ -13,7 +13,8 @@ INFERENCE = (
         "Whether a measure differs between groups more than chance would explain, at the 5% level: two groups, "
         "Welch's t-test (the difference in means with its 95% interval, Cohen's d with its interval) checked by "
         "Mann-Whitney U; several groups, one-way ANOVA (eta squared) checked by Kruskal-Wallis, with the pairs "
-        "Tukey's HSD separates; a yes/no measure, a chi-square test of each group's share. Paired data gets "
+        "Tukey's HSD separates; a yes/no measure, or share_of one value of a measure, a chi-square test of each "
+        "group's share of it. Paired data gets "
         "the paired t-test checked by Wilcoxon's signed-rank test: pair_by names each row's subject (used when "
         "two groups hold the same subjects once each), or versus names a second measure of the same rows "
         "(before and after) instead of group_by. Says which test and why. Comes with box plots or a bar chart "
@@ -25,6 +26,9 @@ INFERENCE = (
             "group_by": OPTIONAL_COLUMN,
             "versus": OPTIONAL_COLUMN,
             "pair_by": OPTIONAL_COLUMN,
+            "share_of": Param(
+                "string", "a value of the measure: each group's share of the rows that have it", max_length=200
+            ),
             "filters": FILTERS,
         },
         {"table": "sales", "measure": "amount", "group_by": "region"},

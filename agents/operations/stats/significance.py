@@ -28,14 +28,21 @@ Z95 = 1.959963984540054
 
 
 def significance(
-    frame: pd.DataFrame, measure: str, group: str, *, numeric: bool, pair_by: str | None = None
+    frame: pd.DataFrame,
+    measure: str,
+    group: str,
+    *,
+    numeric: bool,
+    pair_by: str | None = None,
+    share_of: str | None = None,
 ) -> dict[str, Any]:
-    """The test of ``measure`` between the groups of ``group``; a measure that is not ``numeric`` must
-    have two values (yes/no) and is tested as proportions. With ``pair_by`` naming each row's subject, two
-    groups holding the same subjects once each are tested as pairs."""
+    """The test of ``measure`` between the groups of ``group``; a measure that is not ``numeric`` is tested
+    as proportions: of its value ``share_of`` against all its others, or else it must have two values
+    (yes/no). With ``pair_by`` naming each row's subject, two groups holding the same subjects once each
+    are tested as pairs."""
     result: dict[str, Any] = {"measure": measure, "group_by": group, "alpha": ALPHA}
-    if not numeric:
-        return result | _proportions(frame, measure, group)
+    if not numeric or share_of is not None:
+        return result | _proportions(frame, measure, group, share_of)
     pairs = _subject_pairs(frame, measure, group, pair_by) if pair_by else None
     if pairs is not None:
         return result | paired(pairs, pair_by=pair_by)
@@ -181,11 +188,21 @@ def _several_groups(samples: dict[Any, np.ndarray]) -> dict[str, Any]:
     }
 
 
-def _proportions(frame: pd.DataFrame, measure: str, group: str) -> dict[str, Any]:
-    """A yes/no measure: each group's share of the second value (in sort order, or "yes"), and a
-    chi-square test of the table (two groups: the same p as the two-proportion z-test)."""
+def _proportions(frame: pd.DataFrame, measure: str, group: str, share_of: str | None) -> dict[str, Any]:
+    """Each group's share of one value of the measure (``share_of``, else the second of a yes/no measure's
+    two, in sort order or "yes"), and a chi-square test of the table (two groups: the same p as the
+    two-proportion z-test)."""
     both = frame[[group, measure]].dropna()
-    levels = sorted(both[measure].unique(), key=lambda v: (str(v).lower() != "no", str(v)))
+    if share_of is not None:
+        said = both[measure].astype(str).str.casefold() == share_of.casefold()
+        if not said.any():
+            return {"test": None, "significant": None, "groups": [], "share_of": share_of,
+                    "why": f"no row has {measure} {share_of}"}  # fmt: skip
+        positive = str(both[measure][said].iloc[0])
+        both = both.assign(**{measure: said.map({True: positive, False: f"not {positive}"})})
+        levels = [f"not {positive}", positive]
+    else:
+        levels = sorted(both[measure].unique(), key=lambda v: (str(v).lower() != "no", str(v)))
     if len(levels) != 2:
         return {"test": None, "significant": None, "groups": [],
                 "why": f"{measure} has {len(levels)} values; a share needs two (yes/no)"}  # fmt: skip

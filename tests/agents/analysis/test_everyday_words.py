@@ -544,3 +544,17 @@ def test_goals_let_in_are_the_other_sides_goals(text):
     ], 60)  # fmt: skip
     assert "goals_for" not in read_question(text, league).as_dict()["measures"]
     assert [m.column for m in mentions(text, ["goals_for", "goals_against"])] == ["goals_against"]
+
+
+def test_a_share_of_one_value_between_two_groups_is_tested_for_that_value():
+    frames = Schema("bike_orders", [
+        *BIKES.columns, {"name": "frame", "type": "string", "distinct": 2, "values": ["Aluminium", "Carbon"]}
+    ], 2466)  # fmt: skip
+    text = "The carbon share of our mountain-bike lines versus our road-bike lines: significantly different or not?"
+    request = read_question(text, frames).as_dict()
+    assert {key: request[key] for key in ("kind", "measures", "group", "share_of")} == {
+        "kind": "significance",
+        "measures": ["frame"],
+        "group": "bike_type",
+        "share_of": "Carbon",
+    }
