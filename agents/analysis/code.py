@@ -180,12 +180,13 @@ def _top(b: dict[str, Any]) -> list[str]:
 def _outliers(b: dict[str, Any]) -> list[str]:
     m, within = _q(b["measure"]), b.get("within")
     of = f"df.groupby({_q(within)})[{m}].transform(lambda s: s.quantile({{}}))" if within else f"df[{m}].quantile({{}})"
-    label = f"[[{_q(b['label'])}, {m}]]" if b.get("label") else f"[[{m}]]"
+    shown = ", ".join([*([_q(b["label"])] if b.get("label") else []), m, _q("iqrs_beyond")])
     return [
         f"q1, q3 = {of.format(0.25)}, {of.format(0.75)}",
         "low, high = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)",
-        f"beyond = df[(df[{m}] < low) | (df[{m}] > high)]",
-        f"print(len(beyond), 'outliers'); print(beyond{label})",
+        f"iqrs_beyond = ((df[{m}] - high).clip(lower=0) + (low - df[{m}]).clip(lower=0)) / (q3 - q1)",
+        "beyond = df[iqrs_beyond > 0].assign(iqrs_beyond=iqrs_beyond).sort_values('iqrs_beyond', ascending=False)",
+        f"print(len(beyond), 'outliers, the farthest first'); print(beyond[[{shown}]].head(10))",
     ]
 
 
