@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.filters import NUMBER_WORDS
-from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, statistic_of
+from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, WHO_DID, statistic_of
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import AMOUNT_NAME, Mention, split_name, stem
@@ -63,7 +63,7 @@ ASKED = re.compile(r"\b(?:which|what|who|whose)\s+(?:[\w-]+\s+){0,2}$", re.I)  #
 WITHIN = re.compile(r"\b(?:within|for its|for their|in its|in their|compared to (?:its|their) own)\b", re.I)
 
 
-WHO = re.compile(r"^\W*who\b|\bwho\s+(?:is|are|was|were|has|have|had|did)\b", re.I)
+WHO = re.compile(rf"^\W*who\b|\bwho\s+{WHO_DID}\b", re.I)
 PERIOD_SAID = re.compile(r"\b(?:month|day|week|year|quarter|date|when)s?\b", re.I)
 PERIOD_ASKED = re.compile(
     r"\b(?:find|name|show|give)\s+(?:me\s+)?the\s+(?:single\s+)?(?:month|year|day|week|quarter|date)\b", re.I
@@ -130,6 +130,13 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     return choices[0] if choices else None
 
 
+def _rows_label(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
+    """What names a top list's rows: ``label_of``, else the grouping of the most values ("the 3 longest
+    javelin throws, who threw them": the athlete of each of two meetings' results)."""
+    varied = sorted(set(schema.categories) - set(besides), key=lambda c: -distinct_of(schema, c))
+    return label_of(schema, named, besides=besides) or next(iter(varied), None)
+
+
 def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text: str, said: str) -> None:
     """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
     each group's rows combined by the question's statistic (``text`` has the columns named blanked out,
@@ -137,7 +144,7 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     request.kind, request.n = "top", n
     kept = {f.get("column") for f in request.filters if f.get("op") == "="}
     kept_one = request.group in kept
-    names = label_of(schema, [m for m in named if m.score == 1], besides=request.measures)
+    names = _rows_label(schema, [m for m in named if m.score == 1], besides=request.measures)
     # "which five countries", "who are the three heaviest"
     named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
     # "the three best years", "rank the study sites": the groups or times said as the things ranked
@@ -154,9 +161,7 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
         request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
     else:
-        # "the 3 longest javelin throws, who threw them": else the grouping of the most values (the athlete)
-        varied = sorted(set(schema.categories) - set(request.measures), key=lambda c: -distinct_of(schema, c))
-        request.label = label_of(schema, named, besides=request.measures) or next(iter(varied), None)
+        request.label = _rows_label(schema, named, besides=request.measures)
         asked = statistic_of(text)
         # "the 3 slowest subjects on average": each one's rows combined
         if asked and distinct_of(schema, request.label) < 0.9 * schema.rows:

@@ -175,13 +175,17 @@ SHARE_OF_TOTAL = re.compile(
 )
 
 
+# What someone did, said after "who": "who ran the slowest", "who threw them"
+WHO_DID = (
+    r"(?:has|had|have|is|was|are|were|gets?|got|earns?|spends?|sells?|sold|ran|runs?|won|wins?|threw|throws?"
+    r"|scored|scores?|finished|came|took|did|[a-z]+ed)"
+)
 # "who has the most", "tell me who earns most"; never "the students who were in the programme", which
 # names rows
 WHICH = re.compile(
     r"\b(?:which|rank|what \w+ (?:has|had|have|is|was|brings?|shows?|gets?|got|makes?|made))\b"
     r"|(?:^\s*|[^\w\s]\s*|\b(?:me|us|and|so|then|know|see|show|find|tell)\s+)"
-    r"who (?:has|had|is|was|are|were|gets?|got|earns?|spends?|sells?|sold|ran|runs?|won|wins?|threw|throws?"
-    r"|scored|scores?|finished|came|took|did|[a-z]+ed)\b",
+    rf"who {WHO_DID}\b",
     re.I,
 )
 
