@@ -95,6 +95,8 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
     request.kind, request.time, request.to, request.group, request.entity = "forecast", time, str(target), None, None
     request.period = "year" if time in schema.names("date") else "auto"
     request.filters = [f for f in request.filters if not _names_year(f, target)]
+    if not any(c.get("column") == time for c in _conditions(request.filters)):
+        request.filters += _window(text, schema, time, target)
     request.measures = _measure(request, schema, named, besides={time})
     request.outcome = None
     if request.statistic == "count" and request.measures:  # "how many people would it have employed"
@@ -120,6 +122,22 @@ def _conditions(filters: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _names_year(condition: dict[str, Any], year: int) -> bool:
     return str(year) in str(condition)
+
+
+WINDOW = re.compile(r"\b((?:1[89]|20)\d\d)\s*(?:-|\u2013|to|through|until|and)\s*((?:1[89]|20)\d\d)\b")
+
+
+def _window(text: str, schema: Schema, time: str, target: int) -> list[dict[str, Any]]:
+    """ "If the 2000-2018 path continues, where will it be in 2021?": the years the line is fitted on,
+    said before the year asked for (a range that ran on to the target was dropped with it)."""
+    said = [(int(a), int(b)) for a, b in WINDOW.findall(text) if int(a) < int(b) < target]
+    if not said:
+        return []
+    first, last = said[0]
+    if time in schema.names("date"):
+        return [{"and": [{"column": time, "op": ">=", "value": f"{first}-01-01"},
+                         {"column": time, "op": "<=", "value": f"{last}-12-31"}]}]  # fmt: skip
+    return [{"and": [{"column": time, "op": ">=", "value": first}, {"column": time, "op": "<=", "value": last}]}]
 
 
 def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:

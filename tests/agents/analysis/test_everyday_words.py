@@ -558,3 +558,22 @@ def test_a_share_of_one_value_between_two_groups_is_tested_for_that_value():
         "group": "bike_type",
         "share_of": "Carbon",
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the 2000-2018 path of annual average Baa yields continues in a straight line, where will it be in 2021?",
+        "If the trend of Baa yields from 2000 to 2018 continues, where will it be in 2021?",
+    ],
+)
+def test_a_forecast_fits_its_line_on_the_years_said_before_the_year_asked(text):
+    yields = Schema("bond_yields", [
+        {"name": "month", "type": "date", "distinct": 1200, "role": "time", "min": "1919-01-01", "max": "2018-12-01"},
+        {"name": "baa_yield_pct", "type": "number", "distinct": 500, "min": 2, "max": 17},
+    ], 1200)  # fmt: skip
+    request = read_question(text, yields).as_dict()
+    assert request["kind"] == "forecast" and request["to"] == "2021"
+    assert request["filters"] == [{"and": [
+        {"column": "month", "op": ">=", "value": "2000-01-01"}, {"column": "month", "op": "<=", "value": "2018-12-31"}
+    ]}]  # fmt: skip
