@@ -10,8 +10,9 @@ arrive out of order (several processes commit and send), twice (a replay overlap
 never (a broadcast lost with a crashed process, a full channel): the next one goes out at once; one
 beyond it waits in the early buffer for those before it and, if they do not come in time, the gap is
 read from the log; one already delivered is dropped, and counts for nothing; when the stream goes quiet
-the head is read once, so a lost tail is read from the log too, and a connection that heard nothing for
-a while reads it too (every broadcast since it joined may be lost); and a broadcast that arrives long after
+the head is read once (one read for a session's connections in the process), so a lost tail is read
+from the log too, and a connection that heard nothing for a while reads it too (every broadcast since
+it joined may be lost); and a broadcast that arrives long after
 it was sent shows the connection is behind its queue: the log catches it up to the head at once, and
 the rest of the queue is dropped as it comes. Overload delays delivery, never stops it. A sequence's
 lock keeps a replay from interleaving with live messages.
@@ -45,6 +46,7 @@ TAIL_QUIET_S = 1.0  # how long the stream is quiet before the head is read once,
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 BEHIND_S = 2.0  # a broadcast this much older than its arrival: the connection is behind, the log catches it up
 IDLE_CHECK_S = 5.0  # a connection that heard nothing this long reads the head once: every broadcast may be lost
+SHARED_HEAD_S = 0.05  # the quiet checks of one session's connections in a process share a head read this recent
 
 
 P = ParamSpec("P")
@@ -81,6 +83,22 @@ def _entries(session_id: SessionId, after: int, upto: int, limit: int) -> list[E
 
 read_head = db(_head)
 read_entries = db(_entries)
+_quiet_heads: dict[SessionId, tuple[float, asyncio.Task[tuple[int, str]]]] = {}
+
+
+async def quiet_head(session_id: SessionId) -> int:
+    """The head for a quiet-stream check (a lost tail, a connection that heard nothing). The pages of one
+    session in a process hear its broadcasts together, so their checks come due together: one read
+    started at most ``SHARED_HEAD_S`` ago serves them all, instead of one query per connection. A
+    message committed within that while whose broadcast is lost waits for the next check."""
+    loop = asyncio.get_running_loop()
+    now, kept = loop.time(), _quiet_heads.get(session_id)
+    if kept is None or now - kept[0] > SHARED_HEAD_S or kept[1].get_loop() is not loop:
+        if len(_quiet_heads) > 1024:  # sessions no connection of this process checks any more
+            _quiet_heads.clear()
+        kept = _quiet_heads[session_id] = (now, loop.create_task(read_head(session_id)))
+    head_seq, _ = await asyncio.shield(kept[1])
+    return head_seq
 
 
 def past_head(since: int, head_seq: int, key: str = "since_seq") -> ProtocolError:
@@ -196,14 +214,14 @@ class Sequence:
         if quiet < TAIL_QUIET_S:  # messages still come: look again once they stop
             self._arm("tail", TAIL_QUIET_S - quiet, self._tail_due)
             return
-        await self.catch_up()
+        await self.catch_up(await quiet_head(self.session_id))
 
     async def _idle_due(self) -> None:
         """Nothing heard for a while: the head is read once, since a message whose broadcast never came
         (and no later one did) would wait for the next message, or for ever; then the next look."""
         try:
             if self.loop.time() - self.heard_at >= IDLE_CHECK_S:
-                await self.catch_up()
+                await self.catch_up(await quiet_head(self.session_id))
         finally:
             self._arm("idle", IDLE_CHECK_S, self._idle_due)
 

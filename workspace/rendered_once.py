@@ -25,7 +25,7 @@ from redis.exceptions import RedisError
 
 logger = logging.getLogger(__name__)
 
-TTL_MS = 30_000  # as long as the channel layer keeps a broadcast (``expiry``): later, the log is read
+TTL_MS = 120_000  # a page that fell behind catches up from the log for a while: it finds them still stored
 LOCK_MS = 10_000  # a holder that takes longer (or died) lets the next asker make it
 MAX_STORED_BYTES = 512 * 1024  # compressed; the roles' variants of one message are nearly alike
 TOO_LARGE = b"-"  # stored instead of a value past the bound: every process makes its own, at once
