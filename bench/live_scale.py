@@ -104,7 +104,9 @@ async def open_sockets(ports: list[int], world: list[dict], pages: int, phase: P
             port = ports[(s * pages + p) % len(ports)]
             headers = {"Origin": f"http://127.0.0.1:{port}", "Cookie": session["cookies"][p % len(ROLES)]}
             path = f"ws/sessions/{session['id']}/ui/" if live else f"ws/bench/bare/?group=s{s}"
-            ws = await connect(f"ws://127.0.0.1:{port}/{path}", additional_headers=headers, max_size=2**24)
+            ws = await connect(
+                f"ws://127.0.0.1:{port}/{path}", additional_headers=headers, max_size=2**24, ping_interval=None
+            )
             kept: set[str] = set()
             phase.got.append((s, kept))
             sockets.append(ws)
@@ -129,10 +131,12 @@ async def post_all(ports, world, phase: Phase, rate: float, seconds: float, live
         else:
             headers = {"Origin": f"http://127.0.0.1:{port}"}
             url = f"ws://127.0.0.1:{port}/ws/bench/bare/?group=s{s}"
-        async with connect(url, additional_headers=headers, max_size=2**24) as ws:
+        async with connect(url, additional_headers=headers, max_size=2**24, ping_interval=None) as ws:
             if live:
                 await ws.recv()  # hello
-            acks = asyncio.create_task(read_acks(ws, s, phase)) if live else None
+            # The bare relay's sender is in its group too: what it is sent back is read and dropped, or
+            # the unread frames would stop the client reading (and answering pings) at all.
+            acks = asyncio.create_task(read_acks(ws, s, phase) if live else drain(ws))
             for n in range(count):
                 await asyncio.sleep(max(0.0, started + (n + s / len(world)) / rate - time.perf_counter()))
                 key = f"s{s}n{n}t{time.time_ns()}"
@@ -149,9 +153,9 @@ async def post_all(ports, world, phase: Phase, rate: float, seconds: float, live
                     frame = {"id": key, "text": "x" * size}
                 phase.sent[(s, key)] = time.perf_counter()
                 await ws.send(json.dumps(frame))
-            if acks is not None:
+            if live:
                 await wait_for_acks(phase, s, count)
-                acks.cancel()
+            acks.cancel()
 
     await asyncio.gather(*(poster(s, session) for s, session in enumerate(world)))
     return count * len(world)
@@ -164,6 +168,11 @@ async def read_acks(ws, s: int, phase: Phase) -> None:
             phase.key_of_seq[(s, frame["seq"])] = frame["message_id"]
         elif frame.get("type") == "error":
             print("  post refused:", frame.get("message"), file=sys.stderr)
+
+
+async def drain(ws) -> None:
+    async for _ in ws:
+        pass
 
 
 async def wait_for_acks(phase: Phase, s: int, count: int) -> None:
