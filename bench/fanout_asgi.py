@@ -1,7 +1,8 @@
 """The workbench's ASGI application plus the baselines of the socket benchmarks (bench/ws_fanout.py,
 bench/workspace_sockets.py), on the same server, channel layer and event loop as the real sockets.
 
-- a bare group-broadcast consumer: it relays each frame to a Channels group and does nothing else;
+- a bare group-broadcast consumer: it relays each frame to a Channels group and does nothing else
+  (``?group=NAME``: a group of its own, one per session in bench/live_scale.py);
 - a page socket that renders the old way: each page reads the message back and renders all of it
   for itself (the workspace socket renders from the event, once per message and role);
 - ``/bench/queries/``: how many queries the page sockets of this process have run so far (a query
@@ -13,6 +14,7 @@ import itertools
 import os
 import sys
 import threading
+from urllib.parse import parse_qs
 
 from channels.auth import AuthMiddlewareStack
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,14 +30,16 @@ PAGE_CODE = ("/workspace/live.py", "/workspace/consumers.py", "/workspace/fragme
 
 class BareBroadcastConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        await self.channel_layer.group_add(BARE_GROUP, self.channel_name)
+        named = parse_qs(self.scope.get("query_string", b"").decode()).get("group", [""])[-1]
+        self.group = f"{BARE_GROUP}.{named}" if named.isalnum() else BARE_GROUP
+        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
 
     async def disconnect(self, code):
-        await self.channel_layer.group_discard(BARE_GROUP, self.channel_name)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive(self, text_data=None, bytes_data=None):
-        await self.channel_layer.group_send(BARE_GROUP, {"type": "bare.frame", "text": text_data})
+        await self.channel_layer.group_send(self.group, {"type": "bare.frame", "text": text_data})
 
     async def bare_frame(self, event):
         await self.send(text_data=event["text"])
@@ -108,3 +112,23 @@ async def application(scope, receive, send):
     if scope["type"] == "http" and scope["path"] == "/bench/queries/":
         return await _queries(send)
     return await workbench_application(scope, receive, send)
+
+
+def _profile_to(path: str) -> None:
+    """BENCH_PROFILE=PATH: cProfile of the server's event loop thread, written to PATH every 5 s."""
+    import cProfile
+    import time
+
+    profile = cProfile.Profile()
+    profile.enable()
+
+    def dump() -> None:
+        while True:
+            time.sleep(5)
+            profile.dump_stats(path)
+
+    threading.Thread(target=dump, daemon=True).start()
+
+
+if os.environ.get("BENCH_PROFILE"):
+    _profile_to(os.environ["BENCH_PROFILE"])

@@ -10,8 +10,9 @@ arrive out of order (several processes commit and send), twice (a replay overlap
 never (a broadcast lost with a crashed process, a full channel): the next one goes out at once; one
 beyond it waits in the early buffer for those before it and, if they do not come in time, the gap is
 read from the log; one already delivered is dropped, and counts for nothing; when the stream goes quiet
-the head is read once, so a lost tail is read from the log too, and a connection that heard nothing for
-a while reads it too (every broadcast since it joined may be lost); and a broadcast that arrives long after
+the head is read once (one read for a session's connections in the process), so a lost tail is read
+from the log too, and a connection that heard nothing for a while reads it too (every broadcast since
+it joined may be lost); and a broadcast that arrives long after
 it was sent shows the connection is behind its queue: the log catches it up to the head at once, and
 the rest of the queue is dropped as it comes. Overload delays delivery, never stops it. A sequence's
 lock keeps a replay from interleaving with live messages.
@@ -45,6 +46,7 @@ TAIL_QUIET_S = 1.0  # how long the stream is quiet before the head is read once,
 MAX_EARLY = 1000  # beyond this many early messages the log is read at once
 BEHIND_S = 2.0  # a broadcast this much older than its arrival: the connection is behind, the log catches it up
 IDLE_CHECK_S = 5.0  # a connection that heard nothing this long reads the head once: every broadcast may be lost
+SHARED_READ_S = 0.05  # the checks of one session's connections in a process share a read of the log this recent
 
 
 P = ParamSpec("P")
@@ -81,6 +83,37 @@ def _entries(session_id: SessionId, after: int, upto: int, limit: int) -> list[E
 
 read_head = db(_head)
 read_entries = db(_entries)
+_recent: dict[tuple[Any, ...], tuple[float, asyncio.Task[Any]]] = {}
+
+
+async def _shared_read(key: tuple[Any, ...], read: Callable[[], Coroutine[Any, Any, R]]) -> R:
+    """``read()``, or the same read another connection of this process started at most
+    ``SHARED_READ_S`` ago: the pages of one session hear its broadcasts together, so their checks and
+    catch-ups come due together, and one query serves them all instead of one per connection."""
+    loop = asyncio.get_running_loop()
+    now, kept = loop.time(), _recent.get(key)
+    if kept is None or now - kept[0] > SHARED_READ_S or kept[1].get_loop() is not loop:
+        if len(_recent) > 4096:  # reads no connection of this process shares any more
+            _recent.clear()
+        kept = _recent[key] = (now, loop.create_task(read()))
+    found: R = await asyncio.shield(kept[1])
+    return found
+
+
+async def quiet_head(session_id: SessionId) -> int:
+    """The head for a check of the log (a lost tail, a connection that heard nothing, one behind its
+    queue), shared (``_shared_read``). A message committed within that while whose broadcast is lost
+    waits for the next check."""
+    head_seq, _ = await _shared_read(("head", session_id), lambda: read_head(session_id))
+    return head_seq
+
+
+async def log_entries(session_id: SessionId, after: int, upto: int) -> list[Entry]:
+    """A page of the log after ``after`` up to ``upto``, shared (``_shared_read``): those rows are
+    committed and never change, so a shared read is the same read."""
+    return await _shared_read(
+        ("entries", session_id, after, upto), lambda: read_entries(session_id, after, upto, REPLAY_PAGE)
+    )
 
 
 def past_head(since: int, head_seq: int, key: str = "since_seq") -> ProtocolError:
@@ -138,7 +171,7 @@ class Sequence:
                     self._arm("gap", GAP_WAIT_S, self.gap_check)
         self._arm("tail", TAIL_QUIET_S, self._tail_due)
         if sent_at is not None and time.time() - sent_at > BEHIND_S:
-            self._arm("behind", 0, self.catch_up)
+            self._arm("behind", 0, self._behind_due)
 
     async def gap_check(self) -> None:
         """The early messages waited long enough: what is still missing before them is read from the log."""
@@ -191,19 +224,22 @@ class Sequence:
         if not task.cancelled() and task.exception() is not None:
             logger.warning("a delivery check of session %s failed", self.session_id, exc_info=task.exception())
 
+    async def _behind_due(self) -> None:
+        await self.catch_up(await quiet_head(self.session_id))
+
     async def _tail_due(self) -> None:
         quiet = self.loop.time() - self.heard_at
         if quiet < TAIL_QUIET_S:  # messages still come: look again once they stop
             self._arm("tail", TAIL_QUIET_S - quiet, self._tail_due)
             return
-        await self.catch_up()
+        await self.catch_up(await quiet_head(self.session_id))
 
     async def _idle_due(self) -> None:
         """Nothing heard for a while: the head is read once, since a message whose broadcast never came
         (and no later one did) would wait for the next message, or for ever; then the next look."""
         try:
             if self.loop.time() - self.heard_at >= IDLE_CHECK_S:
-                await self.catch_up()
+                await self.catch_up(await quiet_head(self.session_id))
         finally:
             self._arm("idle", IDLE_CHECK_S, self._idle_due)
 
@@ -220,7 +256,7 @@ class Sequence:
 
     async def _replay_to(self, upto: int) -> None:
         while self.last_seq < upto:
-            page = await read_entries(self.session_id, self.last_seq, upto, REPLAY_PAGE)
+            page = await log_entries(self.session_id, self.last_seq, upto)
             if not page:
                 break
             for entry in page:

@@ -80,7 +80,13 @@ def live_update(
     *, session: WorkSession, seq: int, envelope: dict[str, Any], checksum: str, role: str, caller: Caller | None = None
 ) -> str:
     """Out-of-band swaps for one new message, for a viewer with ``role`` (``live_context`` rendered)."""
-    return live_html(live_context(session=session, seq=seq, envelope=envelope, checksum=checksum, caller=caller), role)
+    context = live_context(session=session, seq=seq, envelope=envelope, checksum=checksum, viewer=viewer_of(caller))
+    return live_html(context, role)
+
+
+def viewer_of(caller: Caller | None) -> str | None:
+    """Who a live fragment is for, as a session_event's ``by`` names people: ``kind:sender_id``."""
+    return None if caller is None else f"{caller.kind}:{caller.sender_id}"
 
 
 def live_html(context: dict[str, Any], role: str) -> str:
@@ -97,15 +103,15 @@ def live_context(
     seq: int,
     envelope: dict[str, Any],
     checksum: str,
-    caller: Caller | None = None,
+    viewer: str | None = None,
     news: bool = True,
 ) -> dict[str, Any]:
     """What the live fragment of one new message shows, the same for every viewer with the same part
-    in it (``caller``: whether they did what a session_event reports): its thread entry, its map nodes,
-    the statuses it changed, and the version the page now shows (``seq``, which a reconnecting socket
-    resumes from, and ``checksum``, which the forms send). A message that is not ``news`` (an audit
-    record that changed no gate) shows only as its node's count on the map. ``session`` is its row as
-    read just now: the graph and what waits are taken at its head."""
+    in it (``viewer``, ``viewer_of`` a caller: whether they did what a session_event reports): its
+    thread entry, its map nodes, the statuses it changed, and the version the page now shows (``seq``,
+    which a reconnecting socket resumes from, and ``checksum``, which the forms send). A message that
+    is not ``news`` (an audit record that changed no gate) shows only as its node's count on the map.
+    ``session`` is its row as read just now: the graph and what waits are taken at its head."""
     context: dict[str, Any] = {
         "seq": seq,
         "checksum": checksum,
@@ -122,9 +128,9 @@ def live_context(
     gates = waiting_for_people(session, fresh=True) if moves_state else ()
     if moves_state:  # what waits, the tasks or the session's own state may have changed
         context.update(state=work_state(session, gates), answer=answer_card(session))
-    if caller is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
+    if viewer is not None and envelope["payload_type"] in REFRESHES_SIDE_PANELS:
         context.update(_panels(session, gates), refresh_side=True)
-    by_this_viewer = caller is not None and envelope["payload"].get("by") == f"{caller.kind}:{caller.sender_id}"
+    by_this_viewer = bool(viewer) and envelope["payload"].get("by") == viewer
     if action == "member_added" and not by_this_viewer:  # the owner's own page has it from the form's answer
         context.update(members_context(session), refresh_members=True)
     if action == "state_changed":  # marked done, nothing waits; reopened, what waits is back

@@ -1,11 +1,15 @@
 """What the page socket sends for one new message: rendered from the broadcast event, once per message
-for every open page of the process.
+for the whole deployment, and sent as it is by every open page.
 
 What a page shows of a message is the same for every viewer but for their role (the forms of those
-who decide) and, for a session_event, whether they did what it reports; so a process works out a
-message's fragment once (``live_context``) and renders its HTML once per role, and every socket of
-the process sends that. The message itself comes from the event (its frame, and the log's checksum
-after it): nothing the event carries is read back.
+who decide) and, for a session_event, whether they did what it reports. With one process (the
+in-memory layer) the process works out a message's fragment once (``live_context``) and renders its
+HTML once per role that watches. With several (the Redis layer) the first process that needs a
+message's fragment renders it for every role and both parts in a session_event (``rendered``), and
+stores it for a short while in the layer's Redis (``workspace.rendered_once``); the other processes
+read it from there: the rendering does not grow with the number of processes. Either way a page
+socket's own share is a lookup and a send. The message itself comes from the event (its frame, and
+the log's checksum after it): nothing the event carries is read back.
 
 An audit record (operation_record) is not news (``is_news``): it adds to its step's count on the map,
 and what waits for people is sent again only when the session's pending approvals changed (it asked
@@ -24,8 +28,9 @@ from typing import Any
 from agents.models import Approval, ApprovalStatus
 from sessions.access import Caller, SessionId
 from sessions.delivery import Entry, db
-from sessions.models import Message, WorkSession
-from workspace.fragments import board_update, live_context, live_html
+from sessions.models import MemberRole, Message, WorkSession
+from workspace.fragments import board_update, live_context, live_html, viewer_of
+from workspace.rendered_once import deployment_once
 
 KEPT = 512  # renders kept per process: the newest messages of the open sessions, each role
 SESSIONS_KEPT = 256  # sessions whose pending approvals a process remembers
@@ -92,7 +97,7 @@ def _context(session_id: SessionId, entry: Entry, news: bool, caller: Caller | N
         seq=entry.seq,
         envelope=envelope_of(entry),
         checksum=_checksum(session_id, entry),
-        caller=caller,
+        viewer=viewer_of(caller),
         news=news,
     )
 
@@ -137,8 +142,48 @@ def _fragment(session_id: SessionId, entry: Entry, news: bool, role: str, caller
     return live_html(_contexts.get(key, lambda: _context(session_id, entry, news, caller)), role)
 
 
+ROLES = tuple(MemberRole.values)
+
+
+def _variant(role: str, acted: bool) -> str:
+    return f"{role}:{'acted' if acted else 'saw'}"
+
+
+def rendered(session_id: SessionId, entry: Entry) -> dict[str, Any]:
+    """The message's fragment for every role, and for a session_event both for the one who did what it
+    reports and for everyone else: ``{"by": who did it or "", "html": {variant: html}}``. Made once for
+    the deployment: the context once (twice for a session_event), then each role's HTML."""
+    news, envelope = is_news(session_id, entry), envelope_of(entry)
+    by = envelope["payload"].get("by") if entry.payload_type == "session_event" else ""
+    by = by if isinstance(by, str) else ""
+    session, checksum = WorkSession.objects.get(pk=session_id), _checksum(session_id, entry)
+    html: dict[str, str] = {}
+    for acted, viewer in ((False, ""), (True, by)) if by else ((False, ""),):
+        context = live_context(
+            session=session, seq=entry.seq, envelope=envelope, checksum=checksum, viewer=viewer, news=news
+        )
+        html.update({_variant(role, acted): live_html(context, role) for role in ROLES})
+    return {"by": by, "html": html}
+
+
+async def _shared(session_id: SessionId, entry: Entry) -> dict[str, Any] | None:
+    """The deployment's one rendering of ``entry`` (``rendered``); None with one process, or when it
+    was too large to share."""
+    store = deployment_once()
+    if store is None:
+        return None
+    key = f"live:{session_id}:{entry.seq}"  # a session's log is append-only: its seq names one message
+    found: dict[str, Any] | None = await store.get(key, lambda: db(rendered)(session_id, entry))
+    return found
+
+
 async def page_fragment(session_id: SessionId, entry: Entry, role: str, caller: Caller) -> str:
     """The workspace page's out-of-band swaps for ``entry``, for a viewer with ``role``."""
+    if role in ROLES:
+        shared = await _once.get(("shared", str(session_id), entry.seq), lambda: _shared(session_id, entry))
+        if shared is not None:
+            acted = bool(shared["by"]) and shared["by"] == viewer_of(caller)
+            return str(shared["html"][_variant(role, acted)])
 
     async def html() -> str:
         return await db(_fragment)(session_id, entry, await _news(session_id, entry), role, caller)

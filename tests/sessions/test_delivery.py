@@ -15,7 +15,7 @@ from channels.testing import WebsocketCommunicator
 from django.urls import reverse
 
 from protocol.errors import ProtocolError
-from sessions import log
+from sessions import delivery, log
 from sessions.access import caller_for_user
 from sessions.delivery import Entry, Sequence
 from sessions.events import CHAP_MESSAGE, message_frame, session_group
@@ -103,6 +103,39 @@ def test_a_lost_tail_is_read_from_the_log_once_the_stream_goes_quiet(world, monk
 
     async_to_sync(scenario)()
     assert delivered == list(range(first, last + 1))
+
+
+def test_the_pages_of_one_session_read_a_lost_tail_with_one_read_of_the_head(world, monkeypatch):
+    """Many pages of a session in one process go quiet together: each gets the lost tail, and the head
+    is read once for them all, not once a page (500 pages read it 500 times a second)."""
+    monkeypatch.setattr("sessions.delivery.TAIL_QUIET_S", 0.05)
+    first, *_, last = post_unannounced(world, 3, monkeypatch)
+    reads, read_head = [], delivery.read_head
+
+    async def counted(session_id):
+        reads.append(session_id)
+        return await read_head(session_id)
+
+    monkeypatch.setattr("sessions.delivery.read_head", counted)
+    delivered: list[list[int]] = [[] for _ in range(20)]
+
+    async def scenario():
+        sequences = [
+            Sequence(world["session"].pk, first - 1, lambda entry, got=got: asyncio.sleep(0, got.append(entry.seq)))
+            for got in delivered
+        ]
+        for sequence in sequences:
+            await sequence.offer(Entry(first, "live", "task_proposal"))  # the rest of the burst is lost
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if all(got[-1] == last for got in delivered):
+                break
+        for sequence in sequences:
+            sequence.close()
+
+    async_to_sync(scenario)()
+    assert delivered == [list(range(first, last + 1))] * 20
+    assert len(reads) == 1
 
 
 def test_a_connection_whose_every_broadcast_is_lost_reads_the_log_once_it_has_heard_nothing_for_a_while(
