@@ -46,6 +46,9 @@ AFTER = [  # a comparison said after its number: "5 or more", "50 and over", "10
 LOWER_ADJECTIVES = {"young", "short", "light", "small", "low", "few", "cheap", "narrow", "slow", "cold", "early",
                     "thin", "less", "poor", "close", "near"}  # fmt: skip
 COMPARATIVE = re.compile(rf"\b(\w+er)\s+than\s+{NUMBER}", re.I)
+COMPARATIVE_AFTER = re.compile(rf"{NUMBER}\s*(?:[A-Za-z]+\s+){{0,2}}or\s+([a-z]+(?:er|ier))\b", re.I)
+NOT_COMPARATIVE = {"other", "either", "neither", "whether", "never", "rather", "together", "further", "under", "over",
+                   "after", "later", "ever", "number", "order", "per", "older", "younger", "earlier"}  # fmt: skip
 SIGNED = re.compile(r"\b(?:is|was|were|are|been|turned|went)\s+(negative|positive|below zero|above zero)\b", re.I)
 YEARS = re.compile(
     r"\b(?:over|in|during|for|across|from|between)?\s*((?:1[5-9]|20|21)\d\d)\s*(?:-|\u2013|to|through|until|and)\s*"
@@ -193,6 +196,11 @@ def _comparisons(text: str) -> list[Comparison]:
     for words, op in AFTER:
         for match in re.finditer(rf"{NUMBER}\s*(?:[A-Za-z]+\s+){{0,2}}(?:{words})", text, re.I):  # "36 inches or more"
             add(match.start(), match.end(), op, _number(match.group(1), match.group(2)))
+    for match in COMPARATIVE_AFTER.finditer(text):  # "85 degrees F or hotter", "2 kg or heavier"
+        word = stem(match.group(3))
+        if word != match.group(3).lower() and match.group(3).lower() not in NOT_COMPARATIVE:
+            op = "<=" if word in LOWER_ADJECTIVES else ">="
+            add(match.start(), match.end(), op, _number(match.group(1), match.group(2)), match.group(3))
     return sorted(found)
 
 

@@ -172,6 +172,9 @@ def read_question(text: str, schema: Schema) -> Request:
     # "at the 1 mg dose": a column kept at one value measures nothing, when another is named
     held = {f.column for f in number_found if f.condition.get("op") == "="}
     numbers = [n for n in numbers if n not in held] or numbers
+    # "on the really hot days, 85 F or hotter, how many deaths": a column the filters bound comes after the others
+    bounded = {f.column for f in number_found}
+    numbers = sorted(numbers, key=lambda n: n in bounded)
     # A coded category is a grouping when said as one ("by region", "sex 1 vs 2"), else a measure like any other.
     grouped = {m.column for m in _group_mentions(text, schema, free)} | {f.column for f in compared}
     binary_columns = yes_no_columns(schema)

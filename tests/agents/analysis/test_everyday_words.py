@@ -577,3 +577,20 @@ def test_a_forecast_fits_its_line_on_the_years_said_before_the_year_asked(text):
     assert request["filters"] == [{"and": [
         {"column": "month", "op": ">=", "value": "2000-01-01"}, {"column": "month", "op": "<=", "value": "2018-12-31"}
     ]}]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [
+        ("On the really hot days - 85 degrees F or hotter - how many deaths per day on average?", (">=", 85)),
+        ("How many deaths a day on average on days of 10 degrees or colder?", ("<=", 10)),
+    ],
+)
+def test_a_number_or_a_comparative_after_it_bounds_that_side_and_measures_nothing(text, bound):
+    chicago = Schema("chicago", [
+        {"name": "deaths", "type": "number", "distinct": 150, "min": 60, "max": 411},
+        {"name": "temp_f", "type": "number", "distinct": 100, "min": -16, "max": 92},
+    ], 4018)  # fmt: skip
+    request = read_question(text, chicago).as_dict()
+    assert request["measures"][0] == "deaths"
+    assert request["filters"] == [{"column": "temp_f", "op": bound[0], "value": bound[1]}]
