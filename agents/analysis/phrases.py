@@ -66,7 +66,8 @@ CHANGE_WORDS = re.compile(
 
 SHARE = re.compile(
     r"\b(?:share|slice|portion|proportion|fraction|how common|most common"
-    r"|(?<!average )(?<!mean )(?<!median )percent(?:age)?s?\b(?! terms| change)"  # "the average percentage": a measure
+    # "the average percentage": a measure; "(percent)", "in percent": its unit
+    r"|(?<!average )(?<!mean )(?<!median )(?<!\()(?<!in )percent(?:age)?s?\b(?! terms| change)"
     r"|least common"
     r"|most frequent|commonest|(?:largest|biggest|greatest|smallest|main|major) part of|what %"
     r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"

@@ -594,3 +594,13 @@ def test_a_number_or_a_comparative_after_it_bounds_that_side_and_measures_nothin
     request = read_question(text, chicago).as_dict()
     assert request["measures"][0] == "deaths"
     assert request["filters"] == [{"column": "temp_f", "op": bound[0], "value": bound[1]}]
+
+
+def test_percent_said_as_the_unit_of_a_measure_asks_no_share():
+    yields = Schema("bond_yields", [
+        {"name": "month", "type": "date", "distinct": 1200, "role": "time", "min": "1919-01-01", "max": "2018-12-01"},
+        {"name": "aaa_yield_pct", "type": "number", "distinct": 500, "min": 2, "max": 15},
+    ], 1200)  # fmt: skip
+    for text in ("What's the lowest Aaa yield on record in this series (percent)?", "The lowest Aaa yield, in percent?"):
+        request = read_question(text, yields).as_dict()
+        assert (request["kind"], request["statistic"]) == ("statistic", "min")
