@@ -601,6 +601,9 @@ def test_percent_said_as_the_unit_of_a_measure_asks_no_share():
         {"name": "month", "type": "date", "distinct": 1200, "role": "time", "min": "1919-01-01", "max": "2018-12-01"},
         {"name": "aaa_yield_pct", "type": "number", "distinct": 500, "min": 2, "max": 15},
     ], 1200)  # fmt: skip
-    for text in ("What's the lowest Aaa yield on record in this series (percent)?", "The lowest Aaa yield, in percent?"):
+    for text in (
+        "What's the lowest Aaa yield on record in this series (percent)?",
+        "The lowest Aaa yield, in percent?",
+    ):
         request = read_question(text, yields).as_dict()
         assert (request["kind"], request["statistic"]) == ("statistic", "min")
