@@ -11,6 +11,8 @@ from agents.analysis.request import Request
 from agents.analysis.schema import NOT_MEASURES, Schema
 from agents.analysis.words import Mention, split_name, stem
 
+RANK_NAME = re.compile(r"(?:\w+_)?(?:rank|ranking|position|place|placing|standing)", re.I)
+
 
 def read_association(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
     """Which columns go with which: the outcome is the column named last ("... associated with Y"); two
@@ -43,6 +45,9 @@ def read_association(request: Request, text: str, schema: Schema, free: list[Men
     aside = [m.column for m in free if _set_aside(text, m)]
     if aside and not request.measures:
         request.measures = [n for n in schema.numbers if n not in aside and n != request.outcome]
+    ranks = [n for n in schema.numbers if RANK_NAME.fullmatch(n) and n != request.outcome]
+    if ranks and not request.measures:  # "which event's result goes most with the final score": never its rank
+        request.measures = [n for n in schema.measures if n not in ranks and n != request.outcome]
 
 
 def alternatives(text: str, named: list[Mention]) -> list[str]:

@@ -607,3 +607,14 @@ def test_percent_said_as_the_unit_of_a_measure_asks_no_share():
     ):
         request = read_question(text, yields).as_dict()
         assert (request["kind"], request["statistic"]) == ("statistic", "min")
+
+
+def test_what_goes_most_with_a_score_is_never_the_scores_own_rank():
+    decathlon = Schema("decathlon", [*EVENTS.columns,
+        {"name": "rank", "type": "number", "distinct": 41, "min": 1, "max": 41},
+        {"name": "points", "type": "number", "distinct": 41, "min": 7000, "max": 8900},
+    ], 41)  # fmt: skip
+    text = "Which single event's result is most strongly correlated with a decathlete's final score?"
+    request = read_question(text, decathlon).as_dict()
+    assert request["outcome"] == "points" and "rank" not in request["measures"]
+    assert "javelin_m" in request["measures"]
