@@ -78,7 +78,7 @@ YEAR_DURING = re.compile(
 )
 UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c, as mean_temp_c does
 CLAUSE_END = re.compile(
-    r"[.;?!]|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
+    r"[.;?!]|:\s|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
 )
 INVERSE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!=", "!=": "="}
 

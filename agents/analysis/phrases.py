@@ -8,9 +8,10 @@ import re
 
 ASSOCIATION = re.compile(
     r"\b(?:associat\w*|correlat\w*|relat(?:ed|ion|ionship|es?)|linked|link\b|predict(?:s|ed|or|ors|ive)?\b"
-    r"|connect\w*|covar\w*|go(?:es)? together|moves? together|depend\w*|explain\w*"
+    r"|connect\w*|covar\w*|go(?:es|ing)? together|mov(?:es?|ing|ed) together|depend\w*|explain\w*"
     r"|drives|drivers? (?:of|behind)|(?:is|are|was|were|s) driving"  # never "drunk driving" or "the drivers"
-    r"|influenc\w*|affect\w*|hand in hand|(?:go(?:es)?|moves?) (?:most )?(?:closely )?with|closely|in step with"
+    r"|influenc\w*|affect\w*|hand in hand|(?:go(?:es|ing)?|mov(?:es?|ing)) (?:most )?(?:closely )?with|closely"
+    r"|in step with"
     r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
     re.I,
 )

@@ -618,3 +618,20 @@ def test_what_goes_most_with_a_score_is_never_the_scores_own_rank():
     request = read_question(text, decathlon).as_dict()
     assert request["outcome"] == "points" and "rank" not in request["measures"]
     assert "javelin_m" in request["measures"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("solar power per person, averaged over all the countries each year: going up or down since 1995?", "trend"),
+        ("Is solar power per person moving together with wind power per person, or against it?", "association"),
+    ],
+)
+def test_a_course_or_a_moving_together_is_read_past_a_colon_and_its_filter(text, kind):
+    energy = Schema("energy", [
+        {"name": "country", "type": "string", "distinct": 79, "values": ["Sweden", "Chile"]},
+        {"name": "year", "type": "number", "distinct": 25, "min": 1995, "max": 2019, "role": "time"},
+        {"name": "solar_kwh", "type": "number", "distinct": 900, "min": 0, "max": 2000},
+        {"name": "wind_kwh", "type": "number", "distinct": 900, "min": 0, "max": 5000},
+    ], 1975)  # fmt: skip
+    assert read_question(text, energy).kind == kind
