@@ -373,7 +373,14 @@ def _variants(value: str) -> list[str]:
     variants += PEOPLE_WORDS.get(value, [])
     if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
         variants += [MONTHS[value[:3]], value[:3]]
+    season = SEASON.fullmatch(value)  # "2022-23" is said "22/23", "2022/23", "22-23"
+    if season:
+        century, first, second = season.groups()
+        variants += [f"{first}/{second}", f"{century}{first}/{second}", f"{first}-{second}"]
     return list(dict.fromkeys(variants))
+
+
+SEASON = re.compile(r"(\d\d)(\d\d)[-/](\d\d)")
 
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.

@@ -635,3 +635,14 @@ def test_a_course_or_a_moving_together_is_read_past_a_colon_and_its_filter(text,
         {"name": "wind_kwh", "type": "number", "distinct": 900, "min": 0, "max": 5000},
     ], 1975)  # fmt: skip
     assert read_question(text, energy).kind == kind
+
+
+@pytest.mark.parametrize("said", ["22/23", "2022/23", "22-23", "2022-23"])
+def test_a_season_is_kept_however_its_two_years_are_written(said):
+    league = Schema("league", [
+        {"name": "club", "type": "string", "distinct": 20, "values": ["Arsenal", "Chelsea"]},
+        {"name": "season", "type": "string", "distinct": 3, "values": ["2021-22", "2022-23", "2023-24"]},
+        {"name": "points", "type": "number", "distinct": 40, "min": 20, "max": 100},
+    ], 60)  # fmt: skip
+    request = read_question(f"top three of these clubs on points in {said}?", league).as_dict()
+    assert request["filters"] == [{"column": "season", "op": "=", "value": "2022-23"}]
