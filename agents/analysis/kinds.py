@@ -340,7 +340,9 @@ SIGNIFICANCE = re.compile(
     r"(?:random |pure |blind )?(?:chance|luck|noise|coincidence)"
     r"|chance alone|(?:a )?fluke|real (?:diff\w*|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
     r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"
-    r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter|sampling (?:variation|error|noise)|formally)\b",
+    r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter|sampling (?:variation|error|noise)|formally"
+    r"|(?:a |an )?(?:proper|formal|statistical|hypothesis) test"
+    r"|(?:does|do|would|can) (?:a |the )?(?:\w+ )?tests? (?:back|bear))\b",
     re.I,
 )
 TESTABLE = ("compare", "rank_differences", "statistic", "share")

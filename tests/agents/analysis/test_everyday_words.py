@@ -646,3 +646,16 @@ def test_a_season_is_kept_however_its_two_years_are_written(said):
     ], 60)  # fmt: skip
     request = read_question(f"top three of these clubs on points in {said}?", league).as_dict()
     assert request["filters"] == [{"column": "season", "op": "=", "value": "2022-23"}]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Department 95 does better in holiday weeks than in ordinary ones. Does a proper test back that up?",
+        "Would a statistical test say the weekly sales of department 95 are higher in holiday weeks?",
+    ],
+)
+def test_a_test_asked_for_in_plain_words_is_a_significance_test(text):
+    request = read_question(text, STORES).as_dict()
+    assert (request["kind"], request["group"]) == ("significance", "IsHoliday")
+    assert request["filters"] == [{"column": "Dept", "op": "=", "value": 95}]
