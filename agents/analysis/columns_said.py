@@ -26,6 +26,8 @@ def without_errand(text: str, schema: Schema) -> str:
     return " " * errand.end() + text[errand.end() :]
 
 
+# "the order lines", "the records": the rows themselves, never a part of a column's name (line_total_usd)
+ROW_NOUNS = re.compile(r"(?:lines?|rows?|records?|entr(?:y|ies)|observations?|transactions?)", re.I)
 PER_COUNT_SAID = re.compile(r"\bper\s+(?:\d{1,3}(?:,\d{3})+|\d+k?)(?![\d,])(\s+\w+)?", re.I)
 
 
@@ -89,6 +91,7 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
         for m in mentions(text, [c["name"] for c in schema.columns])
         if not _names_the_table(text, m, schema)
         and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
+        and not (m.score < 1 and ROW_NOUNS.fullmatch(text[m.start : m.end]))
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)

@@ -325,7 +325,10 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
             request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
     elif request.kind == "share":
         named = [m.column for m in free if m.column in schema.categories]
-        request.group = request.group or (named[0] if named else first_category(schema, free))
+        # "what fraction of the lines are for carbon frames": the shares of the frames, carbon's among them
+        valued = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
+        implied = valued[0] if len(valued) == 1 else first_category(schema, free)
+        request.group = request.group or (named[0] if named else implied)
         request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
         # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
         # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"

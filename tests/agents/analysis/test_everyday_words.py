@@ -659,3 +659,19 @@ def test_a_test_asked_for_in_plain_words_is_a_significance_test(text):
     request = read_question(text, STORES).as_dict()
     assert (request["kind"], request["group"]) == ("significance", "IsHoliday")
     assert request["filters"] == [{"column": "Dept", "op": "=", "value": 95}]
+
+
+FRAMES = Schema("bike_orders", [
+    *BIKES.columns, {"name": "frame", "type": "string", "distinct": 2, "values": ["Aluminum", "Carbon"]}
+], 2466)  # fmt: skip
+
+
+def test_the_rows_said_as_order_lines_are_counted_and_one_value_named_asks_its_groupings_shares():
+    share = read_question("What fraction of the order lines are for carbon frames?", FRAMES).as_dict()
+    assert {key: share[key] for key in ("kind", "group", "measures", "filters")} == {
+        "kind": "share", "group": "frame", "measures": [], "filters": []
+    }  # fmt: skip
+    crossed = read_question("Does the road/mountain mix of the order lines differ between states?", FRAMES).as_dict()
+    assert {key: crossed[key] for key in ("kind", "group", "second")} == {
+        "kind": "crosstab", "group": "state", "second": "bike_type"
+    }  # fmt: skip
