@@ -373,6 +373,7 @@ def _variants(value: str) -> list[str]:
     variants += PEOPLE_WORDS.get(value, [])
     if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
         variants += [MONTHS[value[:3]], value[:3]]
+    variants += [spelt for spelt in _other_spellings(spaced) if spelt != spaced]
     season = SEASON.fullmatch(value)  # "2022-23" is said "22/23", "2022/23", "22-23"
     if season:
         century, first, second = season.groups()
@@ -381,6 +382,16 @@ def _variants(value: str) -> list[str]:
 
 
 SEASON = re.compile(r"(\d\d)(\d\d)[-/](\d\d)")
+# British and American spellings of one word: "aluminium" is the value Aluminum, "centre" Center, "grey" Gray
+SPELLINGS = [(r"ium$", "um"), (r"um$", "ium"), (r"tre$", "ter"), (r"ter$", "tre"), (r"our$", "or"),
+             (r"or$", "our"), (r"is(e|ation)$", r"iz\1"), (r"iz(e|ation)$", r"is\1"), (r"^grey$", "gray"),
+             (r"^gray$", "grey")]  # fmt: skip
+
+
+def _other_spellings(value: str) -> list[str]:
+    if not value.isalpha() or len(value) < 4:
+        return []
+    return [re.sub(pattern, replacement, value) for pattern, replacement in SPELLINGS if re.search(pattern, value)]
 
 
 # How people say the values of a sex column: "men or women" are the rows coded male and female.

@@ -675,3 +675,9 @@ def test_the_rows_said_as_order_lines_are_counted_and_one_value_named_asks_its_g
     assert {key: crossed[key] for key in ("kind", "group", "second")} == {
         "kind": "crosstab", "group": "state", "second": "bike_type"
     }  # fmt: skip
+
+
+@pytest.mark.parametrize(("said", "value"), [("aluminium", "Aluminum"), ("carbon", "Carbon")])
+def test_a_value_is_kept_in_either_spelling(said, value):
+    request = read_question(f"Among the {said} bikes only, what is the mean line total?", FRAMES).as_dict()
+    assert request["filters"] == [{"column": "frame", "op": "=", "value": value}]
