@@ -44,7 +44,8 @@ SPEED = re.compile(
 )
 CHANGING = re.compile(
     r"\b(?:gr[eo]w\w*|ris(?:e|es|ing|en)|rose|gain\w*|increas\w*|declin\w*|decreas\w*|climb\w*|chang\w*|improv\w*"
-    r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of)\b",
+    r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of"
+    r"|add(?:ed|s|ing)|expand\w*)\b",
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
 FALLING = re.compile(r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[iu]nk\w*|cut\w*|los[te]\w*|down)\b", re.I)
@@ -153,10 +154,13 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
     times = [m.column for m in named if m.column in schema.times] or schema.times
     x = per[0] if per else times[0] if times else None
     listed = [f["column"] for f in request.filters if f.get("op") == "in" and isinstance(f.get("value"), list)]
-    said = [m.column for m in named if m.column in schema.categories]
+    # "which nation": a text column said, of many values as countries are, still groups the rates
+    said = [m.column for m in named if m.column in schema.categories or m.column in schema.names("string")]
     names = [m.column for m in named if m.column in {c["name"] for c in schema.columns if c.get("role") == "identifier"}
              or m.column in schema.row_names]  # fmt: skip
-    candidates = [request.group, request.entity, *listed, *said, *names]
+    grouped = [g for g in (request.group, request.entity) if g in said]
+    # a grouping said before one the first reading supposed
+    candidates = [*grouped, *listed, *said, request.group, request.entity, *names]
     if WHOSE.search(text):  # "whose reaction time got worse fastest": each named thing, said or not
         things = [c["name"] for c in schema.columns if c.get("role") == "identifier"] + schema.row_names
         candidates = [*listed, *names, *things, *candidates, *schema.categories]

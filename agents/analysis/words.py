@@ -63,6 +63,7 @@ CONCEPTS = {
     "education": {"education", "educated", "edu", "educ", "schooling"},
     "government": {"government", "gov", "govt"},
     "pressure": {"pressure", "pres"},
+    "country": {"country", "nation", "nationality"},
     # the other side's score: "let in the fewest goals", "clubs that ship more goals" (goals_against)
     "against": {"against", "concede", "conceded", "concedes", "conceding", "let", "ship", "shipped", "allowed"},
 }  # fmt: skip

@@ -681,3 +681,17 @@ def test_the_rows_said_as_order_lines_are_counted_and_one_value_named_asks_its_g
 def test_a_value_is_kept_in_either_spelling(said, value):
     request = read_question(f"Among the {said} bikes only, what is the mean line total?", FRAMES).as_dict()
     assert request["filters"] == [{"column": "frame", "op": "=", "value": value}]
+
+
+def test_which_nation_added_the_most_per_year_asks_each_countrys_rate():
+    energy = Schema("energy", [
+        {"name": "country", "type": "string", "distinct": 79},
+        {"name": "continent", "type": "string", "distinct": 6, "values": ["Africa", "Asia", "Europe"]},
+        {"name": "year", "type": "number", "distinct": 25, "min": 1995, "max": 2019, "role": "time"},
+        {"name": "wind_kwh", "type": "number", "distinct": 900, "min": 0, "max": 5000},
+    ], 1975)  # fmt: skip
+    text = "since 2010 which nation added wind power per head the quickest, kWh per year"
+    request = read_question(text, energy).as_dict()
+    assert {key: request[key] for key in ("kind", "group", "time", "measures")} == {
+        "kind": "rate", "group": "country", "time": "year", "measures": ["wind_kwh"]
+    }  # fmt: skip
