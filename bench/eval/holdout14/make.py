@@ -643,6 +643,8 @@ AMBIGUOUS: list[rules.Ambiguous] = [
     ("h14-amb-etf-best", "factor_etfs", "Which factor fund did best?", [
         ("the highest mean monthly return", "compare", compare("etf", "return_pct")),
         ("the largest rise in price, first month to last", "growth", growth("etf", "month", "close_usd")),
+        ("the steadiest: the lowest standard deviation of the monthly returns", "compare",
+         compare("etf", "return_pct", stat="sd", high=False)),
     ]),
     ("h14-amb-fram-typical-chol", "framingham", "what's a typical cholesterol level in this cohort?", [
         ("the mean total cholesterol", "statistic", statistic("total_chol", "mean")),
@@ -651,7 +653,8 @@ AMBIGUOUS: list[rules.Ambiguous] = [
     ("h14-amb-tmy-nicer", "tmy_daily", "Which station has the nicer weather?", [
         ("the warmer mean daily temperature", "compare", compare("station", "temp_mean_c")),
         ("the sunnier average day", "compare", compare("station", "ghi_kwh_m2")),
-        ("the less cloudy average day", "compare", compare("station", "cloud_tenths", high=False)),
+        ("the milder summer: the cooler mean daily temperature in July", "compare",
+         compare("station", "temp_mean_c", high=False, where="month == 7")),
     ]),
     ("h14-amb-inv-biggest-maker", "inverters", "who's the biggest inverter maker?", [
         ("the most models listed", "share", share("maker")),
