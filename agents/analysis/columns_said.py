@@ -8,7 +8,7 @@ import re
 
 from agents.analysis.phrases import STATISTIC_ONLY, TABLE_WORDS
 from agents.analysis.schema import Schema
-from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, Mention, mentions, split_name, stem
+from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
 
 ERRAND = re.compile(
     r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
@@ -44,7 +44,8 @@ def _per_count_named(text: str, schema: Schema, found: list[Mention]) -> list[Me
 
 
 MONEY_SAID = re.compile(
-    r"\b(?:revenue|dollars?|euros?|spent|spend(?:s|ing)?|takings|turnover|money|(?:total|in) sales)\b", re.I
+    r"\b(?:revenue|dollars?|euros?|spent|spend(?:s|ing)?|takings|turnover|money|(?:total|in) sales|prices?|priced)\b",
+    re.I,
 )
 CURRENCY = re.compile(r"(?:^|_|\b)(?:usd|eur|gbp|dollars?|euros?)(?:$|_|\b)|\$", re.I)
 
@@ -54,8 +55,8 @@ def _money_named(text: str, schema: Schema, found: list[Mention]) -> list[Mentio
     a currency (line_total_usd), when no column of money is named: of several, the amount over a price."""
     said = MONEY_SAID.search(text)
     money = [c for c in schema.measures if CURRENCY.search(c)]
-    if said is None or not money or any(m.column in money for m in found):
-        return found
+    if said is None or not money or any(m.column in money or m.start <= said.start() < m.end for m in found):
+        return found  # a money column named, or the word names a column of its own (price)
     amounts = [c for c in money if AMOUNT_NAME.search(c)] if len(money) > 1 else money
     if len(amounts) != 1:
         return found
@@ -84,6 +85,27 @@ def _other_distance(column: str, distances: set[str]) -> bool:
     return bool(numbers) and not distances & set(numbers)
 
 
+def _unit_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
+    """ "Sunshine on an average day (kWh/m2)": a unit said names the one measure whose name ends in it
+    (ghi_kwh_m2), when the words before it named none of the table's columns for that."""
+    said = [(m.group().lower(), m.start(), m.end()) for m in re.finditer(r"[A-Za-z]+|\d+", text)]
+    tokens = [t for t, _, _ in said]
+    carriers: dict[str, tuple[int, int]] = {}
+    for column in schema.measures:
+        unit = [w for w in split_name(column) if w in UNITS or w.isdigit()]
+        if len(unit) < 2 and not (unit and len(unit[0]) >= 3):
+            continue
+        for i in range(len(tokens) - len(unit) + 1):
+            if tokens[i : i + len(unit)] == unit:
+                carriers[column] = (said[i][1], said[i + len(unit) - 1][2])
+    if len(carriers) != 1:
+        return found
+    ((column, (start, end)),) = carriers.items()
+    if any(m.column == column or m.start <= start < m.end for m in found):
+        return found
+    return [*found, Mention(column, start, end, 1.0, False)]
+
+
 def columns_named(text: str, schema: Schema) -> list[Mention]:
     """The columns the question names, leaving out words that name the table or a period ("monthly")."""
     found = [
@@ -94,6 +116,7 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
         and not (m.score < 1 and ROW_NOUNS.fullmatch(text[m.start : m.end]))
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
+    found = _unit_named(text, schema, found)
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
 
 

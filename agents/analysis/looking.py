@@ -16,6 +16,7 @@ from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import AMOUNT_NAME, Mention, split_name, stem
 
+MAX_LISTED = 100  # the longest list stats.top gives
 DISTANCE = r"m\b|metres?|meters?|km\b|miles?|yards?"  # "the quickest 100 m": an event, not a count
 COUNTED = r"(\d{1,3}|" + "|".join(w for w in NUMBER_WORDS if NUMBER_WORDS[w] >= 2) + r")"
 MISSING = re.compile(
@@ -47,7 +48,7 @@ SPREAD = re.compile(r"\bspread (?:out|of)\b", re.I)  # the shape, unless a stati
 TOP_N = re.compile(
     rf"\b(?:top|bottom|first|last|best|worst|[a-z]+est)[- ]{COUNTED}\b(?!\s*(?:%|percent|per cent|{DISTANCE}))"
     rf"|(?<!of the )(?<!of )(?<!only the )(?<!among the )(?<!only )\b{COUNTED}\s+"
-    r"(?:[\w-]+\s+){0,3}?(?:\w+est|most|least|top|bottom|best|worst)\b"
+    r"(?:[\w()-]+\s+){0,4}?(?:\w+est|most|least|top|bottom|best|worst)\b"
     rf"|\b(?:which|what|list|name|rank)\s+(?:the\s+)?{COUNTED}\b(?!\s*(?:%|percent))",
     re.I,
 )
@@ -89,11 +90,12 @@ def rows_asked(text: str, schema: Schema) -> bool:
 
 def how_many(text: str) -> int | None:
     """The N of "the five densest", "top 10", "which three"."""
-    found = TOP_N.search(text)
-    if found is None:
-        return None
-    said = next(group for group in found.groups() if group)
-    return int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
+    for found in TOP_N.finditer(text):
+        said = next(group for group in found.groups() if group)
+        n = int(said) if said.isdigit() else NUMBER_WORDS[said.lower()]
+        if n <= MAX_LISTED:  # "the S&P 500 closed at its lowest": a name's number, no list of 500
+            return n
+    return None
 
 
 SUPERLATIVE_EST = re.compile(

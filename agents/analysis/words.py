@@ -64,6 +64,7 @@ CONCEPTS = {
     "government": {"government", "gov", "govt"},
     "pressure": {"pressure", "pres"},
     "country": {"country", "nation", "nationality"},
+    "irradiance": {"irradiance", "irradiation", "insolation", "sunshine", "ghi", "dni", "radiation"},
     # the other side's score: "let in the fewest goals", "clubs that ship more goals" (goals_against)
     "against": {"against", "concede", "conceded", "concedes", "conceding", "let", "ship", "shipped", "allowed"},
 }  # fmt: skip
@@ -214,8 +215,9 @@ def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) ->
     if word.stem in STOP:
         return False, False
     again = len(word.text) >= 8 and word.text.startswith("re") and stem(word.text[2:]) == stem_
-    if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_) or _contracted(stem_, word)):
-        return True, False  # "rearrested" names arrested, "survived" survival, "department" Dept
+    shortened = _contracted(stem_, word) or _cut_short(stem_, word)
+    if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_) or shortened):
+        return True, False  # "rearrested" names arrested, "survived" survival, "department" Dept, "cholesterol" chol
     return bool(word.concepts & concepts) and word.stem not in WEAK, False
 
 
@@ -230,6 +232,17 @@ def _contracted(name_word: str, word: Word) -> bool:
         return False
     letters = iter(said)
     return all(letter in letters for letter in name_word)
+
+
+def _cut_short(name_word: str, word: Word) -> bool:
+    """Whether a name's word is the said word cut short, as names write them ("chol" of cholesterol,
+    "phos" of phosphatase, "temp" of temperature): at least three letters, and four or more cut off."""
+    return (
+        len(name_word) >= 3
+        and name_word.isalpha()
+        and len(word.text) >= len(name_word) + 4
+        and (word.text.startswith(name_word))
+    )
 
 
 CLAUSE_BREAK = re.compile(r"[:;?!,]")
