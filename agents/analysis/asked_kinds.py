@@ -99,8 +99,8 @@ def _share_of_a_value(request: Request, schema: Schema, measured: list[str], fir
         return
     kept = [f for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
     sides = [f for f in request.filters if f.get("op") == "in" and f.get("column") in schema.categories]
-    if len(kept) != 1 or kept[0]["column"] == request.group:
-        return
+    if len(kept) != 1 or kept[0]["column"] == request.group or not (sides or request.group):
+        return  # a share of one value needs groups to set side by side
     request.measures, request.share_of = [kept[0]["column"]], str(kept[0]["value"])
     request.filters = [f for f in request.filters if f is not kept[0]]
     if sides and request.group in (None, kept[0]["column"]):

@@ -361,9 +361,27 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
                     break
             else:
                 elsewhere = said_as(str(value), text)
+                if elsewhere is None:
+                    elsewhere = _code_spelt_out(str(value), text)
                 if elsewhere is not None:
                     found.append((column, str(value), elsewhere))
     return sorted(found, key=lambda f: f[2])
+
+
+def _code_spelt_out(value: str, text: str) -> int | None:
+    """Where a code in capitals is said as the word it shortens: "the quality fund" is QUAL, "the momentum
+    fund" MTUM (its letters in order, the first and the last the word's own, or its start)."""
+    if not (value.isalpha() and value.isupper() and 3 <= len(value) <= 5):
+        return None
+    code = value.lower()
+    for match in re.finditer(r"[a-z]+", text.lower()):
+        word = match.group()
+        if len(word) < len(code) + 2 or len(word) > 3 * len(code) or word[0] != code[0]:
+            continue
+        letters = iter(word)
+        if word.startswith(code) or (word[-1] == code[-1] and all(letter in letters for letter in code)):
+            return match.start()
+    return None
 
 
 def _variants(value: str) -> list[str]:

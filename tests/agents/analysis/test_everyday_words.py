@@ -736,3 +736,14 @@ def test_a_number_in_a_name_is_no_list_and_a_list_said_by_number_is_one():
     ], 396)  # fmt: skip
     request = read_question("Since 2000, at which month-end did the S&P 500 close at its lowest?", index)
     assert request.n <= 100
+
+
+def test_a_code_in_capitals_is_kept_when_said_as_the_word_it_shortens():
+    funds = Schema("funds", [
+        {"name": "month", "type": "date", "distinct": 108, "role": "time", "min": "2014-01-31", "max": "2022-12-30"},
+        {"name": "etf", "type": "string", "distinct": 5, "values": ["MTUM", "QUAL", "SIZE", "USMV", "VLUE"]},
+        {"name": "close_usd", "type": "number", "distinct": 500, "min": 20, "max": 180},
+    ], 540)  # fmt: skip
+    for said, code in (("quality", "QUAL"), ("momentum", "MTUM")):
+        request = read_question(f"What was the mean close of the {said} fund?", funds).as_dict()
+        assert request["filters"] == [{"column": "etf", "op": "=", "value": code}]
