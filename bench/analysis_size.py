@@ -255,13 +255,11 @@ def main() -> int:
 
 
 def run(sizes: list[int], repeat: int, wide: bool, folder: Path) -> int:
-    from django.conf import settings
     from django.db import connections
 
     from sessions.access import caller_for_user
     from tests.factories import make_user
 
-    settings.DATASET_QUOTA_BYTES = 8 * 2**30  # a deployment's setting: the default 200 MB holds ~2.5M rows
     user = make_user("bench")
     caller = caller_for_user(user)
     print(f"database: {connections['datasets'].vendor}; best of {repeat}; floor: DuckDB alone in a fresh process "

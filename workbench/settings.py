@@ -102,7 +102,9 @@ DATABASES = {"default": database_from_url(os.environ.get("DATABASE_URL", ""), da
 # Session datasets live apart from the workbench's own tables: a SQLite file of their own, or on
 # PostgreSQL the same database with one schema per session.
 DATASET_QUERY_TIMEOUT_S = 5.0
-DATASET_QUOTA_BYTES = 200 * 1024 * 1024
+# What a session's tables may take in the store: enough for the largest file an upload admits (a 1 GB CSV
+# of 10 million rows takes about 0.8 GB there), and an administrator's setting past that.
+DATASET_QUOTA_BYTES = env_int("WORKBENCH_DATASET_QUOTA_MB", 2 * WORKBENCH_MAX_UPLOAD_MB, minimum=1) * 1024 * 1024
 DATABASES["datasets"] = datasets_database(
     DATABASES["default"], data_dir=DATA_DIR, statement_timeout_s=DATASET_QUERY_TIMEOUT_S
 )

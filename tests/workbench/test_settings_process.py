@@ -41,3 +41,11 @@ def test_a_safety_filter_that_does_not_import_stops_the_start(tmp_path):
     result = run_manage("check", CHAP_SAFETY_FILTER="sessions.safety.no_such_filter", WORKBENCH_DATA_DIR=str(tmp_path))
     assert result.returncode != 0
     assert "(chap_sessions.E001) CHAP_SAFETY_FILTER: 'sessions.safety.no_such_filter' does not import" in result.stderr
+
+
+def test_the_dataset_quota_holds_the_largest_upload_and_an_administrator_sets_it(tmp_path):
+    said = "from django.conf import settings; print(settings.DATASET_QUOTA_BYTES)"
+    default = run_manage("shell", "-c", said, WORKBENCH_MAX_UPLOAD_MB="100", WORKBENCH_DATA_DIR=str(tmp_path))
+    assert default.stdout.split()[-1] == str(200 * 1024 * 1024), default.stderr
+    chosen = run_manage("shell", "-c", said, WORKBENCH_DATASET_QUOTA_MB="50", WORKBENCH_DATA_DIR=str(tmp_path))
+    assert chosen.stdout.split()[-1] == str(50 * 1024 * 1024), chosen.stderr
