@@ -153,6 +153,21 @@ def unfold(report) -> None:
     raise AssertionError("the report folded again each time it was opened")
 
 
+def shown_in(report, target) -> None:
+    """Open ``report`` until ``target`` inside it shows: a write-up arriving live may fold it again between
+    opening it and using what it holds, as it should; a person opens it again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(4):
+        unfold(report)
+        try:
+            target.wait_for(state="visible", timeout=3_000)
+            return
+        except PlaywrightTimeout:  # folded again while it was opened: open it once more
+            continue
+    raise AssertionError("the report folded again each time it was opened")
+
+
 UNDRAWN_LABELS = """() => Array.from(document.querySelectorAll('#map-nodes .node tspan')).filter((t) => {
   const r = t.getBoundingClientRect();
   return !(r.width > 0 && r.height > 0);

@@ -6,7 +6,7 @@ import re
 import pytest
 
 from sessions.models import WorkSession
-from tests.chromium import approve_the_plan, open_page, screenshot, sign_in, start_analysis, unfold
+from tests.chromium import approve_the_plan, open_page, screenshot, shown_in, sign_in, start_analysis
 from tests.factories import make_user
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
@@ -47,12 +47,8 @@ def test_one_analysis_reads_as_a_dozen_legible_nodes(chromium, transactional_db,
         assert page.locator("#thread .markdown table").count() > 0  # Markdown tables are tables
         report = page.locator("#thread article.kind-collaborative_response").first
         section = report.locator("section", has_text="Findings").first
-        findings = ""
-        for _ in range(3):  # a write-up arriving live folds the report again, as it should: then it is reopened
-            unfold(report)  # written up by the scribe: one line that opens
-            findings = " ".join(section.inner_text().split())
-            if findings:
-                break
+        shown_in(report, section)  # written up by the scribe: one line that opens
+        findings = " ".join(section.inner_text().split())
         assert "b has the highest mean yield: 7 (n = 12), 3 more than a (4)." in findings  # b 7 and a 4
         assert "b has the highest mean rain: 12 (n = 12), 2 more than a (10)" in findings
         chart = section.get_by_test_id("chart")

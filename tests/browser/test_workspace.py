@@ -9,7 +9,15 @@ import pytest
 from agents.tokens import token_issue
 from sessions.membership import agent_join
 from sessions.models import WorkSession
-from tests.chromium import off_the_browser_thread, open_page, screenshot, session_with_a_report, sign_in, unfold
+from tests.chromium import (
+    off_the_browser_thread,
+    open_page,
+    screenshot,
+    session_with_a_report,
+    shown_in,
+    sign_in,
+    unfold,
+)
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
 
@@ -165,8 +173,8 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         # The agents' turns end (a write-up arriving later folds the analyst's report again, live).
         nina_page.wait_for_function("() => !document.querySelector('.state-card.state-working')", timeout=60_000)
         report = nina_page.locator("#thread article.kind-collaborative_response").first
-        unfold(report)  # one line if written up, and its second section is below its lead
         section = report.locator("section.heat").nth(1)
+        shown_in(report, section)  # one line if written up, and its second section is below its lead
         section.hover()
         assert section.get_attribute("title").startswith("confidence ")
         screenshot(nina_page, "flow-3-report-heatmap")
@@ -175,6 +183,7 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         nina_page.get_by_test_id("node-details").get_by_text("Analyse the attached sales CSV").first.wait_for()
         screenshot(nina_page, "flow-4-node-details")
 
+        shown_in(report, section.locator(".body p").first)
         section.locator(".body p").first.click(click_count=3)
         nina_page.get_by_test_id("feedback-offer").click()
         panel = nina_page.get_by_test_id("feedback-panel")
