@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.phrases import STATISTIC_ONLY, TABLE_WORDS
+from agents.analysis.phrases import LOW, STATISTIC_ONLY, TABLE_WORDS, statistic_of
 from agents.analysis.schema import Schema
 from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
 
@@ -106,6 +106,34 @@ def _unit_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention
     return [*found, Mention(column, start, end, 1.0, False)]
 
 
+EXTREME_WORD = re.compile(r"\b\w+est\b|\b(?:highest|lowest|maximum|minimum|peak|record)\b", re.I)
+SIBLING_STATISTICS = {"mean": "mean", "avg": "mean", "max": "max", "min": "min", "median": "median"}
+
+
+def _sibling_by_statistic(text: str, schema: Schema, mention: Mention) -> Mention:
+    """ "The hottest temperature reached", "the coldest average daily temperature": of sibling columns
+    told apart by a statistic word (temp_mean_c, temp_max_c, temp_min_c), the one the question's
+    statistic or superlative asks, when its words named none of them over the others."""
+    if mention.score == 1 and not mention.exact:
+        return mention
+    words = split_name(mention.column)
+    told = [i for i, w in enumerate(words) if w in SIBLING_STATISTICS]
+    if len(told) != 1:
+        return mention
+    siblings = {
+        SIBLING_STATISTICS[w]: c
+        for c in schema.measures
+        for w in split_name(c)
+        if w in SIBLING_STATISTICS and [x for x in split_name(c) if x != w] == words[: told[0]] + words[told[0] + 1 :]
+    }
+    asked = statistic_of(text)
+    wanted = asked[0] if asked and asked[0] in siblings else None
+    if wanted is None and EXTREME_WORD.search(text):
+        wanted = "min" if LOW.search(text) else "max"
+    chosen = siblings.get(wanted or "", mention.column)
+    return Mention(chosen, mention.start, mention.end, mention.score, mention.exact)
+
+
 def columns_named(text: str, schema: Schema) -> list[Mention]:
     """The columns the question names, leaving out words that name the table or a period ("monthly")."""
     found = [
@@ -116,7 +144,7 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
         and not (m.score < 1 and ROW_NOUNS.fullmatch(text[m.start : m.end]))
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
-    found = _unit_named(text, schema, found)
+    found = [_sibling_by_statistic(text, schema, m) for m in _unit_named(text, schema, found)]
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
 
 

@@ -183,11 +183,17 @@ class Named:
 
     @classmethod
     def of(cls, name: str) -> Named:
+        words = split_name(name)
+        # "min" is minutes at a name's end (wait_min), the minimum before another unit (temp_min_c)
+        kept = {i for i, w in enumerate(words) if w == "min" and i + 1 < len(words) and words[i + 1] in UNITS}
         parts = [
             p
-            for p in split_name(name)
-            if p not in UNITS and p not in STOP and (not p.isdigit() or YEAR_WORD.fullmatch(p)) and len(p) > 1
-        ] or split_name(name)  # earnings_1974 and earnings_1978 differ by their years
+            for i, p in enumerate(words)
+            if (p not in UNITS or i in kept)
+            and p not in STOP
+            and (not p.isdigit() or YEAR_WORD.fullmatch(p))
+            and len(p) > 1
+        ] or words  # earnings_1974 and earnings_1978 differ by their years
         named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
         if PER_COUNT.search(name) and "rate" not in named.stems:  # marriages_per_1000 is the marriage rate
             named.optional.append("rate")

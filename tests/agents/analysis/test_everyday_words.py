@@ -747,3 +747,26 @@ def test_a_code_in_capitals_is_kept_when_said_as_the_word_it_shortens():
     for said, code in (("quality", "QUAL"), ("momentum", "MTUM")):
         request = read_question(f"What was the mean close of the {said} fund?", funds).as_dict()
         assert request["filters"] == [{"column": "etf", "op": "=", "value": code}]
+
+
+THREE_TEMPERATURES = Schema("weather", [
+    {"name": "date", "type": "date", "distinct": 365, "role": "time", "min": "2005-01-01", "max": "2005-12-31"},
+    {"name": "temp_mean_c", "type": "number", "distinct": 300, "min": -10, "max": 30},
+    {"name": "temp_max_c", "type": "number", "distinct": 300, "min": -5, "max": 36},
+    {"name": "temp_min_c", "type": "number", "distinct": 300, "min": -16, "max": 25},
+    {"name": "wait_min", "type": "number", "distinct": 60, "min": 0, "max": 60},
+], 365)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "measure"),
+    [
+        ("What was the hottest temperature reached on any day?", "temp_max_c"),
+        ("What was the coldest temperature of the year?", "temp_min_c"),
+        ("What was the average daily temperature?", "temp_mean_c"),
+        ("On which date was the hottest day by the day's mean temperature?", "temp_mean_c"),
+        ("How long is the average wait in minutes?", "wait_min"),
+    ],
+)
+def test_siblings_told_apart_by_a_statistic_are_chosen_by_the_statistic_asked(text, measure):
+    assert read_question(text, THREE_TEMPERATURES).as_dict()["measures"][0] == measure
