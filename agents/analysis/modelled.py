@@ -64,7 +64,11 @@ ADJUSTED = re.compile(
 
 
 WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
-MOVES_WITH = re.compile(r"\b(?:up|down|rise|rises|fall|falls)\s+(?:or\s+(?:up|down)\s+)?(?:with|over|as|per)\b", re.I)
+MOVES_WITH = re.compile(
+    r"\b(?:up|down|rise|rises|fall|falls|chang(?:e|es|ed)|increase|increases|decrease|decreases)\s+"
+    r"(?:or\s+(?:up|down|fall|falls)\s+)?(?:with|over|as|per|for each|for every)\b",
+    re.I,
+)  # "how does systolic pressure change per year of age": the first named is the outcome
 
 
 def target_year(text: str, schema: Schema, time: str | None, filters: list[dict[str, Any]]) -> int | None:

@@ -770,3 +770,14 @@ THREE_TEMPERATURES = Schema("weather", [
 )
 def test_siblings_told_apart_by_a_statistic_are_chosen_by_the_statistic_asked(text, measure):
     assert read_question(text, THREE_TEMPERATURES).as_dict()["measures"][0] == measure
+
+
+def test_a_measure_that_changes_per_year_of_another_is_the_outcome():
+    heart = Schema("heart", [
+        {"name": "sex", "type": "string", "distinct": 2, "values": ["female", "male"]},
+        {"name": "age", "type": "number", "distinct": 40, "min": 32, "max": 70},
+        {"name": "sys_bp", "type": "number", "distinct": 200, "min": 80, "max": 290},
+    ], 4434)  # fmt: skip
+    text = "Holding sex constant, how does systolic blood pressure change per year of age? Coefficient please."
+    request = read_question(text, heart).as_dict()
+    assert (request["kind"], request["measures"], request["outcome"]) == ("adjusted", ["age"], "sys_bp")
