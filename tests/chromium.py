@@ -168,6 +168,21 @@ def shown_in(report, target) -> None:
     raise AssertionError("the report folded again each time it was opened")
 
 
+def used_in(report, target, use) -> None:
+    """``use(target)`` (a hover, a click) once ``target`` shows in ``report``, opened again as often as a
+    write-up arriving live folds it in between (each try's ``use`` takes a timeout of 5 s)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(4):
+        shown_in(report, target)
+        try:
+            use(target)
+            return
+        except PlaywrightTimeout:
+            continue
+    raise AssertionError("the report folded again each time it was used")
+
+
 UNDRAWN_LABELS = """() => Array.from(document.querySelectorAll('#map-nodes .node tspan')).filter((t) => {
   const r = t.getBoundingClientRect();
   return !(r.width > 0 && r.height > 0);

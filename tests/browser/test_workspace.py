@@ -14,9 +14,9 @@ from tests.chromium import (
     open_page,
     screenshot,
     session_with_a_report,
-    shown_in,
     sign_in,
     unfold,
+    used_in,
 )
 from tests.factories import make_agent, make_session, make_user
 from tests.sessions import envelopes
@@ -174,8 +174,9 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         nina_page.wait_for_function("() => !document.querySelector('.state-card.state-working')", timeout=60_000)
         report = nina_page.locator("#thread article.kind-collaborative_response").first
         section = report.locator("section.heat").nth(1)
-        shown_in(report, section)  # one line if written up, and its second section is below its lead
-        section.hover()
+        used_in(
+            report, section, lambda shown: shown.hover(timeout=5_000)
+        )  # one line if written up, then below its lead
         assert section.get_attribute("title").startswith("confidence ")
         screenshot(nina_page, "flow-3-report-heatmap")
 
@@ -183,8 +184,7 @@ def test_a_new_user_starts_a_session_with_a_csv_and_works_with_the_agents_live(c
         nina_page.get_by_test_id("node-details").get_by_text("Analyse the attached sales CSV").first.wait_for()
         screenshot(nina_page, "flow-4-node-details")
 
-        shown_in(report, section.locator(".body p").first)
-        section.locator(".body p").first.click(click_count=3)
+        used_in(report, section.locator(".body p").first, lambda shown: shown.click(click_count=3, timeout=5_000))
         nina_page.get_by_test_id("feedback-offer").click()
         panel = nina_page.get_by_test_id("feedback-panel")
         panel.get_by_label("Correct").check()
