@@ -71,11 +71,12 @@ DISTANCE_SAID = re.compile(r"\b(\d{2,5}) ?(?:m|metres?|meters?|km|k|mi|miles?|ya
 def _distance_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
     """ "The slowest 1500 m", "the quickest 100 metres": an event said by its distance names the one
     measure whose name carries that number (run_1500m_s, sprint_100m_s), whatever its other words."""
-    distances = {said.group(1) for said in DISTANCE_SAID.finditer(text)}
-    for said in DISTANCE_SAID.finditer(text):
+    events = list(DISTANCE_SAID.finditer(text))
+    distances = {said.group(1) for said in events}
+    for said in events:
         carrying = [c for c in schema.measures if said.group(1) in split_name(c)]
-        if len(carrying) == 1 and not any(m.column == carrying[0] or m.start <= said.start() < m.end for m in found):
-            found = [*found, Mention(carrying[0], said.start(), said.end(), 1.0, False)]
+        if len(carrying) == 1:
+            found = _added(found, carrying[0], said.start(), said.end())
     # "the quickest 100 metres run" names no run_400m_s by its "run": another event's distance
     return [m for m in found if not distances or not _other_distance(m.column, distances)]
 
@@ -101,6 +102,12 @@ def _unit_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention
     if len(carriers) != 1:
         return found
     ((column, (start, end)),) = carriers.items()
+    return _added(found, column, start, end)
+
+
+def _added(found: list[Mention], column: str, start: int, end: int) -> list[Mention]:
+    """``found`` with the column said at ``start``..``end`` (not word for word), unless it is named already
+    or the words there name another column."""
     if any(m.column == column or m.start <= start < m.end for m in found):
         return found
     return [*found, Mention(column, start, end, 1.0, False)]
