@@ -166,21 +166,28 @@ def rendered(session_id: SessionId, entry: Entry) -> dict[str, Any]:
     return {"by": by, "html": html}
 
 
-async def _shared(session_id: SessionId, entry: Entry) -> dict[str, Any] | None:
-    """The deployment's one rendering of ``entry`` (``rendered``); None with one process, or when it
-    was too large to share."""
+def boards(session_id: SessionId) -> dict[str, str]:
+    """The scheduling board for every role, made once for the deployment as ``rendered`` is."""
+    return {role: board_update(session_id, role) for role in ROLES}
+
+
+async def _shared(key: str, make: Callable[[], Coroutine[Any, Any, dict[str, Any]]]) -> dict[str, Any] | None:
+    """The deployment's one value under ``key`` (a rendering of every role); None with one process, or
+    when it was too large to share. A session's log is append-only: its seq in ``key`` names one message."""
     store = deployment_once()
     if store is None:
         return None
-    key = f"live:{session_id}:{entry.seq}"  # a session's log is append-only: its seq names one message
-    found: dict[str, Any] | None = await store.get(key, lambda: db(rendered)(session_id, entry))
+    found: dict[str, Any] | None = await store.get(key, make)
     return found
 
 
 async def page_fragment(session_id: SessionId, entry: Entry, role: str, caller: Caller) -> str:
     """The workspace page's out-of-band swaps for ``entry``, for a viewer with ``role``."""
     if role in ROLES:
-        shared = await _once.get(("shared", str(session_id), entry.seq), lambda: _shared(session_id, entry))
+        shared = await _once.get(
+            ("shared", str(session_id), entry.seq),
+            lambda: _shared(f"live:{session_id}:{entry.seq}", lambda: db(rendered)(session_id, entry)),
+        )
         if shared is not None:
             acted = bool(shared["by"]) and shared["by"] == viewer_of(caller)
             return str(shared["html"][_variant(role, acted)])
@@ -195,5 +202,12 @@ async def board_fragment(session_id: SessionId, entry: Entry, role: str) -> str 
     """The scheduling board again after a message that changes it (None after any other)."""
     if not await _news(session_id, entry):
         return None
+    if role in ROLES:
+        shared = await _once.get(
+            ("boards", str(session_id), entry.seq),
+            lambda: _shared(f"board:{session_id}:{entry.seq}", lambda: db(boards)(session_id)),
+        )
+        if shared is not None:
+            return str(shared[role])
     key = ("board", str(session_id), entry.seq, role)
     return str(await _once.get(key, lambda: db(board_update)(session_id, role)))

@@ -117,3 +117,41 @@ def test_pages_on_two_servers_send_the_one_stored_rendering_each_for_its_role(tw
     assert sent == ["<p>stored for owner</p>", "<p>stored for editor</p>", "<p>stored for viewer</p>"]
     by_owner, seen_by_editor = invited
     assert re.search(r'id="members"', seen_by_editor) and not re.search(r'id="members"', by_owner)
+
+
+def test_scheduling_views_on_two_servers_send_the_one_stored_board_each_for_its_role(two_servers):
+    from agents.scheduling.acts import task_create
+
+    server_a, server_b = two_servers
+    owner, viewer = make_user("olga"), make_user("vic")
+    session = make_session(owner=owner, members={viewer: "viewer"})
+    agent_in(session, "planner")
+    stored = process_store()
+
+    def plan(title: str) -> int:
+        task_create(session_id=session.pk, caller=caller_for_user(owner), title=title, agent="planner")
+        return WorkSession.objects.get(pk=session.pk).head_seq
+
+    path = f"/ws/sessions/{session.pk}/ui/?view=schedule"
+    cookies = [signed_in(owner), signed_in(viewer)]
+
+    async def scenario():
+        boards = [
+            await open_socket(server, path, Cookie=cookie, Origin=server.url)
+            for server, cookie in zip((server_a, server_b), cookies, strict=True)
+        ]
+        head = await asyncio.to_thread(plan, "Plan it")
+        first = [await asyncio.wait_for(board.recv(), 30) for board in boards]
+        planted = {role: f"<p>board stored for {role}</p>" for role in ROLES}
+        key = f"board:{session.pk}:{head + 1}"
+        await stored.get(key, lambda: asyncio.sleep(0, planted))
+        await asyncio.to_thread(plan, "Plan again")
+        sent = [await asyncio.wait_for(board.recv(), 30) for board in boards]
+        for board in boards:
+            await board.close()
+        await stored.layer.connection(0).delete(stored.prefix + key)
+        return first, sent
+
+    first, sent = asyncio.run(scenario())
+    assert all('id="schedule-board"' in html and "Plan it" in html for html in first)
+    assert sent == ["<p>board stored for owner</p>", "<p>board stored for viewer</p>"]
