@@ -217,11 +217,19 @@ def _two_way(b: dict[str, Any]) -> list[str]:
 
 
 def _rates(b: dict[str, Any]) -> list[str]:
-    t, m = _q(b["time"]), _q(b["measure"])
+    t, m, g = _q(b["time"]), _q(b["measure"]), _q(b["group_by"])
+    period = {"year": "Y", "quarter": "Q", "month": "M", "week": "W"}.get(b.get("period", "day"))
+    x = (
+        [f"x = df[{t}].dt.to_period({period!r}).map(lambda p: p.ordinal)  # one more each period"]
+        if period
+        else [f"x = (df[{t}] - pd.Timestamp('1970-01-01')).dt.days if df[{t}].dtype.kind == 'M' else df[{t}]"]
+    )
+    means = [f"both = both.groupby([{g}, '_x'])[{m}].mean().reset_index()  # each period's mean"] if period else []
     return [
-        f"x = (df[{t}] - pd.Timestamp('1970-01-01')).dt.days if df[{t}].dtype.kind == 'M' else df[{t}]",
+        *x,
         f"both = df.assign(_x=x).dropna(subset=['_x', {m}])",
-        f"groups = both.groupby({_q(b['group_by'])})",
+        *means,
+        f"groups = both.groupby({g})",
         f"slopes = {{key: stats.linregress(part['_x'], part[{m}]).slope for key, part in groups}}",
         "print(pd.Series(slopes).sort_values(ascending=False))",
     ]

@@ -140,7 +140,8 @@ def _forecast(request: Request, measure: str | None) -> Call:
 
 def _rate(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "time": request.time, "measure": _first(request, measure)}
-    return "stats.rates", {**body, "group_by": request.group, **rows(request)}
+    period = {"period": request.period} if request.period != "auto" else {}
+    return "stats.rates", {**body, "group_by": request.group, **period, **rows(request)}
 
 
 def _adjusted(request: Request, measure: str | None) -> Call:
@@ -313,6 +314,8 @@ KINDS: dict[str, Kind] = {
         ("measure", "group"),
         lambda r, statistic, measure: (
             f"how fast {measure} changes per unit of {prose.spoken(r.time)} in each {prose.spoken(r.group)}"
+            if r.period in ("auto", "day")
+            else f"how fast the mean {measure} of each {r.period} changes per {r.period} in each {prose.spoken(r.group)}"
         ),
         _rate,
         lambda r, result, text: model_words.rate(r, result),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agents.analysis.periods import period_of
 from agents.analysis.phrases import FLOW_NAME, RATE_NAME
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
@@ -45,13 +46,22 @@ SPEED = re.compile(
 CHANGING = re.compile(
     r"\b(?:gr[eo]w\w*|ris(?:e|es|ing|en)|rose|gain\w*|increas\w*|declin\w*|decreas\w*|climb\w*|chang\w*|improv\w*"
     r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of"
-    r"|add(?:ed|s|ing)|expand\w*)\b",
+    r"|add(?:ed|s|ing)|expand\w*|warm(?:s|ed|ing)?(?: up)?|cool(?:s|ed|ing)? (?:down|off)|heat(?:s|ed|ing)? up)\b",
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
 FALLING = re.compile(r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[iu]nk\w*|cut\w*|los[te]\w*|down)\b", re.I)
-SLOWLY = re.compile(r"\bslow\w*|\bleast (?:quickly|fast|steeply|affected)\b|\blowest (?:[\w-]+ )?slope\b", re.I)
+SLOWLY = re.compile(
+    r"\bslow\w*|\bleast (?:quickly|fast|steep\w*|affected)\b|\blowest (?:[\w-]+ )?slope\b|\bflatt?e\w*|\bgentlest\b",
+    re.I,
+)
 AS_X = re.compile(r"\bas (?:the |its |their )?$", re.I)  # "as the dose goes up": the rate is per dose
 PER_X = re.compile(r"\bper\s+(?:[\w-]+\s+){0,3}$", re.I)  # "per extra ring", "per extra kilo of weight"
+# "pressure climbs with age": the rate is per year of age
+WITH_X = re.compile(
+    r"\b(?:climb|ris|rose|gr[eo]w|increas|declin|decreas|fall|fell|drop|go(?:es)? up|go(?:es)? down|chang)\w*"
+    r"\s+(?:steadily\s+|faster\s+|more\s+)?with\s+(?:the\s+|its\s+|their\s+)?$",
+    re.I,
+)
 ADJUSTED = re.compile(
     r"\b(?:after|when|once|while|if)\s+(?:you\s+|we\s+)?(?:account\w*|adjust\w*|control\w*|correct\w*|allow\w*)\s+for\b"
     r"|\b(?:controlling|adjusting|accounting|correcting|allowing)\s+for\b|\badjusted for\b"
@@ -152,7 +162,7 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
         m.column
         for m in named
         if m.column in schema.numbers
-        and (PER_X.search(text[: m.start]) or AS_X.search(text[: m.start]))
+        and _rate_is_per(text, text[m.start : m.end])
         and "per" not in split_name(m.column)
     ]
     times = [m.column for m in named if m.column in schema.times] or schema.times
@@ -172,11 +182,22 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
     if x is None or group is None:
         return False
     request.kind, request.time, request.group, request.entity = "rate", x, group, None
+    request.period = period_of(text) if x in schema.names("date") else "auto"  # "the yearly average price"
     request.direction = "low" if SLOWLY.search(text) else "fall" if FALLING.search(text) else request.direction
     request.measures = _measure(request, schema, named, besides={x, group})
     request.filters = [f for f in request.filters if not (f.get("column") == group and f.get("op") == "=")]
     request.missing = [] if request.measures else ["measure"]
     return True
+
+
+def _rate_is_per(text: str, said: str) -> bool:
+    """Whether a column, said so anywhere in ``text`` ("age"), is what a rate is per: "per year of age",
+    "as the dose goes up", "climbs with age"."""
+    return any(
+        pattern.search(text[: found.start()])
+        for found in re.finditer(rf"(?<!\w){re.escape(said)}(?!\w)", text)
+        for pattern in (PER_X, AS_X, WITH_X)
+    )
 
 
 def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:

@@ -64,6 +64,8 @@ CONCEPTS = {
     "government": {"government", "gov", "govt"},
     "pressure": {"pressure", "pres"},
     "country": {"country", "nation", "nationality"},
+    "fund": {"fund", "etf"},  # an exchange-traded fund
+    "ticker": {"ticker", "symbol", "stock"},
     "irradiance": {"irradiance", "irradiation", "insolation", "sunshine", "ghi", "dni", "radiation"},
     # the other side's score: "let in the fewest goals", "clubs that ship more goals" (goals_against)
     "against": {"against", "concede", "conceded", "concedes", "conceding", "let", "ship", "shipped", "allowed"},

@@ -68,3 +68,15 @@ def test_a_forecast_gives_the_line_and_its_interval_and_says_a_long_horizon(ask)
 def test_a_past_period_is_no_forecast(ask):
     past = ask("stats.forecast", {"time": "year", "measure": "weight", "to": "2005"})
     assert past["forecast"] is None and "not after the last period" in past["why"]
+
+
+def test_a_rate_per_year_of_a_date_is_the_slope_of_each_years_mean():
+    lines = ["day,shop,sales"]
+    for year, (a_mean, b_mean) in enumerate([(10, 50), (20, 40), (30, 30)]):
+        for month, wobble in ((1, -4), (6, 0), (12, 4)):  # each year's mean is its middle value
+            lines += [f"{2020 + year}-{month:02d}-15,a,{a_mean + wobble}", f"{2020 + year}-{month:02d}-15,b,{b_mean}"]
+    found = stats_on("s", "\n".join(lines) + "\n")(
+        "stats.rates", {"time": "day", "measure": "sales", "group_by": "shop", "period": "year"}
+    )
+    assert found["per"] == "year" and [g["group"] for g in found["groups"]] == ["a", "b"]
+    assert [g["slope"] for g in found["groups"]] == [10, -10] and [g["n"] for g in found["groups"]] == [3, 3]

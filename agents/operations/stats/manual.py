@@ -18,6 +18,12 @@ OPTIONAL_COLUMN = Param("string", "a column of the table", min_length=1, max_len
 FILTERS = Param("object", "only the rows that match: " + FILTER_DOC, max_depth=FILTER_DEPTH)
 STATISTIC = Param("string", "what to compute per group or period", default="mean", enum=engine.STATISTICS)
 BUCKET = Param("string", "how to bucket a date column", default="auto", enum=("auto", *timeline.PERIODS))
+RATE_PERIOD = Param(
+    "string",
+    "on a date: per day over the rows, or per longer period over each period's mean",
+    default="day",
+    enum=timeline.PERIODS,
+)
 PERCENTILE = Param("number", "the percentile when statistic is percentile", default=50, minimum=0, maximum=100)
 COLUMNS = Param(
     "array",

@@ -86,14 +86,22 @@ def _holt(values: np.ndarray, steps: int) -> float | None:
     return value
 
 
-def rates(frame: pd.DataFrame, time: str, measure: str, group: str) -> dict[str, Any]:
-    """Each group's least-squares slope of the measure on the time column (per day for a date), with its
-    95% interval, steepest first."""
+def rates(frame: pd.DataFrame, time: str, measure: str, group: str, period: str = "day") -> dict[str, Any]:
+    """Each group's least-squares slope of the measure on the time column, with its 95% interval,
+    steepest first. On a date: per day over the rows, or, for a longer ``period``, per period over each
+    period's mean ("regress the yearly average price on the year")."""
     both = frame[[group, time, measure]].dropna()
     dated = not pd.api.types.is_numeric_dtype(both[time])
-    x = (pd.to_datetime(both[time]) - pd.Timestamp("1970-01-01")).dt.days.astype(float) if dated else both[time]
+    moments = pd.to_datetime(both[time]) if dated else both[time]
+    if dated and period != "day":
+        code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W"}[period]
+        index = moments.dt.to_period(code).array.asi8  # the period's ordinal: one more each period
+        both = both.assign(_x=index).groupby([group, "_x"], sort=True)[measure].mean().reset_index()
+    else:
+        x = (moments - pd.Timestamp("1970-01-01")).dt.days.astype(float) if dated else moments
+        both = both.assign(_x=x)
     rows = []
-    for key, part in both.assign(_x=x).groupby(group, sort=True):
+    for key, part in both.groupby(group, sort=True):
         if part["_x"].nunique() < 2:
             continue
         fit = scipy_stats.linregress(part["_x"].astype(float), part[measure].astype(float))
@@ -104,7 +112,9 @@ def rates(frame: pd.DataFrame, time: str, measure: str, group: str) -> dict[str,
     if len(rows) > MAX_GROUPS:
         raise ValueError(f"{group} has {len(rows)} groups; rates are compared for at most {MAX_GROUPS}")
     rows.sort(key=lambda r: -(r["slope"] or 0))
-    return {"time": time, "measure": measure, "group_by": group, "per": "day" if dated else time, "groups": rows}
+    per = (period if period != "day" else "day") if dated else time
+    result = {"time": time, "measure": measure, "group_by": group, "per": per, "groups": rows}
+    return result | ({"period": period} if dated and period != "day" else {})
 
 
 def regress(frame: pd.DataFrame, outcome: str, variable: str, controls: list[str], numeric: set[str]) -> dict[str, Any]:

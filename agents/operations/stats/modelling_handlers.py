@@ -42,7 +42,7 @@ def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     roles = {"time": time, "measure": measure, "group_by": group}
     frame = role_frame(call.context.session_id, params, roles, ("measure",))
     try:
-        result = modelling.rates(frame, time, measure, group)
+        result = modelling.rates(frame, time, measure, group, params["period"])
     except ValueError as error:
         raise _refused(error, {"group_by": group}) from None
     bars = [{"group": str(g["group"]), "slope": g["slope"]} for g in result["groups"] if g["slope"] is not None]

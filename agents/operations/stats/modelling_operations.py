@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import modelling_handlers
-from agents.operations.stats.manual import BUCKET, COLUMN, COLUMNS, FILTERS, STATISTIC, period, query
+from agents.operations.stats.manual import BUCKET, COLUMN, COLUMNS, FILTERS, RATE_PERIOD, STATISTIC, period, query
 
 MODELLING = (
     query(
@@ -46,9 +46,17 @@ MODELLING = (
         "stats.rates",
         "How fast a measure changes over time in each group: the least-squares slope of the measure on the time "
         "column (per day for a date, per unit of a number column such as a year or a day count) per group, with its "
-        "95% interval, n and R squared, steepest first. Comes with a bar chart (Vega-Lite).",
+        "95% interval, n and R squared, steepest first; on a date with a longer period, each period's mean per "
+        "period. Comes with a bar chart (Vega-Lite).",
         modelling_handlers.rates,
-        {"table": TABLE, "time": COLUMN, "measure": COLUMN, "group_by": COLUMN, "filters": FILTERS},
+        {
+            "table": TABLE,
+            "time": COLUMN,
+            "measure": COLUMN,
+            "group_by": COLUMN,
+            "filters": FILTERS,
+            "period": RATE_PERIOD,
+        },
         {"table": "monthly", "time": "month", "measure": "sales", "group_by": "shop"},
         {
             "table": "monthly",

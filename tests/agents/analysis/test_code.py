@@ -1,9 +1,13 @@
-"""The filters of the dataset store's language written as pandas masks keep the rows the store keeps."""
+"""The code under an answer: the filters of the dataset store's language written as pandas masks keep the
+rows the store keeps, and a rate per year of a date is the slope of each year's mean, as stats.rates has it."""
+
+import subprocess
+import sys
 
 import pandas as pd
 import pytest
 
-from agents.analysis.code import mask
+from agents.analysis.code import mask, reproduction
 
 ROWS = pd.DataFrame(
     {
@@ -30,3 +34,18 @@ ROWS = pd.DataFrame(
 def test_a_filter_keeps_the_same_rows_in_pandas(condition, kept):
     df = ROWS
     assert list(df[eval(mask(condition))].index) == kept  # the generated code is what is tested
+
+
+def test_the_code_of_a_rate_per_year_prints_the_slope_of_each_years_mean(tmp_path):
+    rows = [("2020-01-15", "a", 6), ("2020-12-15", "a", 14), ("2021-06-15", "a", 20), ("2022-06-15", "a", 30)]
+    pd.DataFrame(rows, columns=["day", "shop", "sales"]).to_csv(tmp_path / "s.csv", index=False)
+    file = {
+        "path": "s.csv",
+        "dialect": {"separator": ",", "decimal": ".", "thousands": None, "encoding": "utf-8"},
+        "columns": [{"name": "day", "type": "date"}, {"name": "shop", "type": "string"},
+                    {"name": "sales", "type": "number"}],
+    }  # fmt: skip
+    body = {"table": "s", "time": "day", "measure": "sales", "group_by": "shop", "period": "year"}
+    script = reproduction("stats.rates", body, file)
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert ran.stdout.split()[:2] == ["a", "10"]  # yearly means 10, 20, 30: 10 a year
