@@ -137,7 +137,8 @@ def _significance(b: dict[str, Any]) -> list[str]:
             "print(stats.chi2_contingency(table, correction=False))",
         ]
     independent = [
-        f"if pd.api.types.is_numeric_dtype(df[{m}]):",
+        f"zero_one = set(df[{m}].dropna().unique()) == {{0, 1}}  # a yes/no coded 1/0: tested as shares",
+        f"if pd.api.types.is_numeric_dtype(df[{m}]) and not zero_one:",
         f"    samples = [part.dropna() for _, part in df.groupby({g})[{m}]]",
         f"    print(df.groupby({g})[{m}].agg(['count', 'mean', 'std', 'median']))",
         "    if len(samples) == 2:",

@@ -91,7 +91,7 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     named: dict[str, bool] = {}  # each used column the question names: whether in full and as such
     unused_columns: list[str] = []
     for mention in request.said.columns:
-        if mention.column in used or (mention.score == 1 and mention.column in schema.row_names):
+        if mention.column in used or (mention.score == 1 and mention.column in schema.rows_named_by):
             taken.append((mention.start, mention.end))  # "of any municipality": the rows themselves
             named[mention.column] = named.get(mention.column, False) or (mention.exact and mention.score == 1)
         elif mention.score == 1 and mention.column not in unused_columns:
@@ -268,7 +268,9 @@ def _names_a_value(word: str, text: str, schema: Schema) -> bool:
     """A left-over word that names a value of a grouping column, or a name said with a capital mid-sentence
     ("Pennsylvania"): very likely a filter the reading dropped."""
     values = {stem(str(v)) for values in schema.values().values() for v in values if isinstance(v, str)}
-    if stem(word) in values or stem(word).removesuffix("ern") in values:  # "western" rows of "west"
+    if any(word.lower().removesuffix(end) in values for end in ("ern", "erly")):  # "western", "westerly": "west"
+        return True
+    if stem(word) in values:
         return True
     at = text.find(word)
     return word.istitle() and at > 0 and not re.search(r"[.?!:]\s*$", text[:at])

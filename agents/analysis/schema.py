@@ -91,6 +91,11 @@ class Schema:
         categories = set(self.categories)
         return [c["name"] for c in self.columns if c["type"] == "string" and c["name"] not in categories]
 
+    @property
+    def rows_named_by(self) -> list[str]:
+        """The columns whose name is what the rows are ("how many patients" of a patient number column)."""
+        return [*self.row_names, *(c["name"] for c in self.columns if c.get("role") == "identifier")]
+
     def _unique(self) -> int:
         """A text column with a value for every row names the rows (students, states): it groups nothing."""
         return self.rows - 1 if self.rows > 2 else MAX_GROUPS

@@ -52,7 +52,8 @@ def _figures(result: dict[str, Any], measure: str) -> str:
     groups, difference = result["groups"], result.get("difference")
     if "share_of" in result:
         shares = " against ".join(f"{percentage(g['percent'])}% of {g['group']}" for g in groups[:2])
-        said = f"{shares} have {measure} {result['share_of']}"
+        coded_yes = str(result["share_of"]) in ("1", "1.0")  # a yes/no coded 1/0: "have any chd"
+        said = f"{shares} have {measure}" + ("" if coded_yes else f" {result['share_of']}")
         if difference and len(groups) == 2:
             low, high = difference["ci95"]
             said += f", {figure(difference['value'])} points apart (95% CI {figure(low)} to {figure(high)})"

@@ -13,14 +13,14 @@ pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 @pytest.fixture
 def ask():
     rng = np.random.default_rng(11)
-    lines = ["diet,site,weight,gain,smoker"]
+    lines = ["diet,site,weight,gain,smoker,smokes"]
     for i in range(240):
         diet = "abc"[i % 3]
         site = "north" if i % 2 else "south"
         weight = rng.normal({"a": 60, "b": 60.5, "c": 70}[diet], 5)
         gain = rng.normal(10, 3)  # the same at every site
         smoker = "yes" if rng.random() < (0.6 if site == "north" else 0.2) else "no"
-        lines.append(f"{diet},{site},{weight:.3f},{gain:.3f},{smoker}")
+        lines.append(f"{diet},{site},{weight:.3f},{gain:.3f},{smoker},{int(smoker == 'yes')}")
     on = stats_on("diets", "\n".join(lines) + "\n")
     return lambda body: on("stats.significance", body)
 
@@ -57,6 +57,13 @@ def test_a_yes_no_measure_is_tested_as_shares(ask):
     assert answer["share_of"] == "yes"
     assert [g["group"] for g in answer["groups"]] == ["north", "south"]
     assert answer["difference"]["higher"] == "north" and answer["chart"]["mark"]["type"] == "bar"
+
+
+def test_a_yes_no_coded_1_0_is_tested_as_the_share_of_1(ask):
+    coded, said = ask({"measure": "smokes", "group_by": "site"}), ask({"measure": "smoker", "group_by": "site"})
+    assert coded["test"]["name"] == "chi-square test" and coded["share_of"] == 1
+    assert [g["percent"] for g in coded["groups"]] == [g["percent"] for g in said["groups"]]
+    assert coded["test"]["p_value"] == pytest.approx(said["test"]["p_value"])
 
 
 def test_a_share_of_one_value_of_a_grouping_is_tested_against_its_other_values(ask):

@@ -136,3 +136,9 @@ def test_a_trials_arm_is_its_treatment_column():
         {"site", "intervention"},
         "low",
     )
+
+
+def test_the_rows_named_by_their_number_column_are_no_column_left_unused():
+    reading = reading_of("How many counties have no tax per capita value?")
+    assert reading.line == "the missing values of tax per capita"
+    assert reading.said() == []
