@@ -315,7 +315,8 @@ KINDS: dict[str, Kind] = {
         lambda r, statistic, measure: (
             f"how fast {measure} changes per unit of {prose.spoken(r.time)} in each {prose.spoken(r.group)}"
             if r.period in ("auto", "day")
-            else f"how fast the mean {measure} of each {r.period} changes per {r.period} in each {prose.spoken(r.group)}"
+            else f"how fast the mean {measure} of each {r.period} changes per {r.period} "
+            f"in each {prose.spoken(r.group)}"
         ),
         _rate,
         lambda r, result, text: model_words.rate(r, result),

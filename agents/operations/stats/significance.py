@@ -38,8 +38,8 @@ def significance(
 ) -> dict[str, Any]:
     """The test of ``measure`` between the groups of ``group``; a measure that is not ``numeric``, or is
     coded 1/0, is tested as proportions: of its value ``share_of`` against all its others, or else it
-    must have two values (yes/no; of 1/0, the share of 1). With ``pair_by`` naming each row's subject, two groups holding the same subjects once each
-    are tested as pairs."""
+    must have two values (yes/no; of 1/0, the share of 1). With ``pair_by`` naming each row's subject, two
+    groups holding the same subjects once each are tested as pairs."""
     result: dict[str, Any] = {"measure": measure, "group_by": group, "alpha": ALPHA}
     zero_one = numeric and set(frame[measure].dropna().unique()) == {0, 1}  # a yes/no coded 1/0: its share of 1
     if not numeric or share_of is not None or zero_one:
