@@ -365,6 +365,7 @@ OWN_WORDS = {
     "adjusted": (modelled.ADJUSTED,),
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
+CROSS_TABBED = re.compile(r"\bcross-?tab\w*|\bcontingency table", re.I)  # a cross-tab asked by name
 SIGNED = re.compile(r"\b(?:positive|negative)\w*", re.I)
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
 SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|over|per)\b", re.I)
@@ -420,7 +421,9 @@ def asked_of(
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"
     signed = SIGNED.search(text) and request.kind == "association"  # "positively or negatively": a correlation
-    if looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"):
+    if CROSS_TABBED.search(text) or (
+        looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences")
+    ):
         return None if signed else "crosstab"
     return ranked_kind(request, text, said)
 

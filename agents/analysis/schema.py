@@ -134,6 +134,6 @@ def coded(column: dict[str, Any]) -> bool:
 CODE_NAMES = re.compile(
     r"code|level|class|type|group|region|sex|gender|status|categor|flag|tier|zone|segment|cluster|cohort|bracket"
     r"|party|band|quintile|decile|kind|origin|species|area_id|district|site|store|branch|clinic|cent(?:er|re)|station"
-    r"|hospital|team",
+    r"|hospital|team|stage|grade|educ",
     re.I,
 )

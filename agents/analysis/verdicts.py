@@ -105,6 +105,12 @@ def _strength(v: float | None) -> str:
     return "a strong" if v >= 0.5 else "a moderate" if v >= 0.3 else "a weak" if v >= 0.1 else "a negligible"
 
 
+def _valued(column: str, value: Any) -> str:
+    """A value that says nothing alone ("1", "no") with its column's name: "stage 1", "hepatomegaly no"."""
+    bare = str(value).lower() in ("yes", "no", "true", "false") or str(value).replace(".", "", 1).isdigit()
+    return f"{column} {value}" if bare else str(value)
+
+
 def crosstab(request: Request, result: dict[str, Any]) -> list[str]:
     """Whether two categories are related: the test's verdict first, with Cramér's V and the pair most
     over-represented."""
@@ -116,8 +122,9 @@ def crosstab(request: Request, result: dict[str, Any]) -> list[str]:
         over = result["over_represented"]
         lead = (
             f"**{first.capitalize()} and {second} are associated** (chi-square test, {p_value(test['p_value'])}; "
-            f"Cramér's V = **{figure(v)}**, {_strength(v)} association): {over['column']} is most over-represented "
-            f"among {over['row']}, {figure(over['observed_over_expected'])} times what independence would give"
+            f"Cramér's V = **{figure(v)}**, {_strength(v)} association): {_valued(second, over['column'])} is most "
+            f"over-represented among {_valued(first, over['row'])}, {figure(over['observed_over_expected'])} times "
+            "what independence would give"
         )
     else:
         lead = (

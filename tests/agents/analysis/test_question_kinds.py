@@ -73,6 +73,11 @@ def read(text):
          {"kind": "two_factor", "group": "origin", "second": "model_year", "measures": ["mpg"]}),
         ("Whose mpg improved fastest per model year?",
          {"kind": "rate", "group": "model", "time": "model_year", "measures": ["mpg"]}),
+        ("cross-tab fuel against gearbox (automatic): independent?",
+         {"kind": "crosstab", "group": "fuel", "second": "automatic"}),
+        ("Which origin-and-fuel group has the highest mean price?",
+         {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["price_eur"]}),
+        ("How many cars have no mpg value?", {"kind": "missing", "measures": ["mpg"]}),
     ],
 )  # fmt: skip
 def test_each_kind_is_read_from_its_own_words(text, expected):

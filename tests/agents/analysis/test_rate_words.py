@@ -47,3 +47,13 @@ def test_the_flattest_slope_of_the_yearly_average_is_the_slowest_rate_per_year()
     assert _rate(text, FUNDS) == {
         "kind": "rate", "measures": ["close_usd"], "time": "month", "group": "etf", "period": "year", "direction": "low"
     }  # fmt: skip
+
+
+def test_a_measure_that_varies_significantly_by_a_numbered_stage_is_tested_between_the_stages():
+    trial = Schema("trial", [
+        {"name": "albumin", "type": "number", "distinct": 300, "min": 1.9, "max": 4.6},
+        {"name": "stage", "type": "number", "distinct": 4, "min": 1, "max": 4, "values": [1, 2, 3, 4]},
+        {"name": "age", "type": "number", "distinct": 300, "min": 26, "max": 78},
+    ], 312)  # fmt: skip
+    request = read_question("does albumin vary significantly by histologic stage?", trial)
+    assert (request.kind, request.measures, request.group) == ("significance", ["albumin"], "stage")
