@@ -261,7 +261,7 @@ COMBINATION = re.compile(
     r"|\bcross(?:ed)? with\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
     r"|(?<!month)(?<!year)(?<!week)(?<!day)(?<!quarter)-by-"  # "the school-by-grade groups", not "month-by-month"
-    r"|\w\s*-and-\s*(?:\w+\s+){0,2}?(?:groups?|combinations?|cells?|subgroups?|categor(?:y|ies))\b"  # "sex-and-age group"
+    r"|\w\s*-and-\s*(?:\w+\s+){0,2}?(?:groups?|combinations?|cells?|subgroups?|categor\w*)\b"  # "age-and-sex groups"
     r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
     re.I,
 )
