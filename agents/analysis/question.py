@@ -168,7 +168,9 @@ def read_question(text: str, schema: Schema) -> Request:
     free = [m for m in free if not _things_counted(text, m)]  # "most of these bills": the bills counted
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
-    numbers = [m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times]
+    numbers = list(
+        dict.fromkeys(m.column for m in ranked if m.column in schema.numbers and m.column not in schema.times)
+    )
     # "at the 1 mg dose": a column kept at one value measures nothing, when another is named
     held = {f.column for f in number_found if f.condition.get("op") == "="}
     numbers = [n for n in numbers if n not in held] or numbers
@@ -228,7 +230,7 @@ def read_question(text: str, schema: Schema) -> Request:
     ]  # a period ("over 2001-2017") is never the measure
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
     _assign(request, text, schema, [m for m in free if m.column not in valued])
-    superlative = any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
+    superlative = _superlative(text)
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     plain_extreme = request.kind == "statistic" and (not statistic or extreme_of_means)
     extreme = plain_extreme and (MOST.search(unnamed) or superlative)
@@ -396,12 +398,18 @@ def _reconsider(request: Request, text: str, schema: Schema, free: list[Mention]
         and not request.filters
         and statistic_of(text) is None
         and not MOST.search(text)  # "the lowest starting wage any of the restaurants pays": one extreme
+        and not _superlative(text)  # "hottest temperature reached, in Celsius": one extreme of one measure
     ):
         request.kind, request.pair = "association", True
         # "do better-looking instructors get higher evaluations": the one said first goes with the other
         first_said = {m.column: m.start for m in reversed(free)}
         said_first, other = sorted(request.measures[:2], key=lambda c: first_said.get(c, len(text)))
         request.measures, request.outcome = [said_first], other
+
+
+def _superlative(text: str) -> bool:
+    """ "The hottest", "the lowest": one extreme asked."""
+    return any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
 
 
 _NEEDS = {

@@ -1,0 +1,18 @@
+"""One extreme of one measure, asked in everyday words: the unit said after it names no second measure."""
+
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+
+STATIONS = Schema("stations", [
+    {"name": "station", "type": "string", "distinct": 2, "values": ["Greensboro", "Sand Point"]},
+    {"name": "date", "type": "date", "distinct": 365, "role": "time", "min": "2005-01-01", "max": "2005-12-31"},
+    {"name": "temp_mean_c", "type": "number", "distinct": 300, "min": -10, "max": 30},
+    {"name": "temp_max_c", "type": "number", "distinct": 300, "min": -5, "max": 36},
+    {"name": "temp_min_c", "type": "number", "distinct": 300, "min": -20, "max": 25},
+    {"name": "wind_ms", "type": "number", "distinct": 300, "min": 0, "max": 20},
+], 730)  # fmt: skip
+
+
+def test_the_hottest_temperature_in_celsius_is_one_measure_of_the_daily_maxima_not_a_pair():
+    request = read_question("Hottest temperature reached on any day at either station, in Celsius?", STATIONS)
+    assert request.kind != "association" and not request.pair and request.measures == ["temp_max_c"]
