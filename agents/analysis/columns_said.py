@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.phrases import LOW, STATISTIC_ONLY, TABLE_WORDS, statistic_of
+from agents.analysis.phrases import LOW, ROW_NOUNS, STATISTIC_ONLY, TABLE_WORDS, statistic_of
 from agents.analysis.schema import Schema
 from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
 
@@ -27,7 +27,6 @@ def without_errand(text: str, schema: Schema) -> str:
 
 
 # "the order lines", "the records": the rows themselves, never a part of a column's name (line_total_usd)
-ROW_NOUNS = re.compile(r"(?:lines?|rows?|records?|entr(?:y|ies)|observations?|transactions?)", re.I)
 PER_COUNT_SAID = re.compile(r"\bper\s+(?:\d{1,3}(?:,\d{3})+|\d+k?)(?![\d,])(\s+\w+)?", re.I)
 
 

@@ -357,6 +357,7 @@ OWN_WORDS = {
     "outliers": (looking.OUTLIERS,),
     "distribution": (looking.DISTRIBUTION, looking.SPREAD),
     "top": (looking.TOP_N,),
+    "share": (looking.TOP_N,),  # "which three makers have the most models": the three most common
     "which_row": (looking.WHEN,),
     "two_factor": (looking.COMBINATION,),
     "crosstab": (looking.RELATED,),

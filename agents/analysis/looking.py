@@ -143,7 +143,8 @@ def _rows_label(schema: Schema, named: list[Mention], *, besides: list[str]) -> 
 def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text: str, said: str) -> None:
     """ "The five densest elements" lists rows; "which 5 sub-categories bring in the most" ranks groups,
     each group's rows combined by the question's statistic (``text`` has the columns named blanked out,
-    ``said`` is as it was said)."""
+    ``said`` is as it was said); "which three makers have the most models", of no measure, counts rows."""
+    counted = request.kind == "share"  # the first reading counted rows: no measure was named
     request.kind, request.n = "top", n
     kept = {f.get("column") for f in request.filters if f.get("op") == "="}
     kept_one = request.group in kept
@@ -171,6 +172,9 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
             request.combine = asked[0] if asked[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
     request.group = None
     _one_measure(request, schema)
+    if counted and not request.measures and request.label in [*schema.categories, *schema.names("string")]:
+        request.kind, request.group, request.label, request.missing = "share", request.label, None, []
+        return
     _added_up(request, schema, text)
 
 

@@ -272,6 +272,9 @@ SET_ASIDE = re.compile(
 
 
 # "the most senators", "the fewest orders": a count of rows, where "the best" or "the strongest" ranks a measure
+# the rows themselves, as a question calls them: "order lines", "the most models on the list"
+ROW_NOUNS = re.compile(r"(?:lines?|rows?|records?|entr(?:y|ies)|observations?|transactions?|models|listings?)", re.I)
+COUNTED_ROWS = re.compile(rf"\b(?:most|fewest|least|more|fewer)\s+{ROW_NOUNS.pattern}\b", re.I)
 COUNTED = re.compile(r"\b(?:most|fewest|least|more|fewer)\s+(?!\w+(?:est|ly)\b)(?!of\b)\w+", re.I)
 COUNTS = re.compile(r"\b(?:how many|number of|count\w*|most (?:often|frequent\w*)|frequent\w*)\b", re.I)
 
@@ -281,7 +284,7 @@ def rows_asked(text: str) -> str | None:
     share"), "implied" ("the most orders": a count, unless the orders are the measure), or None ("the
     best feed", "the strongest month"). One decision for the reader of the question (which counts on
     "implied") and for the doubt of its reading (which doubts anything short of "said")."""
-    if COUNTS.search(text) or SHARE.search(text):
+    if COUNTS.search(text) or SHARE.search(text) or COUNTED_ROWS.search(text):
         return "said"
     return "implied" if COUNTED.search(text) else None
 

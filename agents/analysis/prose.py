@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from agents.analysis.condition_words import condition_words
+from agents.analysis.looking import how_many
 from agents.analysis.request import Request
 from agents.operations.stats.charts import label, percentage
 
@@ -304,6 +305,14 @@ def share(request: Request, result: dict[str, Any], text: str) -> list[str]:
             f"**{chosen['value']}** has the {'smallest' if which == 'least' else 'largest'} share of the total "
             f"{spoken(result['weight'])}: **{percentage(chosen['percent'])}%** ({figure(chosen['amount'])} of "
             f"{figure(result['total'])})."
+        )
+    elif which == "most" and (how_many(text) or 0) > 1 and len(rows) > 1:  # "which three makers have the most"
+        first, *others = rows[: how_many(text)]
+        listed = ", ".join(f"{r['value']} ({figure(r['amount'])}, {percentage(r['percent'])}%)" for r in others)
+        lead = (
+            f"The {len(others) + 1} {group} values with the most rows: **{first['value']}** "
+            f"(**{figure(first['amount'])}**, {percentage(first['percent'])}%), then {listed}, of "
+            f"{figure(result['total'])} rows."
         )
     else:
         lead = (

@@ -64,6 +64,7 @@ CONCEPTS = {
     "government": {"government", "gov", "govt"},
     "pressure": {"pressure", "pres"},
     "country": {"country", "nation", "nationality"},
+    "maker": {"maker", "manufacturer", "brand", "vendor", "producer", "mfr"},
     "fund": {"fund", "etf"},  # an exchange-traded fund
     "ticker": {"ticker", "symbol", "stock"},
     "irradiance": {"irradiance", "irradiation", "insolation", "sunshine", "ghi", "dni", "radiation"},

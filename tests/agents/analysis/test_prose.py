@@ -57,3 +57,13 @@ def test_an_improvement_said_as_a_drop_asks_for_the_largest_fall():
     result = timeline.growth(SHOPS, "shop", "year", "sales")
     text = "Where did the rate improve the most, i.e. drop by the largest percentage?"
     assert prose.growth(Request("growth", "shops"), result, text)[0].startswith("**b**")
+
+
+def test_the_n_most_common_asked_are_all_in_the_lead():
+    categories = [{"value": v, "amount": a, "percent": a / 5} for v, a in (("ABB", 302), ("SMA", 172), ("Fronius", 26))]
+    result = {"column": "maker", "weight": None, "total": 500, "categories": categories}
+    lead = prose.share(
+        Request(kind="share", table="inverters"), result, "Which two manufacturers have the most models?"
+    )[0]
+    assert lead.startswith("The 2 maker values with the most rows: **ABB** (**302**, 60.4%), then SMA (172, 34.4%)")
+    assert "Fronius" not in lead

@@ -78,6 +78,7 @@ def read(text):
         ("Which origin-and-fuel group has the highest mean price?",
          {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["price_eur"]}),
         ("How many cars have no mpg value?", {"kind": "missing", "measures": ["mpg"]}),
+        ("Which two origins have the most entries?", {"kind": "share", "group": "origin", "measures": []}),
     ],
 )  # fmt: skip
 def test_each_kind_is_read_from_its_own_words(text, expected):
