@@ -326,7 +326,12 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:
             request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
     elif request.kind == "share":
-        named = [m.column for m in free if m.column in schema.categories]
+        # "which manufacturer": a text column named in full groups the shares, of however many values
+        named = [
+            m.column
+            for m in free
+            if m.column in schema.categories or (m.score == 1 and m.column in schema.names("string"))
+        ]
         # "what fraction of the lines are for carbon frames": the shares of the frames, carbon's among them
         valued = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
         implied = valued[0] if len(valued) == 1 else first_category(schema, free)
@@ -338,6 +343,7 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
         summed = SHARE_OF_TOTAL.search(text) or request.statistic == "sum"  # "of all the viewing summed up"
         full = {m.column for m in free if m.score == 1} if not summed else set(request.measures)
         plain = [m for m in request.measures if m not in schema.categories and m != request.group and m in full]
+        plain.sort(key=lambda m: bool(LEVEL_NAME.search(m)))  # "the AC ratings added up": watts, not volts
         sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
         request.weight = plain[0] if plain else sole
     else:
@@ -410,6 +416,10 @@ def _reconsider(request: Request, text: str, schema: Schema, free: list[Mention]
 def _superlative(text: str) -> bool:
     """ "The hottest", "the lowest": one extreme asked."""
     return any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
+
+
+# a level, which adding up across rows means nothing for: a voltage, a temperature, a percentage, a score
+LEVEL_NAME = re.compile(r"(?:^|_)(?:v|volts?|voltage|temp\w*|pct|percent\w*|ratio|rate|index|score|age)(?:_|$)", re.I)
 
 
 _NEEDS = {

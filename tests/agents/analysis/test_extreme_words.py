@@ -1,4 +1,5 @@
-"""One extreme of one measure, asked in everyday words: the unit said after it names no second measure."""
+"""One extreme of one measure, and the share of a total, asked in everyday words: the unit said after a
+measure names no second one; a grouping named in full groups the shares."""
 
 from agents.analysis.question import read_question
 from agents.analysis.schema import Schema
@@ -16,3 +17,15 @@ STATIONS = Schema("stations", [
 def test_the_hottest_temperature_in_celsius_is_one_measure_of_the_daily_maxima_not_a_pair():
     request = read_question("Hottest temperature reached on any day at either station, in Celsius?", STATIONS)
     assert request.kind != "association" and not request.pair and request.measures == ["temp_max_c"]
+
+
+def test_a_share_by_a_text_column_of_many_values_named_in_full_is_grouped_by_it():
+    inverters = Schema("inverters", [
+        {"name": "maker", "type": "string", "distinct": 177},
+        {"name": "grid_support", "type": "string", "distinct": 2, "values": ["no", "yes"]},
+        {"name": "ac_voltage", "type": "number", "distinct": 40, "min": 110, "max": 600},
+        {"name": "ac_power_w", "type": "number", "distinct": 900, "min": 100, "max": 900000},
+    ], 3264)  # fmt: skip
+    text = "Adding up the AC power of every listed model, which maker accounts for the biggest chunk of the total?"
+    request = read_question(text, inverters)
+    assert (request.kind, request.group, request.weight) == ("share", "maker", "ac_power_w")
