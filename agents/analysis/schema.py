@@ -19,6 +19,8 @@ IDENTIFIER = re.compile(
     # "customer_id", "PassengerId", "row index"; never a word that ends so ("turkey", "paid", "price_index")
     r"(?i:(?:^|[_ .])(?:id|idx|key|uuid)$|^(?:row[_ ]?)?index$)|[a-z](?:ID|Id|Key|Idx|UUID)$"
     r"|^(?:row|record)_?(?:no|num|number)$"
+    # "RANDID", "CUSTID": a name in capitals ending in ID, never a word that ends so ("PAID", "HUMID")
+    r"|^(?!(?:UN|PRE)?PAID$|AVOID$|(?:IN)?VALID$|SOLID$|LIQUID$|HUMID$|RAPID$|ACID$|FLUID$|HYBRID$|RIGID$|LIPID$)[A-Z]{2,}ID$"
     r"|[A-Za-z][ _.](?:[Nn]o|[Nn]r|#)\.?$"  # "Instructor No", "store_nr": numbered things ("Sunspot Number" counts)
     r"|(?i:(?:^|[_ ])(?:fips|zip|zipcode|postcode|isbn|ssn)(?:[_ ]?code)?$)"  # "County FIPS": a code names places
 )

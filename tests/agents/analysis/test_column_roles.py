@@ -46,3 +46,10 @@ def test_roles(given, rows, role):
 def test_a_role_a_person_named_wins_and_says_so():
     roles = roles_of([column("replies", distinct=15, high=15), column("price")], 300, {"replies": "identifier"})
     assert roles == {"replies": ("identifier", "you said so"), "price": ("measure", "numbers")}
+
+
+def test_a_name_in_capitals_ending_in_id_is_an_identifier_a_word_ending_so_is_not():
+    from agents.analysis.schema import IDENTIFIER
+
+    said = ("RANDID", "CUSTID", "PATID", "PAID", "UNPAID", "AVOID", "HUMID", "MID", "paid", "Humid")
+    assert [name for name in said if IDENTIFIER.search(name)] == ["RANDID", "CUSTID", "PATID"]
