@@ -38,3 +38,13 @@ def period_of(text: str) -> str:
     if MONTH_NAMED.search(text):
         return "month"
     return "auto"
+
+
+WHOLE_YEAR = re.compile(r"^\d{4}(?:-01-01|-12-31)?$")
+
+
+def years_said(filters: list[dict[str, Any]], time: str | None) -> bool:
+    """Whether the filters on a date column are whole years ("in 2014 and in 2022", "from 2014 to 2022"):
+    the course is told in years."""
+    parts = [p for f in filters for p in (f.get("and") or [f]) if p.get("column") == time]
+    return bool(parts) and all(WHOLE_YEAR.match(str(p.get("value"))) for p in parts)

@@ -15,7 +15,7 @@ from agents.analysis.association import alternatives, read_association
 from agents.analysis.columns_said import columns_named, without_errand
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.groupings import first_category
-from agents.analysis.periods import period_of, periods_spanned
+from agents.analysis.periods import period_of, periods_spanned, years_said
 from agents.analysis.phrases import (
     ABSOLUTE,
     AMOUNT,
@@ -321,6 +321,12 @@ def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) ->
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
             ]
         request.period = period_of(text)
+        if (
+            request.period == "auto"
+            and request.time in schema.names("date")
+            and years_said(request.filters, request.time)
+        ):
+            request.period = "year"  # "each fund's average price in 2014 and in 2022": each year's mean
         request.change = "absolute" if ABSOLUTE.search(text) else "percent"
         flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
         if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:

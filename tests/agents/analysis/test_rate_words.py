@@ -1,5 +1,6 @@
-"""How fast a measure changes in each group, asked in everyday words: the number the rate is per said
-after the change ("climbs with age"), a change said as warming, a slope of each year's mean."""
+"""How fast, and how much, a measure changes in each group, asked in everyday words: the number the rate
+is per said after the change ("climbs with age"), a change said as warming, a slope of each year's mean,
+a growth between two years' means."""
 
 from agents.analysis.question import read_question
 from agents.analysis.schema import Schema
@@ -57,3 +58,8 @@ def test_a_measure_that_varies_significantly_by_a_numbered_stage_is_tested_betwe
     ], 312)  # fmt: skip
     request = read_question("does albumin vary significantly by histologic stage?", trial)
     assert (request.kind, request.measures, request.group) == ("significance", ["albumin"], "stage")
+
+
+def test_growth_between_two_years_said_of_a_date_compares_the_years_means():
+    request = read_question("Using each fund's average price in 2014 and in 2022, which fund grew the least?", FUNDS)
+    assert (request.kind, request.entity, request.time, request.period) == ("growth", "etf", "month", "year")
