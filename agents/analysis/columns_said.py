@@ -151,7 +151,23 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
     found = [_sibling_by_statistic(text, schema, m) for m in _unit_named(text, schema, found)]
+    found = _explained_in_brackets(text, found)
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
+
+
+BRACKETED = re.compile(r"\s*\(([^()]{1,80})\)")
+
+
+def _explained_in_brackets(text: str, found: list[Mention]) -> list[Mention]:
+    """ "Heavier smokers (more cigarettes a day)": another column said in brackets right after a column's
+    words says what those words meant; the bracketed one stands for both."""
+    meant = []
+    for mention in found:
+        bracket = BRACKETED.match(text, mention.end)
+        inside = bracket and [m for m in found if bracket.start(1) <= m.start < bracket.end(1)]
+        if not inside or any(m.column == mention.column for m in inside):
+            meant.append(mention)
+    return meant
 
 
 def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema) -> list[Mention]:
