@@ -26,7 +26,7 @@ MANY_MEASURES = re.compile(
     r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
     r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
     r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?"
-    r"|stats?|statistics)\b",
+    r"|stats?|statistics)\b(?!\s{2,})",  # "which factor fund": a word before a column's name (blanked) is no noun
     re.I,
 )
 

@@ -14,12 +14,21 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from agents.analysis.phrases import PERFORMED
 from agents.analysis.prose import spoken, statistic_words
 from agents.analysis.reading import UNSURE, Reading
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
+from agents.analysis.words import mentions, split_name
 
 MAX_OPTIONS = 3
+# a judgement that names no measure: "did best", "the nicer weather", "the winner", "performed worst"
+JUDGED = re.compile(
+    r"\bfared?\s+(?:the\s+)?(?:best|worst|well|badly|better|worse)\b"
+    r"|\b(?:nicer|nicest|better|best|worse|worst)\s+(?:weather|conditions?|results?|performance|overall|record)\b"
+    r"|\bwinners?\b|\bcame out (?:on )?top\b",
+    re.I,
+)
 OPTION_ID = "reading-"  # how a reading's option is told from the options of other questions
 SAID_KINDS = ("compare", "statistic", "trend", "share")  # kinds whose request a sentence says in full
 SENTENCE_END = re.compile(r"(?<=[.:;!?])\s+")
@@ -71,8 +80,39 @@ def alternatives(request: Request, reading: Reading, schema: Schema) -> list[Req
 def options(request: Request, reading: Reading, schema: Schema, read: Callable[[str], Request]) -> list[dict[str, str]]:
     """Two or three readings to choose from (none when the reading is sure or nothing else is likely):
     each ``{"id", "label"}``, the label a question that reads back into its request."""
-    offered = []
-    for candidate in [request, *alternatives(request, reading, schema)]:
+    return _offered([request, *alternatives(request, reading, schema)], read)
+
+
+def measure_options(
+    request: Request, text: str, schema: Schema, read: Callable[[str], Request]
+) -> list[dict[str, str]]:
+    """A comparison that names no measure, of a table with several ("which station has the nicer
+    weather?"): the likeliest measures to compare the groups on, each a reading to choose, rather than no
+    answer."""
+    if request.missing != ["measure"] or request.kind != "compare" or not request.group or not judged(text):
+        return []  # "the happiest customers" of a table with no such column: said so, not offered another
+    return _offered([replace(request, measures=[m], missing=[]) for m in likely_measures(text, schema)], read)
+
+
+def judged(text: str) -> bool:
+    return bool(PERFORMED.search(text) or JUDGED.search(text))
+
+
+def likely_measures(text: str, schema: Schema) -> list[str]:
+    """The measures a question may mean: those its words brush first, then the table's, one of each family
+    of siblings (temp_mean_c, not temp_max_c and temp_min_c beside it)."""
+    brushed = [m.column for m in mentions(text, schema.measures)]
+    chosen: list[str] = []
+    for measure in dict.fromkeys([*brushed, *schema.measures]):
+        family = split_name(measure)[:1]
+        if not any(split_name(other)[:1] == family for other in chosen):
+            chosen.append(measure)
+    return chosen
+
+
+def _offered(candidates: list[Request], read: Callable[[str], Request]) -> list[dict[str, str]]:
+    offered: list[str] = []
+    for candidate in candidates:
         words = sentence(candidate)
         if words is not None and _same(read(words), candidate) and words not in offered:
             offered.append(words)

@@ -17,7 +17,7 @@ from agents.analysis.column_roles import roles_of
 from agents.analysis.kinds import KINDS, WHAT_I_ANSWER
 from agents.analysis.question import read_question
 from agents.analysis.reading import Reading, read_back
-from agents.analysis.readings import options
+from agents.analysis.readings import measure_options, options
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
 from agents.analysis.words import mentions
@@ -207,9 +207,15 @@ def cannot_answer(request: Request, schema: Schema) -> dict[str, Any]:
 def reading_options(text: str, schema: Schema, filters: list[dict[str, Any]]) -> list[dict[str, str]]:
     """The readings to ask about before answering ``text`` (none when its reading is sure enough)."""
     request = request_for(text, schema, filters)
-    if not text.strip() or request.missing:
+    if not text.strip():
         return []
-    return options(request, read_back(text, schema, request), schema, lambda words: request_for(words, schema, filters))
+
+    def read(words: str) -> Request:
+        return request_for(words, schema, filters)
+
+    if request.missing:
+        return measure_options(request, text, schema, read)
+    return options(request, read_back(text, schema, request), schema, read)
 
 
 def findings(

@@ -1,6 +1,7 @@
 """Words as people say them about a table: a column's short form spelt out, people named after what
 they do, a threshold in degrees, the rows' own name, a relative clause, a percentile said as "the top
-10%", one extreme "on a single day", and the other side of a yes/no said as "those who didn't"."""
+10%", one extreme "on a single day", the other side of a yes/no said as "those who didn't", and a
+word such as "factor" before a column's name ("which factor fund")."""
 
 import pytest
 
@@ -237,4 +238,17 @@ def test_a_level_of_a_quality_said_as_a_noun_is_the_grouping_asked_which_of():
     )
     assert (request.kind, request.group, request.measures, request.direction) == (
         "compare", "religious", ["affairs"], "low"
+    )  # fmt: skip
+
+
+def test_a_word_like_factor_before_a_columns_name_asks_which_group_not_which_measure():
+    funds = Schema("funds", [
+        {"name": "month", "type": "date", "distinct": 107, "role": "time"},
+        {"name": "etf", "type": "string", "distinct": 5, "values": ["MTUM", "QUAL", "SIZE", "USMV", "VLUE"]},
+        {"name": "close_usd", "type": "number", "distinct": 500},
+        {"name": "return_pct", "type": "number", "distinct": 500},
+    ], 535)  # fmt: skip
+    request = read_question("which factor fund has the best median monthly return", funds)
+    assert (request.kind, request.group, request.measures, request.statistic) == (
+        "compare", "etf", ["return_pct"], "median"
     )  # fmt: skip

@@ -142,3 +142,27 @@ def test_the_rows_named_by_their_number_column_are_no_column_left_unused():
     reading = reading_of("How many counties have no tax per capita value?")
     assert reading.line == "the missing values of tax per capita"
     assert reading.said() == []
+
+
+def test_a_comparison_that_names_no_measure_offers_the_likeliest_measures_one_of_each_family():
+    from agents.analysis.readings import measure_options
+
+    weather = Schema("weather", [
+        {"name": "station", "type": "string", "distinct": 2, "values": ["Greensboro", "Sand Point"]},
+        {"name": "temp_mean_c", "type": "number", "distinct": 300},
+        {"name": "temp_max_c", "type": "number", "distinct": 300},
+        {"name": "sunshine_kwh", "type": "number", "distinct": 300},
+        {"name": "wind_ms", "type": "number", "distinct": 300},
+    ], 730)  # fmt: skip
+    text = "Which station has the nicer weather?"
+    request = read_question(text, weather)
+    offered = measure_options(request, text, weather, lambda words: read_question(words, weather))
+    unjudged = "Which station has the happiest visitors?"  # a column the table lacks: said so, nothing offered
+    assert (
+        measure_options(read_question(unjudged, weather), unjudged, weather, lambda w: read_question(w, weather)) == []
+    )
+    assert [o["label"] for o in offered] == [
+        "Which station has the highest mean temp mean c?",
+        "Which station has the highest mean sunshine kwh?",
+        "Which station has the highest mean wind ms?",
+    ]
