@@ -278,9 +278,11 @@ def _forecast(b: dict[str, Any]) -> list[str]:
 def _share(b: dict[str, Any]) -> list[str]:
     column = _q(b["column"])
     if b.get("weight"):
-        return [f"totals = df.groupby({column}, dropna=False)[{_q(b['weight'])}].sum()",
-                "print((totals / totals.sum() * 100).sort_values(ascending=False))"]  # fmt: skip
-    return [f"print(df[{column}].value_counts(normalize=True, dropna=False) * 100)"]
+        amounts = f"df.groupby({column}, dropna=False)[{_q(b['weight'])}].sum().sort_values(ascending=False)"
+    else:
+        amounts = f"df[{column}].value_counts(dropna=False)"
+    shares = "shares = amounts / amounts.sum() * 100"
+    return [f"amounts = {amounts}", shares, "print(pd.DataFrame({'amount': amounts, 'percent': shares}))"]
 
 
 def _numbers(named: list[str] | None, besides: str) -> str:
