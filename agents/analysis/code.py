@@ -40,6 +40,12 @@ def reading(file: dict[str, Any]) -> list[str]:
             lines.append(f"df[{name!r}] = pd.to_datetime(df[{name!r}], errors='coerce')")
         elif kind == "boolean":
             lines.append(f"df[{name!r}] = df[{name!r}].astype(str).str.strip().str.lower().map({YES_NO!r})")
+    melt = file.get("melt")
+    if melt:  # a wide table's columns stacked as rows, as dataset.unpivot stacked them
+        lines.append(
+            f"df = df.melt(id_vars={melt['keep']!r}, value_vars={melt['columns']!r}, var_name={melt['name']!r}, "
+            f"value_name={melt['value']!r})"
+        )
     return lines
 
 

@@ -377,6 +377,8 @@ EXTREME = re.compile(
 
 
 # "which stock did best", "the worst performer": how well, with no measure said (its level, or its change?)
+# the two ends of a span said: "first month to last", "from start to end"
+SPAN_ENDS = re.compile(r"\bfirst\b.{0,40}\blast\b|\b(?:start|beginning)\b.{0,40}\bend\b", re.I)
 PERFORMED = re.compile(r"\b(?:did|done|do|does|perform\w*)\s+(?:the\s+)?(?:best|worst|well|badly|better|worse)\b", re.I)
 
 

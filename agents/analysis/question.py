@@ -45,10 +45,12 @@ from agents.analysis.phrases import (
     ONE_EXTREME,
     OTHER_SIDE,
     OUTCOME_WORDS,
+    PERFORMED,
     POPULATION_SD,
     RATE_NAME,
     SHARE,
     SHARE_OF_TOTAL,
+    SPAN_ENDS,
     STATISTIC_ONLY,
     STEEP,
     SUPERLATIVE,
@@ -84,6 +86,8 @@ def kind_of(
         return "share"
     if ONE_EXTREME.search(text):
         return "compare"  # the rows' one extreme: "statistic" once no grouping is found
+    if schema.times and SPAN_ENDS.search(text) and PERFORMED.search(text):
+        return "growth"  # "which stock did worst, first month to last": the change between the ends
     moved = GROWTH.search(text) or (MOVE.search(text) and (MOST.search(text) or STEEP.search(text)))
     if moved and schema.times and named_numbers and (MOST.search(text) or STEEP.search(text)) and ENTITY.search(text):
         return "growth"

@@ -60,6 +60,7 @@ def join_name(left: str, right: str) -> str:
 
 
 def without_joins(tables: list[str]) -> list[str]:
-    """The tables but those a join of two of them made: the analyst's own working tables."""
+    """The tables but those the analyst made of them, its own working tables: a join of two, or one's
+    columns stacked as rows (``<table>_by_<name>``)."""
     made = {join_name(a, b) for a, b in permutations(tables, 2)}
-    return [t for t in tables if t not in made]
+    return [t for t in tables if t not in made and not any(t.startswith(f"{other}_by_") for other in tables)]

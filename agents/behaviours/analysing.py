@@ -14,14 +14,18 @@ from typing import Any
 from agents.analysis import outliers
 from agents.analysis.schema import Schema
 from agents.analysis.two_tables import without_joins
-from agents.behaviours import answering, joining
+from agents.behaviours import answering, joining, stacking
 from agents.behaviours.instructions import Column, settings_of, table_name
 from agents.runtime import TaskFailure, TaskRun
 from agents.sap import Block
 from protocol.errors import ProtocolError
 
 COMPARING = ("compare", "rank_differences")  # questions whose groups outliers are measured within
-OPERATION_WORDS = {"dataset.query": "a query", "dataset.describe-table": "the table's profile"}
+OPERATION_WORDS = {
+    "dataset.query": "a query",
+    "dataset.describe-table": "the table's profile",
+    "dataset.unpivot": "its columns stacked as rows",
+}
 MATERIAL_TYPES = {"dataset.query": "dataset_query", "dataset.describe-table": "dataset_describe"}
 
 
@@ -89,6 +93,7 @@ class Analysis:
         self.schemas: dict[str, Schema] = {}
         self.files: dict[str, str] = {}  # table -> the attached file it was imported from
         self.imports: dict[str, dict[str, Any]] = {}  # table -> how its file was read (import_sections.summary)
+        self.stacks: dict[str, tuple[str, dict[str, Any]]] = {}  # stacked table -> (wide table, dataset.unpivot body)
         self.assumptions: list[str] = []
 
     def source(self, table: str) -> str:
@@ -175,6 +180,10 @@ class Analysis:
     def file_reading(self, table: str) -> dict[str, Any] | None:
         """How the table's file was read (its path, dialect, columns with their types and missing markers):
         what the code that reproduces an answer needs; None for a table no file made."""
+        if table in self.stacks:  # the wide table's file, stacked as dataset.unpivot stacked it
+            wide, body = self.stacks[table]
+            file = self.file_reading(wide)
+            return file and file | {"melt": {key: body[key] for key in ("keep", "columns", "name", "value")}}
         imported = self.imports.get(table)
         if imported is None:
             return None
@@ -213,6 +222,9 @@ class Analysis:
         schema = answering.best_table(question, [self.schema(t) for t in tables])
         return answering.reading_options(question, schema, self.settings["rows"].get(schema.table, []))
 
+    def cite_stack(self, body: dict[str, Any], words: str) -> None:
+        self.evidence.cite(self.source(body["table"]), body, words, "dataset.unpivot")
+
     def cite_join(self, body: dict[str, Any], words: str) -> None:
         self.evidence.cite(f"{self.source(body['left'])} and {self.source(body['right'])}", body, words, "dataset.join")
 
@@ -223,6 +235,9 @@ class Analysis:
         if joined is not None:
             return joined
         schema = answering.best_table(question, [self.schema(t) for t in tables])
+        stacked = stacking.findings(self, question, schema)
+        if stacked is not None:
+            return stacked
         rows = self.settings["rows"].get(schema.table, [])
         section, request = answering.findings(self, question, schema, self.source(schema.table), rows)
         group = request.get("group")

@@ -6,7 +6,7 @@ does not import the Django-backed ones."""
 from functools import cache
 
 from agents.operations import file_operations, system
-from agents.operations.datasets import join_operation
+from agents.operations.datasets import join_operation, unpivot
 from agents.operations.datasets import operations as datasets
 from agents.operations.stats import operations as stats
 from agents.sap import CORE_OPERATIONS, Registry
@@ -23,6 +23,7 @@ def workbench_registry() -> Registry:
             *file_operations.OPERATIONS,
             *datasets.OPERATIONS,
             join_operation.OPERATION,
+            unpivot.OPERATION,
             *stats.OPERATIONS,
         ]
     )

@@ -1,0 +1,46 @@
+"""A wide table's columns as things: a question about them as such is answered on them stacked; one that
+names a column, or a table whose things are a column already, is answered on the table as it is."""
+
+import pytest
+
+from agents.analysis.schema import Schema
+from agents.analysis.wide_tables import stack_for
+
+PRICES = Schema("prices", [
+    {"name": "month_end", "type": "date", "distinct": 396, "role": "time"},
+    {"name": "sp500_index", "type": "number", "distinct": 396},
+    *({"name": ticker, "type": "number", "distinct": 396} for ticker in ("AAPL", "BRK_B", "GE", "XOM")),
+], 396)  # fmt: skip
+FUNDS = Schema("funds", [
+    {"name": "month", "type": "date", "distinct": 107, "role": "time"},
+    {"name": "fund", "type": "string", "distinct": 3, "values": ["MTUM", "QUAL", "USMV"]},
+    *({"name": code, "type": "number", "distinct": 107} for code in ("NAV", "AUM", "TER")),
+], 321)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Jan 1990 to Dec 2022: which of these stocks multiplied the most?", "stock"),
+        ("top 3 tickers by price at the end of 2022", "ticker"),
+        ("Fitting a straight line to each company's yearly average price, which climbed the most?", "company"),
+    ],
+)
+def test_a_question_about_the_columns_as_things_stacks_the_code_named_ones(text, name):
+    stack = stack_for(text, PRICES)
+    assert stack is not None and (stack.columns, stack.keep, stack.name) == (
+        ["AAPL", "BRK_B", "GE", "XOM"], ["month_end"], name
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "schema"),
+    [
+        ("Has GE gone up since 2001?", PRICES),  # a column named: the measure itself
+        ("Which of the stocks moves most with BRK_B?", PRICES),
+        ("What was the highest S&P 500 level?", PRICES),  # no things said
+        ("Which fund has the highest mean NAV?", FUNDS),  # its funds are a column already
+    ],
+)
+def test_a_question_that_names_a_column_or_a_table_already_long_is_not_stacked(text, schema):
+    assert stack_for(text, schema) is None
