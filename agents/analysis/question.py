@@ -11,29 +11,23 @@ from __future__ import annotations
 import re
 
 from agents.analysis.asked_kinds import another_kind
-from agents.analysis.association import alternatives, read_association
+from agents.analysis.association import alternatives
 from agents.analysis.columns_said import columns_named, without_errand
 from agents.analysis.filters import Found, number_filters, value_filters
-from agents.analysis.groupings import first_category
-from agents.analysis.periods import period_of, periods_spanned, years_said
+from agents.analysis.kind_parts import assign_parts, superlative, which_group
 from agents.analysis.phrases import (
-    ABSOLUTE,
     AMOUNT,
     AMOUNT_MOVED,
-    ANY,
     ASSOCIATION,
     CHANGE_WORDS,
     COMPARE,
     COUNT_OF,
-    CYCLE,
-    CYCLES,
     DIFFER,
     DIRECTION_ASKED,
     EITHER,
     ENTITY,
     ETC,
     EXTREME,
-    FLOW_NAME,
     GROUP_BEFORE,
     GROWTH,
     HIGH,
@@ -43,11 +37,9 @@ from agents.analysis.phrases import (
     MOST_OF,
     MOVE,
     ONE_EXTREME,
-    OTHER_SIDE,
     OUTCOME_WORDS,
     PERFORMED,
     POPULATION_SD,
-    RATE_NAME,
     SHARE,
     SHARE_OF_TOTAL,
     SPAN_ENDS,
@@ -56,13 +48,9 @@ from agents.analysis.phrases import (
     SUPERLATIVE,
     TIME_WORDS,
     WHICH,
-    WHICH_BEFORE,
-    WHICH_OF,
     WHO,
     asks_percentile,
-    asks_which,
     direction_of,
-    rows_asked,
     statistic_of,
 )
 from agents.analysis.request import Request, Said
@@ -193,7 +181,7 @@ def read_question(text: str, schema: Schema) -> Request:
     request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
     if (
         request.kind == "association"
-        and _which_group(text, schema, free)
+        and which_group(text, schema, free)
         and any(p.search(text) for p in (MOST, HIGH, SUPERLATIVE))
     ):
         request.kind = "compare"  # "which tumour grade comes with the biggest tumours": groups ranked
@@ -233,11 +221,11 @@ def read_question(text: str, schema: Schema) -> Request:
         c for c in _filtered_measures(number_found) if c in schema.measures
     ]  # a period ("over 2001-2017") is never the measure
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
-    _assign(request, text, schema, [m for m in free if m.column not in valued])
-    superlative = _superlative(text)
+    assign_parts(request, text, schema, [m for m in free if m.column not in valued])
+    extreme_said = superlative(text)
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     plain_extreme = request.kind == "statistic" and (not statistic or extreme_of_means)
-    extreme = plain_extreme and (MOST.search(unnamed) or superlative)
+    extreme = plain_extreme and (MOST.search(unnamed) or extreme_said)
     if extreme:
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
@@ -251,13 +239,6 @@ def read_question(text: str, schema: Schema) -> Request:
             request.statistic = "max" if request.direction == "high" else "min"
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
-
-
-def _which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
-    """Whether "which" or "what" is said right before a grouping column's name ("which tumour grade",
-    "what kind of weather")."""
-    categories = set(schema.categories)
-    return any(m.column in categories and WHICH_BEFORE.search(text[: m.start]) for m in free)
 
 
 def _compared(text: str, schema: Schema, number_found: list[Found], every: list[Mention]) -> list[Found]:
@@ -293,173 +274,12 @@ def _filtered_measures(found: list[Found]) -> list[str]:
     return list(dict.fromkeys(f.column for f in found))
 
 
-def _assign(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
-    """Fill the parts each kind needs, from what the question named or the table's likeliest columns."""
-    if request.kind == "association":
-        read_association(request, text, schema, free)
-    elif request.kind == "rank_differences":
-        # "homeowners differ from renters": the side a value names is the grouping, unless a column is
-        # named ("the men who were rearrested from those who weren't" splits by arrested, among men)
-        sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
-        if request.group is None:
-            a_column_named = any(m.column in schema.categories for m in free)
-            request.group = sides[0] if sides and not a_column_named else first_category(schema, free)
-        # "homeowners differ from renters": one side named, both sides compared
-        request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
-        request.measures = [m for m in request.measures if m != request.group]
-    elif request.kind in ("trend", "growth"):
-        dates = set(schema.names("date"))
-        ordered = sorted(free, key=lambda m: (-m.score, m.column not in dates))  # a date column over "Year Built"
-        named_times = [m.column for m in ordered if m.column in schema.times]
-        request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
-        request.measures = [m for m in request.measures if m != request.time]
-        request.filters = periods_spanned(request.filters, request.time)
-        if request.kind == "growth":
-            request.entity = (
-                request.group
-                or _named_entity(schema, free, besides=request.time)
-                or first_category(schema, free, besides=request.time)
-            )
-            # "relative to where it started in 2012": the start, not a filter to one year
-            request.filters = [
-                f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
-            ]
-        request.period = period_of(text)
-        if (
-            request.period == "auto"
-            and request.time in schema.names("date")
-            and years_said(request.filters, request.time)
-        ):
-            request.period = "year"  # "each fund's average price in 2014 and in 2022": each year's mean
-        request.change = "absolute" if ABSOLUTE.search(text) else "percent"
-        flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
-        if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:
-            request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
-    elif request.kind == "share":
-        # "which manufacturer": a text column named in full groups the shares, of however many values
-        named = [
-            m.column
-            for m in free
-            if m.column in schema.categories or (m.score == 1 and m.column in schema.names("string"))
-        ]
-        # "what fraction of the lines are for carbon frames": the shares of the frames, carbon's among them
-        valued = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
-        implied = valued[0] if len(valued) == 1 else first_category(schema, free)
-        request.group = request.group or (named[0] if named else implied)
-        request.filters = [f for f in request.filters if f.get("column") != request.group]  # the shares are all of it
-        # "the biggest slice of net revenue": a measure named in a share question is what is shared; a
-        # word of one ("Senate appointments" beside "Days in Senate") is not, and "of total wine sales"
-        # shares the table's only measure
-        summed = SHARE_OF_TOTAL.search(text) or request.statistic == "sum"  # "of all the viewing summed up"
-        full = {m.column for m in free if m.score == 1} if not summed else set(request.measures)
-        plain = [m for m in request.measures if m not in schema.categories and m != request.group and m in full]
-        plain.sort(key=lambda m: bool(LEVEL_NAME.search(m)))  # "the AC ratings added up": watts, not volts
-        sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
-        request.weight = plain[0] if plain else sole
-    else:
-        coded = [m for m in request.measures if m in schema.categories]
-        if request.group is None and coded and len(coded) < len(request.measures):
-            request.group = coded[0]  # "progression for sex 1 or 2": a coded category groups the measure
-            request.measures = [m for m in request.measures if m != coded[0]]
-        sole = schema.sole_measure
-        if request.group is None and coded == request.measures and sole and OTHER_SIDE.search(text):
-            request.group, request.measures = (
-                coded[0],
-                [sole],
-            )  # "got aid: did they stay out longer than those who didn't"
-        named = [
-            m.column
-            for m in free
-            if m.column in schema.categories and m.column not in request.measures and not ANY.search(text[: m.start])
-        ]  # "the best highway mpg of any model": one extreme over them all, no grouping
-        asks = any(p.search(text) for p in (HIGH, LOW, COMPARE, SUPERLATIVE, OTHER_SIDE)) or asks_which(text)
-        asks = asks or _which_group(text, schema, free)
-        if request.group is None and named and asks:
-            request.group = named[0]  # "the region with the lowest murder rate", "priciest district"
-        timeline = [m.column for m in free if m.column in schema.times and WHICH_OF.search(text[: m.start])]
-        if request.group is None and timeline:
-            request.group = timeline[0]  # "in which of the three years was the median highest"
-        cycle = CYCLE.search(text)
-        if request.group is None and cycle and not any(m.column in schema.categories for m in free):
-            word = cycle.group(1).lower().split()[0]
-            held = [c for c in schema.categories if word in split_name(c)]  # a calendar_month column
-            if held or schema.names("date"):
-                request.group = held[0] if held else schema.names("date")[0]
-                request.cycle = None if held else CYCLES[cycle.group(1).lower()]
-        if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
-            request.group = first_category(schema, free)
-        request.kind = "compare" if request.group else "statistic"
-        _reconsider(request, text, schema, free)
-    for part in ("group", "time", "entity", "outcome"):
-        if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
-            request.missing.append(part)
-    if not request.measures and request.kind not in ("share", "association", "rank_differences"):
-        if schema.sole_measure is None:
-            request.missing.append("measure")
-        else:
-            request.measures = [schema.sole_measure]
-
-
-def _reconsider(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:
-    """Two questions that name no statistic: "which region has the most orders?" (no measure: a count of
-    rows, the share) and "do heavier cars use more fuel?" (two measures, no grouping: how they relate)."""
-    if request.kind == "compare" and not request.measures and MOST.search(text):
-        if schema.sole_measure and rows_asked(text) is None:
-            request.measures = [schema.sole_measure]  # "which feed is the best": of the table's one measure
-        else:
-            request.kind = "share"
-    elif (
-        request.kind == "statistic"
-        and len(request.measures) >= 2
-        and not request.filters
-        and statistic_of(text) is None
-        and not MOST.search(text)  # "the lowest starting wage any of the restaurants pays": one extreme
-        and not _superlative(text)  # "hottest temperature reached, in Celsius": one extreme of one measure
-    ):
-        request.kind, request.pair = "association", True
-        # "do better-looking instructors get higher evaluations": the one said first goes with the other
-        first_said = {m.column: m.start for m in reversed(free)}
-        said_first, other = sorted(request.measures[:2], key=lambda c: first_said.get(c, len(text)))
-        request.measures, request.outcome = [said_first], other
-
-
-def _superlative(text: str) -> bool:
-    """ "The hottest", "the lowest": one extreme asked."""
-    return any(m.group().lower().endswith("est") for p in (HIGH, LOW) for m in p.finditer(text))
-
-
-# a level, which adding up across rows means nothing for: a voltage, a temperature, a percentage, a score
-LEVEL_NAME = re.compile(r"(?:^|_)(?:v|volts?|voltage|temp\w*|pct|percent\w*|ratio|rate|index|score|age)(?:_|$)", re.I)
-
-
-_NEEDS = {
-    "group": ("compare", "rank_differences", "share"),
-    "time": ("trend", "growth"),
-    "entity": ("growth",),
-    "outcome": ("association",),
-}
-
-
 def _things_counted(text: str, mention: Mention) -> bool:
     """ "Where do most of these bills come from" counts the bills (rows): an amount's column (bill, fare)
     said in the plural after "most of the" names the things, not the amount shared."""
     said = text[mention.start : mention.end]
     plural = said.lower().endswith("s") and not mention.column.lower().endswith("s")
     return plural and bool(MOST_OF.search(text[: mention.start]))
-
-
-def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -> str | None:
-    """ "Which country grew most": the column the question names for the things that grow, however many
-    there are (countries, numbered counties): a text column or an identifier, named in full."""
-    kinds = {c["name"]: (c["type"], c.get("role")) for c in schema.columns}
-    named = [
-        m.column
-        for m in free
-        if m.score == 1
-        and m.column != besides
-        and (kinds[m.column][0] == "string" or kinds[m.column][1] == "identifier")
-    ]
-    return named[0] if named else None
 
 
 def _word_at(text: str, offset: int) -> str:
