@@ -57,7 +57,8 @@ from agents.analysis.request import Request, Said
 from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
 from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, Schema
-from agents.analysis.words import Mention, split_name, value_mentions
+from agents.analysis.value_words import value_mentions
+from agents.analysis.words import Mention, split_name
 
 
 def kind_of(

@@ -14,7 +14,8 @@ from typing import Any
 from agents.analysis.condition_words import condition_words
 from agents.analysis.filters import CLAUSE_END, COUNT_WORDS
 from agents.analysis.phrases import COMPARE
-from agents.analysis.words import STOP, mentions, split_name, stem, value_mentions, words_of
+from agents.analysis.value_words import value_mentions
+from agents.analysis.words import STOP, mentions, split_name, stem, words_of
 
 PARTS = ("measures", "group", "outcome", "time", "entity", "weight", "second", "label", "within", "controls")
 YEAR = re.compile(r"(?<![\d.,])(?:1[5-9]|20|21)\d\d(?![\d.,]\d)")

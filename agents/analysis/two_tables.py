@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from itertools import permutations
 
 from agents.analysis.schema import Schema
-from agents.analysis.words import mentions, value_mentions
+from agents.analysis.value_words import value_mentions
+from agents.analysis.words import mentions
 
 
 @dataclass(frozen=True)

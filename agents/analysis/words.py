@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agents.analysis.place_names import said_as
-
 # A concept and the words (stems) that name it; a column name's words are mapped the same way.
 CONCEPTS = {
     "height": {"height", "tall", "high_", "stature"},
@@ -81,7 +79,6 @@ STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is"
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
         "more", "less", "much", "many", "who", "whose", "where", "when", "over", "under", "above", "below"}  # fmt: skip
-VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
 YEAR_WORD = re.compile(r"(?:1[89]|20)\d\d")
 PER_COUNT = re.compile(r"per_?(?:\d|capita|person|head|thousand|million)", re.I)
 # A column that adds up over rows: a group's total is what "the best-selling models by revenue" ranks.
@@ -331,129 +328,3 @@ def _near(
     first, last = min(positions), max(positions)
     mention = Mention(named.name, words[first].start, words[last].end, score, exact)
     return mention, sorted(positions)
-
-
-IDIOMS = re.compile(
-    r"\b(?:on (?:the )?average|in general|in total|on the whole|as a whole|at (?:the )?most|at least)\b", re.I
-)
-
-
-def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, str, int]]:
-    """(column, value, offset) for each value of a few-valued column the text says, in its order; an idiom
-    names no value ("on average" is no "average" player)."""
-    text = IDIOMS.sub(lambda m: " " * len(m.group()), text)
-    lowered = text.lower()
-    found = []
-    for column, options in values.items():
-        for value in options:
-            spoken = str(value).lower().strip()
-            if not spoken or spoken.isdigit():
-                continue
-            for variant in _variants(spoken):
-                # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
-                pattern = (
-                    rf"['\"]{re.escape(variant)}['\"]"
-                    if spoken in VAGUE_VALUES
-                    else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
-                )
-                # A code in capitals ("IN", "OR", "ME": also words) or a symbol ("At", "He") names its value
-                # only as written
-                cased = str(value).isupper() or str(value) != str(value).lower()
-                if variant == spoken and cased and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
-                    match = re.search(pattern.replace(re.escape(variant), re.escape(str(value))), text)
-                else:
-                    match = re.search(pattern, lowered)
-                if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
-                    match = re.search(rf"(?<![\w-])\w+{re.escape(variant)}(?:e?s)?(?![\w])", lowered)  # homeowners
-                if match:
-                    found.append((column, str(value), match.start()))
-                    break
-            else:
-                elsewhere = said_as(str(value), text)
-                if elsewhere is None:
-                    elsewhere = _code_spelt_out(str(value), text)
-                if elsewhere is not None:
-                    found.append((column, str(value), elsewhere))
-    return sorted(found, key=lambda f: f[2])
-
-
-def _code_spelt_out(value: str, text: str) -> int | None:
-    """Where a code in capitals is said as the word it shortens: "the quality fund" is QUAL, "the momentum
-    fund" MTUM (its letters in order, the first and the last the word's own, or its start)."""
-    if not (value.isalpha() and value.isupper() and 3 <= len(value) <= 5):
-        return None
-    code = value.lower()
-    for match in re.finditer(r"[a-z]+", text.lower()):
-        word = match.group()
-        if len(word) < len(code) + 2 or len(word) > 3 * len(code) or word[0] != code[0]:
-            continue
-        letters = iter(word)
-        if word.startswith(code) or (word[-1] == code[-1] and all(letter in letters for letter in code)):
-            return match.start()
-    return None
-
-
-def _variants(value: str) -> list[str]:
-    """A value as sentences say it: with spaces for underscores, as the adjective of a place ("europe"
-    is said "European", "japan" "Japanese", "west" "western"), and a US state's code by its name ("PA",
-    "Pennsylvania")."""
-    spaced = value.replace("_", " ")
-    variants = [value, spaced, spaced.replace(" ", "-")]  # "mostly-rural" says "mostly rural"
-    if spaced.isalpha() and len(spaced) > 3:
-        variants += [
-            spaced + "n",
-            spaced + "an",
-            spaced + "ian",
-            spaced + "ese",
-            spaced[:-1] + "ian",
-            spaced[:-1] + "ese",
-            spaced + "ern",
-        ]
-    if value in US_STATES:
-        variants.append(US_STATES[value])
-    variants += PEOPLE_WORDS.get(value, [])
-    if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
-        variants += [MONTHS[value[:3]], value[:3]]
-    variants += [spelt for spelt in _other_spellings(spaced) if spelt != spaced]
-    season = SEASON.fullmatch(value)  # "2022-23" is said "22/23", "2022/23", "22-23"
-    if season:
-        century, first, second = season.groups()
-        variants += [f"{first}/{second}", f"{century}{first}/{second}", f"{first}-{second}"]
-    return list(dict.fromkeys(variants))
-
-
-SEASON = re.compile(r"(\d\d)(\d\d)[-/](\d\d)")
-# British and American spellings of one word: "aluminium" is the value Aluminum, "centre" Center, "grey" Gray
-SPELLINGS = [(r"ium$", "um"), (r"um$", "ium"), (r"tre$", "ter"), (r"ter$", "tre"), (r"our$", "or"),
-             (r"or$", "our"), (r"is(e|ation)$", r"iz\1"), (r"iz(e|ation)$", r"is\1"), (r"^grey$", "gray"),
-             (r"^gray$", "grey")]  # fmt: skip
-
-
-def _other_spellings(value: str) -> list[str]:
-    if not value.isalpha() or len(value) < 4:
-        return []
-    return [re.sub(pattern, replacement, value) for pattern, replacement in SPELLINGS if re.search(pattern, value)]
-
-
-# How people say the values of a sex column: "men or women" are the rows coded male and female.
-PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men", "males"], "f": ["women", "females"],
-                "man": ["men"], "woman": ["women"], "child": ["children"],
-                # countries coded by letters are said by their people's adjective
-                "usa": ["american"], "us": ["american"], "uk": ["british"], "gb": ["british"]}  # fmt: skip
-
-MONTHS = {name[:3]: name for name in ("january", "february", "march", "april", "may", "june", "july", "august",
-                                      "september", "october", "november", "december")}  # fmt: skip
-
-US_STATES = {code.lower(): name for code, name in (
-    ("AL", "alabama"), ("AK", "alaska"), ("AZ", "arizona"), ("AR", "arkansas"), ("CA", "california"),
-    ("CO", "colorado"), ("CT", "connecticut"), ("DE", "delaware"), ("FL", "florida"), ("GA", "georgia"),
-    ("HI", "hawaii"), ("ID", "idaho"), ("IL", "illinois"), ("IN", "indiana"), ("IA", "iowa"), ("KS", "kansas"),
-    ("KY", "kentucky"), ("LA", "louisiana"), ("ME", "maine"), ("MD", "maryland"), ("MA", "massachusetts"),
-    ("MI", "michigan"), ("MN", "minnesota"), ("MS", "mississippi"), ("MO", "missouri"), ("MT", "montana"),
-    ("NE", "nebraska"), ("NV", "nevada"), ("NH", "new hampshire"), ("NJ", "new jersey"), ("NM", "new mexico"),
-    ("NY", "new york"), ("NC", "north carolina"), ("ND", "north dakota"), ("OH", "ohio"), ("OK", "oklahoma"),
-    ("OR", "oregon"), ("PA", "pennsylvania"), ("RI", "rhode island"), ("SC", "south carolina"),
-    ("SD", "south dakota"), ("TN", "tennessee"), ("TX", "texas"), ("UT", "utah"), ("VT", "vermont"),
-    ("VA", "virginia"), ("WA", "washington"), ("WV", "west virginia"), ("WI", "wisconsin"), ("WY", "wyoming"),
-    ("DC", "district of columbia"),
-)}  # fmt: skip

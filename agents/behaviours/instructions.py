@@ -25,7 +25,7 @@ from typing import Any
 from agents.analysis import outliers
 from agents.analysis.condition_words import condition_words
 from agents.analysis.filters import number_filters, value_filters
-from agents.analysis.words import value_mentions
+from agents.analysis.value_words import value_mentions
 from agents.behaviours.data_instructions import column_facts, file_options
 
 SD_WORDS = r"(?:standard deviations?|std\.?|s\.?d\.?|spread|variance|deviation)"

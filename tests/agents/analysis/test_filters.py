@@ -4,7 +4,7 @@ leave out (or the reverse) fails here, row by row."""
 import pytest
 
 from agents.analysis.filters import number_filters, value_filters
-from agents.analysis.words import value_mentions
+from agents.analysis.value_words import value_mentions
 
 NUMBERS = ["price", "age", "weight_kg", "cylinders"]
 ROWS = [{"price": p, "age": a, "weight_kg": w, "cylinders": c, "region": r}
