@@ -8,7 +8,7 @@ import re
 
 from agents.analysis import looking, modelled
 from agents.analysis.groupings import first_category
-from agents.analysis.kinds import asked_of, ranked_kind
+from agents.analysis.kind_words import asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema

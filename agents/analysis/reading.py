@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import phrases
-from agents.analysis.kinds import KINDS, OWN_WORDS
+from agents.analysis.kind_words import OWN_WORDS
+from agents.analysis.kinds import KINDS
 from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.question_parts import used_columns
 from agents.analysis.request import Request
