@@ -1,8 +1,8 @@
 """The kinds of question the analyst answers, each declared once: the parts its reading must name, the
 reading in words, the stats.* call that answers it and the words of the answer. Plain Python.
 
-A new kind is one entry here (with its cue words, when it is asked over another kind's reading: "is
-the difference significant" reads as a comparison first), its operation and its prose.
+A new kind is one entry here, its operation and its prose, and its cue words in kind_words.py when it
+is asked over another kind's reading ("is the difference significant" reads as a comparison first).
 """
 
 from __future__ import annotations
