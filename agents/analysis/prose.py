@@ -297,6 +297,11 @@ def share(request: Request, result: dict[str, Any], text: str) -> list[str]:
     rows = result["categories"]
     if not rows:
         return [f"{spoken(result['column'])} has no values."]
+    if not result["weight"] and len(rows) > 1 and all((r["amount"] or 0) <= 1 for r in rows):
+        return [
+            f"Every {spoken(result['column'])} appears once ({figure(result['total'])} rows), so a share of the rows "
+            "ranks nothing: I could not tell which measure to share out. Name it (“the share of the total ...”)."
+        ]
     chosen = rows[-1] if RARE.search(text) else rows[0]
     which = "least" if chosen is rows[-1] and len(rows) > 1 and RARE.search(text) else "most"
     group = spoken(result["column"])

@@ -265,6 +265,10 @@ def _content_words(text: str, schema: Schema, left: list[re.Match[str]]) -> list
     return list(dict.fromkeys(words))
 
 
+# a place's adjective: Japanese, Canadian, Swedish, European, Mexican, German, French
+PROPER_ADJECTIVE = re.compile(r"(?:ese|ian|ish|ean|ican|man)$|^(?:French|Dutch|Greek|Thai|Swiss)$")
+
+
 def _names_a_value(word: str, text: str, schema: Schema) -> bool:
     """A left-over word that names a value of a grouping column, or a name said with a capital mid-sentence
     ("Pennsylvania"): very likely a filter the reading dropped."""
@@ -274,6 +278,8 @@ def _names_a_value(word: str, text: str, schema: Schema) -> bool:
     if stem(word) in values:
         return True
     at = text.find(word)
+    if at == 0:  # "Japanese models' mean price": a place's adjective opening the question
+        return word.istitle() and bool(PROPER_ADJECTIVE.search(word))
     return word.istitle() and at > 0 and not re.search(r"[.?!:]\s*$", text[:at])
 
 

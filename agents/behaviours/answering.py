@@ -278,6 +278,9 @@ def request_for_measure(request: Request, measure: str) -> Request:
     return Request(**{**request.as_dict(), "measures": [measure]})
 
 
+NOTHING_RANKED = 0.2
+
+
 def _confidence(request: Request, result: dict[str, Any]) -> float:
     """Rows behind the answer, less when the effect could be chance."""
     if request.kind == "statistic" and request.statistic in ("count", "sum", "min", "max"):
@@ -297,4 +300,7 @@ def _confidence(request: Request, result: dict[str, Any]) -> float:
     )
     cap = KINDS[request.kind].certainty
     base = min(base, cap(result)) if cap else base
+    counts = [c.get("amount") or 0 for c in result.get("categories") or []]
+    if request.kind == "share" and not request.weight and len(counts) > 1 and max(counts) <= 1:
+        return NOTHING_RANKED  # every value once (a key, a name): the most common is no answer
     return min(base, 0.5) if p is not None and p > WEAK_P else base

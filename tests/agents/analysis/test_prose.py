@@ -67,3 +67,13 @@ def test_the_n_most_common_asked_are_all_in_the_lead():
     )[0]
     assert lead.startswith("The 2 maker values with the most rows: **ABB** (**302**, 60.4%), then SMA (172, 34.4%)")
     assert "Fronius" not in lead
+
+
+def test_a_share_of_the_rows_over_a_column_of_values_each_once_ranks_nothing_and_says_so():
+    categories = [{"value": code, "amount": 1, "percent": 100 / 3} for code in ("ABW", "AFG", "AGO")]
+    result = {"column": "iso3", "weight": None, "total": 3, "categories": categories}
+    lines = prose.share(Request(kind="share", table="energy"), result, "Which country has the largest slice?")
+    assert lines == [
+        "Every iso3 appears once (3 rows), so a share of the rows ranks nothing: I could not tell which measure "
+        "to share out. Name it (“the share of the total ...”)."
+    ]

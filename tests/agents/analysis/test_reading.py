@@ -166,3 +166,17 @@ def test_a_comparison_that_names_no_measure_offers_the_likeliest_measures_one_of
         "Which station has the highest mean sunshine kwh?",
         "Which station has the highest mean wind ms?",
     ]
+
+
+def test_a_place_said_as_the_questions_first_word_and_not_filtered_is_a_doubt_that_caps_the_answer():
+    reading = reading_of("Westerly counties: what was the mean crime rate in 1987?")
+    assert any("“Westerly”" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
+    cars = Schema("cars", [
+        {"name": "origin", "type": "string", "distinct": 3, "values": ["JP", "US", "EU"]},
+        {"name": "year", "type": "number", "distinct": 13, "role": "time"},
+        {"name": "price", "type": "number", "distinct": 900},
+    ], 2400)  # fmt: skip
+    text = "Japanese models' mean price year by year: which direction?"
+    assert read_back(text, cars, read_question(text, cars)).certainty <= UNSURE
+    plain = "Which year had the highest mean price?"
+    assert read_back(plain, cars, read_question(plain, cars)).certainty > UNSURE
