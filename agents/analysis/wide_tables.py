@@ -40,7 +40,8 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
     said = THINGS.search(text)
     if len(codes) < MIN_STACKED or said is None or not schema.times:
         return None
-    if any(re.search(rf"(?<![\w$]){re.escape(code)}(?!\w)", text) for code in codes):
+    asked = text.split("?", 1)[0]  # the question itself, before any refinement added to it
+    if any(re.search(rf"(?<![\w$]){re.escape(code)}(?!\w)", asked) for code in codes):
         return None  # "has GE gone up?": the column named is the measure
     word = said.group(1).lower()
     name = SINGULAR.get(word, word)

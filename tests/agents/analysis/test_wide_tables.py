@@ -24,6 +24,8 @@ FUNDS = Schema("funds", [
         ("Jan 1990 to Dec 2022: which of these stocks multiplied the most?", "stock"),
         ("top 3 tickers by price at the end of 2022", "ticker"),
         ("Fitting a straight line to each company's yearly average price, which climbed the most?", "company"),
+        # a refinement added after the question, naming one of them as an example: still about them all
+        ("Which of these stocks grew the most? Say the growth as a multiple too, e.g. GE x4.7.", "stock"),
     ],
 )
 def test_a_question_about_the_columns_as_things_stacks_the_code_named_ones(text, name):
