@@ -1,6 +1,7 @@
 """The parts of a question an answer must carry: the rows it keeps ("among the 4-cylinder ones",
 "whose grade improved"), its years, the groups it sets against each other ("men versus women"), a
-change over time ("has it moved?"); and whether a request carries them. Plain Python.
+change over time ("has it moved?"), a second question asked in the same sentence; and whether a
+request carries them. Plain Python.
 
 A reviewer's reading, not the question model's: it does not decide the filter, it asks whether the
 answer's filters speak of what the words said (their column, value or number).
@@ -187,3 +188,30 @@ def set_against(question: str, request: dict[str, Any]) -> list[str]:
             if SET_AGAINST.search(near):
                 found.append(f"{leaf['column']} is {value}")
     return found
+
+
+# "..., and does it rise with age?": a second question joined to the first in one sentence
+SECOND_QUESTION = re.compile(
+    r"^(?P<first>[^?]{12,}?),\s*and\s+(?P<second>(?:does|do|did|is|are|was|were|has|have|how|which|what|when|where"
+    r"|who|can|could|will|would)\s[^?]{6,}\?)\s*(?P<rest>.*)$",
+    re.I,
+)
+# what a second question may ask of the first's answer without asking anything new
+ITS_FIGURE = {"percentage", "percent", "share", "much", "many", "big", "large", "value", "figure", "number",
+              "that", "this", "those", "these", "their", "them", "there"}  # fmt: skip
+
+
+def two_questions(text: str) -> tuple[str, str | None]:
+    """The first question of a sentence that asks two ("is it higher for men or women, and does it rise
+    with age?"), with what follows it, and the second question, which its answer does not cover; a
+    second one that only asks the first's figure ("and what percentage is that?") is no second."""
+    found = SECOND_QUESTION.match(" ".join(text.split()))
+    if found is None:
+        return text, None
+    said_first = {stem(w) for w in re.findall(r"[a-z]+", found["first"].lower())}
+    asked = re.findall(r"[a-z]+", found["second"].lower())[1:]  # past the word that asks (does, what)
+    new = [w for w in asked if len(w) > 3 and w not in STOP and w not in ITS_FIGURE]
+    if all(stem(w) in said_first for w in new):
+        return text, None
+    first = f"{found['first']}?" + (f" {found['rest']}" if found["rest"] else "")
+    return first, found["second"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import outliers
+from agents.analysis.question_parts import two_questions
 from agents.analysis.schema import Schema
 from agents.analysis.two_tables import without_joins
 from agents.behaviours import answering, joining, stacking
@@ -229,8 +230,22 @@ class Analysis:
         self.evidence.cite(f"{self.source(body['left'])} and {self.source(body['right'])}", body, words, "dataset.join")
 
     def findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The section that answers the question, from the table it names most, or from two joined when
-        it needs both (joining.py)."""
+        """The section that answers the question (its first, when one sentence asks two: the second is
+        said to be left for a question of its own, never answered by a reading of both at once)."""
+        first, second = two_questions(question)
+        section, request = self._findings(first, tables)
+        if second is None:
+            return section, request
+        lead, _, rest = section["body"].partition("\n")
+        left = (
+            f"- This answers the first part of your question; “{second}” needs a question of its own: ask it "
+            "and I will answer it."
+        )
+        return {**section, "body": f"{lead}\n{left}\n{rest}"}, request | {"second_question": second}
+
+    def _findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The section that answers one question, from the table it names most, or from two joined when
+        it needs both (joining.py), or from a wide table's columns stacked (stacking.py)."""
         joined = joining.findings(self, question, tables)
         if joined is not None:
             return joined
