@@ -233,15 +233,23 @@ class Analysis:
         """The section that answers the question (its first, when one sentence asks two: the second is
         said to be left for a question of its own, never answered by a reading of both at once)."""
         first, second = two_questions(question)
+        if second is None or self._one_kind(question, first, tables):
+            return self._findings(question, tables)
         section, request = self._findings(first, tables)
-        if second is None:
-            return section, request
         lead, _, rest = section["body"].partition("\n")
         left = (
             f"- This answers the first part of your question; “{second}” needs a question of its own: ask it "
             "and I will answer it."
         )
         return {**section, "body": f"{lead}\n{left}\n{rest}"}, request | {"second_question": second}
+
+    def _one_kind(self, whole: str, first: str, tables: list[str]) -> bool:
+        """Whether two questions read as one ("which shop has the highest mean basket value, and how do the
+        shops differ in items?": one comparison of two measures): the same kind over the same groups."""
+        schema = answering.best_table(whole, [self.schema(t) for t in tables])
+        rows = self.settings["rows"].get(schema.table, [])
+        both, alone = (answering.request_for(text, schema, rows) for text in (whole, first))
+        return (both.kind, both.group) == (alone.kind, alone.group)
 
     def _findings(self, question: str, tables: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
         """The section that answers one question, from the table it names most, or from two joined when

@@ -168,3 +168,14 @@ def test_a_question_comparing_groups_finds_outliers_within_each_group_not_the_di
     [statistics_section] = [s for s in revised["payload"]["content"]["sections"] if s["id"] == "things-statistics"]
     assert "| 1 left out: 20.0 |" in statistics_section["body"]
     assert "| size | 208 |" in statistics_section["body"]  # only the odd small thing left out, every big one kept
+
+
+def test_a_sentence_asking_two_questions_answers_the_first_and_says_the_second_needs_its_own(team):
+    attach_baskets(team["session"])
+    goal = "Analyse the baskets CSV data: which shop has the highest mean basket value, and are items related to it?"
+    found = findings_of(plan_and_run(team, goal))
+    assert lead(found).startswith("east has the highest mean basket value: 33.50")
+    assert found["body"].split("\n")[1] == (
+        "- This answers the first part of your question; “are items related to it?” needs a question of its own: "
+        "ask it and I will answer it."
+    )
