@@ -16,13 +16,15 @@ from agents.behaviours.answers import STALE, answers_of, lead_of, stale
 from sessions.chap.deliverable import STATUS_WORDS, current_answer
 from sessions.graphs import graph_cache
 from sessions.models import Message, WorkSession
+from workspace.map_drawing import heat
 
 CHART = re.compile(r"^```vega-lite\n.+?\n```", re.MULTILINE | re.DOTALL)
 
 
 def answer_card(session: WorkSession) -> dict[str, Any]:
-    """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence``, ``chart``, its
-    chart as a Markdown block or "", and ``stale``, why it may no longer hold, or ""), ``status`` in
+    """What the answer card shows: ``answers`` (each ``asked``, ``lead``, ``confidence`` and its ``heat``
+    band, ``chart``, its chart as a Markdown block or "", and ``stale``, why it may no longer hold, or
+    ""), ``status`` in
     words, ``reviewer`` ("" when nobody reviewed it), ``seq`` of the report in the thread and ``node``,
     its number on the map, ``suggested``, the questions the analysis offers to answer next, ``asking``,
     those of them asked since, and ``ask``, the report a suggested question is asked of; only ``goal``
@@ -98,6 +100,7 @@ def _shown(answer: dict[str, Any], report: dict[str, Any] | None, answers: list[
         "asked": answer["asked"],
         "lead": answer["lead"],
         "confidence": answer.get("confidence"),
+        "heat": heat(answer.get("confidence")),
         "chart": _chart(_findings(report)),
         "stale": STALE if stale(answer, answers) else "",
     }
@@ -110,4 +113,5 @@ def _unkept(report: dict[str, Any], goal: str) -> dict[str, Any]:
     first = _findings(report) or (sections[0] if sections else {"body": payload["content"].get("body")})
     lead = "" if lead_of(first).startswith("#") else lead_of(first)
     confidence = payload.get("confidence_score")
-    return {"asked": goal, "lead": lead, "confidence": confidence, "chart": _chart(first), "stale": ""}
+    return {"asked": goal, "lead": lead, "confidence": confidence, "heat": heat(confidence), "chart": _chart(first),
+            "stale": ""}  # fmt: skip

@@ -38,6 +38,7 @@ OWN_WORDS = {
     "forecast": (modelled.FORECAST,),
     "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING, modelled.SLOPE),
     "adjusted": (modelled.ADJUSTED,),
+    "growth": (modelled.FIRST_TO_LAST,),  # "first month to last, in percent": the growth's own ends
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
 CROSS_TABBED = re.compile(r"\bcross-?tab\w*|\bcontingency table", re.I)  # a cross-tab asked by name

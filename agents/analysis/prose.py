@@ -108,6 +108,11 @@ def effect_words(effect: str, size: float | None) -> str:
     return f"eta squared = {figure(size)}, a {label} share of the variance between the groups"
 
 
+# a measure whose zero is no absence (a temperature in Celsius or Fahrenheit, a calendar year): its
+# ratios mean nothing
+INTERVAL_SCALE = re.compile(r"temp|celsius|fahrenheit|(?:^|_)(?:deg_?)?[cf]$|(?:^|_)year", re.I)
+
+
 def compare(request: Request, result: dict[str, Any]) -> list[str]:
     """Which group is highest (or lowest), its figure, by how much, and whether the gap is more than noise."""
     measure, group = spoken(request.measures[0]), spoken(request.group)
@@ -130,7 +135,8 @@ def compare(request: Request, result: dict[str, Any]) -> list[str]:
     if len(ranked) > 2:
         lead += f"; the {'lowest' if word == 'highest' else 'highest'} is {last['group']} at {figure(last['value'])}"
     lines = [lead + "."]
-    if result.get("ratio") and first["value"] and last["value"]:
+    scaled = not INTERVAL_SCALE.search(request.measures[0])  # 20 °C is not twice 10 °C: no true zero
+    if result.get("ratio") and first["value"] and last["value"] and scaled:
         lines.append(
             f"- {ranked[0]['group']} is {figure(first['value'] / last['value'])} times {last['group']} "
             f"({figure(result['difference'])} apart from highest to lowest)."

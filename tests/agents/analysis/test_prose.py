@@ -77,3 +77,11 @@ def test_a_share_of_the_rows_over_a_column_of_values_each_once_ranks_nothing_and
         "Every iso3 appears once (3 rows), so a share of the rows ranks nothing: I could not tell which measure "
         "to share out. Name it (“the share of the total ...”)."
     ]
+
+
+def test_a_temperature_compared_is_never_said_as_a_ratio():
+    groups = [{"group": "Greensboro", "value": 14.42, "n": 365}, {"group": "Sand Point", "value": 4.42, "n": 365}]
+    result = {"groups": groups, "ratio": 3.263, "difference": 10.0, "test": None}
+    warm = prose.compare(Request(kind="compare", table="days", measures=["temp_mean_c"], group="station"), result)
+    heavy = prose.compare(Request(kind="compare", table="days", measures=["weight_kg"], group="station"), result)
+    assert not any(" times " in line for line in warm) and any(" times Sand Point" in line for line in heavy)

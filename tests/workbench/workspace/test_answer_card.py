@@ -79,6 +79,19 @@ def test_each_question_has_its_line_with_the_lead_that_answers_it_and_the_review
     assert re.search(rf'<g id="map-node-{node}" class="node shape-\w+ status-\w+ current"', html)
 
 
+def test_each_answer_is_tinted_by_its_confidence_as_the_heatmap_is(world):
+    session = world["session"]
+
+    def unsure(**kwargs):
+        report = analysis("a1", [("Which region sells most?", NORTH)], **kwargs)
+        report["payload"]["provenance"]["answers"][0]["confidence"] = 0.2  # a question it could not answer
+        return report
+
+    post_message(session, agent_in(session, "analyst"), unsure)
+    answers = re.findall(r'<li class="answer heat heat-(\w+)" data-testid="answer">', page(world))
+    assert answers == ["0"]  # below 0.4: the heatmap's red, never the card's old fixed green
+
+
 def test_a_written_report_answers_with_the_leads_of_the_analysis_it_was_written_from(world):
     session = world["session"]
     post_message(session, agent_in(session, "analyst"), analysis, "a1", [("Which region sells most?", NORTH)])
