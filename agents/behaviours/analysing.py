@@ -279,13 +279,16 @@ class Analysis:
         wanted = [t for t in self.settings.get("tables") or [] if t in tables]
         return wanted or tables
 
-    def ask_pending(self) -> None:
-        """One short question for every outlying value found, however many columns and tables have
-        them, with the bounds and how to answer column by column folded into its details."""
-        if not self.pending_outliers:
+    def ask_pending(self, answered: set[str]) -> None:
+        """One short question for every outlying value found in the columns the answer used (``answered``;
+        every column when it used none), however many tables have them, with the bounds and how to
+        answer column by column folded into its details. A column the answer did not use is left alone:
+        a price series' recent highs asked about in every session are noise, not a question."""
+        pending = [p for p in self.pending_outliers if not answered or p.column in answered]
+        if not pending:
             return
-        targets = [p.target for p in self.pending_outliers]
-        text, details = outliers.question(self.pending_outliers)
+        targets = [p.target for p in pending]
+        text, details = outliers.question(pending)
         self.questions.append(text)
         self.asked.append(
             {"about": "outliers", "targets": targets, "key": "outliers:" + ",".join(targets), "details": details}

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from agents.analysis.question_parts import used_columns
 from agents.analysis.readings import asked_words
 from agents.analysis.suggestions import MOST as MOST_SUGGESTED
 from agents.analysis.suggestions import answered_by, suggested_questions
@@ -162,7 +163,7 @@ def _report(run: TaskRun, analysis: Analysis, tables: list[str], round_: Round) 
     for table in chosen:
         run.check()
         sections += table_report(analysis, table)
-    analysis.ask_pending()
+    analysis.ask_pending(used_columns(findings_request) if round_.question.strip() else set())
     overall = round(sum(s["confidence"] for s in sections) / len(sections), 2)
     opening, answers = _opening(run, analysis, tables, round_, findings)
     sections[:1] = opening

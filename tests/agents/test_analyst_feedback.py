@@ -302,3 +302,15 @@ def test_a_new_direction_gets_the_new_question_answered_in_reply(team, first_rep
     assert f"{statistics.median(north):g}" in findings["body"].split("\n", 1)[0]
     # The region is the new question's, not a correction: later answers still use every row.
     assert reply["payload"]["provenance"]["settings"]["rows"] == {}
+
+
+def test_a_question_asks_about_the_outliers_of_the_columns_its_answer_used_only(team):
+    from tests.agents.teamwork import plan_and_run
+
+    write_orders(team["session"])
+    with (workspace_root(team["session"].pk) / "refunds.csv").open("w", newline="") as out:
+        csv.writer(out).writerows([["amount"], *[[5 + i % 3] for i in range(30)], [900]])
+    goal = "Analyse the orders CSV: which region has the highest mean price?"
+    report = plan_and_run(team, goal=goal, attached="orders.csv")
+    [question] = report["payload"]["open_questions_for_human"]
+    assert "2 values of price" in question and "amount" not in question  # refunds' outlier: not this answer's
