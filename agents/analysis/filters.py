@@ -80,6 +80,7 @@ UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c,
 CLAUSE_END = re.compile(
     r"[.;?!]|:\s|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
 )
+RANKED_BEFORE = re.compile(r"\b(?:top|bottom|first|last|best|worst|leading)\s*$", re.I)
 INVERSE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!=", "!=": "="}
 
 
@@ -403,6 +404,8 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
     for match in COUNTED.finditer(text):
         if any(match.start() in span for span in taken) or EVERY.search(text[: match.start()]):
             continue  # "across all 301 counties" counts them, it keeps none
+        if RANKED_BEFORE.search(text[: match.start()]):
+            continue  # "the top 3 solar producers" lists three, it keeps no solar of 3
         said = match.group(1).lower()
         value = COUNT_WORDS[said] if said in COUNT_WORDS else int(said)
         named = mentions(text[match.end() : match.end() + 30], columns.numbers)

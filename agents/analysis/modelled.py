@@ -46,7 +46,8 @@ SPEED = re.compile(
 CHANGING = re.compile(
     r"\b(?:gr[eo]w\w*|ris(?:e|es|ing|en)|rose|gain\w*|increas\w*|declin\w*|decreas\w*|climb\w*|chang\w*|improv\w*"
     r"|wors\w*|drop\w*|cut\w*|fall\w*|fell|shr[iu]nk\w*|(?:go|goes|went|gone|going) (?:up|down)|slopes?|rate of"
-    r"|add(?:ed|s|ing)|expand\w*|warm(?:s|ed|ing)?(?: up)?|cool(?:s|ed|ing)? (?:down|off)|heat(?:s|ed|ing)? up)\b",
+    r"|add(?:ed|s|ing)|expand\w*|warm(?:s|ed|ing)?(?: up)?|cool(?:s|ed|ing)? (?:down|off)|heat(?:s|ed|ing)? up"
+    r"|(?:got|gets?|getting|became|becomes?|grew) (?:more|less|\w+er)\b)\b",
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
 FALLING = re.compile(r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[iu]nk\w*|cut\w*|los[te]\w*|down)\b", re.I)
@@ -74,6 +75,7 @@ ADJUSTED = re.compile(
 
 
 WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
+EACH_OF = re.compile(r"\b(?:for each|in each|per|by|each|every|across)\s+(?:the\s+)?$", re.I)
 MOVES_WITH = re.compile(
     r"\b(?:up|down|rise|rises|fall|falls|chang(?:e|es|ed)|increase|increases|decrease|decreases)\s+"
     r"(?:or\s+(?:up|down|fall|falls)\s+)?(?:with|over|as|per|for each|for every)\b",
@@ -175,9 +177,11 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
     grouped = [g for g in (request.group, request.entity) if g in said]
     # a grouping said before one the first reading supposed
     candidates = [*grouped, *listed, *said, request.group, request.entity, *names]
-    if WHOSE.search(text):  # "whose reaction time got worse fastest": each named thing, said or not
+    each = [m.column for m in named if m.column in said and EACH_OF.search(text[: m.start])]  # "for each region"
+    if WHOSE.search(text) and not each:  # "whose reaction time got worse fastest": each named thing, said or not
         things = [c["name"] for c in schema.columns if c.get("role") == "identifier"] + schema.row_names
         candidates = [*listed, *names, *things, *candidates, *schema.categories]
+    candidates = [*each, *candidates]
     group = next((g for g in candidates if g and g != x), None)
     if x is None or group is None:
         return False

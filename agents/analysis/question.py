@@ -113,7 +113,9 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
     ]
 
 
-TREND_SAID = re.compile(r"\btrend\w*|\b(?:month|year|week|day|quarter)-by-(?:month|year|week|day|quarter)\b", re.I)
+TREND_SAID = re.compile(
+    r"\btrend\w*|\b(?:month|year|week|day|quarter)[- ]by[- ](?:month|year|week|day|quarter)\b|\bwhich direction\b", re.I
+)
 DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:s|ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
 SPEED_NAME = re.compile(r"speed|velocity|wind|per_|_per|kmh|mph|knots", re.I)  # speed_m_s is a speed, not a time
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)

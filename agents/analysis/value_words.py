@@ -56,8 +56,9 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
 
 def _code_spelt_out(value: str, text: str) -> int | None:
     """Where a code in capitals is said as the word it shortens: "the quality fund" is QUAL, "the momentum
-    fund" MTUM (its letters in order, the first and the last the word's own, or its start)."""
-    if not (value.isalpha() and value.isupper() and 3 <= len(value) <= 5):
+    fund" MTUM (its letters in order, the first and the last the word's own, or its start). Four letters
+    or five: three letters (an ISO country code) are spelt inside too many words."""
+    if not (value.isalpha() and value.isupper() and 4 <= len(value) <= 5):  # "PER" in "power" is no Peru
         return None
     code = value.lower()
     for match in re.finditer(r"[a-z]+", text.lower()):
@@ -72,8 +73,8 @@ def _code_spelt_out(value: str, text: str) -> int | None:
 
 def _variants(value: str) -> list[str]:
     """A value as sentences say it: with spaces for underscores, as the adjective of a place ("europe"
-    is said "European", "japan" "Japanese", "west" "western"), and a US state's code by its name ("PA",
-    "Pennsylvania")."""
+    is said "European", "japan" "Japanese", "west" "western"), a US state's code by its name ("PA",
+    "Pennsylvania"), and a country's code by its name or its people's ("JP", "Japanese")."""
     spaced = value.replace("_", " ")
     variants = [value, spaced, spaced.replace(" ", "-")]  # "mostly-rural" says "mostly rural"
     if spaced.isalpha() and len(spaced) > 3:
@@ -88,6 +89,7 @@ def _variants(value: str) -> list[str]:
         ]
     if value in US_STATES:
         variants.append(US_STATES[value])
+    variants += COUNTRY_CODES.get(value, [])
     variants += PEOPLE_WORDS.get(value, [])
     if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
         variants += [MONTHS[value[:3]], value[:3]]
@@ -134,3 +136,13 @@ US_STATES = {code.lower(): name for code, name in (
     ("VA", "virginia"), ("WA", "washington"), ("WV", "west virginia"), ("WI", "wisconsin"), ("WY", "wyoming"),
     ("DC", "district of columbia"),
 )}  # fmt: skip
+
+# countries' (and the EU's) two-letter codes that no US state has, as sentences say them
+COUNTRY_CODES = {
+    "us": ["american", "america", "united states", "usa"], "eu": ["european", "europe"],
+    "uk": ["british", "britain", "united kingdom"], "gb": ["british", "britain", "united kingdom"],
+    "jp": ["japanese", "japan"], "cn": ["chinese", "china"], "fr": ["french", "france"], "it": ["italian", "italy"],
+    "kr": ["korean", "korea"], "mx": ["mexican", "mexico"], "se": ["swedish", "sweden"], "es": ["spanish", "spain"],
+    "nl": ["dutch", "netherlands"], "ch": ["swiss", "switzerland"], "br": ["brazilian", "brazil"],
+    "ru": ["russian", "russia"], "au": ["australian", "australia"], "nz": ["new zealand"], "ie": ["irish", "ireland"],
+}  # fmt: skip

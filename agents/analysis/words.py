@@ -64,6 +64,7 @@ CONCEPTS = {
     "country": {"country", "nation", "nationality"},
     "maker": {"maker", "manufacturer", "brand", "vendor", "producer", "mfr"},
     "fund": {"fund", "etf"},  # an exchange-traded fund
+    "region": {"region", "origin"},  # "by origin", "the region of origin"
     "ticker": {"ticker", "symbol", "stock"},
     "irradiance": {"irradiance", "irradiation", "insolation", "sunshine", "ghi", "dni", "radiation"},
     # the other side's score: "let in the fewest goals", "clubs that ship more goals" (goals_against)
@@ -248,9 +249,13 @@ def _cut_short(name_word: str, word: Word) -> bool:
         and name_word.isalpha()
         and len(word.text) >= len(name_word) + 4
         and (word.text.startswith(name_word))
+        and word.text not in NEVER_CUT  # "controlling for" names no air_con
     )
 
 
+# the words that say how a question is asked, never a column's name cut short
+NEVER_CUT = {"controlling", "accounting", "adjusting", "allowing", "correcting", "holding", "comparing",
+             "considering", "including", "excluding", "according", "percentage", "percentages"}  # fmt: skip
 CLAUSE_BREAK = re.compile(r"[:;?!,]")
 
 

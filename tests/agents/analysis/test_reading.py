@@ -172,7 +172,7 @@ def test_a_place_said_as_the_questions_first_word_and_not_filtered_is_a_doubt_th
     reading = reading_of("Westerly counties: what was the mean crime rate in 1987?")
     assert any("“Westerly”" in doubt for doubt in reading.said()) and reading.certainty <= UNSURE
     cars = Schema("cars", [
-        {"name": "origin", "type": "string", "distinct": 3, "values": ["JP", "US", "EU"]},
+        {"name": "origin", "type": "string", "distinct": 3, "values": ["north", "south", "west"]},
         {"name": "year", "type": "number", "distinct": 13, "role": "time"},
         {"name": "price", "type": "number", "distinct": 900},
     ], 2400)  # fmt: skip
