@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agents.analysis.measured_when import by_moment
 from agents.analysis.phrases import LOW, ROW_NOUNS, STATISTIC_ONLY, TABLE_WORDS, statistic_of
 from agents.analysis.schema import Schema
 from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
@@ -151,7 +152,7 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
     found = [_sibling_by_statistic(text, schema, m) for m in _unit_named(text, schema, found)]
-    found = _explained_in_brackets(text, found)
+    found = by_moment(text, schema, _explained_in_brackets(text, found))
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
 
 

@@ -19,7 +19,7 @@ SIGNIFICANCE = re.compile(
     r"|chance alone|(?:a )?fluke|real (?:diff\w*|gap|effect)|genuine(?:ly)?|reliabl[ey] different"
     r"|(?:more than|beyond) (?:chance|noise|luck)|test(?:ing)? (?:whether|if)|makes? (?:a|any) (?:real )?difference"
     r"|(?:does|do|did) [\w ]{1,40} (?:really |actually )?matter|sampling (?:variation|error|noise)|formally"
-    r"|(?:a |an )?(?:proper|formal|statistical|hypothesis) test"
+    r"|(?:a |an )?(?:proper|formal|statistical|hypothesis) test|\btest (?:it|that|this|them|the change)\b"
     r"|(?:does|do|would|can) (?:a |the )?(?:\w+ )?tests? (?:back|bear))\b",
     re.I,
 )

@@ -25,7 +25,7 @@ MISSING = re.compile(
     r"|\bblanks?\b|\bempty\b|\bnulls?\b|\bnan\b|\bincomplete\b|\bdata quality\b"
     r"|\b(?:not|never|wasn't|weren't|isn't|aren't) (?:been )?(?:recorded|reported|known|given|filled|entered|listed)"
     r"|\bno\s+(?:[\w-]+\s+){0,4}(?:recorded|reported|given|listed|entered|known)\b|\b(?:unrecorded|unreported)\b"
-    r"|\b(?:no|without (?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(?:value|reading|measurement|figure|entry)\b"
+    r"|\b(?:no|without (?:a|an|any))\s+(?:[\w-]+\s+){0,3}?(?:value|reading|measurement|figure|entry|score|result)\b"
     r"|\black(?:s|ing)? (?:a |an |any )?(?:[\w-]+ ){0,3}?(?:value|figure|entry|entries|reading|data)?\b"
     r"|\bwithout (?:a |an |any )(?:[\w-]+ ){0,3}(?:value|figure|entry|reading)s?\b"
     r"|\b(?:didn't|don't|never|couldn't|not) (?:give|answer|report|state|provide|say|tell)\b"

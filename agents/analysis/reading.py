@@ -24,6 +24,7 @@ from typing import Any
 from agents.analysis import phrases
 from agents.analysis.kind_words import OWN_WORDS
 from agents.analysis.kinds import KINDS
+from agents.analysis.measured_when import MOMENT_NAMED, moments_said
 from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.question_parts import used_columns
 from agents.analysis.request import Request
@@ -102,6 +103,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
             named.setdefault(column, True)  # "north or south": its values name the groups
     cues = (*CUES, *OWN_WORDS.get(request.kind, ()))
     taken += [m.span() for pattern in cues for m in pattern.finditer(text)]
+    if any(MOMENT_NAMED.match(column) for column in used):  # "at the two-year visit" chose roland_2y
+        taken += [(start, end) for _, start, end in moments_said(text)]
     if request.kind == "forecast" and request.to:  # the year forecast to is the reading's own
         taken += [m.span() for m in re.finditer(rf"\b{re.escape(request.to)}\b", text)]
     if request.kind in ("trend", "growth") and request.period == "month":
