@@ -159,7 +159,14 @@ def read_question(text: str, schema: Schema) -> Request:
     compared = _compared(text, schema, number_found, every)
     number_found = [f for f in number_found if f not in compared]
     filter_spans = [(f.start, f.end) for f in number_found + value_found]
-    free = [m for m in every if not any(s <= m.start < e for s, e in filter_spans)]
+    # a filter takes the words of its own column; another measure said inside its span ("between 1971 and
+    # 1990 (mean mpg per year)") is still free
+    free = [
+        m
+        for m in every
+        if not any(f.start <= m.start < f.end and (f.column == m.column or m.column not in schema.measures)
+                   for f in number_found + value_found)
+    ]  # fmt: skip
     free = [m for m in free if not _things_counted(text, m)]  # "most of these bills": the bills counted
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)

@@ -45,3 +45,16 @@ def read(text):
 def test_cars_by_origin_are_read_as_meant(text, expected):
     request = read(text)
     assert {key: request.get(key) for key in expected} == expected, request
+
+
+def test_a_measure_said_inside_a_years_span_is_still_the_measure():
+    text = "Did the average fuel economy go up or down between 1971 and 1990 (mean mpg per year)?"
+    request = read(text)
+    assert (request["kind"], request["measures"], request["time"]) == ("trend", ["mpg"], "year")
+
+
+def test_getting_bigger_or_smaller_over_a_period_is_a_trend():
+    request = read("US models only: yearly average price, did they get bigger or smaller over the period?")
+    assert (request["kind"], request["measures"], request["filters"]) == (
+        "trend", ["price_k"], [{"column": "region", "op": "=", "value": "US"}]
+    )  # fmt: skip
