@@ -172,6 +172,23 @@ def direction_of(text: str) -> str:
     return "low" if low and (not high or max(low) > max(high)) else "high"
 
 
+# a judgement of a measure that is worse the higher it is (emissions, deaths, delays, cost): the best is
+# the lowest, the worst the highest
+GOOD = re.compile(r"\b(?:best|better|cleanest|cleaner|greenest|greener|safest|safer|healthiest|healthier)\b", re.I)
+BAD = re.compile(r"\b(?:worst|worse|dirtiest|dirtier|most polluting)\b", re.I)
+BAD_WHEN_HIGH = re.compile(
+    r"co2|carbon|emission|pollut|waste|death|mortality|fatalit|error|defect|delay|crime|unemploy|poverty|risk", re.I
+)
+
+
+def judged_direction(text: str, direction: str, measure: str) -> str:
+    """The direction a judgement asks of ``measure``: "the cleanest grid" is the lowest gCO2 per kWh."""
+    good, bad = [m.start() for m in GOOD.finditer(text)], [m.start() for m in BAD.finditer(text)]
+    if not BAD_WHEN_HIGH.search(measure) or not (good or bad):
+        return direction
+    return "low" if good and (not bad or max(good) > max(bad)) else "high"
+
+
 SHARE_OF_TOTAL = re.compile(
     r"\b(?:share|slice|portion|proportion|percent(?:age)?|fraction|part) of (?:the )?(?:total|overall|all|combined)\b"
     r"|\baccounts? for\b|\bmakes? up\b|\bcontribut\w*|\b(?:largest|biggest|greatest|smallest|main|major) part of\b",

@@ -51,6 +51,7 @@ from agents.analysis.phrases import (
     WHO,
     asks_percentile,
     direction_of,
+    judged_direction,
     statistic_of,
 )
 from agents.analysis.request import Request, Said
@@ -247,6 +248,8 @@ def read_question(text: str, schema: Schema) -> Request:
         request.direction = "high" if SLOW.search(asked) else "low"  # "the slowest reaction time": the longest
         if extreme and request.statistic in ("max", "min"):
             request.statistic = "max" if request.direction == "high" else "min"
+    if request.kind in ("compare", "statistic", "top", "which_row", "two_factor") and request.measures:
+        request.direction = judged_direction(asked, request.direction, request.measures[0])
     request.said = Said(every, [(f.start, f.end, f.column) for f in [*number_found, *value_found, *compared]])
     return request
 

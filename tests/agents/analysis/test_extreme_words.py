@@ -29,3 +29,20 @@ def test_a_share_by_a_text_column_of_many_values_named_in_full_is_grouped_by_it(
     text = "Adding up the AC power of every listed model, which maker accounts for the biggest chunk of the total?"
     request = read_question(text, inverters)
     assert (request.kind, request.group, request.weight) == ("share", "maker", "ac_power_w")
+
+
+GRIDS = Schema("grids", [
+    {"name": "region", "type": "string", "distinct": 40},
+    {"name": "city", "type": "string", "distinct": 38},
+    {"name": "grid_gco2_kwh", "type": "number", "distinct": 40, "min": 2, "max": 723},
+], 40)  # fmt: skip
+
+
+def test_the_best_of_a_measure_worse_when_high_is_its_lowest_and_the_worst_its_highest():
+    clean = read_question("the three cities with the cleanest grid (carbon per kWh)?", GRIDS)
+    dirty = read_question("Worst region for carbon - which region?", GRIDS)
+    prices = Schema("prices", [*GRIDS.columns[:2], {"name": "price_usd", "type": "number", "distinct": 40}], 40)
+    best_price = read_question("Which region has the best price?", prices)  # a price is no harm: as said
+    assert (clean.measures, clean.direction) == (["grid_gco2_kwh"], "low")
+    assert (dirty.measures, dirty.direction) == (["grid_gco2_kwh"], "high")
+    assert best_price.direction == "high"
