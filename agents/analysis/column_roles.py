@@ -25,7 +25,7 @@ SUBJECT_WORDS = {
 MEASURE_WORDS = {
     "length", "width", "height", "depth", "weight", "mass", "size", "price", "cost", "amount", "income", "salary",
     "wage", "revenue", "sales", "score", "temp", "temperature", "age", "duration", "distance", "speed", "volume",
-    "area", "pressure", "total",
+    "area", "pressure", "total", "wait", "delay", "days", "hours", "minutes", "seconds", "weeks",
 } | (UNITS - {"no", "nr", "num"})  # fmt: skip
 WEIGHT_NAME = re.compile(
     r"^(?:w(?:gh?)?t|weights|[pfa]weight|(?:sampl(?:e|ing)|survey|design|case|person|household|final|pop(?:ulation)?)"

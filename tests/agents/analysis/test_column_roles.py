@@ -53,3 +53,8 @@ def test_a_name_in_capitals_ending_in_id_is_an_identifier_a_word_ending_so_is_no
 
     said = ("RANDID", "CUSTID", "PATID", "PAID", "UNPAID", "AVOID", "HUMID", "MID", "paid", "Humid")
     assert [name for name in said if IDENTIFIER.search(name)] == ["RANDID", "CUSTID", "PATID"]
+
+
+def test_a_wait_in_days_repeated_evenly_is_a_measure_not_the_key_of_things_measured_again():
+    wait = {"name": "wait_days", "type": "number", "distinct": 63, "min": 24, "max": 2616, "repeated_evenly": True}
+    assert role_of(wait, 137)[0] == "measure"
