@@ -50,7 +50,9 @@ CHANGING = re.compile(
     r"|(?:got|gets?|getting|became|becomes?|grew) (?:more|less|\w+er)\b)\b",
     re.I,
 )  # "slowest month for sales" ranks months; "grew slowest" asks a rate
-FALLING = re.compile(r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[iu]nk\w*|cut\w*|los[te]\w*|down)\b", re.I)
+FALLING = re.compile(
+    r"\b(?:declin\w*|decreas\w*|fell|fall\w*|drop\w*|shr[aiu]nk\w*|cut\w*|los[te]\w*|down|sl[iu]d\w*|slipp?\w*)\b", re.I
+)
 SLOWLY = re.compile(
     r"\bslow\w*|\bleast (?:quickly|fast|steep\w*|affected)\b|\blowest (?:[\w-]+ )?slope\b|\bflatt?e\w*|\bgentlest\b",
     re.I,
@@ -75,7 +77,7 @@ ADJUSTED = re.compile(
 
 
 WHOSE = re.compile(r"\bwhose\b|\bwho\b", re.I)
-EACH_OF = re.compile(r"\b(?:for each|in each|per|by|each|every|across)\s+(?:the\s+)?$", re.I)
+EACH_OF = re.compile(r"\b(?:for each|in each|per|by|each|every|across)\s+(?:the\s+)?(?:\w+\s+)?$", re.I)
 MOVES_WITH = re.compile(
     r"\b(?:up|down|rise|rises|fall|falls|chang(?:e|es|ed)|increase|increases|decrease|decreases)\s+"
     r"(?:or\s+(?:up|down|fall|falls)\s+)?(?:with|over|as|per|for each|for every)\b",
@@ -204,6 +206,10 @@ def _rate_is_per(text: str, said: str) -> bool:
     )
 
 
+# "the regression slope on size", "the coefficient of weight": the variable the fit is of
+SLOPE_ON = re.compile(r"\b(?:slope|coefficient|effect)\s+(?:on|of)\s+(?:the\s+|an?\s+)?(?:[\w,-]+\s+){0,2}$", re.I)
+
+
 def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
     """ "Holding whole weight constant, is shucked weight still related to rings?": the columns the cue
     names are the controls; of the others, the first named is the variable and the last the outcome."""
@@ -223,6 +229,9 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     if not controls or len(rest) < 2:
         return False
     variable, outcome = (rest[-1], rest[0]) if MOVES_WITH.search(text) else (rest[0], rest[-1])
+    on = [m.column for m in columns if m.column in rest and SLOPE_ON.search(text[: m.start])]  # "the slope on size"
+    if on and on[0] != variable:
+        variable, outcome = on[0], variable
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group, request.weight = controls, None, None
     request.filters = [f for f in request.filters if f.get("column") not in controls]

@@ -35,8 +35,8 @@ GROWTH = re.compile(
     r"\b(?:grew|grow(?:n|s|ing|th)?|expan\w*|shr[ai]nk\w*|shrunk|improv\w*|(?:increase|rise|rose|gain|jump|add|"
     r"added|climb|fall|fell|drop|decline|declined|decrease|lost|lose|loses|cut|cuts|reduced?|shed)[ds]? (?:\w+ ){0,3}"
     r"(?:the )?(?:most|least|fastest|the least)|"
-    r"(?:biggest|largest|greatest|highest|smallest|most) (?:increase|rise|gain|growth|jump|decline|drop|fall|"
-    r"decrease|change)|percent(?:age)? change|% change)\b",
+    r"(?:biggest|largest|greatest|highest|smallest|most)\s+(?:\w+\s+)?(?:increase|rise|gain|growth|jump|hike|decline|drop"
+    r"|fall|decrease|change)|percent(?:age)? change|% change)\b",
     re.I,
 )
 

@@ -58,3 +58,19 @@ def test_getting_bigger_or_smaller_over_a_period_is_a_trend():
     assert (request["kind"], request["measures"], request["filters"]) == (
         "trend", ["price_k"], [{"column": "region", "op": "=", "value": "US"}]
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Per origin region, linear slope of mpg on year: whose fuel economy slid fastest?",
+         {"kind": "rate", "group": "region", "direction": "fall"}),
+        ("Whose cars shrank fastest? straight-line slope of price against year, per region of origin",
+         {"kind": "rate", "group": "region", "direction": "fall"}),
+        ("Net of the year trend, do heavier cars get better or worse mpg? regression slope on hp per weight",
+         {"kind": "adjusted", "measures": ["hp_per_weight"], "outcome": "mpg"}),
+    ],
+)  # fmt: skip
+def test_a_fall_said_as_sliding_or_shrinking_and_the_slope_on_a_variable(text, expected):
+    request = read(text)
+    assert {key: request.get(key) for key in expected} == expected, request
