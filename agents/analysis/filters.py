@@ -80,6 +80,11 @@ UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c,
 CLAUSE_END = re.compile(
     r"[.;?!]|:\s|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
 )
+PEOPLE_BEFORE = re.compile(
+    r"\b(?:patients|people|persons|participants|subjects|respondents|adults|men|women|customers|employees|players"
+    r"|members|residents|recipients|children|students|workers|those|anyone)\s+(?:aged\s+)?$",
+    re.I,
+)
 RANKED_BEFORE = re.compile(r"\b(?:top|bottom|first|last|best|worst|leading)\s*$", re.I)
 INVERSE = {">": "<=", ">=": "<", "<": ">=", "<=": ">", "=": "!=", "!=": "="}
 
@@ -270,6 +275,9 @@ def _subject(
     candidates += [
         (m.column, start, end + m.end) for m in mentions(rest, numbers)
     ]  # "fewer than 20% of pupils are low income"
+    ages = [n for n in numbers if split_name(n)[:1] == ["age"]]
+    if PEOPLE_BEFORE.search(text[:start]) and ages:  # "patients over 40": their age, before any other
+        candidates.insert(0, (ages[0], start, end))
     plausible = [c for c in candidates if columns.plausible(c[0], value)]
     times = [t for t in columns.times if columns.plausible(t, value)]
     if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first

@@ -76,6 +76,7 @@ def test_a_price_filter_keeps_exactly_the_rows_it_says(text, prices):
         ("mean price of cars with more than 6 cylinders", "cylinders", [60]),
         ("mean price of cars heavier than 2,000 kg", "weight_kg", [60, 70]),
         ("mean price where weight is 1.5k or less", "weight_kg", [20, 40]),
+        ("for customers over 50, the mean price", "age", [60, 70]),  # people over an age: their age
     ],
 )
 def test_the_filter_finds_its_column_by_name_adjective_or_the_word_after_the_number(text, column, ages):
