@@ -74,3 +74,7 @@ def test_getting_bigger_or_smaller_over_a_period_is_a_trend():
 def test_a_fall_said_as_sliding_or_shrinking_and_the_slope_on_a_variable(text, expected):
     request = read(text)
     assert {key: request.get(key) for key in expected} == expected, request
+
+
+def test_getting_more_of_a_measure_is_no_change():
+    assert read("Which region gets more mpg on an average year?")["kind"] == "compare"
