@@ -223,7 +223,16 @@ def as_outliers(request: Request, schema: Schema, named: list[Mention], text: st
     request.label = label_of(schema, named, besides=[*request.measures, *([within] if within else [])])
     if schema.names("date") and PERIOD_SAID.search(text):  # "the most anomalous month": named by its date
         request.label = schema.names("date")[0]
+    request.measures = request.measures or measure_beside(schema, named)
     _one_measure(request, schema)
+
+
+def measure_beside(schema: Schema, named: list[Mention]) -> list[str]:
+    """ "The time to platelet recovery": a column of no numbers named where a number is needed stands for
+    the one measure that shares its first word (days_to_platelets beside platelets_recovered)."""
+    words = {stem(split_name(m.column)[0]) for m in named if m.column not in schema.measures and split_name(m.column)}
+    beside = [c for c in schema.measures if words & {stem(w) for w in split_name(c)}]
+    return beside if len(beside) == 1 else []
 
 
 def as_distribution(request: Request, schema: Schema) -> None:

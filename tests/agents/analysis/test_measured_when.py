@@ -1,4 +1,5 @@
-"""A measure taken at several moments, one column a moment: the moments a question says choose them."""
+"""Which number column a question means: a measure taken at several moments, one column a moment, chosen by the
+moments said; a yes/no column named where a number is needed, standing for the measure beside it."""
 
 import pytest
 
@@ -30,3 +31,14 @@ def test_the_moment_said_chooses_the_column_of_that_moment(text, expected):
     assert {key: getattr(request, key) for key in expected} == expected
     if "two-year" in text:
         assert read_back(text, TRIAL, request).said() == []  # "the two-year visit" is no word read past
+
+
+def test_a_yes_no_column_named_where_a_number_is_needed_stands_for_the_measure_beside_it():
+    recovery = Schema("recovery", [
+        {"name": "patient", "type": "number", "distinct": 137, "role": "identifier"},
+        {"name": "platelets_recovered", "type": "string", "distinct": 2, "values": ["no", "yes"], "role": "yes/no"},
+        {"name": "days_to_platelets", "type": "number", "distinct": 60, "min": 1, "max": 1300},
+        {"name": "age", "type": "number", "distinct": 50, "min": 7, "max": 52},
+    ], 137)  # fmt: skip
+    request = read_question("Flag the most anomalous time to platelet recovery - which patient?", recovery)
+    assert (request.kind, request.measures, request.label) == ("outliers", ["days_to_platelets"], "patient")
