@@ -14,7 +14,13 @@ from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, split_name
 
-FEW_LEVELS = 6  # a number column of this few values, tested against another number, is the grouping
+FEW_LEVELS = 6
+# the same subjects measured in both groups, said so: each row paired with its subject's other row
+PAIRED_SAID = re.compile(
+    r"\bpaired\b|\beach (?:\w+ )?(?:with|against) (?:him|her|it|them)sel(?:f|ves)\b|\bmeasured twice\b"
+    r"|\bsame (?:\w+ ){0,2}(?:twice|in both)\b|\bwithin[- ]subjects?\b|\bmatched pairs?\b",
+    re.I,
+)  # a number column of this few values, tested against another number, is the grouping
 
 
 def another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
@@ -69,7 +75,11 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):
         request.measures, request.second, request.group = measured[:1], measured[1], None  # "from pre to post"
         return
-    request.subject = next((c["name"] for c in schema.columns if c.get("role") == "identifier"), None)
+    # "each man with himself": paired by the text column that names him, never the groups' own
+    named_rows = [c for c in schema.names("string") if c != request.group] if PAIRED_SAID.search(text) else []
+    request.subject = next((c["name"] for c in schema.columns if c.get("role") == "identifier"), None) or next(
+        iter(named_rows), None
+    )
     yes_no = [n for n in named if n in binary and n != request.group]
     if yes_no and (first == "share" or not request.measures):
         request.measures = yes_no[:1]

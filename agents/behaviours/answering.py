@@ -12,11 +12,12 @@ import json
 from typing import Any, Protocol
 
 from agents.analysis import prose
+from agents.analysis.asked_kinds import PAIRED_SAID
 from agents.analysis.code import reproduction
 from agents.analysis.column_roles import roles_of
 from agents.analysis.kinds import KINDS, WHAT_I_ANSWER
 from agents.analysis.question import read_question
-from agents.analysis.reading import Reading, read_back
+from agents.analysis.reading import UNSURE, Reading, read_back
 from agents.analysis.readings import measure_options, options
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
@@ -238,6 +239,9 @@ def findings(
     reading = read_back(text, schema, request)
     lines = words_for(request, result, text)
     lines[1:1] = reading_lines(reading)
+    unpaired = request.kind == "significance" and PAIRED_SAID.search(text) and not result.get("pairs_tested")
+    if unpaired:  # "each man with himself", and the rows do not pair up: said, and not as sure
+        lines.insert(1, UNPAIRED)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
         more = analysis.query(schema.table, operation_for(request, measure)[1], _asked(request, measure), operation)
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
@@ -249,7 +253,7 @@ def findings(
         "id": "findings",
         "title": "Findings",
         "body": "\n".join(lines),
-        "confidence": min(_confidence(request, result), reading.certainty),
+        "confidence": min(_confidence(request, result), reading.certainty, UNSURE if unpaired else 1.0),
     }, request.as_dict() | {"reading": reading.line, "doubts": reading.said()}
 
 
@@ -279,6 +283,10 @@ def request_for_measure(request: Request, measure: str) -> Request:
 
 
 NOTHING_RANKED = 0.2
+UNPAIRED = (
+    "- You asked for each subject against itself, but the rows do not pair up (each subject once in each of "
+    "the two groups, for most of them), so the groups were tested as independent."
+)
 
 
 def _confidence(request: Request, result: dict[str, Any]) -> float:

@@ -179,3 +179,12 @@ def test_a_sentence_asking_two_questions_answers_the_first_and_says_the_second_n
         "- This answers the first part of your question; “are items related to it?” needs a question of its own: "
         "ask it and I will answer it."
     )
+
+
+def test_a_paired_test_asked_of_rows_that_do_not_pair_says_so_and_is_not_sure(team):
+    rows = [("A", "spring", 60 + i, f"p{i}") for i in range(12)] + [("B", "autumn", 62 + i, f"q{i}") for i in range(12)]
+    lines = ["athlete,meeting,points"] + [f"{name},{meeting},{points}" for _, meeting, points, name in rows]
+    (workspace_root(team["session"].pk) / "meets.csv").write_text("\n".join(lines) + "\n")
+    goal = "Analyse the meets CSV: comparing each athlete with himself, are the points significantly higher in autumn?"
+    found = findings_of(plan_and_run(team, goal, attached="meets.csv"))
+    assert "the rows do not pair up" in found["body"] and found["confidence"] <= 0.5

@@ -98,3 +98,16 @@ def test_each_kind_is_read_from_its_own_words(text, expected):
 )
 def test_questions_of_the_earlier_kinds_stay_theirs(text):
     assert read(text)["kind"] in ("compare", "statistic", "association", "share")
+
+
+def test_each_with_himself_pairs_the_test_by_the_text_column_that_names_him():
+    meetings = Schema("meetings", [
+        {"name": "athlete", "type": "string", "distinct": 28},
+        {"name": "meeting", "type": "string", "distinct": 2, "values": ["Decastar", "Olympics"]},
+        {"name": "points", "type": "number", "distinct": 41, "min": 7000, "max": 8900},
+    ], 41)  # fmt: skip
+    text = "Comparing each man with himself, did they score significantly more points at the Olympics than at Decastar?"
+    request = read_question(text, meetings)
+    assert (request.kind, request.group, request.measures, request.subject) == (
+        "significance", "meeting", ["points"], "athlete"
+    )  # fmt: skip
