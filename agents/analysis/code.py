@@ -19,6 +19,7 @@ COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="
 YES_NO = {"yes": 1, "true": 1, "1": 1, "y": 1, "no": 0, "false": 0, "0": 0, "n": 0}
 
 
+PANDAS_PERIODS = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}  # as stats.* bucket them
 FLOATS = "pd.set_option('display.float_format', lambda v: f'{v:.10g}')  # 411041792, not 4.110418e+08"
 
 
@@ -224,16 +225,17 @@ def _two_way(b: dict[str, Any]) -> list[str]:
 
 
 def _rates(b: dict[str, Any]) -> list[str]:
+    """Each group's slope; of a longer period than a day, of each period's mean (stats.rates' ``period``)."""
     t, m, g = _q(b["time"]), _q(b["measure"]), _q(b["group_by"])
-    period = {"year": "Y", "quarter": "Q", "month": "M", "week": "W"}.get(b.get("period", "day"))
-    x = (
-        [f"x = df[{t}].dt.to_period({period!r}).map(lambda p: p.ordinal)  # one more each period"]
-        if period
-        else [f"x = (df[{t}] - pd.Timestamp('1970-01-01')).dt.days if df[{t}].dtype.kind == 'M' else df[{t}]"]
-    )
-    means = [f"both = both.groupby([{g}, '_x'])[{m}].mean().reset_index()  # each period's mean"] if period else []
+    period = b.get("period", "day")
+    if period == "day":
+        x = f"x = (df[{t}] - pd.Timestamp('1970-01-01')).dt.days if df[{t}].dtype.kind == 'M' else df[{t}]"
+        means = []
+    else:
+        x = f"x = df[{t}].dt.to_period({PANDAS_PERIODS[period]!r}).map(lambda p: p.ordinal)  # one more each period"
+        means = [f"both = both.groupby([{g}, '_x'])[{m}].mean().reset_index()  # each period's mean"]
     return [
-        *x,
+        x,
         f"both = df.assign(_x=x).dropna(subset=['_x', {m}])",
         *means,
         f"groups = both.groupby({g})",
@@ -261,7 +263,7 @@ def _regress(b: dict[str, Any]) -> list[str]:
 def _period_keys(time: str, period: str) -> str:
     if period == "value":  # each date (or number) its own period
         return f"df[{time}]"
-    code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}.get(period, "Y")
+    code = PANDAS_PERIODS.get(period, "Y")
     return f"(df[{time}].dt.to_period({code!r}).astype(str) if df[{time}].dtype.kind == 'M' else df[{time}])"
 
 

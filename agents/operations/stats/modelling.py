@@ -21,12 +21,11 @@ from scipy import stats as scipy_stats
 from statsmodels.tsa.holtwinters import ExponentialSmoothing
 
 from agents.operations.stats.engine import clean, period_label
-from agents.operations.stats.timeline import trend
+from agents.operations.stats.timeline import PERIOD_CODES, trend
 
 MIN_POINTS = 3
 LONG_HORIZON = 1 / 3  # a horizon past a third of the history is said to be long
 MAX_GROUPS = 50
-PERIOD_CODES = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}
 
 
 def period_number(label: Any, period: str) -> float:
@@ -94,8 +93,7 @@ def rates(frame: pd.DataFrame, time: str, measure: str, group: str, period: str 
     dated = not pd.api.types.is_numeric_dtype(both[time])
     moments = pd.to_datetime(both[time]) if dated else both[time]
     if dated and period != "day":
-        code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W"}[period]
-        index = moments.dt.to_period(code).array.asi8  # the period's ordinal: one more each period
+        index = moments.dt.to_period(PERIOD_CODES[period]).array.asi8  # the period's ordinal: one more each period
         both = both.assign(_x=index).groupby([group, "_x"], sort=True)[measure].mean().reset_index()
     else:
         x = (moments - pd.Timestamp("1970-01-01")).dt.days.astype(float) if dated else moments

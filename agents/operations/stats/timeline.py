@@ -18,6 +18,7 @@ from agents.operations.stats.engine import clean, period_label, statistic_of
 from protocol.errors import ProtocolError
 
 PERIODS = ("year", "quarter", "month", "week", "day")
+PERIOD_CODES = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}  # pandas' names of them
 # How a period is written, as ``periods`` writes it: "2000", "2000Q1", "2000-03", "2000-03-15".
 PERIOD_SHAPES = {
     "year": re.compile(r"\d{4}"),
@@ -43,7 +44,7 @@ def periods(times: pd.Series, period: str) -> pd.Series:
     if pd.api.types.is_numeric_dtype(times):
         return times
     moments = pd.to_datetime(times, errors="coerce")
-    code = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}[period]
+    code = PERIOD_CODES[period]
     return moments.dt.to_period(code).astype(str).where(moments.notna())
 
 
