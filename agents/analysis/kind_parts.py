@@ -34,6 +34,11 @@ from agents.analysis.request import Request
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, split_name
 
+HOW_LONG = re.compile(
+    r"\bhow long\b|\bduration\b|\blength of time\b|\bhow many (?:hours|days|weeks|months|years)\b",
+    re.I,
+)
+
 
 def which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
     """Whether "which" or "what" is said right before a grouping column's name ("which tumour grade",
@@ -143,10 +148,11 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         if request.kind in _NEEDS.get(part, ()) and getattr(request, part) is None:
             request.missing.append(part)
     if not request.measures and request.kind not in ("share", "association", "rank_differences"):
-        if schema.sole_measure is None:
+        implied = schema.sole_measure or (schema.lasting if HOW_LONG.search(text) else None)
+        if implied is None:
             request.missing.append("measure")
         else:
-            request.measures = [schema.sole_measure]
+            request.measures = [implied]
 
 
 def _reconsider(request: Request, text: str, schema: Schema, free: list[Mention]) -> None:

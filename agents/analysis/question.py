@@ -57,7 +57,7 @@ from agents.analysis.phrases import (
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
 from agents.analysis.rows_named import measures_apart
-from agents.analysis.schema import CODED_MAX, Schema
+from agents.analysis.schema import CODED_MAX, DURATION, Schema
 from agents.analysis.value_words import value_mentions
 from agents.analysis.words import Mention, split_name
 
@@ -117,7 +117,6 @@ def _group_mentions(text: str, schema: Schema, found: list[Mention]) -> list[Men
 TREND_SAID = re.compile(
     r"\btrend\w*|\b(?:month|year|week|day|quarter)[- ]by[- ](?:month|year|week|day|quarter)\b|\bwhich direction\b", re.I
 )
-DURATION = re.compile(r"time|delay|duration|latency|wait|(?:^|_)(?:s|ms|secs?|seconds|minutes|mins|hours)(?:_|$)", re.I)
 SPEED_NAME = re.compile(r"speed|velocity|wind|per_|_per|kmh|mph|knots", re.I)  # speed_m_s is a speed, not a time
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
 FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)

@@ -27,10 +27,16 @@ IDENTIFIER = re.compile(
 
 
 # A number column that is a timeline: "year", "model_year", "Season"; not "steps_per_day" or "Year_Built".
-TIMELINE_ENDS = {"year", "years", "yr", "decade", "season", "period", "series", "wave", "edition"}
+# A unit in the plural counts a span ("weeks" of remission, "days" survived, "Years" in the majors): a measure.
+TIMELINE_ENDS = {"year", "yr", "decade", "season", "period", "series", "wave", "edition"}
 
 
-TIMELINE_ONLY = {"month", "months", "quarter", "quarters", "week", "weeks", "day", "days"}
+TIMELINE_ONLY = {"month", "quarter", "week", "day"}
+# A column that says how long something lasted: "wait_days", "delay", "weeks", "response_time_s".
+DURATION = re.compile(
+    r"time|delay|duration|latency|wait|(?:^|_)(?:s|ms|secs?|seconds|minutes|mins|hours|days|weeks|months|years)(?:_|$)",
+    re.I,
+)
 
 
 def is_timeline(name: str) -> bool:
@@ -70,6 +76,12 @@ class Schema:
                  and set(c["values"]) <= {0, 1}}  # fmt: skip
         choices = [m for m in self.measures if m not in flags]
         return choices[0] if len(choices) == 1 else None
+
+    @property
+    def lasting(self) -> str | None:
+        """The table's one measure of how long something lasted, which "how long" asks for unnamed."""
+        spans = [m for m in self.measures if DURATION.search(m) and "per" not in split_name(m)]
+        return spans[0] if len(spans) == 1 else None
 
     @property
     def measures(self) -> list[str]:

@@ -30,6 +30,11 @@ def column(name, kind="number", distinct=10, low=1, high=100, **more):
         (column("paid", "boolean", distinct=2), 30, "yes/no"),
         (column("day", "date"), 30, "time"),
         (column("year", distinct=5, low=2001, high=2005), 30, "time"),
+        (column("week", distinct=20, high=20), 200, "time"),  # the moment a row was measured
+        # a unit in the plural counts a span: weeks in remission, days survived, years in the majors
+        (column("weeks", distinct=20, high=35), 42, "measure"),
+        (column("days", distinct=180, high=1022), 228, "measure"),
+        (column("Years", distinct=22, high=24), 263, "measure"),
         (column("region_code", distinct=4, high=4, values=[1, 2, 3, 4]), 30, "category"),
         (column("PartyID", distinct=7, low=0, high=6, values=list(range(7))), 900, "category"),
         (column("pweight"), 30, "weight"),

@@ -252,3 +252,22 @@ def test_a_word_like_factor_before_a_columns_name_asks_which_group_not_which_mea
     assert (request.kind, request.group, request.measures, request.statistic) == (
         "compare", "etf", ["return_pct"], "median"
     )  # fmt: skip
+
+
+REMISSION = Schema("leukemia", [
+    {"name": "treatment", "type": "string", "distinct": 2, "values": ["6-MP", "placebo"]},
+    {"name": "weeks", "type": "number", "distinct": 28, "min": 1, "max": 35},
+    {"name": "log_wbc", "type": "number", "distinct": 40, "min": 1.4, "max": 5},
+], 42)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How long do children on 6-MP stay in remission?",
+        "Is the difference in weeks of remission between the arms real?",
+    ],
+)
+def test_a_span_said_as_how_long_or_in_its_unit_is_the_measure(question):
+    request = read_question(question, REMISSION)
+    assert request.measures == ["weeks"]
