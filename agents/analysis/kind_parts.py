@@ -51,6 +51,9 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
     """Fill the parts each kind needs, from what the question named or the table's likeliest columns."""
     if request.kind == "association":
         read_association(request, text, schema, free)
+        # "is GVHD related to death": the outcome named by its value is named, never held at that value
+        held = {request.outcome, *request.measures}
+        request.filters = [f for f in request.filters if not (f.get("column") in held and f.get("op") == "=")]
     elif request.kind == "rank_differences":
         # "homeowners differ from renters": the side a value names is the grouping, unless a column is
         # named ("the men who were rearrested from those who weren't" splits by arrested, among men)

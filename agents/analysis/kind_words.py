@@ -23,6 +23,10 @@ SIGNIFICANCE = re.compile(
     r"|(?:does|do|would|can) (?:a |the )?(?:\w+ )?tests? (?:back|bear))\b",
     re.I,
 )
+# a cross-tab's own test and effect size: "chi-square + Cramér's V", "a test of independence"
+INDEPENDENCE_TEST = re.compile(
+    r"\bchi[- ]?squared?(?: test)?\b|\bχ²|\bcram[eé]r'?s?(?: v\b)?|\btest of independence\b|\bcontingency\b", re.I
+)
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = {
@@ -34,7 +38,7 @@ OWN_WORDS = {
     "share": (looking.TOP_N,),  # "which three makers have the most models": the three most common
     "which_row": (looking.WHEN,),
     "two_factor": (looking.COMBINATION,),
-    "crosstab": (looking.RELATED,),
+    "crosstab": (looking.RELATED, INDEPENDENCE_TEST),
     "forecast": (modelled.FORECAST,),
     "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING, modelled.SLOPE),
     "adjusted": (modelled.ADJUSTED,),

@@ -54,6 +54,9 @@ CONCEPTS = {
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     "treatment": {"treatment", "treated", "intervention", "arm", "therapy"},  # a trial's arms
     "race": {"race", "racial", "ethnicity", "ethnic"},
+    "death": {"death", "die", "died", "dying", "dead", "deceased", "mortality", "fatal", "fatality"},
+    "surgery": {"surgery", "surgical", "operation", "operated", "surgeon"},
+    "relapse": {"relapse", "relapsed", "relapsing", "recurrence", "recurred"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
     "departure": {"departure", "depart", "dep"},
     "arrival": {"arrival", "arrive", "arr"},

@@ -104,9 +104,16 @@ def _plain_numbers(schema: Schema, request: Request) -> list[str]:
     return [n for n in schema.numbers if n not in taken and n not in schema.times and n not in schema.categories]
 
 
-def operation_for(request: Request, measure: str | None = None) -> tuple[str, dict[str, Any]]:
-    """The stats.* call that answers the request (for ``measure`` instead of its first, if given)."""
-    return KINDS[request.kind].operation(request, measure)
+def operation_for(request: Request, schema: Schema, measure: str | None = None) -> tuple[str, dict[str, Any]]:
+    """The stats.* call that answers the request (for ``measure`` instead of its first, if given). A
+    ranking over every measure names them: the operation's own default takes every number column, an
+    identifier's too ("patient is the variable most associated with gvhd")."""
+    operation, body = KINDS[request.kind].operation(request, measure)
+    key = {"stats.associate": "variables", "stats.rank-differences": "measures"}.get(operation)
+    if key and key not in body:
+        taken = {request.outcome, request.group}
+        body = {**body, key: [n for n in schema.numbers if n not in taken]}
+    return operation, body
 
 
 def words_for(request: Request, result: dict[str, Any], text: str) -> list[str]:
@@ -228,7 +235,7 @@ def findings(
         return unasked(schema), request.as_dict()
     if request.missing:
         return cannot_answer(request, schema), request.as_dict()
-    operation, body = operation_for(request)
+    operation, body = operation_for(request, schema)
     try:
         result = analysis.query(schema.table, body, _asked(request), operation)
     except TaskFailure as failure:
@@ -243,7 +250,9 @@ def findings(
     if unpaired:  # "each man with himself", and the rows do not pair up: said, and not as sure
         lines.insert(1, UNPAIRED)
     for measure in request.measures[1 : 1 + MAX_EXTRA_MEASURES] if request.kind == "compare" else []:
-        more = analysis.query(schema.table, operation_for(request, measure)[1], _asked(request, measure), operation)
+        more = analysis.query(
+            schema.table, operation_for(request, schema, measure)[1], _asked(request, measure), operation
+        )
         lines.append("- " + prose.compare(request_for_measure(request, measure), more)[0].replace("**", ""))
     lines += chart_fence(result.get("chart"))
     lines += ["", f"*You asked: “{' '.join(text.split())}”*"]

@@ -75,7 +75,7 @@ def _with_join_code(
     head, folded, tail = text.rpartition("</details>")
     if not folded:
         return text  # no answer was computed: nothing to reproduce
-    operation, call = answering.operation_for(answering.request_for(question, schema, rows))
+    operation, call = answering.operation_for(answering.request_for(question, schema, rows), schema)
     left, right = files
     script = joined_reproduction(operation, call, (left, right), joined) if left and right else None
     lines = [
