@@ -18,9 +18,21 @@ ERRAND = re.compile(
 )
 
 
+# a thing named by letters and a number ("I-94", "COVID-19", "F-150"): a name, no number to filter by
+DESIGNATION = re.compile(r"\b[A-Z]{1,5}-\d+\b")
+
+
+def without_designations(text: str, schema: Schema) -> str:
+    """The question without the names of things ("on I-94") that are no value of the table: their numbers
+    are no threshold, no count of rows to list."""
+    values = {v.lower() for listed in schema.values().values() for v in listed}
+    return DESIGNATION.sub(lambda m: m.group() if m.group().lower() in values else " " * len(m.group()), text)
+
+
 def without_errand(text: str, schema: Schema) -> str:
     """The question without its errand ("Analyse the attached chick weights CSV: how fast ...?") when the
     question names columns of its own: the file's name says what the file is, not what is asked."""
+    text = without_designations(text, schema)
     errand = ERRAND.search(text)
     if errand is None or not columns_named(text[errand.end() :], schema):
         return text

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.analysis import phrases
+from agents.analysis.columns_said import without_designations
 from agents.analysis.kind_words import OWN_WORDS
 from agents.analysis.kinds import KINDS
 from agents.analysis.measured_when import MOMENT_NAMED, moments_said
@@ -88,6 +89,7 @@ class Reading:
 
 def read_back(text: str, schema: Schema, request: Request) -> Reading:
     """How ``request`` reads ``text``: the stated line and every doubt it leaves."""
+    text = without_designations(text, schema)
     used = used_columns(request.as_dict())
     taken = [(s, e) for s, e, _ in request.said.filters]
     named: dict[str, bool] = {}  # each used column the question names: whether in full and as such

@@ -167,13 +167,21 @@ class Word:
     concepts: frozenset[str] = frozenset()
 
 
+# a name said as a phrase: "the day of the week" is the weekday column
+PHRASED = {re.compile(r"\bdays? of (?:the )?week\b", re.I): "weekday"}
+
+
 def words_of(text: str) -> list[Word]:
-    """The words of a text, a CamelCase name as its words ("IncomeBracket" is income, bracket)."""
-    found = []
+    """The words of a text, a CamelCase name as its words ("IncomeBracket" is income, bracket), and a
+    phrase that says one word as that word ("day of the week": weekday)."""
+    phrased = [(m.start(), m.end(), word) for pattern, word in PHRASED.items() for m in pattern.finditer(text)]
+    found = [Word(word, stem(word), start, end, frozenset(concepts_of(word))) for start, end, word in phrased]
     for match in re.finditer(r"[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]?[a-z][a-z']*|[A-Z]+|\d+(?:\.\d+)?", text):
+        if any(start <= match.start() < end for start, end, _ in phrased):
+            continue
         raw = match.group(0)
         found.append(Word(raw.lower(), stem(raw), match.start(), match.end(), frozenset(concepts_of(raw.lower()))))
-    return found
+    return sorted(found, key=lambda w: w.start)
 
 
 @dataclass
@@ -272,7 +280,9 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
         for anchor in range(len(words)):
             hit = _near(words, anchor, named, window, own)
             if hit and not CLAUSE_BREAK.search(text[hit[0].start : hit[0].end]):
-                candidates.append(hit)  # a name's words said in one phrase: "score: is it age, looks" is none
+                candidates.append(
+                    _as_rate(text, words, named, *hit)
+                )  # a name's words said in one phrase: "score: is it age, looks" is none
     # The fullest match first; of two full ones, the name of more words ("hourly wage" over "hours").
     candidates.sort(key=lambda m: (-m[0].score, -len(m[1]), not m[0].exact, m[1][-1] - m[1][0], m[0].start))
     taken: set[int] = set()
@@ -283,6 +293,28 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
         taken |= set(positions)
         chosen[mention.column] = mention
     return sorted(chosen.values(), key=lambda m: m.start)
+
+
+def _as_rate(
+    text: str, words: list[Word], named: Named, mention: Mention, positions: list[int]
+) -> tuple[Mention, list[int]]:
+    """A rate's column said as a rate takes the whole phrase: "vehicles per hour", "vehicles/hour" and
+    "hourly volume" name per_hour, never the vehicles or hours columns beside it."""
+    if "per" not in split_name(named.name):
+        return mention, positions
+    first = positions[0]
+    before = text[words[first - 1].end : words[first].start] if first else ""
+    if words[first].text in LEMMAS and PERIODIC.fullmatch(words[first].text):
+        following = words[first + 1] if first + 1 < len(words) else None
+        taken = [first + 1] if following and following.stem not in STOP and len(following.text) > 2 else []
+    elif first >= 2 and words[first - 1].stem == "per":
+        taken = [first - 2, first - 1]
+    elif first >= 1 and before.strip() == "/":
+        taken = [first - 1]
+    else:
+        return mention, positions
+    start, end = min(words[i].start for i in [*taken, *positions]), max(words[i].end for i in [*taken, *positions])
+    return Mention(mention.column, start, end, mention.score, mention.exact), sorted({*taken, *positions})
 
 
 def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:

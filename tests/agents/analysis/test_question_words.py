@@ -271,3 +271,41 @@ REMISSION = Schema("leukemia", [
 def test_a_span_said_as_how_long_or_in_its_unit_is_the_measure(question):
     request = read_question(question, REMISSION)
     assert request.measures == ["weeks"]
+
+
+TRAFFIC = Schema("traffic", [
+    {"name": "date", "type": "date", "distinct": 900},
+    {"name": "weekday", "type": "string", "distinct": 7, "values": ["Friday", "Monday", "Saturday", "Sunday",
+                                                                     "Thursday", "Tuesday", "Wednesday"]},
+    {"name": "day_type", "type": "string", "distinct": 2, "values": ["weekday", "weekend"]},
+    {"name": "weather", "type": "string", "distinct": 5, "values": ["Clear", "Clouds", "Rain", "Snow", "Fog"]},
+    {"name": "temp_c", "type": "number", "distinct": 600, "min": -25, "max": 35},
+    {"name": "hours", "type": "number", "distinct": 20, "min": 1, "max": 24},
+    {"name": "vehicles", "type": "number", "distinct": 800, "min": 900, "max": 120000},
+    {"name": "per_hour", "type": "number", "distinct": 800, "min": 200, "max": 5000},
+], 900)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Which day of the week is quietest, in mean vehicles per hour?",
+        "Which day of the week has the lowest mean vehicles/hour?",
+        "which day of the week has the lowest mean hourly volume on I-94?",
+    ],
+)
+def test_a_rate_said_as_a_rate_is_its_column_and_the_day_of_the_week_is_the_weekday(question):
+    request = read_question(question, TRAFFIC)
+    assert (request.kind, request.group, request.measures, request.filters) == ("compare", "weekday", ["per_hour"], [])
+
+
+def test_values_of_a_column_listed_name_it_over_a_column_one_of_them_spells():
+    request = read_question("Is the weather type independent of whether it's a weekend or a weekday?", TRAFFIC)
+    assert (request.kind, {request.group, request.second}) == ("crosstab", {"weather", "day_type"})
+    adjusted = read_question("controlling for weekday vs weekend, does temperature push hourly traffic up?", TRAFFIC)
+    assert (adjusted.kind, adjusted.controls, adjusted.measures, adjusted.outcome) == (
+        "adjusted",
+        ["day_type"],
+        ["temp_c"],
+        "per_hour",
+    )
