@@ -77,7 +77,8 @@ def _money_named(text: str, schema: Schema, found: list[Mention]) -> list[Mentio
     return [*kept, Mention(amounts[0], said.start(), said.end(), 1.0, False)]
 
 
-DISTANCE_SAID = re.compile(r"\b(\d{2,5}) ?(?:m|metres?|meters?|km|k|mi|miles?|yards?)\b", re.I)
+DISTANCE_SAID = re.compile(r"\b(\d{2,5}) ?(?:m|metres?|meters?|km|k|mi|miles?|yards?)\b(?!/)", re.I)  # not "100 m/s"
+DISTANCE_UNITS = {"m", "metres", "meters", "km", "k", "mi", "miles", "yards"}
 
 
 def _distance_named(text: str, schema: Schema, found: list[Mention]) -> list[Mention]:
@@ -94,7 +95,9 @@ def _distance_named(text: str, schema: Schema, found: list[Mention]) -> list[Men
 
 
 def _other_distance(column: str, distances: set[str]) -> bool:
-    numbers = [w for w in split_name(column) if w.isdigit()]
+    """Whether the column is another event's (run_400m_s); pm25's number is no distance."""
+    words = split_name(column)
+    numbers = [w for w, after in zip(words, [*words[1:], ""], strict=True) if w.isdigit() and after in DISTANCE_UNITS]
     return bool(numbers) and not distances & set(numbers)
 
 

@@ -26,7 +26,11 @@ BEFORE = [  # a comparison said before its number; the longer phrases first
     (r"<=|=<|≤|at most|no more than|not more than|up to|a maximum of|maximum of|no higher than|until|through", "<="),
     (r"after|later than", ">"),
     (r"before|earlier than|prior to", "<"),
-    (r"greater than|more than|higher than|bigger than|larger than|in excess of|exceeding|exceeds?|above|over|>", ">"),
+    (
+        r"greater than|more than|higher than|bigger than|larger than|in excess of|exceeding|exceeds?|tops|topping"
+        r"|above|over|>",
+        ">",
+    ),
     (r"less than|fewer than|lower than|smaller than|below|under|beneath|<", "<"),
     (r"not equal to|other than|!=|≠", "!="),
     (r"equal to|equals?|exactly|==|=", "="),

@@ -32,7 +32,7 @@ from agents.analysis.phrases import (
 )
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
-from agents.analysis.words import Mention, split_name
+from agents.analysis.words import Mention, blanked, split_name
 
 HOW_LONG = re.compile(
     r"\bhow long\b|\bduration\b|\blength of time\b|\bhow many (?:hours|days|weeks|months|years)\b",
@@ -81,7 +81,8 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
             request.filters = [
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
             ]
-        request.period = period_of(text)
+        # "for each day of the week": the weekday column's words, no week to tell the course in
+        request.period = period_of(blanked(text, [m for m in free if m.column not in schema.times]))
         if (
             request.period == "auto"
             and request.time in schema.names("date")

@@ -29,7 +29,7 @@ FORECAST = re.compile(
 YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")
 RATE_UNIT = re.compile(
     r"\bper[- ](?:[a-z]+ )?(?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
-    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b|\byearly\b|\bover the years\b",
+    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b(?! of (?:the )?week)|\byearly\b|\bover the years\b",
     re.I,
 )
 FIRST_TO_LAST = re.compile(  # a change between two ends, not a slope

@@ -60,7 +60,7 @@ CHANGE_WORDS = re.compile(
     r"|go(?:ne|ing|es)? (?:up|down)|grew(?! in| under| with| at| on| without)"
     r"|grow(?:n|ing|s|th)?(?! in| under| with| at| on| without)"
     r"|climb\w*|chang\w*|evolv\w*|develop\w*|shr[aiu]nk\w*|progress\w*|up or down|upward|downward"
-    r"|improv\w*|worsen\w*|happen\w*|mov(?:e|ed|ing)|which way"
+    r"|improv\w*|worsen\w*|happen\w* to|mov(?:e|ed|ing)|which way"
     r"|(?:getting|got|become|became) (?:bigger|smaller|larger|higher|lower|cheaper|dearer)"
     r"|gets? (?:bigger|smaller|larger|higher|lower) or (?:bigger|smaller|larger|higher|lower)"  # not "gets more sun"
     r"|(?:bigger|smaller|larger|higher|lower) at the end than at the start)\b",

@@ -59,7 +59,7 @@ from agents.analysis.roles import binary_filters, coded_values, levels_said, yes
 from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, DURATION, Schema
 from agents.analysis.value_words import value_mentions
-from agents.analysis.words import Mention, split_name
+from agents.analysis.words import Mention, blanked, split_name
 
 
 def kind_of(
@@ -118,6 +118,7 @@ TREND_SAID = re.compile(
     r"\btrend\w*|\b(?:month|year|week|day|quarter)[- ]by[- ](?:month|year|week|day|quarter)\b|\bwhich direction\b", re.I
 )
 SPEED_NAME = re.compile(r"speed|velocity|wind|per_|_per|kmh|mph|knots", re.I)  # speed_m_s is a speed, not a time
+UNIT_OF = re.compile(r"\s*(?:of|in)?\s*(?:the\s+)?")
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
 FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
 
@@ -158,7 +159,7 @@ def read_question(text: str, schema: Schema) -> Request:
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic; nor does "max wind" (max_wind_knots)
-    unnamed = _without(text, [m for m in every if m.score == 1 or _names_its_statistic(text, m)])
+    unnamed = blanked(text, [m for m in every if m.score == 1 or _names_its_statistic(text, m)])
     request.direction = direction_of(text)
     if POPULATION_SD.search(text):
         request.sd = "population"
@@ -172,7 +173,8 @@ def read_question(text: str, schema: Schema) -> Request:
         for m in every
         if not any(f.start <= m.start < f.end and (f.column == m.column or m.column not in schema.measures)
                    for f in number_found + value_found)
-    ]  # fmt: skip
+        and not any(f.column == m.column and UNIT_OF.fullmatch(text[f.end : m.start]) for f in number_found)
+    ]  # fmt: skip  # "more than 10 mm of rain": the rain is the filter's, no measure asked
     free = [m for m in free if not _things_counted(text, m)]  # "most of these bills": the bills counted
     # Columns named in full come before those named in part ("the baskets data ... average items").
     ranked = sorted(free, key=lambda m: m.score < 1)
@@ -191,7 +193,7 @@ def read_question(text: str, schema: Schema) -> Request:
     plain = [n for n in numbers if n not in grouped and n not in binary_columns]
     filtered = any(f.column not in schema.times for f in number_found + value_found)
     # The question's own words, its filters said apart: "five or more" asks no "more".
-    unnamed, text = _without(unnamed, filter_spans), _without(text, filter_spans)
+    unnamed, text = blanked(unnamed, filter_spans), blanked(text, filter_spans)
     in_full = len({m.column for m in free if m.score == 1} & set(plain))
     implied = int(schema.sole_measure is not None)
     request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
@@ -245,7 +247,7 @@ def read_question(text: str, schema: Schema) -> Request:
     if extreme:
         request.statistic = "max" if request.direction == "high" else "min"  # "the highest BMI", "the coldest day"
     # the kind's own words, read before any filter took them ("no price recorded", "the priciest")
-    another_kind(request, _without(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
+    another_kind(request, blanked(asked, [m for m in every if m.exact and m.score == 1]), asked, schema, every)
     by_size = request.kind in ("compare", "statistic", "top", "which_row", "two_factor")  # a rate's speed is its own
     speed = SLOW.search(asked) or FAST.search(asked)
     timed = request.measures and DURATION.search(request.measures[0]) and not SPEED_NAME.search(request.measures[0])
@@ -266,14 +268,6 @@ def _compared(text: str, schema: Schema, number_found: list[Found], every: list[
     compared = [f for f in number_found if f.column in schema.categories and f.condition.get("op") == "="]
     listed = [f for f in coded_values(text, schema, every) if f.condition.get("op") == "in" or "and" in f.condition]
     return compared + listed  # "individual_deductible 1 vs 0"
-
-
-def _without(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
-    """The text with some spans (column names, filters) blanked out, every offset kept."""
-    for span in spans:
-        start, end = (span.start, span.end) if isinstance(span, Mention) else span
-        text = text[:start] + " " * (end - start) + text[end:]
-    return text
 
 
 def _names_its_statistic(text: str, mention: Mention) -> bool:

@@ -16,7 +16,7 @@ from agents.analysis.condition_words import condition_words
 from agents.analysis.filters import CLAUSE_END, COUNT_WORDS
 from agents.analysis.phrases import COMPARE
 from agents.analysis.value_words import value_mentions
-from agents.analysis.words import STOP, mentions, split_name, stem, words_of
+from agents.analysis.words import STOP, blanked, mentions, split_name, stem, words_of
 
 PARTS = ("measures", "group", "outcome", "time", "entity", "weight", "second", "label", "within", "controls")
 YEAR = re.compile(r"(?<![\d.,])(?:1[5-9]|20|21)\d\d(?![\d.,]\d)")
@@ -53,9 +53,7 @@ FILLER = {"ones", "one", "rows", "row", "those", "these", "records", "cases", "e
 def change_asked(question: str, columns: list[str]) -> str | None:
     """The words that ask how something changed over time, column names left out ("the mean
     progression" names a column, not a change)."""
-    unnamed = question
-    for mention in mentions(question, columns):
-        unnamed = unnamed[: mention.start] + " " * (mention.end - mention.start) + unnamed[mention.end :]
+    unnamed = blanked(question, mentions(question, columns))
     change = CHANGED.search(unnamed)
     return change.group(0) if change and not FALL_INTO.search(unnamed) else None
 

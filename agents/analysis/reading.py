@@ -30,7 +30,7 @@ from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.question_parts import used_columns
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
-from agents.analysis.words import STOP, split_name, stem
+from agents.analysis.words import STOP, blanked, split_name, stem
 
 CUES = (
     phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
@@ -52,6 +52,7 @@ FRAMING = STOP | {
     "level", "levels", "amount", "sense", "terms", "term", "let", "lets", "s", "t",
     "analyse", "analyze", "analysis", "attached", "attach", "uploaded", "upload",  # "Analyse the attached CSV: …"
     "describe", "rundown", "overview", "summary", "summarise", "summarize", "looks",
+    "happen", "happens", "happened", "occur", "occurs", "occurred", "take", "takes", "took", "place",  # light verbs
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 
@@ -193,7 +194,11 @@ def _part_doubts(
         doubts.append(Doubt(f"I took your words to mean {_listed(spoken(c) for c in loose)}", HESITANT))
     if KINDS[request.kind].one_measure and len(request.measures) > 1:
         doubts.append(Doubt(f"you named several measures; the answer is about {spoken(request.measures[0])}", HESITANT))
-    ranks = phrases.HIGH.search(text) or phrases.LOW.search(text) or phrases.MOST.search(text)
+    # "more than 10 mm", "max wind": a filter's word or a column's own is no ranking asked
+    free = blanked(
+        text, [(s, e) for s, e, _ in request.said.filters] + [(m.start, m.end) for m in request.said.columns]
+    )
+    ranks = phrases.HIGH.search(free) or phrases.LOW.search(free) or phrases.MOST.search(free)
     extreme = request.kind == "statistic" and request.statistic in ("max", "min")
     if ranks and request.kind in ("statistic", "trend") and not extreme:
         doubts.append(Doubt(f"you asked for “{ranks.group()}”, and I found nothing to rank", UNSURE))

@@ -54,6 +54,8 @@ CONCEPTS = {
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},
     "treatment": {"treatment", "treated", "intervention", "arm", "therapy"},  # a trial's arms
     "race": {"race", "racial", "ethnicity", "ethnic"},
+    "ride": {"ride", "trip", "journey", "rental"},  # a bike share's rides are its trips, its rentals
+    "occupancy": {"occupancy", "occupied", "occupy", "occupant"},
     "death": {"death", "die", "died", "dying", "dead", "deceased", "mortality", "fatal", "fatality"},
     "surgery": {"surgery", "surgical", "operation", "operated", "surgeon"},
     "relapse": {"relapse", "relapsed", "relapsing", "recurrence", "recurred"},
@@ -180,6 +182,8 @@ def words_of(text: str) -> list[Word]:
         if any(start <= match.start() < end for start, end, _ in phrased):
             continue
         raw = match.group(0)
+        if "." in raw and match.start() and text[match.start() - 1].isalpha():
+            raw = raw.replace(".", "")  # "PM2.5" is the pm25 column's name, no number
         found.append(Word(raw.lower(), stem(raw), match.start(), match.end(), frozenset(concepts_of(raw.lower()))))
     return sorted(found, key=lambda w: w.start)
 
@@ -293,6 +297,14 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
         taken |= set(positions)
         chosen[mention.column] = mention
     return sorted(chosen.values(), key=lambda m: m.start)
+
+
+def blanked(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:
+    """The text with some spans (column names, filters) blanked out, every offset kept."""
+    for span in spans:
+        start, end = (span.start, span.end) if isinstance(span, Mention) else span
+        text = text[:start] + " " * (end - start) + text[end:]
+    return text
 
 
 def _as_rate(

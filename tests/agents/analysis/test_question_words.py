@@ -309,3 +309,34 @@ def test_values_of_a_column_listed_name_it_over_a_column_one_of_them_spells():
         ["temp_c"],
         "per_hour",
     )
+
+
+RIDES = Schema("rides", [
+    {"name": "date", "type": "date", "distinct": 3000},
+    {"name": "weekday", "type": "string", "distinct": 7, "values": ["Friday", "Monday", "Saturday", "Sunday",
+                                                                     "Thursday", "Tuesday", "Wednesday"]},
+    {"name": "rides", "type": "number", "distinct": 2900, "min": 20, "max": 16000},
+    {"name": "precip_mm", "type": "number", "distinct": 300, "min": 0, "max": 90},
+    {"name": "pm25", "type": "number", "distinct": 400, "min": 3, "max": 600},
+    {"name": "max_wind_ms", "type": "number", "distinct": 900, "min": 0, "max": 500},
+], 3000)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "measure", "kept"),
+    [
+        ("On days with more than 10 mm of rain, how many rides happen on average?", "rides", ("precip_mm", ">", 10)),
+        ("Mean PM2.5 on the days when the max wind tops 100 m/s?", "pm25", ("max_wind_ms", ">", 100)),
+    ],
+)
+def test_a_threshold_keeps_its_own_column_and_its_unit_and_the_measure_asked_is_another(question, measure, kept):
+    request = read_question(question, RIDES)
+    assert (request.kind, request.measures) == ("statistic", [measure])
+    assert [(f["column"], f["op"], f["value"]) for f in request.filters] == [kept]
+    assert "nothing to rank" not in read_back(question, RIDES, request).line
+
+
+def test_a_change_between_two_years_for_each_day_of_the_week_is_a_growth_told_in_years():
+    question = "For each day of the week, how much did mean rides change from 2013 to 2018? Which grew most?"
+    request = read_question(question, RIDES)
+    assert (request.kind, request.entity, request.period) == ("growth", "weekday", "year")
