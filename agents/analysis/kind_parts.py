@@ -114,6 +114,10 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         plain.sort(key=lambda m: bool(LEVEL_NAME.search(m)))  # "the AC ratings added up": watts, not volts
         sole = schema.sole_measure if SHARE_OF_TOTAL.search(text) else None
         request.weight = plain[0] if plain else sole
+        percents = [m for m in plain if PERCENT_NAME.search(m)]
+        if percents and not summed:
+            # "which car park runs the fullest, as a percent": percentages do not add up to a total to share
+            request.kind, request.measures, request.weight = "compare", percents[:1], None
     else:
         coded = [m for m in request.measures if m in schema.categories]
         if request.group is None and coded and len(coded) < len(request.measures):
@@ -188,6 +192,7 @@ def superlative(text: str) -> bool:
 
 
 # a level, which adding up across rows means nothing for: a voltage, a temperature, a percentage, a score
+PERCENT_NAME = re.compile(r"(?:^|_)(?:pct|percent\w*|share|ratio|rate)(?:_|$)", re.I)
 LEVEL_NAME = re.compile(r"(?:^|_)(?:v|volts?|voltage|temp\w*|pct|percent\w*|ratio|rate|index|score|age)(?:_|$)", re.I)
 
 

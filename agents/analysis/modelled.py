@@ -206,8 +206,13 @@ def _rate_is_per(text: str, said: str) -> bool:
     )
 
 
-# "the regression slope on size", "the coefficient of weight": the variable the fit is of
-SLOPE_ON = re.compile(r"\b(?:slope|coefficient|effect)\s+(?:on|of)\s+(?:the\s+|an?\s+)?(?:[\w,-]+\s+){0,2}$", re.I)
+# "the regression slope on size", "the coefficient of weight", "the effect of dew point": the fit's variable;
+# "the effect on PM2.5", "its impact on sales": the outcome
+SLOPE_ON = re.compile(
+    r"\b(?:(?:slope|coefficient)\s+(?:on|of)|(?:effect|impact|influence)\s+of)\s+(?:the\s+|an?\s+)?(?:[\w,-]+\s+){0,2}$",
+    re.I,
+)
+EFFECT_ON = re.compile(r"\b(?:effects?|impacts?|influences?)\s+on\s+(?:the\s+)?(?:[\w,-]+\s+){0,2}$", re.I)
 
 
 def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention]) -> bool:
@@ -232,6 +237,9 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     on = [m.column for m in columns if m.column in rest and SLOPE_ON.search(text[: m.start])]  # "the slope on size"
     if on and on[0] != variable:
         variable, outcome = on[0], variable
+    onto = [m.column for m in columns if m.column in rest and EFFECT_ON.search(text[: m.start])]
+    if onto and onto[0] != outcome:
+        variable, outcome = outcome, onto[0]
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group, request.weight = controls, None, None
     request.filters = [f for f in request.filters if f.get("column") not in controls]

@@ -56,6 +56,7 @@ CONCEPTS = {
     "race": {"race", "racial", "ethnicity", "ethnic"},
     "ride": {"ride", "trip", "journey", "rental"},  # a bike share's rides are its trips, its rentals
     "occupancy": {"occupancy", "occupied", "occupy", "occupant"},
+    "capacity": {"capacity", "space", "spaces", "seat", "seats", "place", "places", "slot", "spot", "berth"},
     "death": {"death", "die", "died", "dying", "dead", "deceased", "mortality", "fatal", "fatality"},
     "surgery": {"surgery", "surgical", "operation", "operated", "surgeon"},
     "relapse": {"relapse", "relapsed", "relapsing", "recurrence", "recurred"},
@@ -243,6 +244,13 @@ def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) ->
     return bool(word.concepts & concepts) and word.stem not in WEAK, False
 
 
+def _superlative_of(said: str, name_word: str) -> bool:
+    """ "highest" of high_c, "biggest" of big_cats: a superlative ranks what follows it ("the highest mean
+    rides"), it does not name a column by its adjective."""
+    forms = (name_word + "est", name_word + name_word[-1:] + "est", name_word + "st", name_word[:-1] + "iest")
+    return said in forms
+
+
 def _contracted(name_word: str, word: Word) -> bool:
     """Whether a name's word is the said word contracted, as names write them: its first and last letters
     and some of those between, in order, and no vowel past its second letter ("dept" of department, "qty"
@@ -296,7 +304,22 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
             continue
         taken |= set(positions)
         chosen[mention.column] = mention
-    return sorted(chosen.values(), key=lambda m: m.start)
+    found = sorted(chosen.values(), key=lambda m: m.start)
+    return [m for m in found if not _ranks_the_next(text, m, found)]
+
+
+def _ranks_the_next(text: str, mention: Mention, found: list[Mention]) -> bool:
+    """ "The highest mean daily rides": a superlative of a name's adjective (high_c) right before another
+    column's name ranks that column; said alone ("the fullest car park") it names its own."""
+    said = text[mention.start : mention.end].lower()
+    adjective = next((w for w in split_name(mention.column) if _superlative_of(said, w)), None)
+    between = [re.findall(r"\w+", text[mention.end : m.start].lower()) for m in found if m.start >= mention.end]
+    return adjective is not None and any(len(words) <= 3 and set(words) <= RANKED_BY for words in between)
+
+
+# the words between a superlative and the measure it ranks: "the highest mean daily rides"
+RANKED_BY = {"mean", "average", "avg", "median", "total", "typical", "daily", "weekly", "monthly", "yearly", "annual",
+             "hourly", "number", "of", "the"}  # fmt: skip
 
 
 def blanked(text: str, spans: list[Mention] | list[tuple[int, int]]) -> str:

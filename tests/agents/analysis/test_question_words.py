@@ -340,3 +340,37 @@ def test_a_change_between_two_years_for_each_day_of_the_week_is_a_growth_told_in
     question = "For each day of the week, how much did mean rides change from 2013 to 2018? Which grew most?"
     request = read_question(question, RIDES)
     assert (request.kind, request.entity, request.period) == ("growth", "weekday", "year")
+
+
+DAYS = Schema("days", [
+    {"name": "year", "type": "number", "distinct": 10, "min": 2010, "max": 2019},
+    {"name": "weekday", "type": "string", "distinct": 7, "values": ["Friday", "Monday", "Saturday", "Sunday",
+                                                                     "Thursday", "Tuesday", "Wednesday"]},
+    {"name": "season", "type": "string", "distinct": 4, "values": ["autumn", "spring", "summer", "winter"]},
+    {"name": "rides", "type": "number", "distinct": 2900, "min": 20, "max": 16000},
+    {"name": "high_c", "type": "number", "distinct": 300, "min": -10, "max": 40},
+    {"name": "dew_point_c", "type": "number", "distinct": 300, "min": -30, "max": 25},
+    {"name": "pm25", "type": "number", "distinct": 400, "min": 3, "max": 600},
+    {"name": "pct_full", "type": "number", "distinct": 900, "min": 0, "max": 100},
+], 3000)  # fmt: skip
+
+
+def test_a_superlative_ranks_the_measure_after_it_and_names_its_own_column_only_alone():
+    pairing = read_question("Busiest year + weekday pairing (highest mean daily rides)?", DAYS)
+    assert (pairing.kind, pairing.measures) == ("two_factor", ["rides"])
+    assert read_question("Which season had the highest high temperature on average?", DAYS).measures == ["high_c"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["After adjusting for season, what's the direction of the dew point effect on PM2.5?",
+     "Controlling for season, what is the effect of dew point on PM2.5?"],
+)  # fmt: skip
+def test_the_effect_on_a_column_makes_it_the_outcome(question):
+    request = read_question(question, DAYS)
+    assert (request.kind, request.measures, request.outcome) == ("adjusted", ["dew_point_c"], "pm25")
+
+
+def test_percentages_are_compared_never_shared_out_as_a_total():
+    request = read_question("Which season runs the fullest on average, as a percent?", DAYS)
+    assert (request.kind, request.group, request.measures, request.weight) == ("compare", "season", ["pct_full"], None)
