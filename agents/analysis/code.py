@@ -246,7 +246,8 @@ def _rates(b: dict[str, Any]) -> list[str]:
 
 def _regress(b: dict[str, Any]) -> list[str]:
     names = [b["outcome"], b["variable"], *(b.get("controls") or [])]
-    terms = " + ".join(f"Q({_q(c)})" for c in names[1:])
+    fixed = set(b.get("fixed_effects") or [])  # a year held fixed: one intercept per year
+    terms = " + ".join(f"C(Q({_q(c)}))" if c in fixed else f"Q({_q(c)})" for c in names[1:])
     return [
         f"data = df[{names!r}].dropna()",
         f"y = data[{_q(b['outcome'])}]",

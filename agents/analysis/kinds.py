@@ -144,7 +144,8 @@ def _rate(request: Request, measure: str | None) -> Call:
 
 def _adjusted(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "outcome": request.outcome, "variable": _first(request, measure)}
-    return "stats.regress", {**body, "controls": request.controls, **rows(request)}
+    fixed = {"fixed_effects": request.fixed} if request.fixed else {}
+    return "stats.regress", {**body, "controls": request.controls, **fixed, **rows(request)}
 
 
 def _period(request: Request) -> str:

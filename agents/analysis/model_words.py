@@ -68,7 +68,10 @@ def rate(request: Request, result: dict[str, Any]) -> list[str]:
 def adjusted(request: Request, result: dict[str, Any]) -> list[str]:
     """The adjusted coefficient's direction and size first; the unadjusted one, and a sign that turns, after."""
     variable, outcome = spoken(result["variable"]), spoken(result["outcome"])
-    controls = ", ".join(spoken(c) for c in result["controls"]) or "nothing"
+    controls = (
+        ", ".join(f"each {spoken(c)} on its own" if c in request.fixed else spoken(c) for c in result["controls"])
+        or "nothing"
+    )  # "each year on its own": a year held fixed, not a line through the years
     fit, raw = result.get("adjusted"), result.get("unadjusted")
     if fit is None:
         return [f"I could not fit {outcome} on {variable} with {controls}: the model did not converge."]

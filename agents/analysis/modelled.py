@@ -212,6 +212,7 @@ SLOPE_ON = re.compile(
     r"\b(?:(?:slope|coefficient)\s+(?:on|of)|(?:effect|impact|influence)\s+of)\s+(?:the\s+|an?\s+)?(?:[\w,-]+\s+){0,2}$",
     re.I,
 )
+AS_A_NUMBER = re.compile(r"\bas an? (?:number|numeric\w*|continuous\w*|linear\w*)|\blinear(?:ly)?\b|\btrend\b", re.I)
 EFFECT_ON = re.compile(r"\b(?:effects?|impacts?|influences?)\s+on\s+(?:the\s+)?(?:[\w,-]+\s+){0,2}$", re.I)
 
 
@@ -242,6 +243,8 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
         variable, outcome = outcome, onto[0]
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group, request.weight = controls, None, None
+    # "holding the year fixed": each year its own intercept, unless said as a number ("as a linear trend")
+    request.fixed = [c for c in controls if c in schema.times and not AS_A_NUMBER.search(text)]
     request.filters = [f for f in request.filters if f.get("column") not in controls]
     request.missing = []
     return True

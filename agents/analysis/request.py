@@ -52,6 +52,7 @@ class Request:
     to: str | None = None  # the period a forecast is asked for
     share_of: str | None = None  # a significance test of each group's share of this value of the measure
     controls: list[str] = field(default_factory=list)  # what an adjusted association accounts for
+    fixed: list[str] = field(default_factory=list)  # the controls that are numbers held fixed (a year's own intercept)
     missing: list[str] = field(default_factory=list)  # what the question needs and the table lacks
     said: Said = field(default_factory=Said, compare=False, repr=False)
 

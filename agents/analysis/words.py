@@ -81,7 +81,8 @@ WORD_CONCEPTS: dict[str, set[str]] = {}
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
 UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "gbp", "pct", "percent", "pc", "in", "ft", "s",
          "ms", "min", "h", "hr", "hrs", "km", "kmh", "kph", "mph", "c", "f", "k", "num", "no", "nr", "amt", "ppm",
-         "ppb", "mg", "ml", "oz", "gal", "kwh", "gwh", "thousands", "thousand", "bn", "mn"}  # fmt: skip
+         "ppb", "mg", "ml", "oz", "gal", "kwh", "gwh", "thousands", "thousand", "bn", "mn", "klb", "mwh", "twh",
+         "hpa", "kpa"}  # fmt: skip
 STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is", "are", "was", "were", "what",
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",

@@ -80,3 +80,24 @@ def test_a_rate_per_year_of_a_date_is_the_slope_of_each_years_mean():
     )
     assert found["per"] == "year" and [g["group"] for g in found["groups"]] == ["a", "b"]
     assert [g["slope"] for g in found["groups"]] == [10, -10] and [g["n"] for g in found["groups"]] == [3, 3]
+
+
+def test_a_year_held_fixed_is_one_intercept_per_year_as_statsmodels_fits_it(ask):
+    import pandas as pd
+    import statsmodels.formula.api as smf
+
+    fixed = ask(
+        "stats.regress", {"outcome": "weight", "variable": "day", "controls": ["year"], "fixed_effects": ["year"]}
+    )
+    linear = ask("stats.regress", {"outcome": "weight", "variable": "day", "controls": ["year"]})
+    assert fixed["n"] == linear["n"] == 300
+    assert fixed["adjusted"]["coefficient"] != pytest.approx(linear["adjusted"]["coefficient"], abs=1e-9)
+    frame = pd.DataFrame(ask("dataset.query", {"select": ["weight", "day", "year"], "limit": 1000})["rows"],
+                         columns=["weight", "day", "year"])  # fmt: skip
+    expected = smf.ols("weight ~ day + C(year)", data=frame).fit().params["day"]
+    assert fixed["adjusted"]["coefficient"] == pytest.approx(expected, rel=1e-6)
+
+
+def test_fixed_effects_outside_the_controls_are_refused_with_a_structured_error(ask):
+    refused = ask("stats.regress", {"outcome": "weight", "variable": "day", "fixed_effects": ["year"]})
+    assert refused["code"] == "VALIDATION_FAILED" and refused["details"]["invalid"] == {"fixed_effects": ["year"]}

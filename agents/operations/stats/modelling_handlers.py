@@ -60,9 +60,17 @@ def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     outcome, variable, controls = params["outcome"], params["variable"], list(params.get("controls") or [])
+    fixed = list(params.get("fixed_effects") or [])
+    if not set(fixed) <= set(controls):
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            "fixed_effects names columns that are not among controls",
+            details={"invalid": {"fixed_effects": sorted(set(fixed) - set(controls))}, "controls": controls},
+            suggestion=["Add each fixed-effects column to controls too, or leave it out of fixed_effects."],
+        )
     roles = {"outcome": outcome, "variable": variable, **{f"controls[{i}]": c for i, c in enumerate(controls)}}
     frame = role_frame(call.context.session_id, params, roles, ("variable",))
-    numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"}
+    numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"} - set(fixed)
     try:
         result = modelling.regress(frame, outcome, variable, controls, numeric)
     except ValueError as error:

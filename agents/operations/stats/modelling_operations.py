@@ -5,6 +5,15 @@ from __future__ import annotations
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import modelling_handlers
 from agents.operations.stats.manual import BUCKET, COLUMN, COLUMNS, FILTERS, RATE_PERIOD, STATISTIC, period, query
+from agents.sap import Param
+
+FIXED_EFFECTS = Param(
+    "array",
+    "controls that are numbers to take as categories, one intercept each (a year held fixed, not a line through "
+    "the years); each must be among controls",
+    items=Param("string", refers_to="column"),
+    max_items=20,
+)
 
 MODELLING = (
     query(
@@ -76,7 +85,14 @@ MODELLING = (
         "logistic regression (log-odds) for a yes/no outcome; each with its 95% interval and p-value, and whether "
         "the sign turns once adjusted (Simpson's paradox). Comes with a scatter plot or box plots (Vega-Lite).",
         modelling_handlers.regress,
-        {"table": TABLE, "outcome": COLUMN, "variable": COLUMN, "controls": COLUMNS, "filters": FILTERS},
+        {
+            "table": TABLE,
+            "outcome": COLUMN,
+            "variable": COLUMN,
+            "controls": COLUMNS,
+            "fixed_effects": FIXED_EFFECTS,
+            "filters": FILTERS,
+        },
         {"table": "monthly", "outcome": "sales", "variable": "visits", "controls": ["shop"]},
         {
             "table": "monthly",

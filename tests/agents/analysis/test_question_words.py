@@ -374,3 +374,15 @@ def test_the_effect_on_a_column_makes_it_the_outcome(question):
 def test_percentages_are_compared_never_shared_out_as_a_total():
     request = read_question("Which season runs the fullest on average, as a percent?", DAYS)
     assert (request.kind, request.group, request.measures, request.weight) == ("compare", "season", ["pct_full"], None)
+
+
+@pytest.mark.parametrize(
+    ("question", "fixed"),
+    [
+        ("Holding the year fixed, do warmer days (high c) bring more or fewer rides?", ["year"]),
+        ("Holding the year fixed (as a number), what is the effect of high c on rides?", []),
+    ],
+)
+def test_a_year_held_fixed_is_each_year_on_its_own_unless_said_as_a_number(question, fixed):
+    request = read_question(question, DAYS)
+    assert (request.kind, request.controls, request.fixed, request.outcome) == ("adjusted", ["year"], fixed, "rides")
