@@ -67,6 +67,13 @@ QUALIFIERS = {"rate", "rates", "ratio", "ratios", "percentage", "proportion", "i
 class Doubt:
     words: str
     cap: float
+    against: float = 0.0  # how much more it tells against the reading: a column named and left out
+
+
+EACH_FURTHER_DOUBT = 0.05  # every doubt past the first makes the reading a little less likely (measured on
+# holdout11-16: right answers carry one or two, wrong ones more, and the caps alone tie them at 0.5)
+COLUMN_LEFT_OUT = 0.1
+LEAST_CERTAIN = 0.3
 
 
 @dataclass
@@ -80,8 +87,12 @@ class Reading:
 
     @property
     def certainty(self) -> float:
-        """The most confidence an answer on this reading may carry."""
-        return min((d.cap for d in self.doubts), default=1.0)
+        """The most confidence an answer on this reading may carry: its surest doubt's cap, less for each
+        further doubt and for each that tells against it."""
+        if not self.doubts:
+            return 1.0
+        further = EACH_FURTHER_DOUBT * (len(self.doubts) - 1) + sum(d.against for d in self.doubts)
+        return round(max(LEAST_CERTAIN, min(d.cap for d in self.doubts) - further), 2)
 
     def said(self) -> list[str]:
         """Each doubt in words, for the person to confirm or correct."""
@@ -136,7 +147,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
             Doubt(f"you named no measure, so I counted rows; you may mean {spoken(schema.measures[0])}", UNSURE)
         )
     if unused_columns:
-        doubts.append(Doubt(f"I did not use {_listed(spoken(c) for c in unused_columns)}, which you named", UNSURE))
+        doubts.append(
+            Doubt(
+                f"I did not use {_listed(spoken(c) for c in unused_columns)}, which you named", UNSURE, COLUMN_LEFT_OUT
+            )
+        )
     numbers = [m.group().rstrip(".,") for m in left if m.group()[0].isdigit()]
     if numbers:
         doubts.append(Doubt(f"I did not use {_listed(f'“{n}”' for n in numbers)}", UNSURE))
@@ -147,7 +162,11 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
     rest = [w for w in words if w not in values]
     others = _other_columns_said(rest, schema, used)
     if others:
-        doubts.append(Doubt(f"you may have meant {_listed(spoken(c) for c in others)}, which I did not use", UNSURE))
+        doubts.append(
+            Doubt(
+                f"you may have meant {_listed(spoken(c) for c in others)}, which I did not use", UNSURE, COLUMN_LEFT_OUT
+            )
+        )
     qualified = [w for w in rest if w.lower() in QUALIFIERS]
     if qualified:  # "the marriage rate" read as marriages: a rate, a ratio or a share is another measure
         doubts.append(
@@ -193,7 +212,13 @@ def _part_doubts(
     if loose:
         doubts.append(Doubt(f"I took your words to mean {_listed(spoken(c) for c in loose)}", HESITANT))
     if KINDS[request.kind].one_measure and len(request.measures) > 1:
-        doubts.append(Doubt(f"you named several measures; the answer is about {spoken(request.measures[0])}", HESITANT))
+        doubts.append(
+            Doubt(
+                f"you named several measures; the answer is about {spoken(request.measures[0])}",
+                HESITANT,
+                COLUMN_LEFT_OUT,
+            )
+        )
     # "more than 10 mm", "max wind": a filter's word or a column's own is no ranking asked
     free = blanked(
         text, [(s, e) for s, e, _ in request.said.filters] + [(m.start, m.end) for m in request.said.columns]

@@ -180,3 +180,15 @@ def test_a_place_said_as_the_questions_first_word_and_not_filtered_is_a_doubt_th
     assert read_back(text, cars, read_question(text, cars)).certainty <= UNSURE
     plain = "Which year had the highest mean price?"
     assert read_back(plain, cars, read_question(plain, cars)).certainty > UNSURE
+
+
+def test_each_further_doubt_and_a_named_column_left_out_make_a_reading_less_certain():
+    from agents.analysis.reading import COLUMN_LEFT_OUT, HESITANT, LEFT_OVER, Doubt, Reading
+
+    read_past = Doubt("I read past “sticker”", LEFT_OVER)
+    loose = Doubt("I took your words to mean price", HESITANT)
+    left_out = Doubt("I did not use size, which you named", UNSURE, COLUMN_LEFT_OUT)
+    one, two = Reading("", [read_past]), Reading("", [read_past, loose])
+    assert one.certainty == LEFT_OVER and two.certainty < HESITANT
+    assert Reading("", [read_past, left_out]).certainty < Reading("", [read_past, Doubt("x", UNSURE)]).certainty
+    assert Reading("", [left_out] * 12).certainty == 0.3  # never so low it reads as a refusal
