@@ -280,7 +280,7 @@ COMBINATION = re.compile(
 )
 MIX_DIFFERS = re.compile(  # "is the mix of boys and girls different between the schools"
     r"\b(?:mix|make-?up|composition|balance|proportions?|breakdown) of\b.{0,60}"
-    r"\b(?:differ\w*|vary|varies|same|change\w*)\b",
+    r"\b(?:differ\w*|vary|varies|same|change\w*|depend\w*)\b",
     re.I,
 )
 RELATED = re.compile(

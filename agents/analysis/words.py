@@ -108,7 +108,11 @@ class Word:
 
 
 # a name said as a phrase: "the day of the week" is the weekday column
-PHRASED = {re.compile(r"\bdays? of (?:the )?week\b", re.I): "weekday"}
+PHRASED = {
+    re.compile(r"\bdays? of (?:the )?week\b", re.I): "weekday",
+    # "where the maker is from", "where they come from": their origin
+    re.compile(r"\bwhere (?:the |a |an |its |their )?(?:\w+ )?(?:is|are|was|were|comes?|came) from\b", re.I): "origin",
+}
 
 
 def words_of(text: str) -> list[Word]:

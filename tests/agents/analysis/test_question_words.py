@@ -386,3 +386,20 @@ def test_percentages_are_compared_never_shared_out_as_a_total():
 def test_a_year_held_fixed_is_each_year_on_its_own_unless_said_as_a_number(question, fixed):
     request = read_question(question, DAYS)
     assert (request.kind, request.controls, request.fixed, request.outcome) == ("adjusted", ["year"], fixed, "rides")
+
+
+MAKES = Schema("makes", [
+    {"name": "region", "type": "string", "distinct": 3, "values": ["EU", "JP", "US"]},
+    {"name": "body", "type": "string", "distinct": 4, "values": ["car", "pickup", "suv", "van"]},
+    {"name": "mpg", "type": "number", "distinct": 300, "min": 9, "max": 50},
+], 2400)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Does the mix of body styles depend on where the maker is from?",
+     "Is the body of a car related to where it comes from?"],
+)  # fmt: skip
+def test_where_a_thing_is_from_is_its_origin_and_a_mix_that_depends_is_a_cross_tab(question):
+    request = read_question(question, MAKES)
+    assert (request.kind, {request.group, request.second}) == ("crosstab", {"body", "region"})
