@@ -343,6 +343,10 @@ def number_filters(
         excluded = excluded_at(text, begin)
         if column in columns.dates:
             condition = _year_condition(column, op, value, excluded=excluded)
+            edge = YEAR_EDGE.search(text[max(0, start - 30) : start])
+            if edge and op == "=" and _is_year(value):  # "at the end of 2022": its last month, not the whole year
+                first, last = ("12-01", "12-31") if edge.group(1).lower() in ("end", "close") else ("01-01", "01-31")
+                condition = _condition(column, "between", (f"{value}-{first}", f"{value}-{last}"), excluded=excluded)
         else:
             condition = _condition(column, op, value, excluded=excluded)
         found.append(Found(condition, begin, finish, column))
@@ -352,6 +356,7 @@ def number_filters(
     return found
 
 
+YEAR_EDGE = re.compile(r"\b(?:at|by|towards?|near) the (end|close|start|beginning)(?: of)?\s*$", re.I)
 MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 MONTH = (
     r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t|tember)?|oct(?:ober)?"

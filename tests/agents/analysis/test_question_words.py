@@ -403,3 +403,33 @@ MAKES = Schema("makes", [
 def test_where_a_thing_is_from_is_its_origin_and_a_mix_that_depends_is_a_cross_tab(question):
     request = read_question(question, MAKES)
     assert (request.kind, {request.group, request.second}) == ("crosstab", {"body", "region"})
+
+
+PRICES = Schema("prices", [
+    {"name": "month_end", "type": "date", "distinct": 400},
+    {"name": "sp500_index", "type": "number", "distinct": 400, "min": 300, "max": 4800},
+    {"name": "JNJ", "type": "number", "distinct": 400, "min": 3, "max": 180},
+    {"name": "MSFT", "type": "number", "distinct": 400, "min": 0.4, "max": 340},
+    {"name": "XOM", "type": "number", "distinct": 400, "min": 3, "max": 110},
+], 400)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "ticker"),
+    [("Exxon's share price, yearly mean, 2014 through 2020: rising or falling?", "XOM"),
+     ("Project J&J's average share price for 2025 from a linear fit through its yearly averages", "JNJ"),
+     ("What was Microsoft's median price in 2019?", "MSFT")],
+)  # fmt: skip
+def test_a_company_said_by_its_name_is_its_tickers_column(question, ticker):
+    assert read_question(question, PRICES).measures[0] == ticker
+
+
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [("Microsoft's mean price at the end of 2022?", ("2022-12-01", "2022-12-31")),
+     ("Microsoft's mean price at the start of 2015?", ("2015-01-01", "2015-01-31")),
+     ("Microsoft's mean price in 2015?", ("2015-01-01", "2015-12-31"))],
+)  # fmt: skip
+def test_the_end_of_a_year_is_its_last_month_and_the_year_said_alone_is_all_of_it(question, days):
+    (condition,) = read_question(question, PRICES).filters
+    assert tuple(part["value"] for part in condition["and"]) == days
