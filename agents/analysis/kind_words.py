@@ -27,6 +27,8 @@ SIGNIFICANCE = re.compile(
 INDEPENDENCE_TEST = re.compile(
     r"\bchi[- ]?squared?(?: test)?\b|\bχ²|\bcram[eé]r'?s?(?: v\b)?|\btest of independence\b|\bcontingency\b", re.I
 )
+# an adjusted fit's own words: "give the adjusted slope", "the coefficient", "the effect of X on Y"
+FITTED = re.compile(r"\badjusted\b|\bslopes?\b|\bcoefficients?\b|\beffects?\b|\bimpacts?\b", re.I)
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = {
@@ -41,7 +43,7 @@ OWN_WORDS = {
     "crosstab": (looking.RELATED, INDEPENDENCE_TEST),
     "forecast": (modelled.FORECAST,),
     "rate": (modelled.RATE_UNIT, modelled.SPEED, modelled.CHANGING, modelled.SLOPE),
-    "adjusted": (modelled.ADJUSTED,),
+    "adjusted": (modelled.ADJUSTED, FITTED),
     "growth": (modelled.FIRST_TO_LAST,),  # "first month to last, in percent": the growth's own ends
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)

@@ -52,7 +52,7 @@ FRAMING = STOP | {
     "level", "levels", "amount", "sense", "terms", "term", "let", "lets", "s", "t",
     "analyse", "analyze", "analysis", "attached", "attach", "uploaded", "upload",  # "Analyse the attached CSV: …"
     "describe", "rundown", "overview", "summary", "summarise", "summarize", "looks",
-    "happen", "happens", "happened", "occur", "occurs", "occurred", "take", "takes", "took", "place",  # light verbs
+    "happen", "happens", "happened", "occur", "occurs", "occurred", "take", "takes", "took", "place", "once",
 }  # fmt: skip
 WORD = re.compile(r"[A-Za-z][A-Za-z'\u2019]*|\d[\d,.]*")
 

@@ -433,3 +433,23 @@ def test_a_company_said_by_its_name_is_its_tickers_column(question, ticker):
 def test_the_end_of_a_year_is_its_last_month_and_the_year_said_alone_is_all_of_it(question, days):
     (condition,) = read_question(question, PRICES).filters
     assert tuple(part["value"] for part in condition["and"]) == days
+
+
+def test_taking_a_column_into_account_adjusts_for_it_and_the_adjusted_slope_is_its_own_word():
+    chicago = Schema("chicago", [
+        {"name": "temp_f", "type": "number", "distinct": 100, "min": -16, "max": 92},
+        {"name": "pm10", "type": "number", "distinct": 900, "min": -30, "max": 200},
+        {"name": "deaths", "type": "number", "distinct": 100, "min": 69, "max": 411},
+    ], 4000)  # fmt: skip
+    question = (
+        "Once you take the day's temperature into account, is a higher PM10 level associated with more deaths "
+        "or fewer? Give the adjusted slope."
+    )
+    request = read_question(question, chicago)
+    assert (request.kind, request.controls, request.measures, request.outcome) == (
+        "adjusted",
+        ["temp_f"],
+        ["pm10"],
+        "deaths",
+    )
+    assert "slope" not in " ".join(read_back(question, chicago, request).said())
