@@ -7,8 +7,10 @@ newer node to the right side of the one it builds on.
 
 from __future__ import annotations
 
-import textwrap
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from itertools import islice
 from typing import Any
 
 from sessions.chap.graph import CURRENT_ANSWER, ContextGraph
@@ -20,8 +22,14 @@ COLUMN_WIDTH = 184
 BOX_WIDTH = 168
 ROW_HEIGHT = 20
 MARGIN = 16
-CHARS_PER_LINE = 24
 LINE_HEIGHT = 14
+# A label's lines start LABEL_X into their box (past the confidence bar) and end LABEL_RIGHT short of
+# its right side: LABEL_WIDTH pixels of 12-pixel text (the map's CSS; the goal and steps in bold).
+LABEL_X = 11
+LABEL_RIGHT = 6
+LABEL_WIDTH = BOX_WIDTH - LABEL_X - LABEL_RIGHT
+LABEL_PX = 12
+BOLD_SHAPES = ("goal", "step")
 HEAD_HEIGHT = 20
 COLUMN_HEADS = ("Goal", "Plan", "Steps", "Results", "Sections and questions", "Feedback, decisions")
 # The map's colours: done green, open question yellow, overturned grey, needs review orange, in progress blue.
@@ -64,8 +72,76 @@ def height(spot: Placed) -> int:
     return spot.rows * ROW_HEIGHT - 6
 
 
-def _lines(text: str, rows: int) -> list[str]:
-    return textwrap.wrap(" ".join(text.split()), CHARS_PER_LINE, max_lines=rows, placeholder="…") or [""]
+# How wide a character is, in ems, erring wide: DejaVu Sans (the ``system-ui`` of a Linux desktop) is
+# among the widest fonts a browser picks, and its bold about a tenth wider still. map.js shortens a
+# line the reader's own font draws wider than this guessed, so the guess need only be close.
+_NARROW, _SLIM, _WIDE, _CAPITAL = "ijlI|!.,:;'`", 'frtJ()[]{}-/\\ "', "mwMW@%", "ABCDEFGHKNOQRSUVXYZ&#"
+BOLD = 1.1
+
+
+@cache
+def _em(char: str) -> float:
+    if char in _NARROW:
+        return 0.3
+    if char in _SLIM:
+        return 0.42
+    if char in _WIDE:
+        return 1.0
+    if char in _CAPITAL:
+        return 0.8
+    if unicodedata.combining(char):
+        return 0.0
+    if unicodedata.east_asian_width(char) in "WF":
+        return 1.0
+    return 0.64
+
+
+def _ems(text: str) -> float:
+    return sum(_em(char) for char in text)
+
+
+def _head(word: str, room: float) -> str:
+    """The longest start of ``word`` no wider than ``room`` ems (one character at least)."""
+    used = 0.0
+    for i, char in enumerate(word):
+        used += _em(char)
+        if used > room:
+            return word[: max(i, 1)]
+    return word
+
+
+def _wrapped(words: list[str], room: float) -> Iterator[str]:
+    """``words`` in lines no wider than ``room`` ems; a word wider than a line (a URL, a long
+    number) is broken across lines."""
+    line, used = "", 0.0
+    for word in words:
+        width = _ems(word)
+        if line and used + _em(" ") + width <= room:
+            line, used = f"{line} {word}", used + _em(" ") + width
+            continue
+        if line:
+            yield line
+        while width > room:
+            head = _head(word, room)
+            yield head
+            word = word[len(head) :]
+            width = _ems(word)
+        line, used = word, width
+    if line:
+        yield line
+
+
+def _lines(text: str, rows: int, *, bold: bool = False) -> list[str]:
+    """``text`` wrapped to the width of a node's box in at most ``rows`` lines, the last ending in "…"
+    when the text goes on (the node's title holds all of it)."""
+    room = LABEL_WIDTH / (LABEL_PX * (BOLD if bold else 1))
+    lines = list(islice(_wrapped(text.split(), room), rows + 1))
+    if len(lines) > rows:
+        last = lines[rows - 1]
+        while last and _ems(last) + _em("…") > room:
+            last = last[:-1]
+        lines[rows - 1 :] = [last.rstrip() + "…"]
+    return lines or [""]
 
 
 def describe(context: ContextGraph, layout: MapLayout, key: str) -> tuple[str, str]:
@@ -136,7 +212,9 @@ def map_node(context: ContextGraph, layout: MapLayout, spot: Placed) -> dict[str
         "label": label,
         "lines": [
             {"text": line, "y": 13 + i * LINE_HEIGHT}
-            for i, line in enumerate(_lines(label, max(1, (height(spot) - 4) // LINE_HEIGHT)))
+            for i, line in enumerate(
+                _lines(label, max(1, (height(spot) - 4) // LINE_HEIGHT), bold=COLUMNS[spot.column] in BOLD_SHAPES)
+            )
         ],
         "heat": heat(confidence) if confidence is not None else "",
         "confidence": confidence,

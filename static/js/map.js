@@ -7,6 +7,7 @@
   const LABEL_PX = 12; // the labels' font size in map units
   const READABLE_PX = 9; // the smallest label worth drawing on screen
   const ABOVE = 12; // map units above and below a node for the badges on its edges
+  const LABEL_RIGHT = 6; // map units between a label's lines and its box's right side (map_drawing.py)
   const parse = (text) => text.split(/[\s,]+/).map(Number);
 
   function setup(svg) {
@@ -35,6 +36,7 @@
       if (hint) hint.hidden = !far;
       const partial = box[2] < full[2] - 1 || box[3] < full[3] - 1 || box[0] > full[0] + 1 || box[1] > full[1] + 1;
       sizeBadges(svg);
+      fitLabels(svg);
       if (minimap) {
         minimap.toggleAttribute("hidden", !partial); // an SVG element has no ``hidden`` property
         minimap.setAttribute("viewBox", full.join(" "));
@@ -203,6 +205,30 @@
     });
   }
 
+  // A label's lines are wrapped on the server by a guess of their width; a line the browser's font draws
+  // wider than its box is shortened to end in "…" (the node's title holds the whole label). Measured
+  // once a node, when drawn (labels are hidden while zoomed out).
+  function fitLabels(svg) {
+    if (svg.classList.contains("far")) return;
+    svg.querySelectorAll("#map-nodes .node:not([data-fitted])").forEach((node) => {
+      const box = node.querySelector(":scope > .box"), lines = node.querySelectorAll(":scope > text tspan");
+      if (!box || !lines.length) return;
+      const room = Number(box.getAttribute("width")) - Number(lines[0].getAttribute("x")) - LABEL_RIGHT;
+      for (const line of lines) {
+        const chars = Array.from(line.textContent);
+        const drawn = line.getComputedTextLength();
+        if (chars.length && !drawn) return; // not laid out (yet): measured on a later call
+        if (drawn <= room) continue;
+        let keep = chars.length;
+        while (keep > 1 && line.getComputedTextLength() > room) {
+          keep -= 1;
+          line.textContent = `${chars.slice(0, keep).join("").trimEnd()}…`;
+        }
+      }
+      node.dataset.fitted = "1";
+    });
+  }
+
   // One tab stop: exactly one node has tabindex 0 (the last one focused, else the first).
   function roving(svg) {
     const nodes = Array.from(svg.querySelectorAll("#map-nodes .node"));
@@ -274,6 +300,7 @@
     if (svg) {
       roving(svg);
       sizeBadges(svg);
+      fitLabels(svg);
       if (svg.grow) svg.grow();
     }
   }

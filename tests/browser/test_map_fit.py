@@ -8,6 +8,7 @@ from sessions.access import SYSTEM, caller_for_user
 from tests.chromium import ARTIFACTS, off_the_browser_thread, open_page, screenshot, sign_in
 from tests.factories import agent_in, make_session, make_user, post_message
 from tests.sessions import envelopes
+from workspace.map_drawing import LABEL_RIGHT, LABEL_X
 
 pytestmark = [pytest.mark.browser, pytest.mark.processes]
 
@@ -125,5 +126,72 @@ def test_history_offers_the_milestones_and_keeps_ids_unique(mapped):
     page.get_by_test_id("node-details").locator("h2").wait_for()
     assert duplicate_ids(page) == []
     screenshot(page, "history-milestones-1024x768")
+    assert page.console_errors == []
+    page.context.close()
+
+
+# Wide capitals, a long word, a URL and a long number: a label wrapped by its count of characters ran
+# out of its node's box with these.
+WIDE_GOAL = (
+    "WWWW MMMM WWWWWWWW MMMMMMMMMMMM compare the Supercalifragilisticexpialidocious suppliers "
+    "https://example.com/reports/2024/battery-suppliers-and-their-market-shares.csv "
+    "and 123456789012345678901234567890 WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW end"
+)
+
+
+def overflowing_labels(page) -> list[str]:
+    """The label lines drawn past their node's box, less its padding (``LABEL_X`` on the left, where
+    the lines start, and ``LABEL_RIGHT`` on the right)."""
+    return page.evaluate(
+        """([left, right]) => Array.from(document.querySelectorAll("#map-nodes .node")).flatMap((node) => {
+          const width = node.querySelector(":scope > .box").getBBox().width;
+          return Array.from(node.querySelectorAll(":scope > text tspan"))
+            .filter((line) => {
+              const start = line.getStartPositionOfChar(0).x;
+              return start < left - 0.5 || start + line.getComputedTextLength() > width - right + 0.5;
+            })
+            .map((line) => `${node.id}: ${line.textContent} (${line.getComputedTextLength().toFixed(1)} of ${width - left - right})`);
+        })""",
+        [LABEL_X, LABEL_RIGHT],
+    )
+
+
+def test_every_label_line_stays_inside_its_node_whatever_the_goal(daphne_server, chromium):
+    owner = make_user("wanda")
+
+    def build_wide(owner):
+        session = make_session(owner=owner, title="Wide words")
+        me, planner = caller_for_user(owner), agent_in(session, "planner")
+        post_message(session, me, envelopes.proposal, goal=WIDE_GOAL, message_id="t")
+        post_message(session, planner, envelopes.declaration, message_id="d", in_reply_to="t")
+        return session
+
+    session = off_the_browser_thread(build_wide, owner=owner)
+    page = open_page(chromium, width=1440, height=900)
+    sign_in(page, daphne_server, owner.username)
+    page.goto(f"{daphne_server.url}/sessions/{session.pk}/")
+    page.locator("#map-svg").wait_for()
+    page.get_by_role("button", name="Fit").click()
+    assert not page.locator("#map-svg").evaluate("svg => svg.classList.contains('far')")  # labels drawn
+    goal = page.locator("#map-nodes .node.shape-goal")
+    screenshot(page, "map-wide-goal")
+    goal.screenshot(path=str(ARTIFACTS / "map-wide-goal-node.png"))
+    assert goal.locator("tspan").count() >= 2
+    assert overflowing_labels(page) == []
+    shown = goal.locator("title").text_content().split(" · ")[0].removesuffix("…").strip()
+    assert len(shown) > 60 and WIDE_GOAL.startswith(shown)  # the goal's label, as the map names it, on hover
+
+    # A font wider than the server guessed: the browser shortens the line to end in "…".
+    goal.evaluate(
+        """(node) => {
+          node.querySelector("tspan").textContent = "W".repeat(40);
+          delete node.dataset.fitted;
+        }"""
+    )
+    page.get_by_role("button", name="Fit").click()  # draws the view again, measuring what is new
+    first = goal.locator("tspan").first.text_content()
+    assert first.startswith("WWWW") and first.endswith("…") and len(first) < 40
+    goal.screenshot(path=str(ARTIFACTS / "map-wide-goal-node-shortened.png"))
+    assert overflowing_labels(page) == []
     assert page.console_errors == []
     page.context.close()
