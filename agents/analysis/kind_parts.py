@@ -31,6 +31,7 @@ from agents.analysis.phrases import (
     statistic_of,
 )
 from agents.analysis.request import Request
+from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, blanked, split_name
 
@@ -51,8 +52,9 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
     """Fill the parts each kind needs, from what the question named or the table's likeliest columns."""
     if request.kind == "association":
         read_association(request, text, schema, free)
-        # "is GVHD related to death": the outcome named by its value is named, never held at that value
-        held = {request.outcome, *request.measures}
+        # "is GVHD related to death": a yes/no outcome said by its name is named, never held at yes ("at
+        # Pasteur only" still keeps its school)
+        held = {request.outcome, *request.measures} & yes_no_columns(schema)
         request.filters = [f for f in request.filters if not (f.get("column") in held and f.get("op") == "=")]
     elif request.kind == "rank_differences":
         # "homeowners differ from renters": the side a value names is the grouping, unless a column is

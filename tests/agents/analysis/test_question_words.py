@@ -453,3 +453,15 @@ def test_taking_a_column_into_account_adjusts_for_it_and_the_adjusted_slope_is_i
         "deaths",
     )
     assert "slope" not in " ".join(read_back(question, chicago, request).said())
+
+
+def test_a_two_valued_category_kept_at_one_value_stays_a_filter_of_an_association():
+    schools = Schema("schools", [
+        {"name": "school", "type": "string", "distinct": 2, "values": ["Grant-White", "Pasteur"]},
+        {"name": "grade", "type": "number", "distinct": 2, "min": 7, "max": 8, "values": [7, 8]},
+        {"name": "age_years", "type": "number", "distinct": 6, "min": 11, "max": 16},
+        {"name": "word_meaning", "type": "number", "distinct": 40, "min": 0, "max": 9},
+    ], 300)  # fmt: skip
+    question = "At Pasteur only: after controlling for grade, how does age in years go with the word meaning score?"
+    request = read_question(question, schools)
+    assert request.kind == "adjusted" and request.filters == [{"column": "school", "op": "=", "value": "Pasteur"}]
