@@ -54,8 +54,8 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         read_association(request, text, schema, free)
         # "is GVHD related to death": a yes/no outcome said by its name is named, never held at yes ("at
         # Pasteur only" still keeps its school)
-        held = {request.outcome, *request.measures} & yes_no_columns(schema)
-        request.filters = [f for f in request.filters if not (f.get("column") in held and f.get("op") == "=")]
+        said_yes = {request.outcome, *request.measures} & yes_no_columns(schema)
+        request.filters = [f for f in request.filters if not (f.get("column") in said_yes and f.get("op") == "=")]
     elif request.kind == "rank_differences":
         # "homeowners differ from renters": the side a value names is the grouping, unless a column is
         # named ("the men who were rearrested from those who weren't" splits by arrested, among men)

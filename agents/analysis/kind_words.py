@@ -85,9 +85,9 @@ def asked_of(
         "share",  # "once you account for X": no share that X accounts for
     ):
         return "adjusted"
+    between_ends = modelled.FIRST_TO_LAST.search(said)  # "change from 2013 to 2018": a growth
     changing = modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said)
-    changing = changing and not modelled.FIRST_TO_LAST.search(said)  # "change from 2013 to 2018": a growth
-    if changing or (modelled.SLOPE.search(said) and not modelled.FIRST_TO_LAST.search(said)):
+    if (changing and not between_ends) or (modelled.SLOPE.search(said) and not modelled.FIRST_TO_LAST.search(said)):
         return "rate"  # "the steepest percentage fall from the first year to the last" is a growth
     if looking.MISSING.search(text) or looking.NA_SAID.search(text):
         return "missing"

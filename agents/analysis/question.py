@@ -147,10 +147,10 @@ def read_question(text: str, schema: Schema) -> Request:
     said_values = [v for v in said_values if _word_at(text, v[2]) not in table_words]
     value_found = value_filters(text, said_values)
     # "a weekend or a weekday": values of day_type listed name day_type, never the weekday column one spells
-    listed = [f for f in value_found if f.condition.get("op") == "in"]
-    spelt = [m for m in every if any(f.start <= m.start < f.end and f.column != m.column for f in listed)]
+    values_listed = [f for f in value_found if f.condition.get("op") == "in"]
+    spelt = [m for m in every if any(f.start <= m.start < f.end and f.column != m.column for f in values_listed)]
     if spelt:
-        named_by_values = [Mention(f.column, f.start, f.end, 1.0, True) for f in listed]
+        named_by_values = [Mention(f.column, f.start, f.end, 1.0, True) for f in values_listed]
         every = sorted([m for m in every if m not in spelt] + named_by_values, key=lambda m: m.start)
     levels = {c["name"]: c["values"] for c in schema.columns if c["type"] == "number" and c.get("values")}
     number_found = number_filters(
