@@ -277,8 +277,15 @@ def _names_its_statistic(text: str, mention: Mention) -> bool:
 
 
 def _counts_a_measure(text: str, free: list[Mention], schema: Schema) -> bool:
-    """ "The number of unemployed" names the unemployed column's values, not a count of rows."""
-    return any(m.column in schema.numbers and COUNT_OF.search(text[: m.start]) for m in free)
+    """ "The number of unemployed" names the unemployed column's values, not a count of rows; so does "the
+    most deaths recorded in a single month - how many?" (the largest value of deaths)."""
+    return any(
+        m.column in schema.numbers and (COUNT_OF.search(text[: m.start]) or EXTREME_COUNT.search(text[: m.start]))
+        for m in free
+    )
+
+
+EXTREME_COUNT = re.compile(r"\b(?:the )?(?:most|fewest|highest|lowest|largest|smallest)\s+$", re.I)
 
 
 def _filtered_measures(found: list[Found]) -> list[str]:

@@ -465,3 +465,13 @@ def test_a_two_valued_category_kept_at_one_value_stays_a_filter_of_an_associatio
     question = "At Pasteur only: after controlling for grade, how does age in years go with the word meaning score?"
     request = read_question(question, schools)
     assert request.kind == "adjusted" and request.filters == [{"column": "school", "op": "=", "value": "Pasteur"}]
+
+
+def test_how_many_of_the_most_of_a_measure_is_its_largest_value_not_a_count_of_rows():
+    deaths = Schema("deaths", [
+        {"name": "month", "type": "date", "distinct": 197},
+        {"name": "deaths", "type": "number", "distinct": 190, "min": 30000, "max": 90000},
+    ], 197)  # fmt: skip
+    request = read_question("the most deaths recorded in a single month - how many?", deaths)
+    assert (request.measures, request.statistic) == (["deaths"], "max")
+    assert read_question("how many months are there?", deaths).statistic == "count"
