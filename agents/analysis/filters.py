@@ -282,6 +282,9 @@ def _subject(
     ages = [n for n in numbers if split_name(n)[:1] == ["age"]]
     if PEOPLE_BEFORE.search(text[:start]) and ages:  # "patients over 40": their age, before any other
         candidates.insert(0, (ages[0], start, end))
+    touching = [m for m in before if not text[clause + m.end : start].strip()]
+    if touching:  # "aged 60 or more smoke": the word right before the number names it, not "smoke" after
+        candidates.insert(0, (touching[-1].column, clause + touching[-1].start, end))
     plausible = [c for c in candidates if columns.plausible(c[0], value)]
     times = [t for t in columns.times if columns.plausible(t, value)]
     if timely and _is_year(value):  # "in 1980", "built before 1920": a time column, the one named first

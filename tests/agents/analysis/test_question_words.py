@@ -475,3 +475,13 @@ def test_how_many_of_the_most_of_a_measure_is_its_largest_value_not_a_count_of_r
     request = read_question("the most deaths recorded in a single month - how many?", deaths)
     assert (request.measures, request.statistic) == (["deaths"], "max")
     assert read_question("how many months are there?", deaths).statistic == "count"
+
+
+def test_the_word_right_before_a_threshold_names_its_column_over_one_after_it():
+    from agents.analysis.filters import number_filters
+
+    (found,) = number_filters(
+        "how many cigs a day did the people aged 60 or more smoke on average",
+        ["Age_1971", "Cigarettes_per_day", "Years_smoking"],
+    )
+    assert found.condition == {"column": "Age_1971", "op": ">=", "value": 60}
