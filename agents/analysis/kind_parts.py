@@ -35,6 +35,11 @@ from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention, blanked, split_name
 
+THE_REST = re.compile(
+    r"\b(?:versus|vs\.?|against|compared (?:to|with)|from) (?:the )?(?:rest|others|everyone else|all the others"
+    r"|remainder)\b",
+    re.I,
+)
 HOW_LONG = re.compile(
     r"\bhow long\b|\bduration\b|\blength of time\b|\bhow many (?:hours|days|weeks|months|years)\b",
     re.I,
@@ -62,7 +67,11 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         sides = [f["column"] for f in request.filters if f.get("op") == "=" and f.get("column") in schema.categories]
         if request.group is None:
             a_column_named = any(m.column in schema.categories for m in free)
-            request.group = sides[0] if sides and not a_column_named else first_category(schema, free)
+            # "households eligible for the programme versus the rest": that side against everyone else
+            against_the_rest = bool(sides) and bool(THE_REST.search(text))
+            request.group = (
+                sides[0] if sides and (against_the_rest or not a_column_named) else first_category(schema, free)
+            )
         # "homeowners differ from renters": one side named, both sides compared
         request.filters = [f for f in request.filters if not (f.get("column") == request.group and f.get("op") == "=")]
         request.measures = [m for m in request.measures if m != request.group]

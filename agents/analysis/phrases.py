@@ -74,7 +74,7 @@ SHARE = re.compile(
     r"|(?<!average )(?<!mean )(?<!median )(?<!\()(?<!in )percent(?:age)?s?\b(?! terms| change)"
     r"|least common"
     r"|most frequent|commonest|(?:largest|biggest|greatest|smallest|main|major) part of|what %"
-    r"|breakdown|break down|distribution of|what part|composition|mix|make up|makes up|account for|accounts for|split"
+    r"|breakdown|break down|distribution of|what part|composition|mix|make-?up|makes up|account for|accounts for|split"
     r"|dominat\w*"
     r"|how (?:are|is) [\w ]+ (?:split|divided|distributed)|how many .* each|counts? (?:of|per|by) each|frequenc\w*)"
     r"|(?<!average )(?<!mean )(?<!median )%\s*of\b",  # "the average % of adults with a degree": a measure

@@ -485,3 +485,15 @@ def test_the_word_right_before_a_threshold_names_its_column_over_one_after_it():
         ["Age_1971", "Cigarettes_per_day", "Years_smoking"],
     )
     assert found.condition == {"column": "Age_1971", "op": ">=", "value": 60}
+
+
+def test_one_side_against_the_rest_groups_by_that_sides_column():
+    nets = Schema("nets", [
+        {"name": "net_use", "type": "string", "distinct": 2, "values": ["with net", "without net"]},
+        {"name": "eligible_for_program", "type": "string", "distinct": 2, "values": ["eligible", "not eligible"]},
+        {"name": "malaria_risk", "type": "number", "distinct": 90, "min": 10, "max": 99},
+        {"name": "household_size", "type": "number", "distinct": 9, "min": 1, "max": 9},
+    ], 1752)  # fmt: skip
+    question = "Households eligible for the free-net program versus the rest: which measure shows the largest gap?"
+    request = read_question(question, nets)
+    assert (request.kind, request.group, request.filters) == ("rank_differences", "eligible_for_program", [])
