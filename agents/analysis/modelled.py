@@ -241,6 +241,11 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     onto = [m.column for m in columns if m.column in rest and EFFECT_ON.search(text[: m.start])]
     if onto and onto[0] != outcome:
         variable, outcome = outcome, onto[0]
+    if outcome in schema.times and variable not in schema.times:
+        variable, outcome = (
+            outcome,
+            variable,
+        )  # "wind energy rising by year": time is what it rises over, never an outcome
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group, request.weight = controls, None, None
     # "holding the year fixed": each year its own intercept, unless said as a number ("as a linear trend")

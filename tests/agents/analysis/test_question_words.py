@@ -497,3 +497,14 @@ def test_one_side_against_the_rest_groups_by_that_sides_column():
     question = "Households eligible for the free-net program versus the rest: which measure shows the largest gap?"
     request = read_question(question, nets)
     assert (request.kind, request.group, request.filters) == ("rank_differences", "eligible_for_program", [])
+
+
+def test_a_time_column_is_what_an_adjusted_measure_rises_over_never_its_outcome():
+    energy = Schema("energy", [
+        {"name": "continent", "type": "string", "distinct": 5, "values": ["Africa", "Asia", "Europe"]},
+        {"name": "year", "type": "number", "distinct": 25, "min": 2000, "max": 2024},
+        {"name": "wind_kwh", "type": "number", "distinct": 900, "min": 0, "max": 9000},
+    ], 1975)  # fmt: skip
+    question = "Net of continent, has wind energy per person been rising or falling by year? Regression slope please."
+    request = read_question(question, energy)
+    assert (request.kind, request.measures, request.outcome) == ("adjusted", ["year"], "wind_kwh")
