@@ -272,10 +272,12 @@ def _subject(
     ]
     candidates += [(m.column, clause + m.start, end) for m in reversed(before)]
     unit = UNIT_AFTER.match(text[end:])
-    if unit:
-        candidates += [(n, start, end + unit.end()) for n in numbers if unit.group(1).lower() in split_name(n)]
-    candidates += [(m.column, start, end) for m in mentions(text[start:end], numbers)[:1]]  # "90 degrees or more"
     rest = text[end : _clause_end(text, end)]
+    if unit:  # "more than 50 TWh from nuclear": of the columns in TWh, the one the clause names
+        said_after = {m.column for m in mentions(rest, numbers)}
+        carrying = [n for n in numbers if unit.group(1).lower() in split_name(n)]
+        candidates += [(n, start, end + unit.end()) for n in sorted(carrying, key=lambda n: n not in said_after)]
+    candidates += [(m.column, start, end) for m in mentions(text[start:end], numbers)[:1]]  # "90 degrees or more"
     candidates += [
         (m.column, start, end + m.end) for m in mentions(rest, numbers)
     ]  # "fewer than 20% of pupils are low income"

@@ -118,7 +118,7 @@ TREND_SAID = re.compile(
     r"\btrend\w*|\b(?:month|year|week|day|quarter)[- ]by[- ](?:month|year|week|day|quarter)\b|\bwhich direction\b", re.I
 )
 SPEED_NAME = re.compile(r"speed|velocity|wind|per_|_per|kmh|mph|knots", re.I)  # speed_m_s is a speed, not a time
-UNIT_OF = re.compile(r"\s*(?:of|in)?\s*(?:the\s+)?")
+UNIT_OF = re.compile(r"\s*(?:of|in|from)?\s*(?:the\s+)?")
 SLOW = re.compile(r"\bslow(?:est|er)?\b", re.I)
 FAST = re.compile(r"\b(?:fast(?:est|er)?|quick(?:est|er)?)\b", re.I)
 

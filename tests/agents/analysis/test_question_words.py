@@ -508,3 +508,16 @@ def test_a_time_column_is_what_an_adjusted_measure_rises_over_never_its_outcome(
     question = "Net of continent, has wind energy per person been rising or falling by year? Regression slope please."
     request = read_question(question, energy)
     assert (request.kind, request.measures, request.outcome) == ("adjusted", ["year"], "wind_kwh")
+
+
+def test_a_threshold_in_a_unit_several_columns_carry_is_on_the_one_the_clause_names():
+    energy = Schema("energy", [
+        {"name": "country", "type": "string", "distinct": 213},
+        {"name": "total_twh", "type": "number", "distinct": 200, "min": 0, "max": 9000},
+        {"name": "nuclear_twh", "type": "number", "distinct": 60, "min": 0, "max": 800},
+        {"name": "carbon_intensity", "type": "number", "distinct": 200, "min": 20, "max": 900},
+    ], 213)  # fmt: skip
+    request = read_question("For countries generating more than 50 TWh from nuclear, what's the average carbon intensity?",
+                            energy)  # fmt: skip
+    assert request.measures == ["carbon_intensity"]
+    assert request.filters == [{"column": "nuclear_twh", "op": ">", "value": 50}]
