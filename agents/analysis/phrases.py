@@ -84,14 +84,15 @@ SHARE = re.compile(
 
 HIGH = re.compile(
     r"\b(?:highest|largest|biggest|greatest|most|top|best|maximum|max|more|higher|larger|bigger|greater|tallest|"
-    r"heaviest|oldest|longest|widest|fastest|quickest|richest|hottest|wettest|priciest|costliest|most expensive)\b",
+    r"heaviest|oldest|longest|widest|fastest|quickest|richest|hottest|wettest|priciest|costliest|most expensive|"
+    r"busiest|fullest|most crowded)\b",
     re.I,
 )
 
 
 LOW = re.compile(
     r"\b(?:lowest|smallest|least|fewest|bottom|worst|minimum|min|less|lower|smaller|fewer|shortest|lightest|"
-    r"youngest|narrowest|slowest|poorest|coldest|driest|weakest|cheapest|least expensive)\b",
+    r"youngest|narrowest|slowest|poorest|coldest|driest|weakest|cheapest|least expensive|quietest|calmest|emptiest)\b",
     re.I,
 )
 

@@ -110,3 +110,9 @@ def test_a_company_said_by_its_name_is_its_tickers_column(question, ticker):
 def test_the_end_of_a_year_is_its_last_month_and_the_year_said_alone_is_all_of_it(question, days):
     (condition,) = read_question(question, PRICES).filters
     assert tuple(part["value"] for part in condition["and"]) == days
+
+
+@pytest.mark.parametrize(("word", "direction"), [("quietest", "low"), ("busiest", "high"), ("emptiest", "low")])
+def test_how_busy_a_group_is_ranks_it_by_the_measure(word, direction):
+    request = read_question(f"Which day of the week is {word} on the road, in mean vehicles per hour?", TRAFFIC)
+    assert (request.group, request.measures, request.direction) == ("weekday", ["per_hour"], direction)
