@@ -110,7 +110,7 @@ class Word:
 # a name said as a phrase: "the day of the week" is the weekday column
 PHRASED = {
     re.compile(r"\bdays? of (?:the )?week\b", re.I): "weekday",
-    re.compile(r"\bJ&J\b|\bJ ?& ?J\b"): "jnj",  # Johnson & Johnson's ticker
+    re.compile(r"\bJ ?& ?J\b"): "jnj",  # Johnson & Johnson's ticker
     re.compile(r"\bP&G\b"): "pg",
     # "where the maker is from", "where they come from": their origin
     re.compile(r"\bwhere (?:the |a |an |its |their )?(?:\w+ )?(?:is|are|was|were|comes?|came) from\b", re.I): "origin",
