@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.filters import NUMBER_WORDS
+from agents.analysis.comparisons import NUMBER_WORDS
 from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, WHO_DID, statistic_of
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema

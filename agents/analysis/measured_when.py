@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.filters import NUMBER_WORDS
+from agents.analysis.comparisons import NUMBER_WORDS
 from agents.analysis.schema import Schema
 from agents.analysis.words import Mention
 
