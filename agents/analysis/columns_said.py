@@ -7,8 +7,9 @@ from __future__ import annotations
 import re
 
 from agents.analysis.measured_when import by_moment
-from agents.analysis.phrases import LOW, ROW_NOUNS, STATISTIC_ONLY, TABLE_WORDS, statistic_of
+from agents.analysis.phrases import ROW_NOUNS, STATISTIC_ONLY, TABLE_WORDS
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import LOW, statistic_of
 from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
 
 ERRAND = re.compile(

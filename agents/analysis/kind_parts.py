@@ -17,8 +17,6 @@ from agents.analysis.phrases import (
     CYCLE,
     CYCLES,
     FLOW_NAME,
-    HIGH,
-    LOW,
     MOST,
     OTHER_SIDE,
     RATE_NAME,
@@ -28,11 +26,11 @@ from agents.analysis.phrases import (
     WHICH_OF,
     asks_which,
     rows_asked,
-    statistic_of,
 )
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import HIGH, LOW, statistic_of
 from agents.analysis.words import Mention, blanked, split_name
 
 THE_REST = re.compile(

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 from agents.analysis.comparisons import NUMBER_WORDS
-from agents.analysis.phrases import ANY, EXTREME, HIGH, LOW, MOST, SUPERLATIVE, WHO_DID, statistic_of
+from agents.analysis.phrases import ANY, EXTREME, MOST, SUPERLATIVE, WHO_DID
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
+from agents.analysis.statistic_phrases import HIGH, LOW, statistic_of
 from agents.analysis.words import AMOUNT_NAME, Mention, split_name, stem
 
 MAX_LISTED = 100  # the longest list stats.top gives

@@ -30,8 +30,6 @@ from agents.analysis.phrases import (
     EXTREME,
     GROUP_BEFORE,
     GROWTH,
-    HIGH,
-    LOW,
     MANY_MEASURES,
     MOST,
     MOST_OF,
@@ -49,15 +47,12 @@ from agents.analysis.phrases import (
     TIME_WORDS,
     WHICH,
     WHO,
-    asks_percentile,
-    direction_of,
-    judged_direction,
-    statistic_of,
 )
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
 from agents.analysis.rows_named import measures_apart
 from agents.analysis.schema import CODED_MAX, DURATION, Schema
+from agents.analysis.statistic_phrases import HIGH, LOW, asks_percentile, direction_of, judged_direction, statistic_of
 from agents.analysis.value_words import value_mentions
 from agents.analysis.words import Mention, blanked, split_name
 

@@ -30,14 +30,15 @@ from agents.analysis.prose import rows_words, spoken, statistic_words
 from agents.analysis.question_parts import used_columns
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import HIGH, LOW, PERCENTILE, STATISTIC_WORDS
 from agents.analysis.words import STOP, blanked, split_name, stem
 
 CUES = (
     phrases.ASSOCIATION, phrases.DIFFER, phrases.MANY_MEASURES, phrases.GROWTH, phrases.TIME_WORDS,
-    phrases.CHANGE_WORDS, phrases.SHARE, phrases.HIGH, phrases.LOW, phrases.PERCENTILE, phrases.OUTCOME_WORDS,
+    phrases.CHANGE_WORDS, phrases.SHARE, HIGH, LOW, PERCENTILE, phrases.OUTCOME_WORDS,
     phrases.SHARE_OF_TOTAL, phrases.WHICH, phrases.CYCLE, phrases.MOVE, phrases.STEEP, phrases.ENTITY,
     phrases.COMPARE, phrases.MOST, phrases.POPULATION_SD, phrases.LEVELS, phrases.PASSIVE,
-    *(pattern for pattern, _ in phrases.STATISTIC_WORDS),
+    *(pattern for pattern, _ in STATISTIC_WORDS),
 )  # fmt: skip
 # Words that ask nothing of the data: how people frame a question to a colleague.
 FRAMING = STOP | {
@@ -137,7 +138,7 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         doubts.append(
             Doubt(f"you asked which did best; I compared {spoken(request.measures[0])}, not its change", UNSURE)
         )
-    asked_to_compare = any(p.search(text) for p in (phrases.COMPARE, phrases.WHICH, phrases.HIGH, phrases.LOW,
+    asked_to_compare = any(p.search(text) for p in (phrases.COMPARE, phrases.WHICH, HIGH, LOW,
                                                        phrases.MOST, phrases.EITHER, phrases.DIFFER))  # fmt: skip
     if request.kind == "compare" and request.group and not asked_to_compare:  # "the mean rate across the states"
         doubts.append(Doubt(f"you did not ask which {spoken(request.group)} stands out; I compared them", UNSURE))
@@ -223,7 +224,7 @@ def _part_doubts(
     free = blanked(
         text, [(s, e) for s, e, _ in request.said.filters] + [(m.start, m.end) for m in request.said.columns]
     )
-    ranks = phrases.HIGH.search(free) or phrases.LOW.search(free) or phrases.MOST.search(free)
+    ranks = HIGH.search(free) or LOW.search(free) or phrases.MOST.search(free)
     extreme = request.kind == "statistic" and request.statistic in ("max", "min")
     if ranks and request.kind in ("statistic", "trend") and not extreme:
         doubts.append(Doubt(f"you asked for “{ranks.group()}”, and I found nothing to rank", UNSURE))

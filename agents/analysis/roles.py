@@ -7,8 +7,9 @@ import re
 from typing import Any
 
 from agents.analysis.filters import Found, excluded_at
-from agents.analysis.phrases import COMPARE, GROUP_BEFORE, HIGH, LEVELS, LOW, OTHER_SIDE, WHICH_BEFORE, asks_which
+from agents.analysis.phrases import COMPARE, GROUP_BEFORE, LEVELS, OTHER_SIDE, WHICH_BEFORE, asks_which
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import HIGH, LOW
 from agents.analysis.words import Mention, stem
 
 

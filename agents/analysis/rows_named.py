@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-from agents.analysis.phrases import HIGH, LOW, MOST
+from agents.analysis.phrases import MOST
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import HIGH, LOW
 from agents.analysis.words import Mention, split_name, stem
 
 ROWS_OVER = re.compile(r"\b(?:over|across|for|in) (?:every|each|all(?: the)?)\s+$", re.I)
