@@ -10,7 +10,18 @@ from agents.analysis.measured_when import by_moment
 from agents.analysis.phrases import ROW_NOUNS, STATISTIC_ONLY, TABLE_WORDS
 from agents.analysis.schema import Schema
 from agents.analysis.statistic_phrases import LOW, statistic_of
-from agents.analysis.words import AMOUNT_NAME, PER_COUNT, PERIODIC, UNITS, Mention, mentions, split_name, stem
+from agents.analysis.words import (
+    AMOUNT_NAME,
+    PER_COUNT,
+    PERIODIC,
+    UNITS,
+    Mention,
+    Named,
+    concepts_of,
+    mentions,
+    split_name,
+    stem,
+)
 
 ERRAND = re.compile(
     r"^\W*(?:please\s+)?(?:analy[sz]e|look at|use|using|with|take|open|read|check|explore)\s+(?:the|this|my|our)\s+"
@@ -169,7 +180,25 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
     found = [_sibling_by_statistic(text, schema, m) for m in _unit_named(text, schema, found)]
     found = by_moment(text, schema, _explained_in_brackets(text, found))
+    found = [m for m in found if not _judges_a_named_column(text, m, found, schema.numbers)]
     return _named_apart_from_statistics(text, sorted(found, key=lambda m: m.start), schema)
+
+
+def _judges_a_named_column(text: str, mention: Mention, found: list[Mention], numbers: list[str]) -> bool:
+    """ "Were the nights getting colder? ... the daily minimum temperature": a word that brushes a column
+    only by its concept (colder, of temperature) judges the column named in full that carries the same
+    concept (tmin_c), never another (tmax_c)."""
+    said = text[mention.start : mention.end]
+    if mention.exact or " " in said.strip() or mention.column not in numbers:
+        return False
+    brushed = concepts_of(stem(said.lower()))
+    return any(
+        other.score == 1 and other.column != mention.column and brushed & set().union(*Named.of(other.column).concepts)
+        for other in found
+        if other is not mention
+        and other.column in numbers
+        and (other.exact or " " in text[other.start : other.end].strip())
+    )
 
 
 BRACKETED = re.compile(r"\s*\(([^()]{1,80})\)")

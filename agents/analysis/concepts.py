@@ -19,6 +19,7 @@ CONCEPTS = {
     "fertility": {"fertility", "birth", "fecundity"},
     "doctor": {"doctor", "md", "physician", "gp"},
     "walking": {"step", "walk", "pace", "stride"},
+    "flow": {"discharge", "streamflow", "runoff", "river"},  # a river's discharge is how high it runs
     "rain": {"rain", "rainfall", "precipitation", "precip", "wet", "dry"},
     "fuel": {"fuel", "consumption", "economy", "efficient", "efficiency", "gas", "gasoline", "petrol", "mileage",
              "mpg", "litre", "liter", "l100km"},
@@ -98,3 +99,17 @@ CONCEPTS = {
     "dis": {"dis", "disney"},
     "nflx": {"nflx", "netflix"},
 }  # fmt: skip
+
+# Names that fuse their words, as weather stations' do (NOAA's TMAX, PRCP): the words each one stands for
+FUSED = {
+    "tmax": ("temperature", "max"),
+    "tmin": ("temperature", "min"),
+    "tavg": ("temperature", "average"),
+    "tmean": ("temperature", "mean"),
+    "prcp": ("precipitation",),
+    "snwd": ("snow", "depth"),
+    "wspd": ("wind", "speed"),
+    "wdir": ("wind", "direction"),
+    "awnd": ("wind", "average"),
+    "rhum": ("relative", "humidity"),
+}

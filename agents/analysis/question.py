@@ -64,7 +64,9 @@ def kind_of(
     ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order)."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
-    if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)):
+    # "track the yearly average of X": one column followed over time is a course, not a pair
+    over_time = named_any == 1 and schema.times and TIME_WORDS.search(text)
+    if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)) and not over_time:
         return "association"
     shares = SHARE.search(text) and not asks_percentile(text)  # "the top 10% of earners": where they begin
     if shares and (not named_numbers or SHARE_OF_TOTAL.search(text)):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agents.analysis.concepts import CONCEPTS
+from agents.analysis.concepts import CONCEPTS, FUSED
 
 WORD_CONCEPTS: dict[str, set[str]] = {}
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
@@ -143,7 +143,7 @@ class Named:
 
     @classmethod
     def of(cls, name: str) -> Named:
-        words = split_name(name)
+        words = [part for word in split_name(name) for part in FUSED.get(word, (word,))]
         # "min" is minutes at a name's end (wait_min), the minimum before another unit (temp_min_c)
         kept = {i for i, w in enumerate(words) if w == "min" and i + 1 < len(words) and words[i + 1] in UNITS}
         parts = [

@@ -1,0 +1,37 @@
+"""Weather and river tables name their columns the stations' way: fused words (tmax, tmean, prcp) and a
+river's discharge, which a person calls the river itself (plain Python)."""
+
+import pytest
+
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+
+STATION = Schema("station", [
+    {"name": "date", "type": "date", "distinct": 3653},
+    {"name": "tmax_c", "type": "number", "distinct": 500, "min": -15, "max": 35},
+    {"name": "tmin_c", "type": "number", "distinct": 500, "min": -25, "max": 20},
+    {"name": "tmean_c", "type": "number", "distinct": 700, "min": -20, "max": 27},
+    {"name": "prcp_mm", "type": "number", "distinct": 200, "min": 0, "max": 60},
+    {"name": "discharge_m3s", "type": "number", "distinct": 900, "min": 2, "max": 360},
+], 3653)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "measure"),
+    [
+        ("How much does the daily mean temperature vary? Give its standard deviation.", "tmean_c"),
+        ("Were the nights getting colder? Track the yearly average of the daily minimum temperature.", "tmin_c"),
+        ("Describe the shape of the daily maximum temperatures.", "tmax_c"),
+        ("What is the median daily precipitation?", "prcp_mm"),
+        ("When is the river at its highest?", "discharge_m3s"),
+    ],
+)
+def test_a_fused_name_or_a_river_is_named_by_its_words(question, measure):
+    assert read_question(question, STATION).measures[:1] == [measure]
+
+
+def test_one_column_tracked_over_the_years_is_a_trend_not_a_pair():
+    request = read_question(
+        "Were the nights getting colder? Track the yearly average of the daily minimum temperature.", STATION
+    )
+    assert (request.kind, request.measures) == ("trend", ["tmin_c"])
