@@ -35,10 +35,13 @@ def reading(file: dict[str, Any]) -> list[str]:
     ]
     for column in columns:
         name, kind = column["name"], column["type"]
-        if kind == "number":
+        if kind == "number" and column.get("sign"):  # "4.98%", "$1,234": the number without its sign
+            lines.append(f"df[{name!r}] = pd.to_numeric({_unsigned(name, column['sign'], dialect)}, errors='coerce')")
+        elif kind == "number":
             lines.append(f"df[{name!r}] = pd.to_numeric(df[{name!r}], errors='coerce')")
         elif kind == "date":
-            lines.append(f"df[{name!r}] = pd.to_datetime(df[{name!r}], errors='coerce')")
+            day_first = ", dayfirst=True" if column.get("day_first") else ""  # "31/12/1988"
+            lines.append(f"df[{name!r}] = pd.to_datetime(df[{name!r}]{day_first}, errors='coerce')")
         elif kind == "boolean":
             lines.append(f"df[{name!r}] = df[{name!r}].astype(str).str.strip().str.lower().map({YES_NO!r})")
     melt = file.get("melt")
@@ -48,6 +51,16 @@ def reading(file: dict[str, Any]) -> list[str]:
             f"value_name={melt['value']!r})"
         )
     return lines
+
+
+def _unsigned(name: str, sign: str, dialect: dict[str, Any]) -> str:
+    """The column's text without its sign and thousands separator, with a decimal point."""
+    text = f"df[{name!r}].astype('string').str.replace({sign!r}, '', regex=False)"
+    if dialect["thousands"]:
+        text += f".str.replace({dialect['thousands']!r}, '', regex=False)"
+    if dialect["decimal"] != ".":
+        text += f".str.replace({dialect['decimal']!r}, '.', regex=False)"
+    return text
 
 
 def _codec(encoding: str) -> str:

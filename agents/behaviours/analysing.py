@@ -67,6 +67,7 @@ def import_summary(report: dict[str, Any], path: str, options: dict[str, Any]) -
             c["name"]: {
                 key: c[key] for key in ("missing_markers", "stray_values", "numbered_evenly", "repeated_evenly")
             }
+            | {key: c[key] for key in ("sign", "date_format") if key in c}  # how the code must read it again
             for c in report["columns"]
         },
     }
@@ -189,7 +190,8 @@ class Analysis:
         if imported is None:
             return None
         types = {c["name"]: c["type"] for c in self.describe(table)["columns"]}
-        columns = [{"name": name, "type": types.get(name, "string"), "markers": list(facts["missing_markers"] or {})}
+        columns = [{"name": name, "type": types.get(name, "string"), "markers": list(facts["missing_markers"] or {}),
+                    "sign": facts.get("sign", ""), "day_first": facts.get("date_format", "").startswith("day")}
                    for name, facts in imported["columns"].items()]  # fmt: skip
         return {"path": imported["path"], "dialect": imported["dialect"], "columns": columns}
 

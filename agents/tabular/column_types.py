@@ -53,6 +53,7 @@ DATE_FORMATS = (
     ("%m/%d/%Y %H:%M", "month/day/year at midnight"),
 )
 TYPES = ("number", "date", "boolean", "string")
+CURRENCIES = "$€£¥"
 
 
 @dataclass
@@ -66,6 +67,7 @@ class TypedColumn:
     missing: dict[str, int] = field(default_factory=dict)  # marker as said -> how many
     stray: dict[str, int] = field(default_factory=dict)  # words that were not of the type -> how many
     date_format: str = ""
+    sign: str = ""  # the sign every number was written with ("4.98%", "$1,234"), read off
     guessed: str = ""  # what was guessed, in words
 
     def facts(self) -> dict[str, Any]:
@@ -89,6 +91,8 @@ class TypedColumn:
         }
         if self.date_format:
             facts["date_format"] = self.date_format
+        if self.sign:
+            facts["sign"] = self.sign
         return facts
 
 
@@ -140,7 +144,21 @@ def _strays(texts: list[str], read: list[Any]) -> dict[str, int] | None:
     return dict(bad)
 
 
+def sign_of(texts: list[str]) -> str:
+    """The sign every value is written with, a percent after it or a currency before it ("" for none)."""
+    stripped = [t.strip() for t in texts]
+    if stripped and all(t.endswith("%") for t in stripped):
+        return "%"
+    currencies = {t[:1] for t in stripped}
+    return currencies.pop() if len(currencies) == 1 and currencies <= set(CURRENCIES) else ""
+
+
+def unsigned(text: str, sign: str) -> str:
+    return text.strip().removesuffix(sign).removeprefix(sign).strip() if sign else text
+
+
 def _as_number(texts: list[str], decimal: str, thousands: str) -> tuple[list[Any], dict[str, int]] | None:
+    texts = [unsigned(t, sign_of(texts)) for t in texts]  # "4.98%" is 4.98 in a column of percentages
     if any(LEADING_ZERO.match(t.strip()) for t in texts):
         return None  # "007", "01234": codes whose zeros matter, not numbers
     read = [number_of(t, decimal, thousands) for t in texts]
@@ -188,6 +206,9 @@ def type_column(
         column.type, column.values = "boolean", spread(flags)
     elif told in (None, "number") and (number := _as_number(present, decimal, thousands)) is not None:
         column.type, column.values, column.stray = "number", spread(number[0]), number[1]
+        column.sign = sign_of(present)
+        if column.sign:
+            column.guessed = f"{name}'s values carry a {column.sign} sign: read as the numbers without it"
     elif told in (None, "date") and (moment := _as_date(present, day_first)) is not None:
         column.type, column.values, column.stray, column.date_format = "date", spread(moment[0]), moment[1], moment[2]
         if "/" in moment[2] and not _unambiguous_days(present):
@@ -206,7 +227,7 @@ def _forced(
 ) -> None:
     """A type a person named, however many values do not read as it: those are missing, and counted."""
     if told == "number":
-        read: list[Any] = [number_of(t, decimal, thousands) for t in present]
+        read: list[Any] = [number_of(unsigned(t, sign_of([t])), decimal, thousands) for t in present]
     elif told == "boolean":
         read = [BOOLEAN.get(t.strip().lower()) for t in present]
     else:

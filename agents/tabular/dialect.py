@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from agents.tabular.column_types import sign_of, unsigned
+
 SEPARATORS = ",;\t|"
 SEPARATOR_WORDS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "vertical bar"}
 SAMPLE_LINES = 200
@@ -123,6 +125,7 @@ def number_marks(values: list[str], separator: str) -> tuple[str, str]:
     """The decimal mark and the thousands separator the values use: a comma decimal wins when more
     values read unambiguously so ("3,5", "12,75") than as dot decimals; a thousands separator when some
     value groups its digits by threes ("1,234,500", "1.234,5", "1 234")."""
+    values = [unsigned(v, sign_of([v])) for v in values]  # "$1,234", "4.98%": the marks of the number inside
     # With a comma separator an unquoted decimal comma would split its field: a quoted "1,234" is a thousand.
     unambiguous = (v for v in values if COMMA_DECIMAL.match(v) and not THREE_AFTER.match(v))
     commas = 0 if separator == "," else sum(1 for _ in unambiguous)

@@ -92,3 +92,33 @@ def test_the_session_exports_its_answers_code_as_a_notebook_that_runs(team, clie
     )  # fmt: skip
     assert ran.returncode == 0, ran.stderr[-2000:]
     assert any(abs(float(n.replace(",", "")) - figure) <= abs(figure) * 0.005 for n in NUMBER.findall(ran.stdout))
+
+
+def attach_signed_and_day_first(session):
+    """Day-first dates ("31/12/2019"), a rate written with its % sign and a price with its $ sign."""
+    rng = np.random.default_rng(4)
+    lines = ["shop,date,margin,price"]
+    for i in range(120):
+        day, month, year = 1 + i % 28, 1 + i % 12, 2015 + i % 6
+        margin, price = 10 + (year - 2015) * 1.5 + rng.normal(0, 1), 900 + 40 * i
+        lines.append(f'{"xyz"[i % 3]},{day:02d}/{month:02d}/{year},{margin:.2f}%,"${price:,.2f}"')
+    (workspace_root(session.pk) / "margins.csv").write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    "question", ["How did the average margin change over the years?", "Which shop has the highest mean price?"]
+)
+def test_the_code_reads_signed_numbers_and_day_first_dates_as_the_import_did(team, question):
+    attach_signed_and_day_first(team["session"])
+    report = plan_and_run(team, goal=f"Analyse the attached margins CSV: {question}", attached="margins.csv")
+    findings = report["payload"]["content"]["sections"][0]
+    code = re.search(r"```python\n(.+?)```", findings["body"], re.S)
+    assert code, findings["body"][-600:]
+    ran = subprocess.run(
+        [sys.executable, "-c", code.group(1)], cwd=workspace_root(team["session"].pk), capture_output=True,
+        text=True, timeout=60,
+    )  # fmt: skip
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    printed = [float(n.replace(",", "")) for n in NUMBER.findall(ran.stdout)]
+    figure = lead_figure(findings["body"])
+    assert any(abs(n - figure) <= max(abs(figure) * 0.005, 0.0051) for n in printed), (figure, ran.stdout[-1500:])

@@ -37,6 +37,21 @@ def test_thousands_separators_make_numbers_not_text():
     assert table.dialect.thousands == "," and any("separates thousands" in n for n in table.notes())
 
 
+def test_values_written_with_a_percent_or_currency_sign_are_numbers_and_the_sign_is_said():
+    lines = ["tract,lower_status,rent"] + [f'{i},{4.5 + i}%,"${1000 + 250 * i:,}"' for i in range(12)] + ["12,NA,NA"]
+    table = read("\n".join(lines) + "\n")
+    assert types(table) == {"tract": "number", "lower_status": "number", "rent": "number"}
+    assert column(table, "lower_status").values[:2] == [4.5, 5.5] and column(table, "lower_status").values[-1] is None
+    assert column(table, "rent").values[4] == 2000
+    notes = " ".join(table.notes())
+    assert "lower_status's values carry a % sign" in notes and "rent's values carry a $ sign" in notes
+
+
+def test_a_sign_on_some_values_only_keeps_the_column_text():
+    table = read("x\n5%\n7\n9\n")
+    assert types(table) == {"x": "string"}
+
+
 def test_r_na_and_the_other_missing_markers_are_missing_and_counted_by_marker():
     rows = ["5.1", "NA", "4.9", "N/A", "NaN", "null", ".", "-", "", "6.2", "NA", "7.0"]
     table = read("subject,weight\n" + "".join(f"{i},{w}\n" for i, w in enumerate(rows, start=1)))
