@@ -14,6 +14,7 @@ CONCEPTS = {
     "size": {"size", "big", "small_", "large_"},
     "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "pricy", "fare"},
     "income": {"income", "earn", "earning", "salary", "wage", "pay", "paid", "rich", "wealth", "wealthy"},
+    "power": {"power", "powerful", "kw", "mw", "gw", "watt", "horsepower", "hp"},  # rated_kw is its power
     "speed": {"speed", "fast", "slow", "quick", "velocity"},
     "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst", "degree"},
     "fertility": {"fertility", "birth", "fecundity"},
@@ -113,3 +114,4 @@ FUSED = {
     "awnd": ("wind", "average"),
     "rhum": ("relative", "humidity"),
 }
+

@@ -126,10 +126,20 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     names, else its identifier, else its date or year."""
     identifiers = [c["name"] for c in schema.columns if c.get("role") == "identifier"]
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
-    # a name each row has its own (a pigeon's band) before one many rows share (its breeder)
-    candidates = sorted([*schema.row_names, *identifiers], key=lambda c: distinct[c] < 0.9 * schema.rows)
+    # a name each row has its own (a pigeon's band) before one many rows share (its breeder); a person
+    # names a car by its name, not its number, when the names mostly tell the rows apart
+    names = [c for c in schema.row_names if distinct[c] >= 0.5 * schema.rows]
+    numbered = [c for c in identifiers if c not in schema.names("string")]
+    candidates = sorted(
+        [*schema.row_names, *identifiers],
+        key=lambda c: (bool(names) and c in numbered, distinct[c] < 0.9 * schema.rows),
+    )
     times = list(dict.fromkeys([*schema.names("date"), *schema.times]))
-    said = [m.column for m in named if m.column in candidates and m.column not in besides]
+    said = [
+        m.column
+        for m in named
+        if m.column in candidates and m.column not in besides and not (names and m.column in numbered and m.score < 1)
+    ]  # "which car": its name; "which car id": its number
     choices = said or [c for c in [*candidates, *times] if c not in besides]
     return choices[0] if choices else None
 

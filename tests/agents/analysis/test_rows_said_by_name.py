@@ -1,0 +1,40 @@
+"""A person names a row by its name, not its number: the car with the best mileage is "mazda glc", never
+car 5961, unless the question asks for the number; a unit's quantity names its column ("rated power" is
+rated_kw) (plain Python)."""
+
+import pytest
+
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+
+CARS = Schema("cars", [
+    {"name": "car_id", "type": "number", "distinct": 392, "min": 5001, "max": 5406, "role": "identifier"},
+    {"name": "name", "type": "string", "distinct": 301},
+    {"name": "origin", "type": "string", "distinct": 3, "values": ["Europe", "Japan", "USA"]},
+    {"name": "horsepower", "type": "number", "distinct": 93, "min": 46, "max": 230},
+    {"name": "mpg", "type": "number", "distinct": 127, "min": 9, "max": 46.6},
+], 392)  # fmt: skip
+TURBINES = Schema("turbines", [
+    {"name": "turbine_id", "type": "number", "distinct": 140, "min": 1, "max": 150, "role": "identifier"},
+    {"name": "turbine_type", "type": "string", "distinct": 140},
+    {"name": "manufacturer", "type": "string", "distinct": 12},
+    {"name": "rated_kw", "type": "number", "distinct": 60, "min": 100, "max": 9500},
+    {"name": "power_density_w_m2", "type": "number", "distinct": 130, "min": 200, "max": 600},
+], 140)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("Which single car gets the best mpg?", "name"),
+        ("Is there any car whose horsepower is way out of line with the rest? Which one stands out most?", "name"),
+        ("Which car id has the best mpg?", "car_id"),
+    ],
+)
+def test_a_row_is_named_by_its_name_unless_its_number_is_asked(question, label):
+    assert read_question(question, CARS).label == label
+
+
+def test_a_quantity_a_unit_measures_names_its_column():
+    request = read_question("Any turbine whose rated power is an outlier? Name the most extreme.", TURBINES)
+    assert (request.kind, request.measures, request.label) == ("outliers", ["rated_kw"], "turbine_type")
