@@ -31,6 +31,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         said,
         group_named=any(m.column == request.group for m in every),
         measure_named=any(m.column in schema.measures and m.column not in schema.categories for m in every),
+        absent=looking.absent_said(said, schema, every),
     )
     if asked == "significance":
         _as_test(request, schema, every, said)

@@ -114,4 +114,3 @@ FUSED = {
     "awnd": ("wind", "average"),
     "rhum": ("relative", "humidity"),
 }
-

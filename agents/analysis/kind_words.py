@@ -64,7 +64,13 @@ def _paired_change(request: Request, text: str) -> bool:
 
 
 def asked_of(
-    request: Request, text: str, said: str = "", *, group_named: bool = True, measure_named: bool = False
+    request: Request,
+    text: str,
+    said: str = "",
+    *,
+    group_named: bool = True,
+    measure_named: bool = False,
+    absent: bool = False,
 ) -> str | None:
     """The kind a question asks over its first reading, when its words ask for one ("significant",
     "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
@@ -89,7 +95,7 @@ def asked_of(
     changing = modelled.RATE_UNIT.search(said) and modelled.SPEED.search(text) and modelled.CHANGING.search(said)
     if (changing and not between_ends) or (modelled.SLOPE.search(said) and not modelled.FIRST_TO_LAST.search(said)):
         return "rate"  # "the steepest percentage fall from the first year to the last" is a growth
-    if looking.MISSING.search(text) or looking.NA_SAID.search(text):
+    if looking.MISSING.search(text) or looking.NA_SAID.search(text) or absent:
         return "missing"
     shape = looking.DISTRIBUTION.search(text) or (
         looking.SPREAD.search(text) and not looking.SPREAD_STATISTIC.search(text)

@@ -254,6 +254,33 @@ def as_distribution(request: Request, schema: Schema) -> None:
 TABLE_NOUN = re.compile(r"^\W*(?:table|data(?:set)?|file|sheet|spreadsheet)\b", re.I)
 
 
+# "have no membership year", "don't list a hub height": the column's value is absent, when 0 is none of its values
+ABSENT_BEFORE = re.compile(
+    r"\b(?:(?:have|has|had|with|show|shows|showing|give|gives)\s+no|without(?:\s+an?|\s+any)?)\s+(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+NOT_STATED_BEFORE = re.compile(
+    r"\b(?:do|does|did)(?:n't|n\u2019t| not)\s+(?:list|give|record|report|show|state|include|have)"
+    r"(?:\s+an?|\s+any|\s+the|\s+its|\s+their)?\s+(?:[\w-]+\s+){0,2}$",
+    re.I,
+)
+COLUMN_ASKED = re.compile(r"\b(?:which|what)\s+(?:column|field|variable)s?\b", re.I)
+
+
+def absent_said(text: str, schema: Schema, named: list[Mention]) -> bool:
+    """Whether the question counts rows where a column it names has no value: "don't list a hub height",
+    or "no UN membership year" of a column that is never 0 (a year, a date, a name, a height)."""
+    for mention in named:
+        before = text[: mention.start]
+        if NOT_STATED_BEFORE.search(before):
+            return True
+        low, _ = schema.ranges().get(mention.column, (None, None))
+        never_zero = mention.column not in schema.numbers or (low is not None and low > 0)
+        if ABSENT_BEFORE.search(before) and never_zero:
+            return True
+    return False
+
+
 def as_missing(request: Request, schema: Schema, named: list[Mention], text: str) -> None:
     """ "How many values are missing in each column" looks at them all; "how many rows lack a density"
     at the columns named, whatever filter the first reading made of their words ("no density": 0). A
@@ -268,6 +295,8 @@ def as_missing(request: Request, schema: Schema, named: list[Mention], text: str
     things = {c["name"] for c in schema.columns if c.get("role") == "identifier"} | set(schema.row_names)
     if len(said) > 1:  # "how many storms have no diameter": the storms are the rows counted
         said = [c for c in said if c not in things] or said
+    if COLUMN_ASKED.search(text):  # "which column has the most gaps, and how many months": every column
+        said = []
     request.kind, request.group, request.missing = "missing", None, []
     request.measures = said
     request.filters = [f for f in request.filters if f.get("column") not in said]
