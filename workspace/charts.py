@@ -127,21 +127,28 @@ async def _draw_and_keep(key: str, spec: bytes) -> Outcome:
 
 async def draw(spec: bytes) -> Outcome:
     """Draw in a child process of its own under the configured limits: this event loop's spare,
-    warmed up while the charts before drawn (``_Child``), else a new one. A child that dies (out of
-    memory, past its CPU time) means the chart is too large, for good; one still running at the
-    wall-clock limit is killed too, but only a busy machine gets there before the CPU limit, so that
-    spec is drawn again next time. A spare that died before it read the spec (killed, crashed) tells
-    nothing of the spec: a new child draws it."""
+    warmed up since the chart before (``_Child``), else a new one. A child that dies (out of memory,
+    past its CPU time) means the chart is too large, for good; one still running at the wall-clock
+    limit is killed too, but only a busy machine gets there before the CPU limit, so that spec is
+    drawn again next time. A spare that died before it read the spec (killed, crashed) tells nothing
+    of the spec: a new child draws it. The next spare starts once this chart is drawn, so that its
+    warm-up never takes a core from the chart someone waits for."""
     timeout = settings.CHART_RENDER_TIMEOUT_S
-    spare = _take_spare()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    spare = _spares.pop(loop, None)
     try:
-        async with asyncio.timeout(timeout):
-            drawn = await spare.draw(spec) if spare else None
-            if drawn is None:
-                spare, drawn = None, await _Child().draw(spec)
+        drawn = await spare.draw(spec, deadline) if spare else None
+        if drawn is None:  # no spare, or it died before it read the spec
+            spare, drawn = None, await (await _Child.start()).draw(spec, deadline)
+        outcome = replace(_outcome(drawn), from_spare=spare is not None)
     except TimeoutError:
-        return Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True, final=False)
-    return replace(_outcome(drawn), from_spare=spare is not None)
+        outcome = Outcome(reason=f"drawing it took over {timeout:g} s.", too_large=True, final=False)
+    if loop not in _spares:
+        new = await _Child.start()
+        if _spares.setdefault(loop, new) is not new:  # another chart started one meanwhile
+            new.task.cancel()
+    return outcome
 
 
 def _outcome(drawn: tuple[int, bytes] | None) -> Outcome:
@@ -157,23 +164,22 @@ def _outcome(drawn: tuple[int, bytes] | None) -> Outcome:
 class _Child:
     """One drawing's child process (``workspace.chart_process``), started before its spec is known: it
     loads vl-convert and draws a tiny chart, then waits on stdin. Each chart still gets a process of
-    its own, used once. The child's whole life is one task, which kills and reaps it however that ends
-    (drawn, killed at the wall clock, the event loop ending while it waits), so no spare outlives its
-    event loop or is left a zombie; if the server dies, the child's stdin closes and it ends."""
+    its own, used once. From its start on, the child's life is one task, which kills and reaps it
+    however that ends (drawn, killed at the wall clock, the event loop ending while it waits), so no
+    spare outlives its event loop or is left a zombie; if the server dies, its stdin closes and it ends."""
 
-    def __init__(self) -> None:
-        loop = asyncio.get_running_loop()
-        self.spec: asyncio.Future[bytes] = loop.create_future()
-        self.warm: asyncio.Future[int | None] = loop.create_future()  # its pid once warm; None if it died
-        self.task = loop.create_task(self._life())
-        self.task.add_done_callback(lambda _: _spares.pop(loop) if _spares.get(loop) is self else None)
+    def __init__(self, child: asyncio.subprocess.Process) -> None:
+        self.loop, self.child = asyncio.get_running_loop(), child
+        self.spec: asyncio.Future[bytes] = self.loop.create_future()
+        self.warm: asyncio.Future[int | None] = self.loop.create_future()  # its pid once warm; None if it died
+        self.task = self.loop.create_task(self._life())
+        self.task.add_done_callback(self._ended)
 
-    async def draw(self, spec: bytes) -> tuple[int, bytes] | None:
-        self.spec.set_result(spec)
-        return await self.task
-
-    async def _life(self) -> tuple[int, bytes] | None:
-        """Its exit status and its answer; None if it ended before it read a spec."""
+    @classmethod
+    async def start(cls) -> _Child:
+        """Awaited by ``draw()`` itself, never in a task of its own nor under a timeout: Python 3.11
+        waits for good on a child whose pipes were still connecting when its task was cancelled (an
+        event loop ending cancels every task)."""
         child = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -185,6 +191,16 @@ class _Child:
             stderr=asyncio.subprocess.DEVNULL,
             cwd=settings.BASE_DIR,
         )
+        return cls(child)
+
+    async def draw(self, spec: bytes, deadline: float) -> tuple[int, bytes] | None:
+        self.spec.set_result(spec)
+        async with asyncio.timeout_at(deadline):
+            return await self.task
+
+    async def _life(self) -> tuple[int, bytes] | None:
+        """Its exit status and its answer; None if it ended before it read a spec."""
+        child = self.child
         try:
             assert child.stdout is not None
             if await child.stdout.readline() != b"ready\n":
@@ -200,16 +216,16 @@ class _Child:
                 child.kill()
             await child.wait()
 
+    def _ended(self, _: asyncio.Task[tuple[int, bytes] | None]) -> None:
+        """Off the spares; and killed, if the task was cancelled before it began (so its ``finally``
+        never ran: the child watcher still reaps it)."""
+        if _spares.get(self.loop) is self:
+            del _spares[self.loop]
+        if self.child.returncode is None:
+            self.child.kill()
+
 
 _spares: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Child] = weakref.WeakKeyDictionary()
-
-
-def _take_spare() -> _Child | None:
-    """This event loop's spare, if any, replaced at once by a new one that warms up meanwhile."""
-    loop = asyncio.get_running_loop()
-    spare = _spares.get(loop)
-    _spares[loop] = _Child()
-    return spare
 
 
 async def spare_pid() -> int | None:

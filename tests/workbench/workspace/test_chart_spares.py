@@ -73,3 +73,10 @@ def test_a_warm_spare_still_refuses_a_spec_that_spins_or_blows_memory(settings, 
     outcome = async_to_sync(hostile_on_a_spare)()
     assert outcome.from_spare and outcome.too_large and outcome.final and not outcome.svg
     assert outcome.reason == "drawing it ran out of memory or CPU time."
+
+
+def test_a_child_that_cannot_even_warm_up_leaves_the_chart_to_be_drawn_again(settings):
+    settings.CHART_RENDER_MEMORY_MB = 16  # too little for V8 to start: the machine's doing, not the spec's
+    outcome = async_to_sync(draw)(spec_of(NORMAL))
+    assert not outcome.final and not outcome.too_large and not outcome.svg
+    assert outcome.reason == "the drawing process ended before it read the spec."
