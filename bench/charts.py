@@ -7,9 +7,10 @@ Each chart is the analyst's bar chart of a few groups (``agents/operations/stats
 spec each time, drawn under the chart limits (``workspace/charts.py``). The baseline, measured in
 the same run, is the drawing before the spares: a new child per chart that starts Python, loads
 vl-convert and draws. Against it: ``draw()`` as the chart's URL calls it with the spare warmed up (an
-analyst's charts come seconds apart), the first chart of an event loop (no spare yet: its own child
-and the next spare start together), and N charts asked for back to back (each spare has only the
-chart before it to warm up in). Target: a chart with its spare ready at most 0.5x the baseline's time.
+analyst's charts come seconds apart), the first chart of an event loop (no spare yet: a new child
+draws it, then the next spare starts), and N charts asked for back to back (each spare starts as the
+chart before is drawn: no head start). Target: a chart with its spare ready at most 0.5x the
+baseline's time.
 """
 
 import argparse
@@ -88,7 +89,7 @@ async def one_at_a_time(count: int) -> tuple[list[float], list[float]]:
 
 
 async def in_a_row(count: int, draw_one) -> float:
-    """N charts asked for back to back: with spares, each one warms up while the chart before draws."""
+    """N charts asked for back to back: with spares, each one taken as soon as it was started."""
     started = time.perf_counter()
     for n in range(count):
         await draw_one(chart(3 * count + n))
@@ -100,7 +101,6 @@ def run(count: int) -> int:
 
     cold, warm = asyncio.run(one_at_a_time(count))
     first = [asyncio.run(timed(lambda n=n: drawn(chart(2 * count + n)))) for n in range(count)]
-
     row_cold, row_warm = asyncio.run(in_a_row(count, before)), asyncio.run(in_a_row(count, drawn))
     ms = 1e3
     print(f"{count} bar charts of {len(GROUPS)} groups, each a new spec; limits {settings.CHART_RENDER_CPU_S} s CPU, "
