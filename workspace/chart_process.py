@@ -1,15 +1,22 @@
-"""The one place a chart is drawn: ``python -m workspace.chart_process MEMORY_MB CPU_S`` reads a
-Vega-Lite spec on stdin and writes ``{"svg": ...}`` or ``{"error": ...}`` on stdout.
+"""The one place a chart is drawn: ``python -m workspace.chart_process MEMORY_MB CPU_S`` warms up,
+writes ``ready``, reads one Vega-Lite spec on stdin, writes ``drawing`` and then ``{"svg": ...}`` or
+``{"error": ...}`` on stdout, and ends.
 
 It runs as a process of its own (``workspace.charts`` starts it and kills it at its wall-clock
 limit), under a data-segment and CPU-time limit set before vl-convert loads: a spec that makes V8
 spin or run out of memory ends this process, never the server. RLIMIT_DATA rather than RLIMIT_AS,
 because V8 reserves a large address range up front that it never fills. Plain Python: no Django.
+
+The warm-up (loading vl-convert, V8's first drawing: most of a chart's time) comes before the spec,
+so the server can start the process ahead of the chart that will need it; the spec then gets CPU_S of
+CPU time of its own. ``drawing`` tells the server the process lived to read the spec: one that died
+before (a spare killed while it waited) says nothing about the spec, which is then drawn afresh.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import resource
 import sys
 from typing import Any
@@ -17,12 +24,28 @@ from typing import Any
 from workspace.chart_bounds import ChartError, first_line
 
 MAX_SVG_BYTES = 4_000_000
+# What the warm-up draws: a titled bar chart with its axes, so text and fonts are loaded too.
+WARM_UP = {
+    "title": "warm-up",
+    "data": {"values": [{"group": "a", "n": 1}, {"group": "b", "n": 2}]},
+    "mark": "bar",
+    "encoding": {"x": {"field": "group", "type": "nominal"}, "y": {"field": "n", "type": "quantitative"}},
+}
 
 
 def limit(memory_mb: int, cpu_s: int) -> None:
+    """The warm-up within CPU_S; the hard limit leaves room to give the drawing a CPU_S of its own
+    (a process may lower its hard limit, never raise it)."""
     memory = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s + 1))  # SIGXCPU at the soft limit
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, 2 * cpu_s + 1))  # SIGXCPU at the soft limit
+
+
+def limit_drawing(cpu_s: int) -> None:
+    """CPU_S for the drawing on top of the CPU time the warm-up used (less than CPU_S, or SIGXCPU)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    soft = math.ceil(usage.ru_utime + usage.ru_stime) + cpu_s
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
 
 
 def draw_svg(spec: dict[str, Any]) -> str:
@@ -39,9 +62,17 @@ def draw_svg(spec: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> None:
-    limit(int(argv[1]), int(argv[2]))
+    memory_mb, cpu_s = int(argv[1]), int(argv[2])
+    limit(memory_mb, cpu_s)
+    draw_svg(WARM_UP)
+    limit_drawing(cpu_s)
+    print("ready", flush=True)
+    source = sys.stdin.read()
+    if not source:  # the server ended (or let this spare go) before it needed it
+        return
+    print("drawing", flush=True)
     try:
-        answer = {"svg": draw_svg(json.load(sys.stdin))}
+        answer = {"svg": draw_svg(json.loads(source))}
     except ChartError as error:
         answer = {"error": str(error)}
     json.dump(answer, sys.stdout)
