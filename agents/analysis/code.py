@@ -117,9 +117,21 @@ def _q(name: str) -> str:
     return json.dumps(name)
 
 
+# a date's place in a cycle, as stats.compare's ``cycle`` groups it (agents/operations/stats/timeline.py)
+CYCLE_KEYS = {
+    "month_of_year": "{d}.dt.strftime('%b')",
+    "weekday": "{d}.dt.strftime('%a')",
+    "quarter_of_year": "'Q' + {d}.dt.quarter.astype(str)",
+    "season": "{d}.dt.month.map(lambda m: ['winter', 'spring', 'summer', 'autumn'][m % 12 // 3])",
+}
+
+
 def _compare(b: dict[str, Any]) -> list[str]:
     stat = _agg(b.get("statistic", "mean"), b.get("percentile", 50))
-    return [f"print(df.groupby({_q(b['group_by'])})[{_q(b['measure'])}].agg({stat}).sort_values(ascending=False))"]
+    group = _q(b["group_by"])
+    if b.get("cycle"):
+        group = CYCLE_KEYS[b["cycle"]].format(d=f"df[{group}]")
+    return [f"print(df.groupby({group})[{_q(b['measure'])}].agg({stat}).sort_values(ascending=False))"]
 
 
 def _agg(statistic: str, percentile: float = 50) -> str:

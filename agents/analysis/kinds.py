@@ -148,6 +148,17 @@ def _adjusted(request: Request, measure: str | None) -> Call:
     return "stats.regress", {**body, "controls": request.controls, **fixed, **rows(request)}
 
 
+CYCLES_SAID = {"month_of_year": "the months of the year", "weekday": "the weekdays", "quarter_of_year": "the quarters",
+               "season": "the seasons (winter Dec-Feb, spring Mar-May, summer Jun-Aug, autumn Sep-Nov)"}  # fmt: skip
+
+
+def _groups_said(request: Request) -> str:
+    """The groups compared: a column, or a date's place in a cycle ("the seasons of date")."""
+    if request.cycle:
+        return f"{CYCLES_SAID[request.cycle]} of {prose.spoken(request.group)}"
+    return prose.spoken(request.group)
+
+
 def _period(request: Request) -> str:
     return request.period if request.period != "auto" else "period"
 
@@ -155,7 +166,7 @@ def _period(request: Request) -> str:
 KINDS: dict[str, Kind] = {
     "compare": Kind(
         ("measure", "group"),
-        lambda r, statistic, measure: f"the {statistic} {measure} compared across {prose.spoken(r.group)}",
+        lambda r, statistic, measure: f"the {statistic} {measure} compared across {_groups_said(r)}",
         _compare,
         lambda r, result, text: prose.compare(r, result),
         one_measure=True,

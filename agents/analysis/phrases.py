@@ -122,7 +122,7 @@ CYCLE = re.compile(
 )
 
 
-CYCLES = {"month": "month_of_year", "season": "quarter_of_year", "quarter": "quarter_of_year", "weekday": "weekday",
+CYCLES = {"month": "month_of_year", "season": "season", "quarter": "quarter_of_year", "weekday": "weekday",
           "day of the week": "weekday"}  # fmt: skip
 
 

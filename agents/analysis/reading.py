@@ -23,6 +23,7 @@ from typing import Any
 
 from agents.analysis import phrases
 from agents.analysis.columns_said import without_designations
+from agents.analysis.filters import MONTH
 from agents.analysis.kind_words import OWN_WORDS
 from agents.analysis.kinds import KINDS
 from agents.analysis.measured_when import MOMENT_NAMED, moments_said
@@ -100,6 +101,9 @@ class Reading:
         return [d.words for d in self.doubts]
 
 
+SEASON_NAMED = re.compile(rf"\b(?:(?:winter|spring|summer|autumn|fall)s?|{MONTH})\b", re.I)  # and their months
+
+
 def read_back(text: str, schema: Schema, request: Request) -> Reading:
     """How ``request`` reads ``text``: the stated line and every doubt it leaves."""
     text = without_designations(text, schema)
@@ -124,6 +128,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         taken += [m.span() for m in re.finditer(rf"\b{re.escape(request.to)}\b", text)]
     if request.kind in ("trend", "growth") and request.period == "month":
         taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
+    if request.cycle == "season":  # "(winter = Dec-Feb, ...)": the seasons compared and their months
+        taken += [m.span() for m in SEASON_NAMED.finditer(text)]
     name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000
     left = [
         m

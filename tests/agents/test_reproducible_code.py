@@ -106,7 +106,12 @@ def attach_signed_and_day_first(session):
 
 
 @pytest.mark.parametrize(
-    "question", ["How did the average margin change over the years?", "Which shop has the highest mean price?"]
+    "question",
+    [
+        "How did the average margin change over the years?",
+        "Which shop has the highest mean price?",
+        "Which season has the highest average margin?",
+    ],
 )
 def test_the_code_reads_signed_numbers_and_day_first_dates_as_the_import_did(team, question):
     attach_signed_and_day_first(team["session"])

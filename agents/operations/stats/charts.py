@@ -29,6 +29,7 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
           "November", "December")  # fmt: skip
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 QUARTERS = ("Q1", "Q2", "Q3", "Q4")
+SEASONS = ("winter", "spring", "summer", "autumn")
 
 
 def label(name: str) -> str:
@@ -83,9 +84,9 @@ def short(value: Any) -> float:
 
 
 def calendar_order(labels: list[str]) -> list[str] | None:
-    """The labels in calendar order when they are all months, weekdays or quarters ("Mar", "march",
-    "Mon", "Q2"), else None."""
-    for cycle in (MONTHS, WEEKDAYS, QUARTERS):
+    """The labels in calendar order when they are all months, weekdays, quarters or seasons ("Mar",
+    "march", "Mon", "Q2", "winter"), else None."""
+    for cycle in (MONTHS, WEEKDAYS, QUARTERS, SEASONS):
         rank = {name.lower(): i for i, name in enumerate(cycle)} | {name[:3].lower(): i for i, name in enumerate(cycle)}
         if labels and all(label.lower() in rank for label in labels):
             return sorted(labels, key=lambda label: rank[label.lower()])

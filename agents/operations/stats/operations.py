@@ -96,7 +96,7 @@ OPERATIONS = (
             "percentile": PERCENTILE,
             "cycle": Param(
                 "string",
-                "group a date column by its month of the year, weekday or quarter",
+                "group a date column by its month of the year, weekday, quarter or season (Dec-Feb winter, ...)",
                 enum=tuple(timeline.SEASONAL),
             ),
             "filters": FILTERS,

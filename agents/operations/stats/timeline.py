@@ -27,14 +27,20 @@ PERIOD_SHAPES = {
     "day": re.compile(r"\d{4}-\d{2}-\d{2}"),
 }
 CHANGES = ("percent", "absolute")
-SEASONAL = {"month_of_year": "%b", "weekday": "%a", "quarter_of_year": "Q%q"}
+SEASONAL = {"month_of_year": "%b", "weekday": "%a", "quarter_of_year": "Q%q", "season": "the season"}
+# the meteorological seasons of the northern hemisphere, as weather services count them: Dec-Feb is winter
+SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
+           7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}  # fmt: skip
 
 
 def seasonal(moments: pd.Series, cycle: str) -> pd.Series:
-    """The month of the year ("Mar"), the weekday ("Mon") or the quarter ("Q2") of each date."""
+    """The month of the year ("Mar"), the weekday ("Mon"), the quarter ("Q2") or the season ("winter")
+    of each date."""
     dates = pd.to_datetime(moments, errors="coerce")
     if cycle == "quarter_of_year":
         return ("Q" + dates.dt.quarter.astype("Int64").astype(str)).where(dates.notna())
+    if cycle == "season":
+        return dates.dt.month.map(SEASONS).where(dates.notna())
     return dates.dt.strftime(SEASONAL[cycle]).where(dates.notna())
 
 

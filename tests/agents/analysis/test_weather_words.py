@@ -1,9 +1,12 @@
 """Weather and river tables name their columns the stations' way: fused words (tmax, tmean, prcp) and a
 river's discharge, which a person calls the river itself (plain Python)."""
 
+import pandas as pd
 import pytest
 
 from agents.analysis.question import read_question
+from agents.analysis.reading import read_back
+from agents.operations.stats.timeline import seasonal
 from agents.analysis.schema import Schema
 
 STATION = Schema("station", [
@@ -35,3 +38,20 @@ def test_one_column_tracked_over_the_years_is_a_trend_not_a_pair():
         "Were the nights getting colder? Track the yearly average of the daily minimum temperature.", STATION
     )
     assert (request.kind, request.measures) == ("trend", ["tmin_c"])
+
+
+def test_a_season_of_a_date_is_the_meteorological_one_and_its_months_are_the_readings_own():
+    question = (
+        "In which season is the river at its highest? Go by the median daily discharge "
+        "(winter = Dec-Feb, spring = Mar-May, summer = Jun-Aug, autumn = Sep-Nov)"
+    )
+    request = read_question(question, STATION)
+    assert (request.kind, request.group, request.cycle, request.filters) == ("compare", "date", "season", [])
+    reading = read_back(question, STATION, request)
+    assert "seasons (winter Dec-Feb" in reading.line
+    assert not any("Dec" in doubt.words or "winter" in doubt.words for doubt in reading.doubts)
+
+
+def test_seasons_group_the_dates_as_weather_services_count_them():
+    dates = pd.Series(["1979-12-31", "1980-02-29", "1980-03-01", "1980-08-31", "1980-09-01", None])
+    assert seasonal(dates, "season").tolist()[:5] == ["winter", "winter", "spring", "summer", "autumn"]
