@@ -27,8 +27,8 @@ SIGNIFICANCE = re.compile(
 INDEPENDENCE_TEST = re.compile(
     r"\bchi[- ]?squared?(?: test)?\b|\bχ²|\bcram[eé]r'?s?(?: v\b)?|\btest of independence\b|\bcontingency\b", re.I
 )
-# an adjusted fit's own words: "give the adjusted slope", "the coefficient", "the effect of X on Y"
-FITTED = re.compile(r"\badjusted\b|\bslopes?\b|\bcoefficients?\b|\beffects?\b|\bimpacts?\b", re.I)
+# an adjusted fit's own words: "give the adjusted slope", "the coefficient", "the effect of X on Y", "still"
+FITTED = re.compile(r"\badjusted\b|\bslopes?\b|\bcoefficients?\b|\beffects?\b|\bimpacts?\b|\bstill\b", re.I)
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = {

@@ -68,8 +68,8 @@ WITH_X = re.compile(
 ADJUSTED = re.compile(
     r"\b(?:after|when|once|while|if)\s+(?:you\s+|we\s+)?(?:account\w*|adjust\w*|control\w*|correct\w*|allow\w*)\s+for\b"
     r"|\b(?:controlling|adjusting|accounting|correcting|allowing)\s+for\b|\badjusted for\b"
-    r"|\bholding\s+(?:[\w-]+\s+){0,4}?(?:constant|fixed|equal|steady)\b|\bnet of\b"
-    r"|\bwith\s+(?:[\w-]+\s+){0,4}?(?:held|kept)\s+(?:constant|fixed|equal)\b"
+    r"|\bholding\s+(?:[\w-]+\s+){0,6}?(?:constant|fixed|equal|steady)\b|\bnet of\b"
+    r"|\bwith\s+(?:[\w-]+\s+){0,6}?(?:held|kept)\s+(?:constant|fixed|equal)\b"
     r"|\b(?:tak(?:e|es|ing)|took)\s+(?:[\w'\u2019-]+\s+){0,4}?into account\b|\bwithin (?:each|every)\b"
     r"|\bstill\b(?=.{0,60}\b(?:after|once|within)\b)",
     re.I,
@@ -213,6 +213,13 @@ SLOPE_ON = re.compile(
     re.I,
 )
 AS_A_NUMBER = re.compile(r"\bas an? (?:number|numeric\w*|continuous\w*|linear\w*)|\blinear(?:ly)?\b|\btrend\b", re.I)
+# "holding the year fixed", "within each year", "year fixed effects": each value its own intercept;
+# "accounting for model year" adjusts for it as a number, the line through the years
+HELD_FIXED = re.compile(
+    r"\b(?:hold\w*|held|keep\w*|kept)\s+(?:[\w'-]+\s+){0,3}?(?:fixed|constant|steady)\b|\bfixed[- ]effects?\b"
+    r"|\b(?:within|for) (?:each|every|the same)\b|\b(?:on its own|separately)\b|\bdummies\b",
+    re.I,
+)
 EFFECT_ON = re.compile(r"\b(?:effects?|impacts?|influences?)\s+on\s+(?:the\s+)?(?:[\w,-]+\s+){0,2}$", re.I)
 
 
@@ -248,8 +255,8 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
         )  # "wind energy rising by year": time is what it rises over, never an outcome
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
     request.controls, request.group, request.weight = controls, None, None
-    # "holding the year fixed": each year its own intercept, unless said as a number ("as a linear trend")
-    request.fixed = [c for c in controls if c in schema.times and not AS_A_NUMBER.search(text)]
+    fixed = HELD_FIXED.search(text) and not AS_A_NUMBER.search(text)  # "(as a number)": the line after all
+    request.fixed = [c for c in controls if c in schema.times and fixed]
     request.filters = [f for f in request.filters if f.get("column") not in controls]
     request.missing = []
     return True

@@ -79,9 +79,12 @@ def test_percentages_are_compared_never_shared_out_as_a_total():
     [
         ("Holding the year fixed, do warmer days (high c) bring more or fewer rides?", ["year"]),
         ("Holding the year fixed (as a number), what is the effect of high c on rides?", []),
+        ("Within each year, do warmer days (high c) bring more or fewer rides?", ["year"]),
+        ("Once you account for the year, do warmer days (high c) bring more or fewer rides?", []),
+        ("Adjusting for year, is high c positively or negatively associated with rides?", []),
     ],
 )
-def test_a_year_held_fixed_is_each_year_on_its_own_unless_said_as_a_number(question, fixed):
+def test_a_year_held_fixed_is_each_year_on_its_own_and_accounted_for_is_a_number(question, fixed):
     request = read_question(question, DAYS)
     assert (request.kind, request.controls, request.fixed, request.outcome) == ("adjusted", ["year"], fixed, "rides")
 
