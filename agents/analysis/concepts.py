@@ -99,6 +99,14 @@ CONCEPTS = {
     "bby": {"bby", "bestbuy"},
     "dis": {"dis", "disney"},
     "nflx": {"nflx", "netflix"},
+    "xrx": {"xrx", "xerox"},
+    "adbe": {"adbe", "adobe"},
+    "orcl": {"orcl", "oracle"},
+    "csco": {"csco", "cisco"},
+    "hpq": {"hpq", "hewlett"},
+    "dell": {"dell"},
+    "nasdaq": {"nasdaq", "ixic", "ndx"},
+    "djia": {"djia", "dow"},
 }  # fmt: skip
 
 # Names that fuse their words, as weather stations' do (NOAA's TMAX, PRCP): the words each one stands for

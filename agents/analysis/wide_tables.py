@@ -11,14 +11,16 @@ import re
 from dataclasses import dataclass
 
 from agents.analysis.schema import Schema
-from agents.analysis.words import stem
+from agents.analysis.words import mentions, stem
 
 MIN_STACKED = 3
-# a column named as a code: a ticker, a symbol (AAPL, BRK_B, XOM)
-CODE_NAME = re.compile(r"[A-Z][A-Z0-9]{0,5}(?:_[A-Z])?")
+# a column named as a code: a ticker, a symbol (AAPL, BRK_B, XOM, or as a table in lower case writes them)
+CODE_NAME = re.compile(r"[A-Z][A-Z0-9]{0,5}(?:_[A-Z])?|[a-z][a-z0-9]{1,5}")
 # the things such columns are, said as such: "which of these stocks", "top 3 tickers", "each fund's"
 THINGS = re.compile(
-    r"\b(stock|ticker|symbol|compan(?:y|ie)|fund|series|countr(?:y|ie)|product|brand)(?:s|'s|s')?\b", re.I
+    r"\b(stock|ticker|symbol|compan(?:y|ie)|fund|series|countr(?:y|ie)|product|brand|index|indice)(?:s|es|'s|s')?\b"
+    r"(?!\s+(?:table|data|dataset|file|sheet|spreadsheet)\b)",  # "the stock table" is the table, no things
+    re.I,
 )
 SINGULAR = {"companie": "company", "countrie": "country"}
 
@@ -41,11 +43,12 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
     if len(codes) < MIN_STACKED or said is None or not schema.times:
         return None
     asked = text.split("?", 1)[0]  # the question itself, before any refinement added to it
-    if any(re.search(rf"(?<![\w$]){re.escape(code)}(?!\w)", asked) for code in codes):
-        return None  # "has GE gone up?": the column named is the measure
+    named = list(dict.fromkeys(m.column for m in mentions(asked, codes) if m.score == 1))
+    if len(named) == 1:
+        return None  # "has GE gone up?", "Xerox's share price": the column named is the measure
     word = said.group(1).lower()
-    name = SINGULAR.get(word, word)
+    name = SINGULAR.get(word, "index" if word.startswith("ind") else word)
     taken = {stem(c["name"].lower()) for c in schema.columns}
     if stem(name) in taken:
         return None  # a column already holds those things: the table is long already
-    return Stack(codes, schema.times[:1], name)
+    return Stack(named or codes, schema.times[:1], name)  # "which index grew more, the S&P or the Nasdaq"

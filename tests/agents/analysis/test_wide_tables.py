@@ -46,3 +46,32 @@ def test_a_question_about_the_columns_as_things_stacks_the_code_named_ones(text,
 )
 def test_a_question_that_names_a_column_or_a_table_already_long_is_not_stacked(text, schema):
     assert stack_for(text, schema) is None
+
+
+LOWER = Schema("stocks", [
+    {"name": "month", "type": "date", "distinct": 390, "role": "time"},
+    *({"name": ticker, "type": "number", "distinct": 390} for ticker in ("ibm", "aapl", "xrx", "sp500", "nasdaq")),
+], 390)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "columns", "name"),
+    [
+        ("From 2000 to 2010, which stock lost the most value?", ["ibm", "aapl", "xrx", "sp500", "nasdaq"], "stock"),
+        ("Which index grew more from 1990 to 2021, the S&P 500 or the Nasdaq?", ["sp500", "nasdaq"], "index"),
+    ],
+)
+def test_tickers_in_lower_case_stack_and_two_of_them_named_are_the_things_compared(text, columns, name):
+    stack = stack_for(text, LOWER)
+    assert stack is not None and (stack.columns, stack.name) == (columns, name)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How did Xerox's share price do from 2005 onwards?",  # one company, named by its name
+        "Which column has the most gaps in the stock table?",  # the table, not its stocks
+    ],
+)
+def test_one_company_named_or_the_table_named_stacks_nothing(text):
+    assert stack_for(text, LOWER) is None
