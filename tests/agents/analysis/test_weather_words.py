@@ -6,8 +6,8 @@ import pytest
 
 from agents.analysis.question import read_question
 from agents.analysis.reading import read_back
-from agents.operations.stats.timeline import seasonal
 from agents.analysis.schema import Schema
+from agents.operations.stats.timeline import seasonal
 
 STATION = Schema("station", [
     {"name": "date", "type": "date", "distinct": 3653},
