@@ -119,8 +119,8 @@ def _q(name: str) -> str:
 
 # a date's place in a cycle, as stats.compare's ``cycle`` groups it (agents/operations/stats/timeline.py)
 CYCLE_KEYS = {
-    "month_of_year": "{d}.dt.strftime('%b')",
-    "weekday": "{d}.dt.strftime('%a')",
+    "month_of_year": "{d}.dt.strftime('%B')",
+    "weekday": "{d}.dt.strftime('%A')",
     "quarter_of_year": "'Q' + {d}.dt.quarter.astype(str)",
     "season": "{d}.dt.month.map(lambda m: ['winter', 'spring', 'summer', 'autumn'][m % 12 // 3])",
 }
