@@ -313,7 +313,7 @@ PROPER_ADJECTIVE = re.compile(r"(?:ese|ian|ish|ean|ican|man)$|^(?:French|Dutch|G
 
 def _names_a_value(word: str, text: str, schema: Schema) -> bool:
     """A left-over word that names a value of a grouping column, or a name said with a capital mid-sentence
-    ("Pennsylvania"): very likely a filter the reading dropped."""
+    ("Pennsylvania", "OECD"): very likely a filter the reading dropped."""
     values = {stem(str(v)) for values in schema.values().values() for v in values if isinstance(v, str)}
     if any(word.lower().removesuffix(end) in values for end in ("ern", "erly")):  # "western", "westerly": "west"
         return True
@@ -322,7 +322,8 @@ def _names_a_value(word: str, text: str, schema: Schema) -> bool:
     at = text.find(word)
     if at == 0:  # "Japanese models' mean price": a place's adjective opening the question
         return word.istitle() and bool(PROPER_ADJECTIVE.search(word))
-    return word.istitle() and at > 0 and not re.search(r"[.?!:]\s*$", text[:at])
+    named = word.istitle() or (word.isupper() and word.isalpha())  # "Pennsylvania", "OECD"
+    return named and at > 0 and not re.search(r"[.?!:]\s*$", text[:at])
 
 
 def _listed(items: Any) -> str:

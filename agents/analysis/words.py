@@ -115,6 +115,9 @@ PHRASED = {
     re.compile(r"\bS ?& ?P(?: ?500)?\b", re.I): "sp",  # the Standard & Poor's 500 index (sp500, sp_500)
     # "where the maker is from", "where they come from": their origin
     re.compile(r"\bwhere (?:the |a |an |its |their )?(?:\w+ )?(?:is|are|was|were|comes?|came) from\b", re.I): "origin",
+    re.compile(
+        r"\bwhere (?:the |a |an |its |their )?(?:\w+ )?(?:is|are|was|were) (?:made|built|produced|manufactured)\b", re.I
+    ): "origin",
 }
 
 

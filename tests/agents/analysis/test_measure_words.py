@@ -75,7 +75,8 @@ MAKES = Schema("makes", [
 @pytest.mark.parametrize(
     "question",
     ["Does the mix of body styles depend on where the maker is from?",
-     "Is the body of a car related to where it comes from?"],
+     "Is the body of a car related to where it comes from?",
+     "Is the body style associated with where a car was made?"],
 )  # fmt: skip
 def test_where_a_thing_is_from_is_its_origin_and_a_mix_that_depends_is_a_cross_tab(question):
     request = read_question(question, MAKES)

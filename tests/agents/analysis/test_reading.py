@@ -35,6 +35,12 @@ def test_a_value_the_reading_did_not_filter_on_is_a_doubt_that_caps_the_answer()
     assert reading.certainty <= UNSURE
 
 
+def test_an_acronym_the_reading_did_not_use_is_a_name_it_may_have_dropped():
+    reading = reading_of("Which region has the highest mean crimes per 1000 among OECD members?")
+    assert any("“OECD”" in doubt and "filter" in doubt for doubt in reading.said())
+    assert reading.certainty <= UNSURE
+
+
 def test_groups_left_down_to_one_by_an_exclusion_are_a_doubt():
     two = Schema("players", [
         {"name": "league", "type": "string", "distinct": 2, "values": ["American", "National"]},
