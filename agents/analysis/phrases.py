@@ -27,7 +27,8 @@ MANY_MEASURES = re.compile(
     r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
     r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"
     r"characteristics?|attributes?|indicators?|predictors?|factors?|properties|property|fields?|traits?|dimensions?"
-    r"|stats?|statistics)\b(?!\s{2,})",  # "which factor fund": a word before a column's name (blanked) is no noun
+    # "which factor fund": a word before a column's name (blanked) is no noun
+    r"|stats?|statistics|specs?|specifications?)\b(?!\s{2,})",
     re.I,
 )
 

@@ -56,17 +56,28 @@ from agents.analysis.statistic_phrases import HIGH, LOW, asks_percentile, direct
 from agents.analysis.value_words import value_mentions
 from agents.analysis.words import Mention, blanked, split_name
 
+# a time column said as what a measure runs over: "average mpg per model year", "over the model years"
+OVER_TIME = re.compile(r"\b(?:per|over|across|through(?:out)?)\s+(?:the\s+|all\s+the\s+|each\s+)?$", re.I)
+
 
 def kind_of(
-    text: str, schema: Schema, named_numbers: int, named_any: int, filtered: bool = False, *, in_full: int = 0
+    text: str,
+    schema: Schema,
+    named_numbers: int,
+    named_any: int,
+    filtered: bool = False,
+    *,
+    in_full: int = 0,
+    over_time: bool = False,
 ) -> str:
     """The kind of question, from its words (column names blanked) and what the table has to answer it with;
-    ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order)."""
+    ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order);
+    ``over_time``: a time column said as what the measure runs over ("per model year", "over the years")."""
     if MANY_MEASURES.search(text) and DIFFER.search(text):
         return "rank_differences"
     # "track the yearly average of X": one column followed over time is a course, not a pair
-    over_time = named_any == 1 and schema.times and TIME_WORDS.search(text)
-    if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)) and not over_time:
+    tracked = named_any == 1 and schema.times and TIME_WORDS.search(text)
+    if ASSOCIATION.search(text) and (named_any >= 1 or OUTCOME_WORDS.search(text)) and not tracked:
         return "association"
     shares = SHARE.search(text) and not asks_percentile(text)  # "the top 10% of earners": where they begin
     if shares and (not named_numbers or SHARE_OF_TOTAL.search(text)):
@@ -83,6 +94,7 @@ def kind_of(
     )  # "what was the highest weekly price": one extreme, not a course
     changing = CHANGE_WORDS.search(text) and not DIFFER.search(text) and not AMOUNT_MOVED.search(text)
     course = changing or TREND_SAID.search(text) or (TIME_WORDS.search(text) and not (filtered and not changing))
+    course = course or (over_time and named_numbers)
     if schema.times and not which_most and course:
         return "trend"
     if shares:
@@ -193,7 +205,10 @@ def read_question(text: str, schema: Schema) -> Request:
     unnamed, text = blanked(unnamed, filter_spans), blanked(text, filter_spans)
     in_full = len({m.column for m in free if m.score == 1} & set(plain))
     implied = int(schema.sole_measure is not None)
-    request.kind = kind_of(unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full)
+    over_time = any(m.column in schema.times and OVER_TIME.search(text[: m.start]) for m in free)
+    request.kind = kind_of(
+        unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full, over_time=over_time
+    )
     if (
         request.kind == "association"
         and which_group(text, schema, free)
