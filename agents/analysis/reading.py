@@ -208,11 +208,20 @@ def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
     return counted and bool(schema.measures) and phrases.rows_asked(text) != "said"
 
 
+# two calendar groupings asked together ("which year and season", "what month and weekday")
+CALENDAR = r"(year|month|quarter|week|weekday|day|season)s?"
+GROUPINGS_PAIRED = re.compile(rf"\b(?:which|what)\s+{CALENDAR}\s+(?:and|&)\s+(?:which\s+)?{CALENDAR}\b", re.I)
+
+
 def _part_doubts(
     text: str, request: Request, named: dict[str, bool], guessed: list[str], schema: Schema
 ) -> list[Doubt]:
-    """Doubts about the request's parts: guessed, named only through a synonym, one of several."""
+    """Doubts about the request's parts: guessed, named only through a synonym, one of several, one of two
+    groupings asked together."""
     doubts = []
+    pair = GROUPINGS_PAIRED.search(text)
+    if pair and request.kind != "two_factor":  # "which year and season": the two together, not one
+        doubts.append(Doubt(f"you asked for {pair.group(1)} and {pair.group(2)} together; I compared one", UNSURE))
     if guessed:
         doubts.append(Doubt(f"the question does not name the {' or the '.join(guessed)}, so I chose it", UNSURE))
     loose = [c for c, exact in named.items() if not exact]

@@ -55,3 +55,11 @@ def test_a_season_of_a_date_is_the_meteorological_one_and_its_months_are_the_rea
 def test_seasons_group_the_dates_as_weather_services_count_them():
     dates = pd.Series(["1979-12-31", "1980-02-29", "1980-03-01", "1980-08-31", "1980-09-01", None])
     assert seasonal(dates, "season").tolist()[:5] == ["winter", "winter", "spring", "summer", "autumn"]
+
+
+def test_two_calendar_groupings_asked_together_and_compared_apart_are_a_doubt():
+    question = "Which year and season had the highest average river discharge?"
+    request = read_question(question, STATION)
+    reading = read_back(question, STATION, request)
+    assert request.kind == "two_factor" or any("year and season together" in d for d in reading.said())
+    assert request.kind == "two_factor" or reading.certainty <= 0.5
