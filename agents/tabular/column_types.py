@@ -213,6 +213,8 @@ def type_column(
         column.type, column.values, column.stray, column.date_format = "date", spread(moment[0]), moment[1], moment[2]
         if "/" in moment[2] and not _unambiguous_days(present):
             column.guessed = f"{name}'s dates read as {moment[2]}: no day above 12 tells day and month apart"
+        elif moment[2].startswith(("day", "month")):  # "31/12/1988": said, for a person to check at a glance
+            column.guessed = f"{name}'s dates read as {moment[2]}"
     elif told in ("number", "date", "boolean"):
         _forced(column, present, spread, told, decimal, thousands, day_first)
     return column

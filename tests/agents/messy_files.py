@@ -73,3 +73,16 @@ def prices_with_words(folder):
     ]
     attach(folder, "quotes.csv", "region,Price\n" + "".join(f"{r},{p}\n" for r, p in rows))
     return {r: [float(p) for region, p in rows if region == r and p[0].isdigit()] for r in ("north", "south")}
+
+
+def signed_margins(folder):
+    """Day-first dates ("31/12/2019"), a margin written with its % sign and a price with its $ sign (quoted,
+    with thousands separators): the mean price of each shop."""
+    lines, prices = ["shop,date,margin,price"], {s: [] for s in "xyz"}
+    for i in range(120):
+        day, month, year, shop = 1 + i % 28, 1 + i % 12, 2015 + i % 6, "xyz"[i % 3]
+        margin, price = 10 + (year - 2015) * 1.5 + (i % 7) / 10, 900 + 40 * i
+        lines.append(f'{shop},{day:02d}/{month:02d}/{year},{margin:.2f}%,"${price:,.2f}"')
+        prices[shop].append(price)
+    attach(folder, "margins.csv", "\n".join(lines) + "\n")
+    return {shop: statistics.fmean(p) for shop, p in prices.items()}

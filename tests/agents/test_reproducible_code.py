@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from agents.operations.files import workspace_root
+from tests.agents import messy_files
 from tests.agents.teamwork import plan_and_run
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -94,17 +95,6 @@ def test_the_session_exports_its_answers_code_as_a_notebook_that_runs(team, clie
     assert any(abs(float(n.replace(",", "")) - figure) <= abs(figure) * 0.005 for n in NUMBER.findall(ran.stdout))
 
 
-def attach_signed_and_day_first(session):
-    """Day-first dates ("31/12/2019"), a rate written with its % sign and a price with its $ sign."""
-    rng = np.random.default_rng(4)
-    lines = ["shop,date,margin,price"]
-    for i in range(120):
-        day, month, year = 1 + i % 28, 1 + i % 12, 2015 + i % 6
-        margin, price = 10 + (year - 2015) * 1.5 + rng.normal(0, 1), 900 + 40 * i
-        lines.append(f'{"xyz"[i % 3]},{day:02d}/{month:02d}/{year},{margin:.2f}%,"${price:,.2f}"')
-    (workspace_root(session.pk) / "margins.csv").write_text("\n".join(lines) + "\n")
-
-
 @pytest.mark.parametrize(
     "question",
     [
@@ -114,7 +104,7 @@ def attach_signed_and_day_first(session):
     ],
 )
 def test_the_code_reads_signed_numbers_and_day_first_dates_as_the_import_did(team, question):
-    attach_signed_and_day_first(team["session"])
+    messy_files.signed_margins(workspace_root(team["session"].pk))
     report = plan_and_run(team, goal=f"Analyse the attached margins CSV: {question}", attached="margins.csv")
     findings = report["payload"]["content"]["sections"][0]
     code = re.search(r"```python\n(.+?)```", findings["body"], re.S)

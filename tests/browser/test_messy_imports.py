@@ -85,6 +85,7 @@ CASES = {
     "semicolon-decimal-comma": ("semicolon_prices", "preise.csv", "Which region has the highest mean Preis?"),
     "thousands": ("thousands_prices", "houses.csv", "Which city has the highest mean Price?"),
     "excel-export": ("excel_export", "sales.csv", "Which shop has the highest total Amount?"),
+    "signs-day-first": ("signed_margins", "margins.csv", "Which shop has the highest mean price?"),
 }
 EXPECTED = {  # rows line, and column -> (type, role starts with)
     "r-na": ("chicks.csv → table chicks: 60 rows in the file, all of them loaded.",
@@ -95,6 +96,8 @@ EXPECTED = {  # rows line, and column -> (type, role starts with)
                   {"City": ("text", "category"), "Price": ("number", "measure"), "Year": ("number", "time")}),
     "excel-export": ("sales.csv → table sales: 24 rows in the file, all of them loaded.",
                      {"Shop": ("text", "category"), "Amount": ("number", "measure"), "Date": ("date", "time")}),
+    "signs-day-first": ("margins.csv → table margins: 120 rows in the file, all of them loaded.",
+                        {"date": ("date", "time"), "margin": ("number", "measure"), "price": ("number", "measure")}),
 }  # fmt: skip
 
 
@@ -113,6 +116,10 @@ def test_the_import_message_shows_rows_types_and_roles(nina, written, case):
     if case == "r-na":
         weight = column_cells(section, "weight")
         assert weight[3] != "0" and weight[4].endswith("'NA'")
+    if case == "signs-day-first":
+        said = " ".join(section.inner_text().split())
+        assert "margin's values carry a % sign" in said and "price's values carry a $ sign" in said, said
+        assert "date's dates read as day/month/year" in said, said
     assert nina.console_errors == []
 
 

@@ -124,6 +124,12 @@ def test_an_ambiguous_day_and_month_is_said_as_a_guess():
     assert any("no day above 12" in n for n in table.notes())
 
 
+def test_dates_written_day_first_are_said_so():
+    table = read("day,n\n31/12/1988,1\n01/01/1989,2\n")
+    assert "day's dates read as day/month/year" in table.notes()
+    assert not any("dates read as" in n for n in read("day,n\n1988-12-31,1\n").notes())
+
+
 def test_lines_not_loaded_are_counted_with_their_reason():
     table = read("a,b\n1,2\n3\n4,5,6\n7,8\n")
     assert table.rows_in_file == 4 and table.rows_loaded == 2
