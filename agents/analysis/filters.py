@@ -9,6 +9,7 @@ reads the comparisons; here each finds the column it is about. Plain Python.
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -217,6 +218,7 @@ def number_filters(
     found += _counted(text, columns, [range(f.start, f.end) for f in found])
     found += _with_unit(text, levels or {}, [range(f.start, f.end) for f in found])
     found += _month_span(text, columns, [range(f.start, f.end) for f in found])
+    found += _month_of_a_year(text, columns, [range(f.start, f.end) for f in found])
     return found
 
 
@@ -244,6 +246,33 @@ def _month_span(text: str, columns: Columns, taken: list[range]) -> list[Found]:
             begin = between.start() if between else match.start()
             condition = _condition(months[0], "between", (first, last), excluded=excluded_at(text, match.start()))
             found.append(Found(condition, begin, match.end(), months[0]))
+    return found
+
+
+MONTH_OF_A_YEAR = re.compile(
+    rf"\b(since|from|starting(?: in| from)?|after|before|until|till|through|by|up to|in|during)\s+{MONTH}"
+    r"\s+((?:1[5-9]|20)\d\d)\b",
+    re.I,
+)
+MONTH_YEAR_OPS = {"since": ">=", "from": ">=", "starting": ">=", "after": ">", "before": "<", "until": "<=",
+                  "till": "<=", "through": "<=", "by": "<=", "up": "<=", "in": "=", "during": "="}  # fmt: skip
+
+
+def _month_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Found]:
+    """ "Since January 2017", "before March 2020": a month of a year, said of the table's one date column."""
+    found = []
+    for match in MONTH_OF_A_YEAR.finditer(text):
+        if len(columns.dates) != 1 or any(match.start() in span or match.start(3) in span for span in taken):
+            continue
+        month, year = MONTH_NAMES.index(match.group(2)[:3].lower()) + 1, int(match.group(3))
+        first = f"{year}-{month:02d}-01"
+        last = f"{year}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
+        op = MONTH_YEAR_OPS[match.group(1).split()[0].lower()]
+        value: Any = (first, last) if op == "=" else last if op in (">", "<=") else first
+        condition = _condition(
+            columns.dates[0], "between" if op == "=" else op, value, excluded=excluded_at(text, match.start())
+        )
+        found.append(Found(condition, match.start(), match.end(), columns.dates[0]))
     return found
 
 

@@ -94,7 +94,7 @@ def kind_of(
     )  # "what was the highest weekly price": one extreme, not a course
     changing = CHANGE_WORDS.search(text) and not DIFFER.search(text) and not AMOUNT_MOVED.search(text)
     course = changing or TREND_SAID.search(text) or (TIME_WORDS.search(text) and not (filtered and not changing))
-    course = course or (over_time and named_numbers)
+    course = course or (over_time and named_numbers > 0)
     if schema.times and not which_most and course:
         return "trend"
     if shares:

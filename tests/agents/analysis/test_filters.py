@@ -115,3 +115,18 @@ def test_words_that_are_no_comparison_make_no_filter():
 def test_a_state_code_that_is_also_a_word_is_named_only_in_capitals(text, named):
     states = {"state": ["IL", "IN", "OH", "OR", "ME"]}
     assert [value for _, value, _ in value_mentions(text, states)] == named
+
+
+@pytest.mark.parametrize(
+    ("text", "condition"),
+    [
+        ("Since January 2017, which stock climbed fastest?", {"column": "month", "op": ">=", "value": "2017-01-01"}),
+        ("prices before March 2020", {"column": "month", "op": "<", "value": "2020-03-01"}),
+        ("after Feb 2020", {"column": "month", "op": ">", "value": "2020-02-29"}),
+        ("the mean in June 2019", {"and": [{"column": "month", "op": ">=", "value": "2019-06-01"},
+                                          {"column": "month", "op": "<=", "value": "2019-06-30"}]}),
+    ],
+)  # fmt: skip
+def test_a_month_of_a_year_bounds_the_tables_date(text, condition):
+    found = number_filters(text, ["ibm"], ranges={"ibm": (1, 200)}, times=["month"], dates=["month"])
+    assert [f.condition for f in found] == [condition]
