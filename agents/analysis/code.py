@@ -343,6 +343,7 @@ def _growth(b: dict[str, Any]) -> list[str]:
     per = f"df.groupby([{_q(b['entity'])}, {keys}])[{_q(b['measure'])}].agg({_agg(b.get('statistic', 'mean'))})"
     return [
         f"per = {per}.unstack()",
+        "per = per[per.notna().sum(axis=1) >= 2]  # an entity seen at one moment has no growth",
         f"first = per[{b['from']!r}]" if b.get("from") else "first = per.apply(lambda r: r.dropna().iloc[0], axis=1)",
         f"last = per[{b['to']!r}]" if b.get("to") else "last = per.apply(lambda r: r.dropna().iloc[-1], axis=1)",
         "print(((last - first) / first.abs() * 100).sort_values(ascending=False), (last - first))",

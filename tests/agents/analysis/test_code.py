@@ -49,3 +49,19 @@ def test_the_code_of_a_rate_per_year_prints_the_slope_of_each_years_mean(tmp_pat
     script = reproduction("stats.rates", body, file)
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
     assert ran.stdout.split()[:2] == ["a", "10"]  # yearly means 10, 20, 30: 10 a year
+
+
+def test_the_code_of_a_growth_leaves_out_an_entity_seen_at_one_moment_only(tmp_path):
+    rows = [("2000-06-01", "xrx", 30), ("2010-06-01", "xrx", 18), ("2010-06-01", "googl", 250)]
+    pd.DataFrame(rows, columns=["month", "stock", "price"]).to_csv(tmp_path / "s.csv", index=False)
+    file = {
+        "path": "s.csv",
+        "dialect": {"separator": ",", "decimal": ".", "thousands": None, "encoding": "utf-8"},
+        "columns": [{"name": "month", "type": "date"}, {"name": "stock", "type": "string"},
+                    {"name": "price", "type": "number"}],
+    }  # fmt: skip
+    body = {"table": "s", "time": "month", "entity": "stock", "measure": "price", "period": "year"}
+    script = reproduction("stats.growth", body, file)
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr[-800:]
+    assert ran.stdout.split()[1:3] == ["xrx", "-40"] and "googl" not in ran.stdout
