@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from agents.analysis.columns_said import columns_named
 from agents.analysis.schema import Schema
 from agents.analysis.words import mentions, stem
 
@@ -44,8 +45,9 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
         return None
     asked = text.split("?", 1)[0]  # the question itself, before any refinement added to it
     named = list(dict.fromkeys(m.column for m in mentions(asked, codes) if m.score == 1))
-    if len(named) == 1:
-        return None  # "has GE gone up?", "Xerox's share price": the column named is the measure
+    others = [m for m in columns_named(asked, schema) if m.column in schema.measures and m.column not in codes]
+    if len(named) == 1 or others:
+        return None  # "has GE gone up?", "Xerox's share price", "tracks the Istanbul index": a column named
     word = said.group(1).lower()
     name = SINGULAR.get(word, "index" if word.startswith("ind") else word)
     taken = {stem(c["name"].lower()) for c in schema.columns}

@@ -75,3 +75,12 @@ def test_tickers_in_lower_case_stack_and_two_of_them_named_are_the_things_compar
 )
 def test_one_company_named_or_the_table_named_stacks_nothing(text):
     assert stack_for(text, LOWER) is None
+
+
+def test_another_column_named_beside_the_codes_is_asked_about_as_it_is():
+    markets = Schema("markets", [
+        {"name": "date", "type": "date", "distinct": 536, "role": "time"},
+        {"name": "ise_usd", "type": "number", "distinct": 536},
+        *({"name": code, "type": "number", "distinct": 536} for code in ("sp500", "dax", "ftse", "nikkei")),
+    ], 536)  # fmt: skip
+    assert stack_for("Which of the other indices tracks the Istanbul index in USD most closely?", markets) is None
