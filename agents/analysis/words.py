@@ -308,6 +308,8 @@ def _initials(words: list[Word], index: int, abbreviation: str) -> list[int]:
     # "miles per gallon" spells mpg: "per" has its letter in a rate's abbreviation, other small words none
     if "".join(w.text[0] for w in said) != abbreviation or any(w.stem in STOP - {"per"} for w in said):
         return []
+    if any("'" in w.text for w in said[:-1]):
+        return []  # "a stock's price" is a thing and what it has, never an abbreviation (sp500)
     return list(range(index, index + size))
 
 

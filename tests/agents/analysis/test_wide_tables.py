@@ -84,3 +84,8 @@ def test_another_column_named_beside_the_codes_is_asked_about_as_it_is():
         *({"name": code, "type": "number", "distinct": 536} for code in ("sp500", "dax", "ftse", "nikkei")),
     ], 536)  # fmt: skip
     assert stack_for("Which of the other indices tracks the Istanbul index in USD most closely?", markets) is None
+
+
+def test_a_things_possession_spells_no_abbreviation():
+    stack = stack_for("Since January 2017, which stock's price has climbed at the steepest rate per month?", LOWER)
+    assert stack is not None and stack.name == "stock"
