@@ -2,9 +2,11 @@
 the 5% level, the difference with its interval, the pairs that differ, and shares for a yes/no measure."""
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
+from agents.operations.stats.significance import significance
 from tests.agents.sap_calls import stats_on
 
 pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
@@ -140,3 +142,9 @@ def test_group_by_and_versus_are_one_or_the_other(ask_patients):
     for body in ({"measure": "after"}, {"measure": "after", "versus": "before", "group_by": "clinic"}):
         answer = ask_patients(body)
         assert answer["code"] == "VALIDATION_FAILED" and "either group_by" in answer["message"]
+
+
+def test_a_yes_no_column_held_at_1_is_its_share_of_yes():
+    frame = pd.DataFrame({"maker": ["a"] * 10 + ["b"] * 10, "curve": ["yes"] * 10 + ["yes"] * 3 + ["no"] * 7})
+    answer = significance(frame, "curve", "maker", numeric=False, share_of="1")
+    assert answer["test"] is not None and [g["percent"] for g in answer["groups"]] == [100, 30]

@@ -189,11 +189,16 @@ def _several_groups(samples: dict[Any, np.ndarray]) -> dict[str, Any]:
     }
 
 
+YES_NO_SAID = {"1": "yes", "true": "yes", "t": "yes", "0": "no", "false": "no", "f": "no"}
+
+
 def _proportions(frame: pd.DataFrame, measure: str, group: str, share_of: str | None) -> dict[str, Any]:
     """Each group's share of one value of the measure (``share_of``, else the second of a yes/no measure's
     two, in sort order or "yes"), and a chi-square test of the table (two groups: the same p as the
     two-proportion z-test)."""
     both = frame[[group, measure]].dropna()
+    if share_of is not None and set(both[measure].astype(str)) <= {"yes", "no"}:
+        share_of = YES_NO_SAID.get(share_of.casefold(), share_of)  # a yes/no column's 1 is its "yes"
     if share_of is not None:
         said = both[measure].astype(str).str.casefold() == share_of.casefold()
         if not said.any():
