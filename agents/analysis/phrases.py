@@ -23,6 +23,20 @@ DIFFER = re.compile(
 )
 
 
+FROM_ONE_TO_ANOTHER = re.compile(r"\bfrom (\w+|\s{3,}) to (\w+)\b", re.I)
+CALENDAR_UNITS = {"year", "years", "month", "months", "week", "weeks", "day", "days", "quarter", "quarters", "decade"}
+
+
+def across_groups(text: str) -> bool:
+    """ "From season to season": across a grouping's values, not over time (the first of the two names may
+    be blanked, as the same width of spaces)."""
+    return any(
+        (m.group(1).lower() == m.group(2).lower() or (not m.group(1).strip() and len(m.group(1)) == len(m.group(2))))
+        and m.group(2).lower() not in CALENDAR_UNITS
+        for m in FROM_ONE_TO_ANOTHER.finditer(text)
+    )
+
+
 MANY_MEASURES = re.compile(
     r"\b(?:which|what|top|most)\b[^.?]{0,40}\b(?<!most )(?<!more )(?<!less )(?<!least )(?<!highly )"
     r"(?:measure(?:ment)?s?|variables?|features?|columns?|metrics?|"

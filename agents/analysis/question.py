@@ -47,6 +47,7 @@ from agents.analysis.phrases import (
     TIME_WORDS,
     WHICH,
     WHO,
+    across_groups,
 )
 from agents.analysis.request import Request, Said
 from agents.analysis.roles import binary_filters, coded_values, levels_said, yes_no_columns
@@ -73,7 +74,7 @@ def kind_of(
     """The kind of question, from its words (column names blanked) and what the table has to answer it with;
     ``in_full`` of the ``named_numbers`` are named by their whole name ("at birth" only brushes birth_order);
     ``over_time``: a time column said as what the measure runs over ("per model year", "over the years")."""
-    if MANY_MEASURES.search(text) and DIFFER.search(text):
+    if MANY_MEASURES.search(text) and (DIFFER.search(text) or across_groups(text)):
         return "rank_differences"
     # "track the yearly average of X": one column followed over time is a course, not a pair
     tracked = named_any == 1 and schema.times and TIME_WORDS.search(text)

@@ -63,3 +63,15 @@ def test_two_calendar_groupings_asked_together_and_compared_apart_are_a_doubt():
     reading = read_back(question, STATION, request)
     assert request.kind == "two_factor" or any("year and season together" in d for d in reading.said())
     assert request.kind == "two_factor" or reading.certainty <= 0.5
+
+
+def test_a_measure_changing_from_season_to_season_varies_across_the_seasons_not_over_time():
+    seasons = Schema("air", [
+        {"name": "date", "type": "date", "distinct": 1800},
+        {"name": "season", "type": "string", "distinct": 4, "values": ["autumn", "spring", "summer", "winter"]},
+        {"name": "pm25", "type": "number", "distinct": 900, "min": 3, "max": 500},
+        {"name": "temp_c", "type": "number", "distinct": 900, "min": -15, "max": 35},
+    ], 1826)  # fmt: skip
+    across = read_question("Which weather variable changes the most from season to season?", seasons)
+    assert (across.kind, across.group) == ("rank_differences", "season")
+    assert read_question("Which variable changes the most from year to year?", seasons).kind == "trend"
