@@ -36,6 +36,10 @@ def read_association(request: Request, text: str, schema: Schema, free: list[Men
     if PASSIVE.search(text) and len(columns) >= 2:
         columns = [*columns[1:], columns[0]]  # "spending driven by age or income": the first named is the outcome
     ranking = bool(MANY_MEASURES.search(text)) or re.search(r"\bwhich\b|\bwhat\b", text, re.I) is not None
+    family = _family(text, schema, named) if ranking else []
+    if family and len(columns) == 2:  # "of the three Google Trends series, which one": the trend_* columns
+        request.measures, request.outcome = family, next(c for c in columns if c not in family)
+        return
     if len(columns) == 2 and not (ranking and MANY_MEASURES.search(text)):
         request.pair = True
         request.measures, request.outcome = [columns[0]], columns[1]
@@ -67,6 +71,20 @@ def alternatives(text: str, named: list[Mention]) -> list[str]:
 
 
 OR_NEXT = re.compile(r"\s*,?\s*or\b", re.I)
+
+
+def _family(text: str, schema: Schema, named: list[Mention]) -> list[str]:
+    """The number columns one word names in part together ("the Trends series": trend_unemploy,
+    trend_filing, trend_job), when that word is said in the plural or as "the three ...": the candidates."""
+    for mention in named:
+        said = re.findall(r"[A-Za-z]+", text[mention.start : mention.end])
+        if mention.score == 1 or len(said) != 1 or not re.search(r"s\b", said[0]):
+            continue
+        word = stem(said[0])
+        family = [c for c in schema.numbers if word in {stem(w) for w in split_name(c)}]
+        if len(family) >= 2 and mention.column in family:
+            return family
+    return []
 
 
 def _said_again(text: str, mention: Mention, full: set[str]) -> bool:

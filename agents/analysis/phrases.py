@@ -12,7 +12,7 @@ ASSOCIATION = re.compile(
     r"|connect\w*|covar\w*|go(?:es|ing)? together|mov(?:es?|ing|ed) together|depend\w*|explain\w*"
     r"|drives|drivers? (?:of|behind)|(?:is|are|was|were|s) driving"  # never "drunk driving" or "the drivers"
     r"|influenc\w*|affect\w*|hand in hand|(?:go(?:es|ing)?|mov(?:es?|ing)) (?:most )?(?:closely )?with|closely"
-    r"|in step with"
+    r"|in step with|lines? up (?:\w+ )?with"
     r"|goes? (?:up|down) with|rises? with|falls? with|comes? with|come along with|tied to|in line with|track\w*)\b",
     re.I,
 )

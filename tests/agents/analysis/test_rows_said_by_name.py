@@ -55,3 +55,15 @@ def test_which_spec_differs_most_between_two_groups_ranks_the_measures():
     question = "models that come with a power curve against the rest: which spec differs most between them?"
     request = read_question(question, TURBINES)
     assert (request.kind, request.group) == ("rank_differences", "has_power_curve")
+
+
+def test_columns_one_plural_word_names_together_are_the_candidates_ranked():
+    claims = Schema("claims", [
+        {"name": "week", "type": "date", "distinct": 443},
+        {"name": "claims", "type": "number", "distinct": 443, "min": 200000, "max": 900000},
+        *({"name": f"trend_{w}", "type": "number", "distinct": 400, "min": 0.5, "max": 1.5}
+          for w in ("unemploy", "filing", "job")),
+    ], 443)  # fmt: skip
+    request = read_question("Of the three search trends, which one lines up best with the claims?", claims)
+    assert (request.kind, request.outcome) == ("association", "claims")
+    assert request.measures == ["trend_unemploy", "trend_filing", "trend_job"]
