@@ -251,7 +251,7 @@ def as_distribution(request: Request, schema: Schema) -> None:
     _one_measure(request, schema)
 
 
-TABLE_NOUN = re.compile(r"^\W*(?:table|data(?:set)?|file|sheet|spreadsheet)\b", re.I)
+TABLE_NOUN = re.compile(r"^\W*(?:table|data(?:set)?|file|sheet|spreadsheet|list)\b", re.I)
 
 
 # "have no membership year", "don't list a hub height": the column's value is absent, when 0 is none of its values

@@ -198,7 +198,7 @@ STATISTIC_ONLY = re.compile(r"(?:total|sum|mean|average|count|median|max|min|num
 LEVELS = re.compile(r"\b(?:levels?|ratings?|groups?|codes?|coded|categor\w*|classes|grades|tiers|bands|scale)\b", re.I)
 
 
-TABLE_WORDS = re.compile(r"\W*(?:\w+\W+)?(?:csv|data|dataset|file|table|spreadsheet|sheet)\b", re.I)
+TABLE_WORDS = re.compile(r"\W*(?:\w+\W+)?(?:csv|data|dataset|file|table|spreadsheet|sheet|list)\b", re.I)
 
 
 PASSIVE = re.compile(r"\b(?:driven|explained|predicted|influenced|affected|determined|shaped)\s+(?:\w+\s+)?by\b", re.I)

@@ -31,6 +31,7 @@ STOCKS = Schema("stocks", [
         ("How many entries in the country list have no UN membership year?", COUNTRIES, ["un_member_since"]),
         ("how many turbine models don't list a hub height", TURBINES, ["hub_height_m"]),
         ("Which column has the most gaps in the stock table, and how many months are missing there?", STOCKS, []),
+        ("How much is missing in the country list?", COUNTRIES, []),  # the list is the table, not its country
     ],
 )
 def test_absent_values_said_in_other_words_are_counted(question, schema, measures):
