@@ -256,7 +256,7 @@ TABLE_NOUN = re.compile(r"^\W*(?:table|data(?:set)?|file|sheet|spreadsheet|list)
 
 # "have no membership year", "don't list a hub height": the column's value is absent, when 0 is none of its values
 ABSENT_BEFORE = re.compile(
-    r"\b(?:(?:have|has|had|with|show|shows|showing|give|gives)\s+no|without(?:\s+an?|\s+any)?)\s+(?:[\w-]+\s+){0,2}$",
+    r"\b(?:(?:have|has|had|with|show|shows|showing|give|gives)\s+no|without\s+(?:an?|any))\s+(?:[\w-]+\s+){0,2}$",
     re.I,
 )
 NOT_STATED_BEFORE = re.compile(

@@ -42,3 +42,8 @@ def test_absent_values_said_in_other_words_are_counted(question, schema, measure
 def test_no_value_of_a_column_that_can_be_zero_keeps_the_rows_at_zero():
     request = read_question("What is the mean UN membership year of countries with no children per woman?", COUNTRIES)
     assert request.kind != "missing"
+
+
+def test_without_a_value_of_a_grouping_leaves_its_rows_out():
+    request = read_question("What is the mean UN membership year without the African continent?", COUNTRIES)
+    assert request.kind != "missing"
