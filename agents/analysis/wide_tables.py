@@ -23,6 +23,10 @@ THINGS = re.compile(
     r"(?!\s+(?:table|data|dataset|file|sheet|spreadsheet)\b)",  # "the stock table" is the table, no things
     re.I,
 )
+# the market indices a table of prices lays out beside its stocks
+INDEX_NAME = re.compile(
+    r"(?:sp_?500|gspc|nasdaq|ixic|ndx|djia|dji|dow|ftse|dax|nikkei|n225|cac|hsi|bovespa|ibov|russell\d*)", re.I
+)
 SINGULAR = {"companie": "company", "countrie": "country"}
 
 
@@ -53,4 +57,8 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
     taken = {stem(c["name"].lower()) for c in schema.columns}
     if stem(name) in taken:
         return None  # a column already holds those things: the table is long already
+    if not named and name in ("stock", "index"):  # "which stock": a company's, never an index beside them
+        indices = [c for c in codes if INDEX_NAME.fullmatch(c)]
+        kept = indices if name == "index" else [c for c in codes if c not in indices]
+        codes = kept if len(kept) >= 2 else codes
     return Stack(named or codes, schema.times[:1], name)  # "which index grew more, the S&P or the Nasdaq"
