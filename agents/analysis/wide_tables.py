@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from agents.analysis.columns_said import columns_named
 from agents.analysis.schema import Schema
-from agents.analysis.words import mentions, stem
+from agents.analysis.words import mentions, split_name, stem
 
 MIN_STACKED = 3
 # a column named as a code: a ticker, a symbol (AAPL, BRK_B, XOM, or as a table in lower case writes them)
@@ -49,7 +49,11 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
         return None
     asked = text.split("?", 1)[0]  # the question itself, before any refinement added to it
     named = list(dict.fromkeys(m.column for m in mentions(asked, codes) if m.score == 1))
-    others = [m for m in columns_named(asked, schema) if m.column in schema.measures and m.column not in codes]
+    others = [
+        m
+        for m in columns_named(asked, schema)
+        if m.column in schema.measures and m.column not in codes and _said_by_its_words(asked, m.start, m.end, m.column)
+    ]
     if len(named) == 1 or others:
         return None  # "has GE gone up?", "Xerox's share price", "tracks the Istanbul index": a column named
     word = said.group(1).lower()
@@ -62,3 +66,10 @@ def stack_for(text: str, schema: Schema) -> Stack | None:
         kept = indices if name == "index" else [c for c in codes if c not in indices]
         codes = kept if len(kept) >= 2 else codes
     return Stack(named or codes, schema.times[:1], name)  # "which index grew more, the S&P or the Nasdaq"
+
+
+def _said_by_its_words(text: str, start: int, end: int, column: str) -> bool:
+    """Whether a word of the column's name is said ("in USD" of ise_usd), not only its initials ("share
+    prices" spell sp500_index) or a concept."""
+    said = {stem(w) for w in re.findall(r"[A-Za-z0-9]+", text[start:end].lower())}
+    return bool(said & {stem(w) for w in split_name(column)})

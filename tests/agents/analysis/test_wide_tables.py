@@ -96,3 +96,8 @@ def test_which_stock_leaves_the_market_indices_out_and_which_index_keeps_only_th
     indices = stack_for("Which index fell hardest in 2008?", LOWER)
     assert stocks is not None and stocks.columns == ["ibm", "aapl", "xrx"]
     assert indices is not None and indices.columns == ["sp500", "nasdaq"]
+
+
+def test_words_that_spell_another_columns_initials_leave_the_codes_stacked():
+    stack = stack_for("highest share prices at the end of 2022 - top 3 tickers", PRICES)
+    assert stack is not None and stack.columns == ["AAPL", "BRK_B", "GE", "XOM"]
