@@ -158,7 +158,8 @@ def unsigned(text: str, sign: str) -> str:
 
 
 def _as_number(texts: list[str], decimal: str, thousands: str) -> tuple[list[Any], dict[str, int]] | None:
-    texts = [unsigned(t, sign_of(texts)) for t in texts]  # "4.98%" is 4.98 in a column of percentages
+    sign = sign_of(texts)
+    texts = [unsigned(t, sign) for t in texts]  # "4.98%" is 4.98 in a column of percentages
     if any(LEADING_ZERO.match(t.strip()) for t in texts):
         return None  # "007", "01234": codes whose zeros matter, not numbers
     read = [number_of(t, decimal, thousands) for t in texts]
