@@ -57,7 +57,6 @@ YEARS = re.compile(
     re.I,
 )
 # "the 1990s" is a decade, "the 1800s" (a round hundred) the century
-
 DECADE = re.compile(r"\b(?:in|during|from|of|over)?\s*the\s+((?:1[5-9]|20)\d0)'?s\b", re.I)
 BETWEEN = re.compile(rf"\b(?:between|from)\s+{NUMBER}\s+(?:and|to|-)\s+{NUMBER}", re.I)
 PRE_POST = re.compile(r"\b(pre|post)[- ]?((?:1[5-9]|20)\d\d)\b", re.I)
