@@ -270,11 +270,12 @@ COLUMN_ASKED = re.compile(r"\b(?:which|what)\s+(?:column|field|variable)s?\b", r
 def absent_said(text: str, schema: Schema, named: list[Mention]) -> bool:
     """Whether the question counts rows where a column it names has no value: "don't list a hub height",
     or "no UN membership year" of a column that is never 0 (a year, a date, a name, a height)."""
+    ranges = schema.ranges()
     for mention in named:
         before = text[: mention.start]
         if NOT_STATED_BEFORE.search(before):
             return True
-        low, _ = schema.ranges().get(mention.column, (None, None))
+        low, _ = ranges.get(mention.column, (None, None))
         never_zero = mention.column not in schema.numbers or (low is not None and low > 0)
         if ABSENT_BEFORE.search(before) and never_zero:
             return True
