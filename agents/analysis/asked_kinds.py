@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis import looking, modelled
-from agents.analysis.groupings import first_category
+from agents.analysis.groupings import cycle_said, first_category
 from agents.analysis.kind_words import asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
@@ -50,8 +50,8 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
     elif asked == "adjusted":
         modelled.as_adjusted(request, text, schema, every)
     elif asked == "crosstab":
-        looking.as_crosstab(request, schema, every)
-    elif asked == "two_factor" and not looking.as_two_factor(request, schema, every):
+        looking.as_crosstab(request, schema, every, said)
+    elif asked == "two_factor" and not looking.as_two_factor(request, schema, every, said):
         ranked = ranked_kind(request, text, said)  # "rank them by height and name the three shortest"
         if ranked:
             _as_ranked(request, ranked, text, said, schema, every)
@@ -88,11 +88,16 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     few = [m for m in measured if 2 <= _distinct(schema, m) <= FEW_LEVELS]
     if request.group is None and len(measured) >= 2 and few and not named:  # "do the three doses differ"
         request.group, request.measures = few[0], [m for m in measured if m != few[0]]
+    cycle = cycle_said(text, schema)
+    if request.group is None and cycle and not named:  # "between the four seasons": of the table's date
+        request.group, request.cycle = cycle
     if request.group is None or request.group in request.measures:
         others = [n for n in [*named, *sides] if n not in request.measures]
         request.group = (
             others[0] if others else first_category(schema, every, besides=next(iter(request.measures), None))
         )
+    if cycle is None or request.group != cycle[0]:
+        request.cycle = None
     request.measures = [m for m in request.measures if m != request.group][:1]
     if not request.measures and schema.sole_measure:
         request.measures = [schema.sole_measure]

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from agents.operations.stats.frame import grouping
+from agents.operations.stats.timeline import SEASONS
+
 LIKE_WILDCARDS = {"%": ".*", "_": "."}
 COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 # a yes/no column as the store keeps it (1 and 0), so that its filters (= 1, = true) hold in pandas too
@@ -102,7 +105,24 @@ def reproduction(operation: str, body: dict[str, Any], file: dict[str, Any]) -> 
     lines = ["import pandas as pd", *writer.imports, "", FLOATS, *reading(file)]
     if body.get("filters"):
         lines.append(f"df = df[{mask(body['filters'])}]  # the rows the question keeps")
+    if body.get("cycle"):
+        body = _cycled(body, file, lines)
     return "\n".join([*lines, *writer.write(body)]) + "\n"
+
+
+def _cycled(body: dict[str, Any], file: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+    """The call's grouping date columns read as their place in its cycle, under the names the operation
+    gives them ("season of date"): a line that adds each, and the body naming them."""
+    dates = {c["name"] for c in file["columns"] if c["type"] == "date"}
+    read = {}
+    for column in [body.get("group_by"), *(body.get("controls") or [])]:
+        if column in dates and column not in read:
+            read[column] = grouping(body, column)
+            key = CYCLE_KEYS[body["cycle"]].replace("{d}", f"df[{_q(column)}]")
+            lines.append(f"df[{_q(read[column])}] = {key}  # the {read[column]}")
+    named = {key: read.get(body[key], body[key]) for key in ("group_by",) if body.get(key)}
+    lists = {key: [read.get(c, c) for c in body[key]] for key in ("controls", "fixed_effects") if body.get(key)}
+    return {**body, **named, **lists}
 
 
 @dataclass(frozen=True)
@@ -117,20 +137,18 @@ def _q(name: str) -> str:
     return json.dumps(name)
 
 
-# a date's place in a cycle, as stats.compare's ``cycle`` groups it (agents/operations/stats/timeline.py)
+# a date's place in a cycle, as the stats.* ``cycle`` reads it (agents/operations/stats/timeline.py)
 CYCLE_KEYS = {
     "month_of_year": "{d}.dt.strftime('%B')",
     "weekday": "{d}.dt.strftime('%A')",
     "quarter_of_year": "'Q' + {d}.dt.quarter.astype(str)",
-    "season": "{d}.dt.month.map(lambda m: ['winter', 'spring', 'summer', 'autumn'][m % 12 // 3])",
+    "season": "{d}.dt.month.map(" + repr(SEASONS) + ")",
 }
 
 
 def _compare(b: dict[str, Any]) -> list[str]:
     stat = _agg(b.get("statistic", "mean"), b.get("percentile", 50))
     group = _q(b["group_by"])
-    if b.get("cycle"):
-        group = CYCLE_KEYS[b["cycle"]].format(d=f"df[{group}]")
     return [f"print(df.groupby({group})[{_q(b['measure'])}].agg({stat}).sort_values(ascending=False))"]
 
 

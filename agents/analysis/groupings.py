@@ -2,8 +2,35 @@
 
 from __future__ import annotations
 
+import re
+
+from agents.analysis.phrases import CYCLE, CYCLES
 from agents.analysis.schema import MAX_GROUPS, Schema
-from agents.analysis.words import Mention
+from agents.analysis.words import Mention, split_name
+
+# a date's place in a cycle said as a grouping, with or without "which": "between the four seasons",
+# "in which calendar month", "taking season into account", "what time of year"
+CYCLE_GROUPING = re.compile(
+    r"\b(?:(season)s?|calendar (month)s?|(month)s? of the year|time of (?:the )?(year)|(weekday)s?|(day)s? of the week"
+    r"|(quarter)s? of the year)\b",
+    re.I,
+)
+CYCLE_WORD = {"year": "month", "day": "day of the week"}  # "time of year" is its months
+
+
+def cycle_said(text: str, schema: Schema) -> tuple[str, str | None] | None:
+    """The grouping a cycle word says ("which month", "between the seasons"): a column the table holds
+    for it (calendar_month: no cycle to read), else the table's date read as its place in the cycle."""
+    found = CYCLE.search(text) or CYCLE_GROUPING.search(text)
+    if found is None:
+        return None
+    word = next(g for g in found.groups() if g).lower()
+    word = CYCLE_WORD.get(word.split()[0], word)
+    held = [c for c in schema.categories if word.split()[0] in split_name(c)]  # a calendar_month column
+    if held:
+        return held[0], None
+    dates = schema.names("date")
+    return (dates[0], CYCLES[word]) if dates else None
 
 
 def first_category(schema: Schema, free: list[Mention], *, besides: str | None = None) -> str | None:

@@ -8,14 +8,12 @@ from __future__ import annotations
 import re
 
 from agents.analysis.association import read_association
-from agents.analysis.groupings import first_category
+from agents.analysis.groupings import cycle_said, first_category
 from agents.analysis.periods import period_of, periods_spanned, years_said
 from agents.analysis.phrases import (
     ABSOLUTE,
     ANY,
     COMPARE,
-    CYCLE,
-    CYCLES,
     FLOW_NAME,
     MOST,
     OTHER_SIDE,
@@ -31,7 +29,7 @@ from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.statistic_phrases import HIGH, LOW, statistic_of
-from agents.analysis.words import Mention, blanked, split_name
+from agents.analysis.words import Mention, blanked
 
 THE_REST = re.compile(
     r"\b(?:versus|vs\.?|against|compared (?:to|with)|from) (?:the )?(?:rest|others|everyone else|all the others"
@@ -150,13 +148,9 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         timeline = [m.column for m in free if m.column in schema.times and WHICH_OF.search(text[: m.start])]
         if request.group is None and timeline:
             request.group = timeline[0]  # "in which of the three years was the median highest"
-        cycle = CYCLE.search(text)
+        cycle = cycle_said(text, schema)
         if request.group is None and cycle and not any(m.column in schema.categories for m in free):
-            word = cycle.group(1).lower().split()[0]
-            held = [c for c in schema.categories if word in split_name(c)]  # a calendar_month column
-            if held or schema.names("date"):
-                request.group = held[0] if held else schema.names("date")[0]
-                request.cycle = None if held else CYCLES[cycle.group(1).lower()]
+            request.group, request.cycle = cycle
         if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
             request.group = first_category(schema, free)
         request.kind = "compare" if request.group else "statistic"

@@ -13,6 +13,7 @@ from typing import Any
 
 from agents.analysis import looks, model_words, prose, verdicts
 from agents.analysis.request import Request
+from agents.operations.stats.frame import grouping
 
 Call = tuple[str, dict[str, Any]]
 
@@ -29,7 +30,7 @@ class Kind:
     words: Callable[[Request, dict[str, Any], str], list[str]]
     one_measure: bool = False
     can: str = ""
-    certainty: Callable[[dict[str, Any]], float] | None = None  # a cap on the answer's confidence
+    certainty: Callable[[Request, dict[str, Any]], float] | None = None  # a cap on the answer's confidence
 
 
 def rows(request: Request) -> dict[str, Any]:
@@ -45,10 +46,14 @@ def _statistic(request: Request) -> dict[str, Any]:
     return {"statistic": request.statistic, "percentile": request.percentile}
 
 
+def _cycle(request: Request) -> dict[str, Any]:
+    """A date grouping read as its place in a cycle ("the seasons of date")."""
+    return {"cycle": request.cycle} if request.cycle else {}
+
+
 def _compare(request: Request, measure: str | None) -> Call:
-    cycle = {"cycle": request.cycle} if request.cycle else {}
     body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
-    return "stats.compare", {**body, **_statistic(request), **cycle, **rows(request)}
+    return "stats.compare", {**body, **_statistic(request), **_cycle(request), **rows(request)}
 
 
 def _rank_differences(request: Request, measure: str | None) -> Call:
@@ -95,6 +100,7 @@ def _significance(request: Request, measure: str | None) -> Call:
         body["group_by"] = request.group
         body |= {"pair_by": request.subject} if request.subject not in (None, request.group) else {}
         body |= {"share_of": request.share_of} if request.share_of else {}
+        body |= _cycle(request)
     return "stats.significance", {**body, **rows(request)}
 
 
@@ -120,14 +126,14 @@ def _missing(request: Request, measure: str | None) -> Call:
 
 def _crosstab(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "group_by": request.group, "and_by": request.second}
-    return "stats.crosstab", {**body, **rows(request)}
+    return "stats.crosstab", {**body, **_cycle(request), **rows(request)}
 
 
 def _two_factor(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "measure": _first(request, measure), "group_by": request.group}
     statistic = request.statistic if request.statistic in ("mean", "median", "sum", "count", "min", "max") else "mean"
     return "stats.two-way", {**body, "and_by": request.second, "statistic": statistic,
-                             "direction": request.direction, **rows(request)}  # fmt: skip
+                             "direction": request.direction, **_cycle(request), **rows(request)}  # fmt: skip
 
 
 def _forecast(request: Request, measure: str | None) -> Call:
@@ -139,13 +145,13 @@ def _forecast(request: Request, measure: str | None) -> Call:
 def _rate(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "time": request.time, "measure": _first(request, measure)}
     period = {"period": request.period} if request.period != "auto" else {}
-    return "stats.rates", {**body, "group_by": request.group, **period, **rows(request)}
+    return "stats.rates", {**body, "group_by": request.group, **period, **_cycle(request), **rows(request)}
 
 
 def _adjusted(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "outcome": request.outcome, "variable": _first(request, measure)}
     fixed = {"fixed_effects": request.fixed} if request.fixed else {}
-    return "stats.regress", {**body, "controls": request.controls, **fixed, **rows(request)}
+    return "stats.regress", {**body, "controls": request.controls, **fixed, **_cycle(request), **rows(request)}
 
 
 CYCLES_SAID = {"month_of_year": "the months of the year", "weekday": "the weekdays", "quarter_of_year": "the quarters",
@@ -157,6 +163,12 @@ def _groups_said(request: Request) -> str:
     if request.cycle:
         return f"{CYCLES_SAID[request.cycle]} of {prose.spoken(request.group)}"
     return prose.spoken(request.group)
+
+
+def _group_said(request: Request) -> str:
+    """One grouping: a column, or a date's place in a cycle ("season of date"; an adjusted fit's control
+    read so is its ``group``)."""
+    return grouping(request.as_dict(), prose.spoken(request.group)) if request.group else "?"
 
 
 def _period(request: Request) -> str:
@@ -233,7 +245,7 @@ KINDS: dict[str, Kind] = {
         lambda r, statistic, measure: (
             f"whether {measure} and {prose.spoken(r.second)} differ more than chance would explain, row by row"
             if r.group is None and r.second
-            else f"whether {measure} differs between the {prose.spoken(r.group)} groups more than chance would explain"
+            else f"whether {measure} differs across {_groups_said(r)} more than chance would explain"
         ),
         _significance,
         lambda r, result, text: verdicts.significance(r, result),
@@ -293,7 +305,7 @@ KINDS: dict[str, Kind] = {
     "crosstab": Kind(
         ("group",),
         lambda r, statistic, measure: (
-            f"whether {prose.spoken(r.group)} and {prose.spoken(r.second)} are related "
+            f"whether {_group_said(r)} and {prose.spoken(r.second)} are related "
             "(a cross-tab and a test of independence)"
         ),
         _crosstab,
@@ -303,7 +315,7 @@ KINDS: dict[str, Kind] = {
     "two_factor": Kind(
         ("measure", "group"),
         lambda r, statistic, measure: (
-            f"the {statistic} {measure} in each combination of {prose.spoken(r.group)} and {prose.spoken(r.second)}"
+            f"the {statistic} {measure} in each combination of {_group_said(r)} and {prose.spoken(r.second)}"
         ),
         _two_factor,
         lambda r, result, text: verdicts.two_factor(r, result),
@@ -323,21 +335,21 @@ KINDS: dict[str, Kind] = {
     "rate": Kind(
         ("measure", "group"),
         lambda r, statistic, measure: (
-            f"how fast {measure} changes per unit of {prose.spoken(r.time)} in each {prose.spoken(r.group)}"
+            f"how fast {measure} changes per unit of {prose.spoken(r.time)} in each {_group_said(r)}"
             if r.period in ("auto", "day")
-            else f"how fast the mean {measure} of each {r.period} changes per {r.period} "
-            f"in each {prose.spoken(r.group)}"
+            else f"how fast the mean {measure} of each {r.period} changes per {r.period} in each {_group_said(r)}"
         ),
         _rate,
         lambda r, result, text: model_words.rate(r, result),
         one_measure=True,
         can="how fast a measure changes in each group",
+        certainty=model_words.rate_certainty,
     ),
     "adjusted": Kind(
         ("outcome",),
         lambda r, statistic, measure: (
             f"how {measure} goes with {prose.spoken(r.outcome)} after accounting for "
-            + ", ".join(prose.spoken(c) for c in r.controls)
+            + ", ".join(_group_said(r) if c == r.group else prose.spoken(c) for c in r.controls)
         ),
         _adjusted,
         lambda r, result, text: model_words.adjusted(r, result),

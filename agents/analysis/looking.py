@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.comparisons import NUMBER_WORDS
+from agents.analysis.groupings import cycle_said
 from agents.analysis.phrases import ANY, EXTREME, MOST, SUPERLATIVE, WHO_DID
 from agents.analysis.request import Request
 from agents.analysis.schema import CODED_MAX, Schema
@@ -349,10 +350,10 @@ def _beside(mention: Mention, others: list[Mention]) -> bool:
     return any(abs(mention.start - o.end) <= 1 or abs(o.start - mention.end) <= 1 for o in others)
 
 
-def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
+def as_crosstab(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
     """ "Is the type of chest pain related to heart disease?": two categories, each value of one set
     against each of the other; a test of independence, never a correlation with a code."""
-    categories = categories_named(request, schema, named)
+    categories = _with_a_cycle(request, categories_named(request, schema, named), schema, text)
     if len(categories) < 2:
         return False
     request.kind, request.group, request.second, request.measures, request.outcome = (
@@ -366,13 +367,13 @@ def as_crosstab(request: Request, schema: Schema, named: list[Mention]) -> bool:
     return True
 
 
-def as_two_factor(request: Request, schema: Schema, named: list[Mention]) -> bool:
+def as_two_factor(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
     """ "Which combination of cut and colour fetches the highest price?": the measure over every pair."""
     categories = categories_named(request, schema, named)
     if len(categories) >= 2:
         request.measures = [m for m in request.measures if m not in categories[:2]]
     else:
-        categories = [c for c in categories if c not in request.measures]
+        categories = _with_a_cycle(request, [c for c in categories if c not in request.measures], schema, text)
     times = [m.column for m in named if m.column in schema.times and m.score == 1 and m.column not in categories]
     categories += times[: max(0, 2 - len(categories))]  # "across continents and years": years are a factor
     if len(categories) < 2:
@@ -381,3 +382,13 @@ def as_two_factor(request: Request, schema: Schema, named: list[Mention]) -> boo
     request.filters = [f for f in request.filters if f.get("column") not in categories[:2] or f.get("op") != "in"]
     _one_measure(request, schema)
     return True
+
+
+def _with_a_cycle(request: Request, categories: list[str], schema: Schema, text: str) -> list[str]:
+    """One grouping named and a cycle said ("is rain more common in some seasons"): the date's place in
+    the cycle is the first grouping (the one a call reads as its cycle)."""
+    cycle = cycle_said(text, schema)
+    if len(categories) != 1 or cycle is None or cycle[0] in categories:
+        return categories
+    request.cycle = cycle[1]
+    return [cycle[0], *categories]

@@ -8,6 +8,7 @@ from typing import Any
 
 from agents.analysis.prose import figure, p_value, spoken
 from agents.analysis.request import Request
+from agents.analysis.verdicts import UNSURE_CAP
 
 
 def forecast(request: Request, result: dict[str, Any]) -> list[str]:
@@ -40,17 +41,11 @@ def forecast(request: Request, result: dict[str, Any]) -> list[str]:
 
 def rate(request: Request, result: dict[str, Any]) -> list[str]:
     """The group whose measure changes fastest (or slowest) per unit of time, with its slope."""
-    groups = [g for g in result["groups"] if g["slope"] is not None]
     measure, per = spoken(result["measure"]), spoken(result["per"])
+    groups, word = _rates_ranked(request, result)
     if not groups:
         return [f"No {spoken(result['group_by'])} has enough points for a rate of {measure}."]
-    if request.direction in ("low", "fall"):
-        groups.reverse()  # the slowest, or the steepest fall ("declined fastest"), first
     first = groups[0]
-    word = {"high": "fastest", "low": "slowest", "fall": "fastest (falling)"}.get(request.direction, "fastest")
-    if first["slope"] < 0 and request.direction == "high" and groups[-1]["slope"] < 0:
-        groups.reverse()  # every group falls: the steepest fall is the fastest
-        first, word = groups[0], "fastest (falling)"
     low, high = first["ci95"]
     lead = (
         f"**{first['group']}** changes {word}: **{figure(first['slope'])} {measure} per {per}** "
@@ -59,10 +54,34 @@ def rate(request: Request, result: dict[str, Any]) -> list[str]:
     if len(groups) > 1:
         lead += f", against {figure(groups[1]['slope'])} for {groups[1]['group']}"
     lines = [lead + "."]
+    if rate_certainty(request, result) < 1:
+        lines.append(f"- Its interval holds {groups[1]['group']}'s rate too: which is {word} could be chance.")
     lines += [
         f"- {g['group']}: {figure(g['slope'])} per {per} (R squared {figure(g['r_squared'])})" for g in groups[:12]
     ]
     return lines
+
+
+def _rates_ranked(request: Request, result: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+    """The groups in the order the question asks for them (the fastest, the slowest, the steepest fall
+    first), and the word for the first."""
+    groups = [g for g in result["groups"] if g["slope"] is not None]
+    if request.direction in ("low", "fall"):
+        groups.reverse()  # the slowest, or the steepest fall ("declined fastest"), first
+    word = {"high": "fastest", "low": "slowest", "fall": "fastest (falling)"}.get(request.direction, "fastest")
+    if groups and groups[0]["slope"] < 0 and request.direction == "high" and groups[-1]["slope"] < 0:
+        groups.reverse()  # every group falls: the steepest fall is the fastest
+        word = "fastest (falling)"
+    return groups, word
+
+
+def rate_certainty(request: Request, result: dict[str, Any]) -> float:
+    """Less sure when the first group's interval holds the runner-up's rate: the order could be chance."""
+    groups, _ = _rates_ranked(request, result)
+    if len(groups) < 2 or None in (groups[0].get("ci95") or [None]):
+        return 1.0
+    low, high = groups[0]["ci95"]
+    return UNSURE_CAP if low <= groups[1]["slope"] <= high else 1.0
 
 
 def adjusted(request: Request, result: dict[str, Any]) -> list[str]:

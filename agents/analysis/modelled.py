@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from agents.analysis.groupings import cycle_said
 from agents.analysis.periods import period_of
 from agents.analysis.phrases import FLOW_NAME, RATE_NAME
 from agents.analysis.request import Request
@@ -29,7 +30,8 @@ FORECAST = re.compile(
 YEAR = re.compile(r"(?<![\d.,])(1[6-9]\d\d|2[01]\d\d)(?![\d.,]\d)")
 RATE_UNIT = re.compile(
     r"\bper[- ](?:[a-z]+ )?(?:day|week|month|year|hour|decade|extra|additional|unit|each|added)\b"
-    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b(?! of (?:the )?week)|\byearly\b|\bover the years\b",
+    r"|\b(?:a|each|every) (?:day|week|month|year|hour|decade)\b(?! of (?:the )?week)|\byearly\b|\bover the years\b"
+    r"|\bfrom (day|week|month|year|decade) to \1\b",  # "fell fastest from year to year"
     re.I,
 )
 FIRST_TO_LAST = re.compile(  # a change between two ends, not a slope
@@ -185,6 +187,10 @@ def as_rate(request: Request, text: str, schema: Schema, named: list[Mention]) -
         candidates = [*listed, *names, *things, *candidates, *schema.categories]
     candidates = [*each, *candidates]
     group = next((g for g in candidates if g and g != x), None)
+    cycle = cycle_said(text, schema) if not each and not grouped else None
+    request.cycle = None
+    if cycle:  # "which season warmed fastest": each season of the date, over the date
+        group, request.cycle = cycle
     if x is None or group is None:
         return False
     request.kind, request.time, request.group, request.entity = "rate", x, group, None
@@ -234,6 +240,9 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
     inside = [m for m in columns if cue.start() <= m.start < cue.end()]  # "holding whole weight constant"
     after = [m for m in columns if m.start >= cue.end() and not _clause_end(text, cue.end(), m.start)]
     controls = list(dict.fromkeys(m.column for m in inside + after[:1]))
+    cycle = cycle_said(re.split(r"[,;:?]", text[cue.start() :], maxsplit=1)[0], schema)
+    if cycle:  # "taking season into account": the date read as its season, a control (the cycled ``group``)
+        controls.append(cycle[0])
     others = [
         m for m in columns if m.column not in controls and (m.column in schema.numbers or _yes_no(schema, m.column))
     ]
@@ -254,7 +263,8 @@ def as_adjusted(request: Request, text: str, schema: Schema, named: list[Mention
             variable,
         )  # "wind energy rising by year": time is what it rises over, never an outcome
     request.kind, request.measures, request.outcome = "adjusted", [variable], outcome
-    request.controls, request.group, request.weight = controls, None, None
+    request.controls, request.weight = controls, None
+    request.group, request.cycle = cycle or (None, None)
     fixed = HELD_FIXED.search(text) and not AS_A_NUMBER.search(text)  # "(as a number)": the line after all
     request.fixed = [c for c in controls if c in schema.times and fixed]
     request.filters = [f for f in request.filters if f.get("column") not in controls]

@@ -16,7 +16,8 @@ UNSURE_CAP = 0.5  # the test and its rank-based check disagree: the verdict hang
 def significance(request: Request, result: dict[str, Any]) -> list[str]:
     """Whether the groups differ more than chance would make them, at the 5% level."""
     measure = spoken(request.measures[0])
-    between = f"and {spoken(request.second)}" if result.get("versus") else f"between the {spoken(request.group)} groups"
+    groups = spoken(result.get("group_by") or request.group)  # "season of date" where a date is read as its season
+    between = f"and {spoken(request.second)}" if result.get("versus") else f"between the {groups} groups"
     test = result.get("test")
     if test is None or result.get("significant") is None:
         return [f"I could not test whether {measure} differs {between}: {result.get('why')}."]
@@ -89,7 +90,7 @@ def _group_line(group: dict[str, Any]) -> str:
     return f"{group['group']}: mean {figure(group['mean'])}{sd}, median {figure(group['median'])} (n = {group['n']})"
 
 
-def certainty(result: dict[str, Any]) -> float:
+def certainty(request: Request, result: dict[str, Any]) -> float:
     """How far the verdict can be trusted beyond its rows: less when the rank-based check disagrees."""
     check, significant = result.get("check"), result.get("significant")
     if significant is None:

@@ -316,7 +316,7 @@ def _confidence(request: Request, result: dict[str, Any]) -> float:
         else None
     )
     cap = KINDS[request.kind].certainty
-    base = min(base, cap(result)) if cap else base
+    base = min(base, cap(request, result)) if cap else base
     counts = [c.get("amount") or 0 for c in result.get("categories") or []]
     if request.kind == "share" and not request.weight and len(counts) > 1 and max(counts) <= 1:
         return NOTHING_RANKED  # every value once (a key, a name): the most common is no answer

@@ -101,3 +101,37 @@ def test_a_year_held_fixed_is_one_intercept_per_year_as_statsmodels_fits_it(ask)
 def test_fixed_effects_outside_the_controls_are_refused_with_a_structured_error(ask):
     refused = ask("stats.regress", {"outcome": "weight", "variable": "day", "fixed_effects": ["year"]})
     assert refused["code"] == "VALIDATION_FAILED" and refused["details"]["invalid"] == {"fixed_effects": ["year"]}
+
+
+SEASONAL = "\n".join(
+    ["day,station,temp,rain"]
+    + [
+        f"{2000 + y}-{m:02d}-15,{s},{(20 if m in (6, 7, 8) else 5) + (2 * y if m in (12, 1, 2) else 0.5 * y)},"
+        f"{(m * 7 + y) % 5}"
+        for y in range(4)
+        for m in range(1, 13)
+        for s in ("x", "y")
+    ]
+)  # winter warms 2 a year, the other seasons 0.5
+
+
+def test_a_date_read_as_its_season_groups_a_rate_over_the_same_date():
+    found = stats_on("w", SEASONAL + "\n")(
+        "stats.rates", {"time": "day", "measure": "temp", "group_by": "day", "cycle": "season", "period": "year"}
+    )
+    assert found["group_by"] == "season of day" and found["groups"][0]["group"] == "winter"
+    assert [g["group"] for g in found["groups"]].count("winter") == 1 and len(found["groups"]) == 4
+
+
+def test_a_date_read_as_its_season_is_a_control_of_an_adjusted_fit():
+    fit = stats_on("w", SEASONAL + "\n")(
+        "stats.regress", {"outcome": "temp", "variable": "rain", "controls": ["day"], "cycle": "season"}
+    )
+    assert fit["controls"] == ["season of day"] and fit["n"] == 96
+
+
+def test_a_cycle_of_a_column_that_is_no_date_is_refused_with_a_structured_error():
+    refused = stats_on("w", SEASONAL + "\n")(
+        "stats.significance", {"measure": "temp", "group_by": "station", "cycle": "season"}
+    )
+    assert refused["code"] == "VALIDATION_FAILED" and refused["details"]["invalid"]["group_by"] == "station"

@@ -21,6 +21,7 @@ from agents.operations.datasets.columnar import CHUNK_ROWS, read_copy, write_cop
 from agents.operations.datasets.compiler import compile_filter
 from agents.operations.datasets.store import open_store, require_table
 from agents.operations.datasets.wall import quote_identifier
+from agents.operations.stats import timeline
 from protocol.errors import ProtocolError
 
 MAX_FRAME_ROWS = 5_000_000  # rows brought into pandas; the in-engine operations read any number
@@ -128,15 +129,45 @@ def require_number(types: dict[str, str], table: str, name: str, where: str) -> 
 
 
 def role_frame(
-    session_id: Any, params: dict[str, Any], roles: dict[str, str | None], numbers: tuple[str, ...] = ()
+    session_id: Any,
+    params: dict[str, Any],
+    roles: dict[str, str | None],
+    numbers: tuple[str, ...] = (),
+    cycled: tuple[str, ...] = ("group_by",),
 ) -> pd.DataFrame:
     """The rows a call reads: the column each role names (each its own: a measure is never its own group),
-    over the call's filters; the roles in ``numbers`` must name number columns."""
+    over the call's filters; the roles in ``numbers`` must name number columns. With the call's ``cycle``,
+    the date column of each role in ``cycled`` is also read as its place in the cycle, under
+    ``grouping(params, column)`` (so "each season's warming" may read one date as time and as season)."""
+    cycle = params.get("cycle")
     named = {role: column for role, column in roles.items() if column}
-    if len(set(named.values())) < len(named):
+    keys = {role: grouping(params, column) if role in cycled else column for role, column in named.items()}
+    if len(set(keys.values())) < len(keys):
         raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own", details={"invalid": named})
     frame = load_frame(session_id, params["table"], list(dict.fromkeys(named.values())), params.get("filters"))
     for role in numbers:
         if named.get(role):
             require_number(frame.attrs["types"], params["table"], named[role], role)
+    for role in cycled:
+        if cycle and named.get(role):
+            read_as_cycle(frame, params, named[role], role)
     return frame
+
+
+def grouping(params: dict[str, Any], column: str) -> str:
+    """The name a grouping column goes by in the call's frame: "season of date" when read as a cycle."""
+    cycle = params.get("cycle")
+    return f"{timeline.CYCLE_WORDS[cycle]} of {column}" if cycle else column
+
+
+def read_as_cycle(frame: pd.DataFrame, params: dict[str, Any], column: str, role: str) -> str:
+    """Adds the date ``column``'s place in the call's cycle to ``frame``, and says the name it goes by."""
+    if frame.attrs["types"].get(column) != "date":
+        raise ProtocolError(
+            "VALIDATION_FAILED",
+            f"{role}: cycle reads a date column, and {column!r} is {frame.attrs['types'].get(column)}",
+            details={"invalid": {role: column, "cycle": params["cycle"]}},
+            suggestion=["leave cycle out, or name a date column"],
+        )
+    frame[grouping(params, column)] = timeline.seasonal(frame[column], params["cycle"])
+    return grouping(params, column)

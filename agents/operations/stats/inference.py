@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, crossed
-from agents.operations.stats.frame import role_frame
+from agents.operations.stats.frame import grouping, role_frame
 from agents.operations.stats.significance import paired
 from agents.operations.stats.significance import significance as tested
 from agents.sap import Call
@@ -28,6 +28,7 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         )
     pair_by = params.get("pair_by")
     frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group, "pair_by": pair_by})
+    group = grouping(params, group)
     share_of = params.get("share_of")
     numeric = frame.attrs["types"][measure] == "number" and share_of is None
     result = tested(frame, measure, group, numeric=numeric, pair_by=pair_by, share_of=share_of)
@@ -82,6 +83,7 @@ def _paired_columns(call: Call, params: dict[str, Any], measure: str, versus: st
 def crosstab(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     rows, columns = params["group_by"], params["and_by"]
     frame = role_frame(call.context.session_id, params, {"group_by": rows, "and_by": columns})
+    rows = grouping(params, rows)
     try:
         result = crossed.crosstab(frame, rows, columns)
     except ValueError as error:
@@ -107,6 +109,7 @@ def two_way(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     measure, first, second = params["measure"], params["group_by"], params["and_by"]
     roles = {"measure": measure, "group_by": first, "and_by": second}
     frame = role_frame(call.context.session_id, params, roles, ("measure",))
+    first = grouping(params, first)
     try:
         result = crossed.two_way(frame, measure, first, second, params["statistic"], params["direction"])
     except ValueError as error:

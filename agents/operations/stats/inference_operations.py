@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import inference
-from agents.operations.stats.manual import COLUMN, FILTERS, OPTIONAL_COLUMN, STATISTIC, query
+from agents.operations.stats.manual import COLUMN, CYCLE, FILTERS, OPTIONAL_COLUMN, STATISTIC, query
 from agents.sap import Param
 
 INFERENCE = (
@@ -29,6 +29,7 @@ INFERENCE = (
             "share_of": Param(
                 "string", "a value of the measure: each group's share of the rows that have it", max_length=200
             ),
+            "cycle": CYCLE,
             "filters": FILTERS,
         },
         {"table": "sales", "measure": "amount", "group_by": "region"},
@@ -55,7 +56,7 @@ INFERENCE = (
         "most over-represented against independence, and whether the table is too sparse for the test. Comes "
         "with a heat map (Vega-Lite).",
         inference.crosstab,
-        {"table": TABLE, "group_by": COLUMN, "and_by": COLUMN, "filters": FILTERS},
+        {"table": TABLE, "group_by": COLUMN, "and_by": COLUMN, "cycle": CYCLE, "filters": FILTERS},
         {"table": "monthly", "group_by": "shop", "and_by": "month"},
         {
             "table": "monthly",
@@ -90,6 +91,7 @@ INFERENCE = (
             "and_by": COLUMN,
             "statistic": STATISTIC,
             "direction": Param("string", "highest or lowest first", default="high", enum=("high", "low")),
+            "cycle": CYCLE,
             "filters": FILTERS,
         },
         {"table": "monthly", "measure": "sales", "group_by": "shop", "and_by": "month"},

@@ -24,6 +24,11 @@ RATE_PERIOD = Param(
     default="day",
     enum=timeline.PERIODS,
 )
+CYCLE = Param(
+    "string",
+    "read the grouping date column as its month of the year, weekday, quarter or season (Dec-Feb winter, ...)",
+    enum=tuple(timeline.SEASONAL),
+)
 PERCENTILE = Param("number", "the percentile when statistic is percentile", default=50, minimum=0, maximum=100)
 COLUMNS = Param(
     "array",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, modelling
-from agents.operations.stats.frame import role_frame
+from agents.operations.stats.frame import grouping, read_as_cycle, role_frame
 from agents.sap import Call
 from protocol.errors import ProtocolError
 
@@ -41,6 +41,7 @@ def rates(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     time, measure, group = params["time"], params["measure"], params["group_by"]
     roles = {"time": time, "measure": measure, "group_by": group}
     frame = role_frame(call.context.session_id, params, roles, ("measure",))
+    group = grouping(params, group)
     try:
         result = modelling.rates(frame, time, measure, group, params["period"])
     except ValueError as error:
@@ -69,7 +70,11 @@ def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
             suggestion=["Add each fixed-effects column to controls too, or leave it out of fixed_effects."],
         )
     roles = {"outcome": outcome, "variable": variable, **{f"controls[{i}]": c for i, c in enumerate(controls)}}
-    frame = role_frame(call.context.session_id, params, roles, ("variable",))
+    frame = role_frame(call.context.session_id, params, roles, ("variable",), cycled=())
+    if params.get("cycle"):  # "taking the season into account": each date control read as its season
+        dates = [c for c in controls if frame.attrs["types"][c] == "date"]
+        controls = [read_as_cycle(frame, params, c, "controls") if c in dates else c for c in controls]
+        fixed = [read_as_cycle(frame, params, c, "fixed_effects") if c in dates else c for c in fixed]
     numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"} - set(fixed)
     try:
         result = modelling.regress(frame, outcome, variable, controls, numeric)

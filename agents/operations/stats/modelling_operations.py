@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import modelling_handlers
-from agents.operations.stats.manual import BUCKET, COLUMN, COLUMNS, FILTERS, RATE_PERIOD, STATISTIC, period, query
+from agents.operations.stats.manual import (
+    BUCKET,
+    COLUMN,
+    COLUMNS,
+    CYCLE,
+    FILTERS,
+    RATE_PERIOD,
+    STATISTIC,
+    period,
+    query,
+)
 from agents.sap import Param
 
 FIXED_EFFECTS = Param(
@@ -63,6 +75,7 @@ MODELLING = (
             "time": COLUMN,
             "measure": COLUMN,
             "group_by": COLUMN,
+            "cycle": CYCLE,
             "filters": FILTERS,
             "period": RATE_PERIOD,
         },
@@ -91,6 +104,7 @@ MODELLING = (
             "variable": COLUMN,
             "controls": COLUMNS,
             "fixed_effects": FIXED_EFFECTS,
+            "cycle": replace(CYCLE, description="read the date columns among controls as their place in this cycle"),
             "filters": FILTERS,
         },
         {"table": "monthly", "outcome": "sales", "variable": "visits", "controls": ["shop"]},

@@ -28,6 +28,7 @@ PERIOD_SHAPES = {
 }
 CHANGES = ("percent", "absolute")
 SEASONAL = {"month_of_year": "%B", "weekday": "%A", "quarter_of_year": "Q%q", "season": "the season"}
+CYCLE_WORDS = {"month_of_year": "month", "weekday": "weekday", "quarter_of_year": "quarter", "season": "season"}
 # the meteorological seasons of the northern hemisphere, as weather services count them: Dec-Feb is winter
 SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: "spring", 6: "summer",
            7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}  # fmt: skip

@@ -65,3 +65,18 @@ def test_the_code_of_a_growth_leaves_out_an_entity_seen_at_one_moment_only(tmp_p
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr[-800:]
     assert ran.stdout.split()[1:3] == ["xrx", "-40"] and "googl" not in ran.stdout
+
+
+def test_the_code_of_a_test_between_seasons_reads_the_date_as_its_season(tmp_path):
+    rows = [(f"2021-{m:02d}-1{d}", 30 if m in (12, 1, 2) else 10 + d) for m in range(1, 13) for d in range(3)]
+    pd.DataFrame(rows, columns=["day", "flow"]).to_csv(tmp_path / "r.csv", index=False)
+    file = {
+        "path": "r.csv",
+        "dialect": {"separator": ",", "decimal": ".", "thousands": None, "encoding": "utf-8"},
+        "columns": [{"name": "day", "type": "date"}, {"name": "flow", "type": "number"}],
+    }
+    body = {"table": "r", "measure": "flow", "group_by": "day", "cycle": "season"}
+    script = reproduction("stats.significance", body, file)
+    ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr[-800:]
+    assert "season of day" in ran.stdout and "winter" in ran.stdout and "F_onewayResult" in ran.stdout

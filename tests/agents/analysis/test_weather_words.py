@@ -75,3 +75,22 @@ def test_a_measure_changing_from_season_to_season_varies_across_the_seasons_not_
     across = read_question("Which weather variable changes the most from season to season?", seasons)
     assert (across.kind, across.group) == ("rank_differences", "season")
     assert read_question("Which variable changes the most from year to year?", seasons).kind == "trend"
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "cycle"),
+    [
+        ("Is the gap in discharge between the seasons statistically significant?", "significance", "season"),
+        ("Per year, which season's mean temperature rose most quickly?", "rate", "season"),
+        ("In which calendar month did the discharge drop fastest from year to year?", "rate", "month_of_year"),
+    ],
+)
+def test_a_date_read_as_its_place_in_a_cycle_groups_every_kind_not_only_a_comparison(question, kind, cycle):
+    request = read_question(question, STATION)
+    assert (request.kind, request.group, request.cycle) == (kind, "date", cycle)
+
+
+def test_a_season_accounted_for_is_the_dates_season_held_as_a_control():
+    request = read_question("Once you account for the season, is precipitation still linked to discharge?", STATION)
+    assert (request.kind, request.controls, request.cycle) == ("adjusted", ["date"], "season")
+    assert "after accounting for season of date" in read_back("", STATION, request).line
