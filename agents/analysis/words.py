@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from agents.analysis.concepts import CONCEPTS, FUSED
 
@@ -107,6 +108,7 @@ class Word:
     concepts: frozenset[str] = frozenset()
 
 
+RANGE_BETWEEN = re.compile(r"\s*(?:-|\u2013|to)\s*")  # "0-60", "18 to 24"
 # a name said as a phrase: "the day of the week" is the weekday column
 PHRASED = {
     re.compile(r"\bdays? of (?:the )?week\b", re.I): "weekday",
@@ -242,6 +244,7 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
                 candidates.append(
                     _as_rate(text, words, named, *hit)
                 )  # a name's words said in one phrase: "score: is it age, looks" is none
+        candidates += _numbers_said(text, words, named)
     # The fullest match first; of two full ones, the name of more words ("hourly wage" over "hours").
     candidates.sort(key=lambda m: (-m[0].score, -len(m[1]), not m[0].exact, m[1][-1] - m[1][0], m[0].start))
     taken: set[int] = set()
@@ -253,6 +256,19 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
         chosen[mention.column] = mention
     found = sorted(chosen.values(), key=lambda m: m.start)
     return [m for m in found if not _ranks_the_next(text, m, found)]
+
+
+def _numbers_said(text: str, words: list[Word], named: Named) -> list[tuple[Mention, list[int]]]:
+    """ "The 0-60 time", "18 to 24": two numbers of a name said as a range name it (accel_0_60_s, age_18_24)."""
+    numbers = [part for part in split_name(named.name) if part.isdigit()]
+    return [
+        (Mention(named.name, words[i].start, words[j].end, 1.0, True), list(range(i, j + 1)))
+        for low, high in pairwise(numbers)
+        for i in range(len(words))
+        for j in range(i + 1, min(i + 3, len(words)))  # "0-60", "18 to 24"
+        if (words[i].text, words[j].text) == (low, high)
+        and RANGE_BETWEEN.fullmatch(text[words[i].end : words[j].start])
+    ]
 
 
 def _ranks_the_next(text: str, mention: Mention, found: list[Mention]) -> bool:

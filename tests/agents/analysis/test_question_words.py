@@ -252,3 +252,12 @@ def test_a_word_like_factor_before_a_columns_name_asks_which_group_not_which_mea
     assert (request.kind, request.group, request.measures, request.statistic) == (
         "compare", "etf", ["return_pct"], "median"
     )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [("How does horsepower relate to the 0-60 time?", "accel_0_60_s"), ("the share aged 18 to 24", "age_18_24")],
+)
+def test_two_numbers_of_a_name_said_as_a_range_name_it(text, column):
+    named = mentions(text, ["horsepower", "accel_0_60_s", "age_18_24", "age_25_34"])
+    assert column in [m.column for m in named if m.score == 1]
