@@ -199,6 +199,9 @@ def _added_up(request: Request, schema: Schema, text: str) -> None:
         request.combine = "sum"
 
 
+ON_AVERAGE = re.compile(r"\bon (?:the )?average\b|\bon a typical\b", re.I)
+
+
 def as_which_row(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
     """ "When was employment lowest", "which stone is the heaviest": the one row, named by its date or
     its name. Only when each row is its own date or name (or the question says "single"): "which year
@@ -206,6 +209,8 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
     single = SINGLE.search(text)  # "the most pork ever": one month on record, not the calendar month's mean
     if request.kind not in ("statistic", "compare") or (request.cycle and not single) or ANY.search(text):
         return False  # "the largest population of any town": the figure, not which
+    if ON_AVERAGE.search(text) and not single:
+        return False  # "the fewest births on average": groups' means compared, never one row
     time_asked = any(
         m.column in schema.times and (ASKED.search(text[: m.start]) or FIND_THE.search(text[: m.start])) for m in named
     ) or bool(PERIOD_ASKED.search(text))  # "find the month with the smallest output"

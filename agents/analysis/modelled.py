@@ -72,7 +72,7 @@ ADJUSTED = re.compile(
     r"|\b(?:controlling|adjusting|accounting|correcting|allowing)\s+for\b|\badjusted for\b"
     r"|\bholding\s+(?:[\w-]+\s+){0,6}?(?:constant|fixed|equal|steady)\b|\bnet of\b"
     r"|\bwith\s+(?:[\w-]+\s+){0,6}?(?:held|kept)\s+(?:constant|fixed|equal)\b"
-    r"|\b(?:tak(?:e|es|ing)|took)\s+(?:[\w'\u2019-]+\s+){0,4}?into account\b|\bwithin (?:each|every)\b"
+    r"|\b(?:tak(?:e|es|ing)|took)\s+(?:[\w'\u2019-]+\s+){0,4}?into account\b|\bwithin (?:each|every|the same)\b"
     r"|\bstill\b(?=.{0,60}\b(?:after|once|within)\b)",
     re.I,
 )

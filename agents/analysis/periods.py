@@ -29,9 +29,15 @@ def _range_of(condition: dict[str, Any], time: str | None) -> tuple[Any, Any] | 
     return parts[0]["value"], parts[1]["value"]
 
 
+IN_A_CYCLE = re.compile(
+    r"\b(?:days? of (?:the )?week|months? of (?:the )?year|calendar months?|time of (?:the )?year)\b", re.I
+)
+
+
 def period_of(text: str) -> str:
     """The period a course is told in: named ("monthly", "per quarter"), or a month's name ("January's
-    revenue against December's": months)."""
+    revenue against December's": months). A place in a cycle ("the day of the week") is no period."""
+    text = IN_A_CYCLE.sub(" ", text)
     for period in ("year", "quarter", "month", "week", "day"):
         if re.search(rf"\b(?:{period}(?:s|ly)?|{'annual' if period == 'year' else period}\w*)\b", text, re.I):
             return period

@@ -108,6 +108,7 @@ class Word:
     concepts: frozenset[str] = frozenset()
 
 
+WEEKDAY_NAME = re.compile(r"\bdays? (?:of )?(?:the )?week\b")
 RANGE_BETWEEN = re.compile(r"\s*(?:-|\u2013|to)\s*")  # "0-60", "18 to 24"
 # a name said as a phrase: "the day of the week" is the weekday column
 PHRASED = {
@@ -150,6 +151,7 @@ class Named:
     @classmethod
     def of(cls, name: str) -> Named:
         words = [part for word in split_name(name) for part in FUSED.get(word, (word,))]
+        words = WEEKDAY_NAME.sub("weekday", " ".join(words)).split()  # day_of_week, as "the day of the week" is said
         # "min" is minutes at a name's end (wait_min), the minimum before another unit (temp_min_c)
         kept = {i for i, w in enumerate(words) if w == "min" and i + 1 < len(words) and words[i + 1] in UNITS}
         parts = [

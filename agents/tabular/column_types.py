@@ -144,11 +144,18 @@ def _strays(texts: list[str], read: list[Any]) -> dict[str, int] | None:
     return dict(bad)
 
 
+UNIT_AFTER = re.compile(r"(?<=\d) ?[A-Za-z]{1,4}$")  # "1815 m", "12.5kg": one unit word after every number
+
+
 def sign_of(texts: list[str]) -> str:
-    """The sign every value is written with, a percent after it or a currency before it ("" for none)."""
+    """The sign every value is written with, a percent or a unit after it or a currency before it ("" for
+    none): "4.98%", "1815 m", "$1,234"."""
     stripped = [t.strip() for t in texts]
     if stripped and all(t.endswith("%") for t in stripped):
         return "%"
+    units = {found.group() if (found := UNIT_AFTER.search(t)) else "" for t in stripped}
+    if len(units) == 1 and "" not in units:
+        return units.pop()
     currencies = {t[:1] for t in stripped}
     return currencies.pop() if len(currencies) == 1 and currencies <= set(CURRENCIES) else ""
 
@@ -209,7 +216,8 @@ def type_column(
         column.type, column.values, column.stray = "number", spread(number[0]), number[1]
         column.sign = sign_of(present)
         if column.sign:
-            column.guessed = f"{name}'s values carry a {column.sign} sign: read as the numbers without it"
+            said = f"a unit ({column.sign.strip()})" if column.sign[-1].isalpha() else f"a {column.sign} sign"
+            column.guessed = f"{name}'s values carry {said}: read as the numbers without it"
     elif told in (None, "date") and (moment := _as_date(present, day_first)) is not None:
         column.type, column.values, column.stray, column.date_format = "date", spread(moment[0]), moment[1], moment[2]
         if "/" in moment[2] and not _unambiguous_days(present):

@@ -47,6 +47,13 @@ def test_values_written_with_a_percent_or_currency_sign_are_numbers_and_the_sign
     assert "lower_status's values carry a % sign" in notes and "rent's values carry a $ sign" in notes
 
 
+def test_values_written_with_their_unit_are_numbers_and_the_unit_is_said():
+    table = read("sample,altitude,grade\n" + "".join(f"{i},{1200 + 15 * i} m,Grade A\n" for i in range(12)))
+    assert types(table) == {"sample": "number", "altitude": "number", "grade": "string"}
+    assert column(table, "altitude").values[:2] == [1200, 1215]
+    assert "altitude's values carry a unit (m)" in " ".join(table.notes())
+
+
 def test_a_sign_on_some_values_only_keeps_the_column_text():
     table = read("x\n5%\n7\n9\n")
     assert types(table) == {"x": "string"}

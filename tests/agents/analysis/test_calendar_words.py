@@ -1,0 +1,41 @@
+"""A table of days with the day of the week beside the date: "the day of the week" names that column,
+"on average" compares its groups rather than picking one day, and a place in a cycle is no period a
+change is told in (plain Python)."""
+
+from agents.analysis.periods import period_of
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+
+DAYS = Schema("deliveries", [
+    {"name": "date", "type": "date", "distinct": 3652},
+    {"name": "day_of_week", "type": "string", "distinct": 7,
+     "values": ["Fri", "Mon", "Sat", "Sun", "Thurs", "Tues", "Wed"]},
+    {"name": "parcels", "type": "number", "distinct": 3000, "min": 5000, "max": 15000},
+], 3652)  # fmt: skip
+NATIONS = Schema("nations", [
+    {"name": "nation", "type": "string", "distinct": 190},
+    {"name": "income_band", "type": "string", "distinct": 4, "values": ["high", "low", "lower middle", "upper middle"]},
+    {"name": "fertility", "type": "number", "distinct": 150, "min": 0.8, "max": 6.5},
+    {"name": "life_expectancy", "type": "number", "distinct": 180, "min": 50, "max": 86},
+], 190)  # fmt: skip
+
+
+def test_the_day_of_the_week_said_names_its_column_and_on_average_compares_its_days():
+    request = read_question("On average, which day of the week sees the fewest parcels?", DAYS)
+    assert (request.kind, request.group, request.measures, request.direction) == (
+        "compare", "day_of_week", ["parcels"], "low"
+    )  # fmt: skip
+
+
+def test_a_change_between_two_years_of_each_weekday_is_told_in_years_not_weeks():
+    assert period_of("From 1996 to 2001, on which day of the week did parcels rise the most?") == "auto"
+    assert period_of("Which weekly total rose the most?") == "week"
+    request = read_question("From 1996 to 2001, on which day of the week did the mean parcels grow most?", DAYS)
+    assert (request.kind, request.entity, request.period) == ("growth", "day_of_week", "year")
+
+
+def test_within_the_same_group_is_an_adjusted_association():
+    request = read_question(
+        "Within the same income band, does higher fertility go with shorter life expectancy?", NATIONS
+    )
+    assert (request.kind, request.controls) == ("adjusted", ["income_band"])
