@@ -7,11 +7,13 @@ from __future__ import annotations
 import re
 
 from agents.analysis import looking, modelled
+from agents.analysis.filters import value_filters
 from agents.analysis.groupings import cycle_said, first_category
 from agents.analysis.kind_words import asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
+from agents.analysis.value_words import value_mentions
 from agents.analysis.words import Mention, split_name
 
 FEW_LEVELS = 6
@@ -32,6 +34,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         group_named=any(m.column == request.group for m in every),
         measure_named=any(m.column in schema.measures and m.column not in schema.categories for m in every),
         absent=looking.absent_said(said, schema, every),
+        yes_no_side=any(c in yes_no_columns(schema) for c in [*request.measures, request.outcome] if c),
     )
     if asked == "significance":
         _as_test(request, schema, every, said)
@@ -73,6 +76,10 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     # "from 240 mm to 330 mm": the columns the numbers tell apart, else the measures named
     measured = _numbered(text, schema) or list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
     first, request.kind, request.missing = request.kind, "significance", []
+    if first == "association":  # "do manager vehicles come from farther away": the yes/no side groups the other
+        paired = [c for c in [*request.measures, request.outcome] if c]
+        request.group = next((c for c in paired if c in binary), request.group)
+        request.measures, request.outcome = [c for c in paired if c not in binary], None
     if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):
         request.measures, request.second, request.group = measured[:1], measured[1], None  # "from pre to post"
         return
@@ -98,6 +105,7 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
         )
     if cycle is None or request.group != cycle[0]:
         request.cycle = None
+    _sides_said(request, schema, text)
     request.measures = [m for m in request.measures if m != request.group][:1]
     if not request.measures and schema.sole_measure:
         request.measures = [schema.sole_measure]
@@ -105,6 +113,16 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     request.filters = [f for f in request.filters if f.get("column") not in request.measures
                        and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
+
+
+def _sides_said(request: Request, schema: Schema, text: str) -> None:
+    """ "Different at R&D sites than at manufacturing sites": two or more of the groups' values said are
+    the sides tested, even where the first reading (each group's share) let them go."""
+    if request.group is None or any(f.get("column") == request.group for f in request.filters):
+        return
+    said = value_mentions(text, {request.group: schema.values().get(request.group, [])})
+    listed = [f.condition for f in value_filters(text, said) if f.condition.get("op") == "in"]
+    request.filters += listed
 
 
 def _share_of_a_value(request: Request, schema: Schema, measured: list[str], first: str) -> None:

@@ -71,12 +71,16 @@ def asked_of(
     group_named: bool = True,
     measure_named: bool = False,
     absent: bool = False,
+    yes_no_side: bool = False,
 ) -> str | None:
     """The kind a question asks over its first reading, when its words ask for one ("significant",
     "missing", "unusual", "skewed", "the five largest", "when was it lowest"); ``text`` has the columns
     it names blanked out, ``said`` is as it was said ("per day" of a day column is a unit)."""
     said = said or text
-    if SIGNIFICANCE.search(text) and (request.kind in TESTABLE or _paired_change(request, text)):
+    yes_no_paired = request.kind == "association" and yes_no_side  # "do manager vehicles come from farther"
+    testable = request.kind in TESTABLE or _paired_change(request, text) or yes_no_paired
+    # in "said" too: a test's words inside a filter's span ("washed ones score significantly ... than natural")
+    if (SIGNIFICANCE.search(text) or SIGNIFICANCE.search(said)) and testable:
         return "significance"
     if modelled.FORECAST.search(said) and modelled.YEAR.search(said):
         return "forecast"

@@ -93,6 +93,10 @@ def _variants(value: str) -> list[str]:
     variants += PEOPLE_WORDS.get(value, [])
     if value[:3] in MONTHS and value in (value[:3], MONTHS[value[:3]]):  # "Jun" is said "June", "June" "Jun"
         variants += [MONTHS[value[:3]], value[:3]]
+    if value[:3] in WEEKDAYS and WEEKDAYS[value[:3]].startswith(value):  # "Sat" and "Tues" said in full
+        variants += [WEEKDAYS[value[:3]]]
+    if " / " in value:  # "Washed / Wet": either name says it
+        variants += [part for part in value.split(" / ") if len(part) >= 3 and part not in VAGUE_VALUES]
     variants += [spelt for spelt in _other_spellings(spaced) if spelt != spaced]
     season = SEASON.fullmatch(value)  # "2022-23" is said "22/23", "2022/23", "22-23"
     if season:
@@ -120,6 +124,7 @@ PEOPLE_WORDS = {"male": ["men", "man"], "female": ["women", "woman"], "m": ["men
                 # countries coded by letters are said by their people's adjective
                 "usa": ["american"], "us": ["american"], "uk": ["british"], "gb": ["british"]}  # fmt: skip
 
+WEEKDAYS = {name[:3]: name for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 MONTHS = {name[:3]: name for name in ("january", "february", "march", "april", "may", "june", "july", "august",
                                       "september", "october", "november", "december")}  # fmt: skip
 

@@ -1,0 +1,48 @@
+"""A test between the groups a question names: the values it says are the sides (said in full, by either
+half of "Washed / Wet", or by a weekday's full name), a yes/no column beside a number groups it, and the
+test's own words count inside the span of the values (plain Python)."""
+
+from agents.analysis.question import read_question
+from agents.analysis.schema import Schema
+from agents.analysis.value_words import value_mentions
+
+BEANS = Schema("beans", [
+    {"name": "lot_id", "type": "number", "distinct": 200},
+    {"name": "method", "type": "string", "distinct": 4,
+     "values": ["Anaerobic / Other", "Natural / Dry", "Semi-washed", "Washed / Wet"]},
+    {"name": "site", "type": "string", "distinct": 3, "values": ["Lab", "R&D", "manufacturing"]},
+    {"name": "audited", "type": "boolean", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "cup_score", "type": "number", "distinct": 150, "min": 78, "max": 90},
+    {"name": "haul_km", "type": "number", "distinct": 150, "min": 1, "max": 900},
+], 200)  # fmt: skip
+FLEET = Schema("fleet", [
+    {"name": "trip_id", "type": "number", "distinct": 900},
+    {"name": "pool_car", "type": "boolean", "distinct": 2, "values": ["no", "yes"]},
+    {"name": "kwh_total", "type": "number", "distinct": 800, "min": 0, "max": 60},
+    {"name": "distance_miles", "type": "number", "distinct": 300, "min": 1, "max": 90},
+], 900)  # fmt: skip
+
+
+def test_either_half_of_a_slashed_value_and_a_weekdays_full_name_say_the_value():
+    values = {"method": ["Natural / Dry", "Washed / Wet"], "day": ["Sat", "Sun", "Tues"]}
+    said = value_mentions("washed lots against dry ones, on Saturdays and Tuesdays", values)
+    assert [(column, value) for column, value, _ in said] == [
+        ("method", "Washed / Wet"), ("method", "Natural / Dry"), ("day", "Sat"), ("day", "Tues")
+    ]  # fmt: skip
+
+
+def test_the_groups_said_are_the_sides_tested_even_where_the_test_words_fall_between_them():
+    request = read_question("Do washed lots score significantly higher than natural ones on cup score?", BEANS)
+    assert (request.kind, request.group, request.measures) == ("significance", "method", ["cup_score"])
+    assert request.filters == [{"column": "method", "op": "in", "value": ["Washed / Wet", "Natural / Dry"]}]
+
+
+def test_a_share_tested_between_two_sites_said_keeps_those_two():
+    request = read_question("Is the share of audited lots significantly different at R&D than at manufacturing?", BEANS)
+    assert (request.kind, request.group) == ("significance", "site")
+    assert request.filters == [{"column": "site", "op": "in", "value": ["R&D", "manufacturing"]}]
+
+
+def test_a_yes_no_column_beside_a_number_groups_it_in_a_test():
+    request = read_question("Do drivers of pool cars live significantly farther away than the rest (distance)?", FLEET)
+    assert (request.kind, request.group, request.measures) == ("significance", "pool_car", ["distance_miles"])
