@@ -15,6 +15,7 @@ CONCEPTS = {
     "price": {"price", "expensive", "cheap", "cost", "costly", "priced", "pricey", "pricy", "fare"},
     "income": {"income", "earn", "earning", "salary", "wage", "pay", "paid", "rich", "wealth", "wealthy"},
     "power": {"power", "powerful", "kw", "mw", "gw", "watt", "horsepower", "hp"},  # rated_kw is its power
+    "energy": {"energy", "kwh", "mwh", "gwh", "twh", "electricity"},  # kwh_total is the energy delivered
     "speed": {"speed", "fast", "slow", "quick", "velocity"},
     "temperature": {"temperature", "temp", "hot", "cold", "warm", "cool", "celsius", "fahrenheit", "sst", "degree"},
     "fertility": {"fertility", "birth", "fecundity"},

@@ -24,6 +24,7 @@ STOP = {"the", "a", "an", "of", "in", "on", "for", "and", "or", "to", "by", "is"
         "which", "how", "per", "each", "with", "than", "that", "this", "do", "does", "did", "has", "have", "be",
         "it", "its", "their", "there", "as", "at", "from", "between", "among", "all", "any", "most", "least",
         "more", "less", "much", "many", "who", "whose", "where", "when", "over", "under", "above", "below"}  # fmt: skip
+STATISTIC_WORDS = {"total", "mean", "avg", "average", "sum", "max", "min", "median", "count"}
 YEAR_WORD = re.compile(r"(?:1[89]|20)\d\d")
 PER_COUNT = re.compile(r"per_?(?:\d|capita|person|head|thousand|million)", re.I)
 # A column that adds up over rows: a group's total is what "the best-selling models by revenue" ranks.
@@ -162,6 +163,8 @@ class Named:
             and (not p.isdigit() or YEAR_WORD.fullmatch(p))
             and len(p) > 1
         ] or words  # earnings_1974 and earnings_1978 differ by their years
+        if words[0] in UNITS and concepts_of(words[0]) and all(p in STATISTIC_WORDS for p in parts):
+            parts.append(words[0])  # kwh_total: its unit leads and is what it measures (total_twh's follows)
         named = cls(name, [stem(p) for p in parts], [concepts_of(p) for p in parts])
         if PER_COUNT.search(name) and "rate" not in named.stems:  # marriages_per_1000 is the marriage rate
             named.optional.append("rate")

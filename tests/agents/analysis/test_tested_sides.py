@@ -1,6 +1,7 @@
 """A test between the groups a question names: the values it says are the sides (said in full, by either
 half of "Washed / Wet", or by a weekday's full name), a yes/no column beside a number groups it, and the
-test's own words count inside the span of the values (plain Python)."""
+test's own words count inside the span of the values; a name led by its unit (kwh_total) is what that
+unit measures (plain Python)."""
 
 from agents.analysis.question import read_question
 from agents.analysis.schema import Schema
@@ -46,3 +47,8 @@ def test_a_share_tested_between_two_sites_said_keeps_those_two():
 def test_a_yes_no_column_beside_a_number_groups_it_in_a_test():
     request = read_question("Do drivers of pool cars live significantly farther away than the rest (distance)?", FLEET)
     assert (request.kind, request.group, request.measures) == ("significance", "pool_car", ["distance_miles"])
+
+
+def test_a_name_led_by_its_unit_is_named_by_what_the_unit_measures():
+    request = read_question("Is the energy delivered correlated with the distance?", FLEET)
+    assert request.kind == "association" and {*request.measures, request.outcome} == {"kwh_total", "distance_miles"}
