@@ -89,11 +89,13 @@ MOVES_WITH = re.compile(
 
 def target_year(text: str, schema: Schema, time: str | None, filters: list[dict[str, Any]]) -> int | None:
     """The year a forecast is asked for: the latest year the question names past the table's last, or
-    past the years its filters fit the line on ("had the 1913-1950 trend carried on, … in 1955")."""
+    past the years its filters or a range it says fit the line on ("had the 1913-1950 trend carried on, … in
+    1955")."""
     column = next((c for c in schema.columns if c["name"] == time), None)
     if column is None:
         return None
     ends = [c["value"] for c in _conditions(filters) if c.get("column") == time and c.get("op") in ("<", "<=")]
+    ends += [int(last) for _, last in WINDOW.findall(text)]  # "using 2015-2017, project 2018": in the table too
     last = column.get("max")
     lasts = [int(str(end)[:4]) for end in [last, *ends] if end is not None and str(end)[:4].isdigit()]
     last_year = min(lasts) if last is not None and lasts else None  # "in 2026", past the last year, fits on all

@@ -39,3 +39,16 @@ def test_within_the_same_group_is_an_adjusted_association():
         "Within the same income band, does higher fertility go with shorter life expectancy?", NATIONS
     )
     assert (request.kind, request.controls) == ("adjusted", ["income_band"])
+
+
+def test_a_forecast_fitted_on_the_years_said_reaches_a_year_the_table_has_begun():
+    months = Schema("prices", [
+        {"name": "month", "type": "date", "distinct": 39, "min": "2015-01-01", "max": "2018-03-01"},
+        {"name": "price", "type": "number", "distinct": 600, "min": 0.5, "max": 2.5},
+    ], 39)  # fmt: skip
+    request = read_question(
+        "Using the full years 2015-2017, project the mean price for 2018 on a straight line.", months
+    )
+    assert (request.kind, request.to) == ("forecast", "2018")
+    assert request.filters == [{"and": [{"column": "month", "op": ">=", "value": "2015-01-01"},
+                                        {"column": "month", "op": "<=", "value": "2017-12-31"}]}]  # fmt: skip
