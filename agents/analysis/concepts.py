@@ -44,7 +44,7 @@ CONCEPTS = {
     "occupation": {"occupation", "profession", "job", "career", "trade"},
     "audience": {"audience", "viewer", "viewership", "viewing", "watched", "watching", "listener"},
     "depth": {"depth", "deep", "shallow"},
-    "density": {"density", "dense", "dens"},
+    "density": {"density", "dense", "dens", "densely"},
     "capita": {"capita", "person", "head"},  # "GDP per person", "per head": a per-capita column
     "sold": {"sold", "sell", "sale", "selling"},
     "channel": {"channel", "broadcaster", "network", "station", "broadcast"},

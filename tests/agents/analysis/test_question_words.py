@@ -261,3 +261,16 @@ def test_a_word_like_factor_before_a_columns_name_asks_which_group_not_which_mea
 def test_two_numbers_of_a_name_said_as_a_range_name_it(text, column):
     named = mentions(text, ["horsepower", "accel_0_60_s", "age_18_24", "age_25_34"])
     assert column in [m.column for m in named if m.score == 1]
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Flag outliers in population density", ["density_per_km2"]),
+        ("the most densely populated states", ["density_per_km2"]),
+        ("population and density side by side", ["population", "density_per_km2"]),
+    ],
+)
+def test_population_density_is_one_column_and_densely_says_it(text, named):
+    found = mentions(text, ["population", "area_km2", "density_per_km2"])
+    assert [m.column for m in found if m.score == 1] == named
