@@ -29,6 +29,10 @@ RELATIVE = re.compile(r"\b(?:where|whose|which|that|who|when)\b", re.I)  # a new
 EXCLUDED_JUST_BEFORE = re.compile(rf"(?:{EXCLUDE.pattern})\s*$", re.I)  # "except where price is 100 or more"
 NOT = re.compile(r"\b(?:not|non|isn't|aren't|wasn't|weren't|never)\s*-?\s*(?:\w+\s+){0,4}$", re.I)
 YEAR = re.compile(r"^(?:1[5-9]|20|21)\d\d$")
+# a unit spelt out, as column names shorten it: "over 250 seconds" is of duration_s
+SPELT_UNITS = {"second": ("s", "sec", "secs"), "minute": ("min", "mins"), "hour": ("h", "hr", "hrs"),
+               "kilometre": ("km",), "kilometer": ("km",), "kilogram": ("kg",), "metre": ("m",), "meter": ("m",),
+               "mile": ("mi", "miles"), "pound": ("lb", "lbs"), "gram": ("g",)}  # fmt: skip
 UNIT_AFTER = re.compile(r"^\s*\u00b0?\s*([A-Za-z%€$£]+)")  # "27 °C" says c, as mean_temp_c does
 CLAUSE_END = re.compile(
     r"[.;?!]|:\s|,\s*(?:and|but|then)?\s*(?=\w)|\b(?:and|but)\s+(?=(?:only|exclud|without|except))", re.I
@@ -135,7 +139,8 @@ def _subject(
     rest = text[end : _clause_end(text, end)]
     if unit:  # "more than 50 TWh from nuclear": of the columns in TWh, the one the clause names
         said_after = {m.column for m in mentions(rest, numbers)}
-        carrying = [n for n in numbers if unit.group(1).lower() in split_name(n)]
+        written = {unit.group(1).lower(), *SPELT_UNITS.get(unit.group(1).lower().removesuffix("s"), ())}
+        carrying = [n for n in numbers if written & set(split_name(n))]
         candidates += [(n, start, end + unit.end()) for n in sorted(carrying, key=lambda n: n not in said_after)]
     candidates += [(m.column, start, end) for m in mentions(text[start:end], numbers)[:1]]  # "90 degrees or more"
     candidates += [

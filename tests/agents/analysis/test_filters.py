@@ -130,3 +130,13 @@ def test_a_state_code_that_is_also_a_word_is_named_only_in_capitals(text, named)
 def test_a_month_of_a_year_bounds_the_tables_date(text, condition):
     found = number_filters(text, ["ibm"], ranges={"ibm": (1, 200)}, times=["month"], dates=["month"])
     assert [f.condition for f in found] == [condition]
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [("the eruptions lasting over 250 seconds", "duration_s"), ("trips under 3 hours", "trip_h")],
+)
+def test_a_unit_spelt_out_bounds_the_column_its_short_form_names(text, column):
+    ranges = {"waiting_min": (50.0, 200.0), "duration_s": (60.0, 300.0), "trip_h": (0.5, 9.0)}
+    [found] = number_filters(text, list(ranges), ranges=ranges)
+    assert found.condition["column"] == column
