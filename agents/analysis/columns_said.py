@@ -224,7 +224,12 @@ def _named_apart_from_statistics(text: str, found: list[Mention], schema: Schema
 
 
 def _names_the_table(text: str, mention: Mention, schema: Schema) -> bool:
-    """ "Analyse the baskets CSV data": words that name the table, not a column (basket_value)."""
+    """ "Analyse the baskets CSV data", "the number of charging sessions" (of ev_charging): words that name
+    the table or its rows counted, not a column (basket_value, charge_hours)."""
     said = {stem(w) for w in re.findall(r"[A-Za-z]+", text[mention.start : mention.end])}
     of_the_table = said <= {stem(w) for w in split_name(schema.table)}
-    return mention.score < 1 and of_the_table and bool(TABLE_WORDS.match(text[mention.end :]))
+    named = bool(TABLE_WORDS.match(text[mention.end :])) or bool(COUNTED_BEFORE.search(text[: mention.start]))
+    return mention.score < 1 and of_the_table and named
+
+
+COUNTED_BEFORE = re.compile(r"\b(?:how many|number of|count of|most|fewest|fewer|more)\s+$", re.I)

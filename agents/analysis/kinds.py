@@ -74,7 +74,8 @@ def _trend(request: Request, measure: str | None) -> Call:
 
 def _share(request: Request, measure: str | None) -> Call:
     weight = {"weight": request.weight} if request.weight else {}
-    return "stats.share", {"table": request.table, "column": request.group, **weight, **rows(request)}
+    body = {"table": request.table, "column": request.group, **weight}
+    return "stats.share", {**body, **_cycle(request), **rows(request)}
 
 
 def _growth(request: Request, measure: str | None) -> Call:
@@ -213,8 +214,7 @@ KINDS: dict[str, Kind] = {
     "share": Kind(
         ("group",),
         lambda r, statistic, measure: (
-            f"each {prose.spoken(r.group)}'s share of "
-            + (f"the total {prose.spoken(r.weight)}" if r.weight else "the rows")
+            f"each {_group_said(r)}'s share of " + (f"the total {prose.spoken(r.weight)}" if r.weight else "the rows")
         ),
         _share,
         prose.share,

@@ -135,3 +135,9 @@ def test_a_cycle_of_a_column_that_is_no_date_is_refused_with_a_structured_error(
         "stats.significance", {"measure": "temp", "group_by": "station", "cycle": "season"}
     )
     assert refused["code"] == "VALIDATION_FAILED" and refused["details"]["invalid"]["group_by"] == "station"
+
+
+def test_a_date_read_as_its_month_shares_the_rows_out_by_calendar_month():
+    shares = stats_on("w", SEASONAL + "\n")("stats.share", {"column": "day", "cycle": "month_of_year"})
+    assert shares["column"] == "month of day" and len(shares["categories"]) == 12
+    assert {c["value"] for c in shares["categories"]} >= {"January", "December"}

@@ -12,7 +12,14 @@ from typing import Any
 import pandas as pd
 
 from agents.operations.stats import charts, engine, in_engine, in_engine_time, timeline
-from agents.operations.stats.frame import EngineTable, engine_table, load_frame, require_number
+from agents.operations.stats.frame import (
+    EngineTable,
+    engine_table,
+    grouping,
+    load_frame,
+    require_number,
+    role_frame,
+)
 from agents.sap import Call
 from protocol.errors import ProtocolError
 
@@ -250,8 +257,11 @@ def trend(call: Call, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
-    column, weight = params["column"], params.get("weight")
-    frame = _frame(call, params, [column, *([weight] if weight else [])], [weight] if weight else [])
+    frame = role_frame(
+        call.context.session_id, params, {"column": params["column"], "weight": params.get("weight")}, ("weight",),
+        cycled=("column",),
+    )  # fmt: skip
+    column, weight = grouping(params, params["column"]), params.get("weight")
     result = engine.share(frame, column, weight=weight)
     bars = [{"category": str(c["value"]), "percent": c["percent"]} for c in result["categories"]]
     of = f"the total {charts.label(weight)}" if weight else "the rows"

@@ -180,7 +180,7 @@ OPERATIONS = (
         "Each category's count and percentage of the rows (or of a measure's total, with weight), most common "
         "first. Comes with a bar chart (Vega-Lite).",
         handlers.share,
-        {"table": TABLE, "column": COLUMN, "weight": OPTIONAL_COLUMN, "filters": FILTERS},
+        {"table": TABLE, "column": COLUMN, "weight": OPTIONAL_COLUMN, "cycle": CYCLE, "filters": FILTERS},
         {"table": "sales", "column": "region"},
         {
             "table": "sales",

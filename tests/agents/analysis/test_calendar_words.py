@@ -52,3 +52,23 @@ def test_a_forecast_fitted_on_the_years_said_reaches_a_year_the_table_has_begun(
     assert (request.kind, request.to) == ("forecast", "2018")
     assert request.filters == [{"and": [{"column": "month", "op": ">=", "value": "2015-01-01"},
                                         {"column": "month", "op": "<=", "value": "2017-12-31"}]}]  # fmt: skip
+
+
+CHARGING = Schema("ev_charging", [
+    {"name": "session_id", "type": "number", "distinct": 3395, "role": "identifier"},
+    {"name": "date", "type": "date", "distinct": 300, "min": "2014-11-18", "max": "2015-10-30"},
+    {"name": "platform", "type": "string", "distinct": 3, "values": ["android", "ios", "web"]},
+    {"name": "charge_hours", "type": "number", "distinct": 900, "min": 0, "max": 50},
+], 3395)  # fmt: skip
+
+
+def test_the_tables_own_words_before_a_counted_noun_count_its_rows_per_period():
+    request = read_question("Was the number of charging sessions per month growing or shrinking?", CHARGING)
+    assert (request.kind, request.statistic, request.measures, request.period) == (
+        "trend", "count", ["session_id"], "month"
+    )  # fmt: skip
+
+
+def test_the_calendar_month_with_the_most_rows_is_each_months_share_of_them():
+    request = read_question("which calendar month had the most charging sessions", CHARGING)
+    assert (request.kind, request.group, request.cycle) == ("share", "date", "month_of_year")
