@@ -101,7 +101,8 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
             request.period = "year"  # "each fund's average price in 2014 and in 2022": each year's mean
         request.change = "absolute" if ABSOLUTE.search(text) else "percent"
         flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
-        if request.period != "auto" and flows and statistic_of(text, besides=("count",)) is None:
+        said = statistic_of(text, besides=("count",))  # "Total units sold": the total, though total_volume took it
+        if request.period != "auto" and flows and (said is None or said[0] == "sum"):
             request.statistic = "sum"  # "January's revenue", "pizzas sold each month": the month's total
     elif request.kind == "share":
         # "which manufacturer": a text column named in full groups the shares, of however many values

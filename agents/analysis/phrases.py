@@ -331,7 +331,7 @@ MONTH_NAMED = re.compile(
 # A measure that counts what happened in a span (revenue, units sold, riders): a month of such rows is
 # their total ("January's revenue"), where a level (a price, a temperature) is their mean.
 FLOW_NAME = re.compile(
-    r"(?:^|[\s_(])(?:revenue|sales?|sold|units|orders|riders|rides|trips|visit(?:s|ors)|passengers|"
+    r"(?:^|[\s_(])(?:revenue|sales?|sold|units|volumes?|orders|riders|rides|trips|visit(?:s|ors)|passengers|"
     r"spend(?:ing)?|takings|turnover|bookings|deliveries|crimes|cases|deaths|births|arrivals|counts?)(?:$|[\s_)])",
     re.I,
 )

@@ -72,3 +72,13 @@ def test_the_tables_own_words_before_a_counted_noun_count_its_rows_per_period():
 def test_the_calendar_month_with_the_most_rows_is_each_months_share_of_them():
     request = read_question("which calendar month had the most charging sessions", CHARGING)
     assert (request.kind, request.group, request.cycle) == ("share", "date", "month_of_year")
+
+
+def test_a_volume_said_as_a_total_per_year_is_each_years_sum():
+    sold = Schema("sold", [
+        {"name": "month", "type": "date", "distinct": 36, "min": "2015-01-01", "max": "2017-12-01"},
+        {"name": "region", "type": "string", "distinct": 8, "values": ["East", "North", "South", "West"]},
+        {"name": "total_volume", "type": "number", "distinct": 280, "min": 1e5, "max": 9e7},
+    ], 288)  # fmt: skip
+    request = read_question("Total units sold per year across the regions: up or down?", sold)
+    assert (request.kind, request.statistic, request.period) == ("trend", "sum", "year")
