@@ -283,9 +283,11 @@ def _ranks_the_next(text: str, mention: Mention, found: list[Mention]) -> bool:
     said = text[mention.start : mention.end].lower()
     adjective = next((w for w in split_name(mention.column) if _superlative_of(said, w)), None)
     between = [re.findall(r"\w+", text[mention.end : m.start].lower()) for m in found if m.start >= mention.end]
-    return adjective is not None and any(len(words) <= 3 and set(words) <= RANKED_BY for words in between)
+    ranks_a_part = bool(RANKED_PART.match(text[mention.end :]))  # "the largest share": of large_hass, no word
+    return adjective is not None and (ranks_a_part or any(len(w) <= 3 and set(w) <= RANKED_BY for w in between))
 
 
+RANKED_PART = re.compile(r"\s+(?:share|proportion|percentage|part|fraction|slice|portion)s?\b", re.I)
 # the words between a superlative and the measure it ranks: "the highest mean daily rides"
 RANKED_BY = {"mean", "average", "avg", "median", "total", "typical", "daily", "weekly", "monthly", "yearly", "annual",
              "hourly", "number", "of", "the"}  # fmt: skip

@@ -274,3 +274,8 @@ def test_two_numbers_of_a_name_said_as_a_range_name_it(text, column):
 def test_population_density_is_one_column_and_densely_says_it(text, named):
     found = mentions(text, ["population", "area_km2", "density_per_km2"])
     assert [m.column for m in found if m.score == 1] == named
+
+
+def test_a_superlative_before_a_share_ranks_the_share_and_names_no_column():
+    found = mentions("Which region has the largest share of all units sold?", ["region", "large_bags", "total_volume"])
+    assert "large_bags" not in [m.column for m in found]
