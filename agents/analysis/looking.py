@@ -235,7 +235,11 @@ def as_which_row(request: Request, schema: Schema, named: list[Mention], text: s
 
 def as_outliers(request: Request, schema: Schema, named: list[Mention], text: str) -> None:
     """ "Any unusual heights?": Tukey's fences on the measure, within each group when the words say so."""
-    within = request.group if request.group and WITHIN.search(text) else None
+    said_after = [m for m in named if m.column == request.group]
+    # "within each region", "for its class": the grouping said after the words; "in its flavor score" is none
+    within = next(
+        (request.group for w in WITHIN.finditer(text) for m in said_after if 0 <= m.start - w.end() <= 12), None
+    )
     request.kind, request.within, request.group, request.cycle = "outliers", within, None, None
     request.label = label_of(schema, named, besides=[*request.measures, *([within] if within else [])])
     if schema.names("date") and PERIOD_SAID.search(text):  # "the most anomalous month": named by its date

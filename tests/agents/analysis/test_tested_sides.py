@@ -1,7 +1,8 @@
 """A test between the groups a question names: the values it says are the sides (said in full, by either
 half of "Washed / Wet", or by a weekday's full name), a yes/no column beside a number groups it, and the
 test's own words count inside the span of the values; a name led by its unit (kwh_total) is what that
-unit measures (plain Python)."""
+unit measures, and outliers are within groups only where the grouping follows "in its", "for its" (plain
+Python)."""
 
 from agents.analysis.question import read_question
 from agents.analysis.schema import Schema
@@ -52,3 +53,10 @@ def test_a_yes_no_column_beside_a_number_groups_it_in_a_test():
 def test_a_name_led_by_its_unit_is_named_by_what_the_unit_measures():
     request = read_question("Is the energy delivered correlated with the distance?", FLEET)
     assert request.kind == "association" and {*request.measures, request.outcome} == {"kwh_total", "distance_miles"}
+
+
+def test_outliers_are_within_groups_only_where_the_grouping_follows_its_words():
+    pooled = read_question("Which lot is the biggest outlier in its cup score?", BEANS)
+    grouped = read_question("Which lot is unusual in its cup score for its method?", BEANS)
+    assert (pooled.kind, pooled.within) == ("outliers", None)
+    assert (grouped.kind, grouped.within) == ("outliers", "method")
