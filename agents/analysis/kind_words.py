@@ -47,6 +47,7 @@ OWN_WORDS = {
     "growth": (modelled.FIRST_TO_LAST,),  # "first month to last, in percent": the growth's own ends
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
 PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
+INDEPENDENT_OF = re.compile(r"\bindependen\w* (?:of|from)\b", re.I)  # a test of independence, asked by name
 CROSS_TABBED = re.compile(r"\bcross-?tab\w*|\bcontingency table", re.I)  # a cross-tab asked by name
 SIGNED = re.compile(r"\b(?:positive|negative)\w*", re.I)
 APART = re.compile(r"\bapart\b|\bseparat\w*|\bdistinguish\w*", re.I)
@@ -114,8 +115,10 @@ def asked_of(
     if looking.COMBINATION.search(text) and (looking.ranks(text) or request.kind == "compare"):
         return "two_factor"
     signed = SIGNED.search(text) and request.kind == "association"  # "positively or negatively": a correlation
-    if CROSS_TABBED.search(text) or (
-        looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences")
+    if (
+        CROSS_TABBED.search(text)
+        or INDEPENDENT_OF.search(text)
+        or (looking.RELATED.search(text) and request.kind in ("association", "compare", "share", "rank_differences"))
     ):
         return None if signed else "crosstab"
     return ranked_kind(request, text, said)

@@ -324,6 +324,8 @@ COMBINATION = re.compile(
     r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\bpairings?\b|\btogether\b|\binteract\w*|\bmix of\b"
     r"|\bcross(?:ed)? with\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
+    # "which region and season (Dec-Feb winter, ...) had the lowest": the names may be blanked out
+    r"|\bwhich\s+(?:\w+\s+)?(?:and|&)\s+(?:\w+)?(?:\s*\([^)]{0,60}\))?\s+(?:had|has|have|was|were|got|saw|showed?)\b"
     r"|(?<!month)(?<!year)(?<!week)(?<!day)(?<!quarter)-by-"  # "the school-by-grade groups", not "month-by-month"
     r"|\w\s*-and-\s*(?:\w+\s+){0,2}?(?:groups?|combinations?|cells?|subgroups?|categor\w*)\b"  # "age-and-sex groups"
     r"|\b(?:by|across|per|for each|broken down by|split by)\s+(?:[\w-]+\s+){0,3}?(?:and|&)\s",  # "by sex and thal"
@@ -371,14 +373,17 @@ def as_crosstab(request: Request, schema: Schema, named: list[Mention], text: st
         [],
         None,
     )
-    request.filters = [f for f in request.filters if f.get("column") not in categories[:2]]
+    # "leaving out 'Other'": a value left out stays out; values that only named the columns go
+    request.filters = [f for f in request.filters if f.get("column") not in categories[:2] or f.get("op") == "!="]
     request.missing = []
     return True
 
 
 def as_two_factor(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
-    """ "Which combination of cut and colour fetches the highest price?": the measure over every pair."""
-    categories = categories_named(request, schema, named)
+    """ "Which combination of cut and colour fetches the highest price?": the measure over every pair; a
+    grouping held at one value ("for conventional avocados") is no factor."""
+    held = {f.get("column") for f in request.filters if f.get("op") == "="}
+    categories = [c for c in categories_named(request, schema, named) if c not in held]
     if len(categories) >= 2:
         request.measures = [m for m in request.measures if m not in categories[:2]]
     else:

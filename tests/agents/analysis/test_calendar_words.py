@@ -82,3 +82,15 @@ def test_a_volume_said_as_a_total_per_year_is_each_years_sum():
     ], 288)  # fmt: skip
     request = read_question("Total units sold per year across the regions: up or down?", sold)
     assert (request.kind, request.statistic, request.period) == ("trend", "sum", "year")
+
+
+def test_which_group_and_season_had_the_lowest_is_a_two_factor_over_the_dates_season():
+    prices = Schema("prices", [
+        {"name": "month", "type": "date", "distinct": 39, "min": "2015-01-01", "max": "2018-03-01"},
+        {"name": "region", "type": "string", "distinct": 4, "values": ["East", "North", "South", "West"]},
+        {"name": "kind", "type": "string", "distinct": 2, "values": ["conventional", "organic"]},
+        {"name": "price", "type": "number", "distinct": 600, "min": 0.5, "max": 2.5},
+    ], 312)  # fmt: skip
+    request = read_question("For organic ones, which region and season had the lowest mean price?", prices)
+    assert (request.kind, request.group, request.cycle, request.second) == ("two_factor", "month", "season", "region")
+    assert request.filters == [{"column": "kind", "op": "=", "value": "organic"}]

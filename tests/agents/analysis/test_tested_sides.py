@@ -1,8 +1,8 @@
 """A test between the groups a question names: the values it says are the sides (said in full, by either
 half of "Washed / Wet", or by a weekday's full name), a yes/no column beside a number groups it, and the
 test's own words count inside the span of the values; a name led by its unit (kwh_total) is what that
-unit measures, and outliers are within groups only where the grouping follows "in its", "for its" (plain
-Python)."""
+unit measures; outliers are within groups only where the grouping follows "in its", "for its"; and
+independence asked by name is a cross-tab that keeps a value left out (plain Python)."""
 
 from agents.analysis.question import read_question
 from agents.analysis.schema import Schema
@@ -60,3 +60,9 @@ def test_outliers_are_within_groups_only_where_the_grouping_follows_its_words():
     grouped = read_question("Which lot is unusual in its cup score for its method?", BEANS)
     assert (pooled.kind, pooled.within) == ("outliers", None)
     assert (grouped.kind, grouped.within) == ("outliers", "method")
+
+
+def test_independence_asked_by_name_is_a_cross_tab_and_a_value_left_out_stays_out():
+    request = read_question("Leaving out 'Semi-washed', is the method independent of the site?", BEANS)
+    assert (request.kind, {request.group, request.second}) == ("crosstab", {"method", "site"})
+    assert request.filters == [{"column": "method", "op": "!=", "value": "Semi-washed"}]
