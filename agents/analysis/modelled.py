@@ -13,6 +13,7 @@ from agents.analysis.periods import period_of
 from agents.analysis.phrases import FLOW_NAME, RATE_NAME
 from agents.analysis.request import Request
 from agents.analysis.schema import Schema
+from agents.analysis.statistic_phrases import statistic_of
 from agents.analysis.words import Mention, split_name
 
 FORECAST = re.compile(
@@ -122,9 +123,12 @@ def as_forecast(request: Request, text: str, schema: Schema, named: list[Mention
         request.filters += _window(text, schema, time, target)
     request.measures = _measure(request, schema, named, besides={time})
     request.outcome = None
+    flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
     if request.statistic == "count" and request.measures:  # "how many people would it have employed"
-        flows = FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
         request.statistic = "sum" if flows else "mean"
+    said = statistic_of(text, besides=("count",))  # "what total volume per year": total_volume took "total"
+    if flows and said is not None and said[0] == "sum":
+        request.statistic = "sum"
     request.missing = [] if request.measures else ["measure"]
     return True
 

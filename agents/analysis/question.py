@@ -61,6 +61,9 @@ from agents.analysis.words import Mention, blanked, split_name
 OVER_TIME = re.compile(r"\b(?:per|over|across|through(?:out)?)\s+(?:the\s+|all\s+the\s+|each\s+)?$", re.I)
 
 
+PER_DAY = re.compile(r"\b(?:per|a|each|every) day\b", re.I)
+
+
 def kind_of(
     text: str,
     schema: Schema,
@@ -207,6 +210,8 @@ def read_question(text: str, schema: Schema) -> Request:
     in_full = len({m.column for m in free if m.score == 1} & set(plain))
     implied = int(schema.sole_measure is not None)
     over_time = any(m.column in schema.times and OVER_TIME.search(text[: m.start]) for m in free)
+    if schema.daily:  # "births per day" of a table of days: each row's own count, no course over time
+        unnamed = PER_DAY.sub(lambda m: " " * len(m.group()), unnamed)
     request.kind = kind_of(
         unnamed, schema, len(plain) or implied, len(free), filtered, in_full=in_full, over_time=over_time
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 from agents.analysis.words import split_name
@@ -113,6 +114,20 @@ class Schema:
     def _unique(self) -> int:
         """A text column with a value for every row names the rows (students, states): it groups nothing."""
         return self.rows - 1 if self.rows > 2 else MAX_GROUPS
+
+    @property
+    def daily(self) -> bool:
+        """One row a day: a date column whose values are (nearly) every day between its first and last."""
+        for c in self.columns:
+            if c["type"] != "date" or not c.get("min") or not c.get("max"):
+                continue
+            try:
+                span = (date.fromisoformat(str(c["max"])[:10]) - date.fromisoformat(str(c["min"])[:10])).days + 1
+            except ValueError:
+                continue
+            if (c.get("distinct") or 0) >= 0.9 * max(self.rows, 1) and 0.9 * span <= (c.get("distinct") or 0) <= span:
+                return True
+        return False
 
     @property
     def times(self) -> list[str]:

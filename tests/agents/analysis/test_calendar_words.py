@@ -94,3 +94,22 @@ def test_which_group_and_season_had_the_lowest_is_a_two_factor_over_the_dates_se
     request = read_question("For organic ones, which region and season had the lowest mean price?", prices)
     assert (request.kind, request.group, request.cycle, request.second) == ("two_factor", "month", "season", "region")
     assert request.filters == [{"column": "kind", "op": "=", "value": "organic"}]
+
+
+def test_a_count_per_day_of_a_table_of_days_is_each_days_own_no_course():
+    births = Schema("births", [
+        {"name": "date", "type": "date", "distinct": 3652, "min": "1994-01-01", "max": "2003-12-31"},
+        {"name": "births", "type": "number", "distinct": 3000, "min": 6000, "max": 15000},
+    ], 3652)  # fmt: skip
+    assert births.daily
+    assert read_question("What's the median number of births per day?", births).kind == "statistic"
+    assert read_question("How did the mean births per year change?", births).kind == "trend"
+
+
+def test_a_forecast_of_a_total_volume_per_year_is_of_each_years_sum():
+    sold = Schema("sold", [
+        {"name": "month", "type": "date", "distinct": 36, "min": "2015-01-01", "max": "2017-12-01"},
+        {"name": "total_volume", "type": "number", "distinct": 280, "min": 1e5, "max": 9e7},
+    ], 36)  # fmt: skip
+    request = read_question("What total volume per year would a straight-line trend give for 2019?", sold)
+    assert (request.kind, request.statistic) == ("forecast", "sum")
