@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.operations.stats.frame import grouping
-from agents.operations.stats.timeline import SEASONS
+from agents.operations.stats.timeline import SEASONS, grouping
 
 LIKE_WILDCARDS = {"%": ".*", "_": "."}
 COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -23,7 +22,11 @@ YES_NO = {"yes": 1, "true": 1, "1": 1, "y": 1, "no": 0, "false": 0, "0": 0, "n":
 
 
 PANDAS_PERIODS = {"year": "Y", "quarter": "Q", "month": "M", "week": "W", "day": "D"}  # as stats.* bucket them
-FLOATS = "pd.set_option('display.float_format', lambda v: f'{v:.10g}')  # 411041792, not 4.110418e+08"
+# 411041792 and 0.00008007, never 4.110418e+08 or 8.007e-05 (a person, and the evaluation, read them as written)
+FLOATS = (
+    "pd.set_option('display.float_format', "
+    "lambda v: f'{v:.10g}' if 'e' not in f'{v:.10g}' else f'{v:.15f}'.rstrip('0').rstrip('.'))"
+)
 
 
 def reading(file: dict[str, Any]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 
 from agents.analysis import looks, model_words, prose, verdicts
 from agents.analysis.request import Request
-from agents.operations.stats.frame import grouping
+from agents.operations.stats.timeline import grouping
 
 Call = tuple[str, dict[str, Any]]
 

@@ -138,10 +138,10 @@ def role_frame(
     """The rows a call reads: the column each role names (each its own: a measure is never its own group),
     over the call's filters; the roles in ``numbers`` must name number columns. With the call's ``cycle``,
     the date column of each role in ``cycled`` is also read as its place in the cycle, under
-    ``grouping(params, column)`` (so "each season's warming" may read one date as time and as season)."""
+    ``timeline.grouping(params, column)`` (so "each season's warming" may read one date as time and as season)."""
     cycle = params.get("cycle")
     named = {role: column for role, column in roles.items() if column}
-    keys = {role: grouping(params, column) if role in cycled else column for role, column in named.items()}
+    keys = {role: timeline.grouping(params, column) if role in cycled else column for role, column in named.items()}
     if len(set(keys.values())) < len(keys):
         raise ProtocolError("VALIDATION_FAILED", "each role needs a column of its own", details={"invalid": named})
     frame = load_frame(session_id, params["table"], list(dict.fromkeys(named.values())), params.get("filters"))
@@ -154,12 +154,6 @@ def role_frame(
     return frame
 
 
-def grouping(params: dict[str, Any], column: str) -> str:
-    """The name a grouping column goes by in the call's frame: "season of date" when read as a cycle."""
-    cycle = params.get("cycle")
-    return f"{timeline.CYCLE_WORDS[cycle]} of {column}" if cycle else column
-
-
 def read_as_cycle(frame: pd.DataFrame, params: dict[str, Any], column: str, role: str) -> str:
     """Adds the date ``column``'s place in the call's cycle to ``frame``, and says the name it goes by."""
     if frame.attrs["types"].get(column) != "date":
@@ -169,5 +163,5 @@ def read_as_cycle(frame: pd.DataFrame, params: dict[str, Any], column: str, role
             details={"invalid": {role: column, "cycle": params["cycle"]}},
             suggestion=["leave cycle out, or name a date column"],
         )
-    frame[grouping(params, column)] = timeline.seasonal(frame[column], params["cycle"])
-    return grouping(params, column)
+    frame[timeline.grouping(params, column)] = timeline.seasonal(frame[column], params["cycle"])
+    return timeline.grouping(params, column)

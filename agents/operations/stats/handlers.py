@@ -15,7 +15,6 @@ from agents.operations.stats import charts, engine, in_engine, in_engine_time, t
 from agents.operations.stats.frame import (
     EngineTable,
     engine_table,
-    grouping,
     load_frame,
     require_number,
     role_frame,
@@ -261,7 +260,7 @@ def share(call: Call, params: dict[str, Any]) -> dict[str, Any]:
         call.context.session_id, params, {"column": params["column"], "weight": params.get("weight")}, ("weight",),
         cycled=("column",),
     )  # fmt: skip
-    column, weight = grouping(params, params["column"]), params.get("weight")
+    column, weight = timeline.grouping(params, params["column"]), params.get("weight")
     result = engine.share(frame, column, weight=weight)
     bars = [{"category": str(c["value"]), "percent": c["percent"]} for c in result["categories"]]
     of = f"the total {charts.label(weight)}" if weight else "the rows"

@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, crossed
-from agents.operations.stats.frame import grouping, role_frame
+from agents.operations.stats.frame import role_frame
 from agents.operations.stats.significance import paired
 from agents.operations.stats.significance import significance as tested
+from agents.operations.stats.timeline import grouping
 from agents.sap import Call
 from protocol.errors import ProtocolError
 

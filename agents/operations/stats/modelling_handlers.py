@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, modelling
-from agents.operations.stats.frame import grouping, read_as_cycle, role_frame
+from agents.operations.stats.frame import read_as_cycle, role_frame
+from agents.operations.stats.timeline import grouping
 from agents.sap import Call
 from protocol.errors import ProtocolError
 

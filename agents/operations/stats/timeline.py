@@ -34,6 +34,12 @@ SEASONS = {12: "winter", 1: "winter", 2: "winter", 3: "spring", 4: "spring", 5: 
            7: "summer", 8: "summer", 9: "autumn", 10: "autumn", 11: "autumn"}  # fmt: skip
 
 
+def grouping(params: dict[str, Any], column: str) -> str:
+    """The name a grouping column goes by in a call's frame: "season of date" when read as a cycle."""
+    cycle = params.get("cycle")
+    return f"{CYCLE_WORDS[cycle]} of {column}" if cycle else column
+
+
 def seasonal(moments: pd.Series, cycle: str) -> pd.Series:
     """The month of the year ("Mar"), the weekday ("Mon"), the quarter ("Q2") or the season ("winter")
     of each date."""

@@ -7,7 +7,7 @@ import sys
 import pandas as pd
 import pytest
 
-from agents.analysis.code import mask, reproduction
+from agents.analysis.code import FLOATS, mask, reproduction
 
 ROWS = pd.DataFrame(
     {
@@ -80,3 +80,11 @@ def test_the_code_of_a_test_between_seasons_reads_the_date_as_its_season(tmp_pat
     ran = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True)
     assert ran.returncode == 0, ran.stderr[-800:]
     assert "season of day" in ran.stdout and "winter" in ran.stdout and "F_onewayResult" in ran.stdout
+
+
+def test_the_code_prints_small_and_large_figures_as_a_person_writes_them():
+    namespace = {"pd": pd}
+    with pd.option_context("display.float_format", None):
+        exec(FLOATS, namespace)
+        printed = str(pd.Series([8.007064384e-05, 411041792.0]))
+    assert "0.00008007064384" in printed and "411041792" in printed and "e-" not in printed
