@@ -78,7 +78,7 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         request.time = named_times[0] if named_times else (schema.times[0] if schema.times else None)
         request.measures = [m for m in request.measures if m != request.time]
         keys = [c["name"] for c in schema.columns if c.get("role") == "identifier" and c["type"] == "number"]
-        if not request.measures and request.statistic == "count" and keys:
+        if request.kind == "trend" and not request.measures and request.statistic == "count" and keys:
             request.measures = keys[:1]  # "the number of sessions per month": the rows counted by their key
         request.filters = periods_spanned(request.filters, request.time)
         if request.kind == "growth":
