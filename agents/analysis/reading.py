@@ -24,6 +24,7 @@ from typing import Any
 from agents.analysis import phrases
 from agents.analysis.columns_said import without_designations
 from agents.analysis.filters import MONTH
+from agents.analysis.groupings import CYCLE_GROUPING
 from agents.analysis.kind_words import OWN_WORDS
 from agents.analysis.kinds import KINDS
 from agents.analysis.measured_when import MOMENT_NAMED, moments_said
@@ -130,6 +131,8 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         taken += [m.span() for m in phrases.MONTH_NAMED.finditer(text)]  # the months the course runs over
     if request.cycle == "season":  # "(winter = Dec-Feb, ...)": the seasons compared and their months
         taken += [m.span() for m in SEASON_NAMED.finditer(text)]
+    if request.cycle:  # "between the seasons", "which calendar month": the cycle's own words
+        taken += [m.span() for m in CYCLE_GROUPING.finditer(text)]
     name_words = {stem(w) for column in used for w in split_name(column)}  # "per 1000" of crimes_per_1000
     left = [
         m

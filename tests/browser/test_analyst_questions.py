@@ -146,6 +146,24 @@ def expected_significance(rows):
     return question, ["Yes, the difference is statistically significant"], [f"{fig(gap)} apart", "Welch's t-test"]
 
 
+def expected_significance_by_season(rows):
+    seasons = {5: "spring", 6: "summer", 7: "summer", 8: "summer", 9: "autumn"}
+    ozone: dict[str, list[float]] = {}
+    for row in rows:
+        ozone.setdefault(seasons[int(row["date"][5:7])], []).append(row["ozone"])
+    assert scipy_stats.f_oneway(*ozone.values()).pvalue < 0.05  # built so: summer's ozone is higher
+    question = "Does the ozone differ significantly between the seasons?"
+    said = ["one-way ANOVA", f"from {fig(statistics.fmean(ozone['summer']))} (summer)"]
+    return (
+        question,
+        ["Yes, the differences between the groups are statistically significant"],
+        said,
+        [],
+        [],
+        ["season of date"],
+    )
+
+
 def expected_top(rows):
     totals = {shop: sum(values) for shop, values in by(rows, "shop", "sales").items()}
     top = sorted(totals, key=totals.get, reverse=True)[:3]
@@ -261,6 +279,7 @@ TABLES = {  # the kinds asked of another table than the retail one: its name in 
     "which_row_named": ("periodic table", element_rows),
     "which_row_table_named": ("elements", element_rows),  # the file's name says a column's: "element"
     "outliers": ("air quality", air_quality_rows),
+    "significance_by_season": ("air quality", air_quality_rows),
     "two_factor": ("looms", loom_rows),
     "rate": ("poultry trial", chick_rows),
     "rate_table_named": ("chick weights", chick_rows),  # the file's name says a column's: "chick"
@@ -277,6 +296,7 @@ KINDS = {
     "statistic": expected_statistic,
     "filter": expected_filter,
     "significance": expected_significance,
+    "significance_by_season": expected_significance_by_season,
     "top": expected_top,
     "distribution": expected_distribution,
     "missing": expected_missing,

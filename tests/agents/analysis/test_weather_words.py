@@ -94,3 +94,9 @@ def test_a_season_accounted_for_is_the_dates_season_held_as_a_control():
     request = read_question("Once you account for the season, is precipitation still linked to discharge?", STATION)
     assert (request.kind, request.controls, request.cycle) == ("adjusted", ["date"], "season")
     assert "after accounting for season of date" in read_back("", STATION, request).line
+
+
+def test_the_cycles_own_words_are_the_readings_not_words_read_past():
+    question = "Is the gap in discharge between the seasons statistically significant?"
+    request = read_question(question, STATION)
+    assert not any("seasons" in doubt.words for doubt in read_back(question, STATION, request).doubts)
