@@ -259,6 +259,8 @@ MONTH_OF_A_YEAR = re.compile(
     r"\s+((?:1[5-9]|20)\d\d)\b",
     re.I,
 )
+MONTHS_OF_A_YEAR = re.compile(rf"\b(?:from |between )?{MONTH}\s*(?:-|\u2013|to|through|until|and)\s*{MONTH}"
+                              r",?\s+((?:1[5-9]|20)\d\d)\b", re.I)  # fmt: skip
 MONTH_YEAR_OPS = {"since": ">=", "from": ">=", "starting": ">=", "after": ">", "before": "<", "until": "<=",
                   "till": "<=", "through": "<=", "by": "<=", "up": "<=", "in": "=", "during": "="}  # fmt: skip
 
@@ -266,6 +268,16 @@ MONTH_YEAR_OPS = {"since": ">=", "from": ">=", "starting": ">=", "after": ">", "
 def _month_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Found]:
     """ "Since January 2017", "before March 2020": a month of a year, said of the table's one date column."""
     found = []
+    for match in MONTHS_OF_A_YEAR.finditer(text):  # "from January to September 2015": both months of that year
+        if len(columns.dates) != 1 or any(match.start() in span or match.start(3) in span for span in taken):
+            continue
+        year = int(match.group(3))
+        first, last = (MONTH_NAMES.index(match.group(i)[:3].lower()) + 1 for i in (1, 2))
+        if first < last:
+            span = (f"{year}-{first:02d}-01", f"{year}-{last:02d}-{calendar.monthrange(year, last)[1]:02d}")
+            condition = _condition(columns.dates[0], "between", span, excluded=excluded_at(text, match.start()))
+            found.append(Found(condition, match.start(), match.end(), columns.dates[0]))
+            taken = [*taken, range(match.start(), match.end())]
     for match in MONTH_OF_A_YEAR.finditer(text):
         if len(columns.dates) != 1 or any(match.start() in span or match.start(3) in span for span in taken):
             continue

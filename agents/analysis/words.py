@@ -117,6 +117,7 @@ PHRASED = {
     re.compile(r"\bJ ?& ?J\b"): "jnj",  # Johnson & Johnson's ticker
     re.compile(r"\bP&G\b"): "pg",
     re.compile(r"\bpopulation densit(?:y|ies)\b", re.I): "density",  # one column, not population and density
+    re.compile(r"\blast(?:ed|ing)\b", re.I): "duration",  # "the eruptions lasting over 250 s"; not "the last year"
     re.compile(r"\bS ?& ?P(?: ?500)?\b", re.I): "sp",  # the Standard & Poor's 500 index (sp500, sp_500)
     # "where the maker is from", "where they come from": their origin
     re.compile(r"\bwhere (?:the |a |an |its |their )?(?:\w+ )?(?:is|are|was|were|comes?|came) from\b", re.I): "origin",

@@ -140,3 +140,9 @@ def test_a_unit_spelt_out_bounds_the_column_its_short_form_names(text, column):
     ranges = {"waiting_min": (50.0, 200.0), "duration_s": (60.0, 300.0), "trip_h": (0.5, 9.0)}
     [found] = number_filters(text, list(ranges), ranges=ranges)
     assert found.condition["column"] == column
+
+
+def test_two_months_of_one_year_bound_the_date_from_the_first_day_to_the_last():
+    [found] = number_filters("From January to September 2015, was it growing?", ["kwh"], dates=["date"], times=["date"])
+    assert found.condition == {"and": [{"column": "date", "op": ">=", "value": "2015-01-01"},
+                                       {"column": "date", "op": "<=", "value": "2015-09-30"}]}  # fmt: skip

@@ -279,3 +279,9 @@ def test_population_density_is_one_column_and_densely_says_it(text, named):
 def test_a_superlative_before_a_share_ranks_the_share_and_names_no_column():
     found = mentions("Which region has the largest share of all units sold?", ["region", "large_bags", "total_volume"])
     assert "large_bags" not in [m.column for m in found]
+
+
+def test_lasting_says_a_duration_and_the_last_year_does_not():
+    columns = ["waiting_min", "duration_s"]
+    assert [m.column for m in mentions("the eruptions lasting over 250 seconds", columns)] == ["duration_s"]
+    assert "duration_s" not in [m.column for m in mentions("in the last year, the mean waiting time", columns)]
