@@ -208,7 +208,13 @@ def _rows_counted_unasked(text: str, request: Request, schema: Schema) -> bool:
     """ "The strongest month for wine sales": read as the month with the most rows, since no measure is
     named, while nothing asked for a count or a share and the table has a measure."""
     counted = request.kind == "share" and request.weight is None
-    return counted and bool(schema.measures) and phrases.rows_asked(text) != "said"
+    # "the most charging sessions": the rows by their key's name (session_id), counted
+    keys = {stem(word) for column in schema.rows_named_by for word in split_name(column)} - {"id"}
+    rows_named = any(stem(word) in keys for m in COUNTED_WORD.finditer(text) for word in m.groups() if word)
+    return counted and bool(schema.measures) and phrases.rows_asked(text) != "said" and not rows_named
+
+
+COUNTED_WORD = re.compile(r"\b(?:most|fewest|number of|how many)\s+(\w+)(?:\s+(\w+))?", re.I)
 
 
 # two calendar groupings asked together ("which year and season", "what month and weekday")
@@ -343,7 +349,10 @@ def _listed(items: Any) -> str:
 
 
 def _named(request: Request, part: str, named: dict[str, bool], schema: Schema) -> bool:
-    """Whether the question named the column in ``part`` (or the table leaves no other choice)."""
+    """Whether the question named the column in ``part`` (or the table leaves no other choice); a date
+    grouped by its cycle was named by the cycle's words ("which calendar month")."""
+    if part == "group" and request.cycle:
+        return True
     if part == "measure":
         columns = request.measures[:1]
         choices = schema.measures

@@ -4,6 +4,7 @@ change is told in (plain Python)."""
 
 from agents.analysis.periods import period_of
 from agents.analysis.question import read_question
+from agents.analysis.reading import read_back
 from agents.analysis.schema import Schema
 
 DAYS = Schema("deliveries", [
@@ -69,9 +70,11 @@ def test_the_tables_own_words_before_a_counted_noun_count_its_rows_per_period():
     )  # fmt: skip
 
 
-def test_the_calendar_month_with_the_most_rows_is_each_months_share_of_them():
-    request = read_question("which calendar month had the most charging sessions", CHARGING)
+def test_the_calendar_month_with_the_most_rows_is_each_months_share_of_them_and_asks_nothing():
+    question = "which calendar month had the most charging sessions"
+    request = read_question(question, CHARGING)
     assert (request.kind, request.group, request.cycle) == ("share", "date", "month_of_year")
+    assert read_back(question, CHARGING, request).guessed == []  # the cycle names the grouping, the key the rows
 
 
 def test_a_volume_said_as_a_total_per_year_is_each_years_sum():
