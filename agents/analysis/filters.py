@@ -265,19 +265,26 @@ MONTH_YEAR_OPS = {"since": ">=", "from": ">=", "starting": ">=", "after": ">", "
                   "till": "<=", "through": "<=", "by": "<=", "up": "<=", "in": "=", "during": "="}  # fmt: skip
 
 
-def _month_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Found]:
-    """ "Since January 2017", "before March 2020": a month of a year, said of the table's one date column."""
+def _months_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Found]:
+    """ "From January to September 2015": the table's one date column from the first month's first day
+    to the last month's last."""
     found = []
-    for match in MONTHS_OF_A_YEAR.finditer(text):  # "from January to September 2015": both months of that year
+    for match in MONTHS_OF_A_YEAR.finditer(text):
         if len(columns.dates) != 1 or any(match.start() in span or match.start(3) in span for span in taken):
             continue
         year = int(match.group(3))
-        first, last = (MONTH_NAMES.index(match.group(i)[:3].lower()) + 1 for i in (1, 2))
-        if first < last:
-            span = (f"{year}-{first:02d}-01", f"{year}-{last:02d}-{calendar.monthrange(year, last)[1]:02d}")
-            condition = _condition(columns.dates[0], "between", span, excluded=excluded_at(text, match.start()))
+        start, end = (MONTH_NAMES.index(match.group(i)[:3].lower()) + 1 for i in (1, 2))
+        if start < end:
+            days = (f"{year}-{start:02d}-01", f"{year}-{end:02d}-{calendar.monthrange(year, end)[1]:02d}")
+            condition = _condition(columns.dates[0], "between", days, excluded=excluded_at(text, match.start()))
             found.append(Found(condition, match.start(), match.end(), columns.dates[0]))
-            taken = [*taken, range(match.start(), match.end())]
+    return found
+
+
+def _month_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Found]:
+    """ "Since January 2017", "before March 2020": a month of a year, said of the table's one date column."""
+    found = _months_of_a_year(text, columns, taken)
+    taken = [*taken, *(range(f.start, f.end) for f in found)]
     for match in MONTH_OF_A_YEAR.finditer(text):
         if len(columns.dates) != 1 or any(match.start() in span or match.start(3) in span for span in taken):
             continue
