@@ -34,7 +34,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         group_named=any(m.column == request.group for m in every),
         measure_named=any(m.column in schema.measures and m.column not in schema.categories for m in every),
         absent=looking.absent_said(said, schema, every),
-        yes_no_side=any(c in yes_no_columns(schema) for c in [*request.measures, request.outcome] if c),
+        yes_no_side=_yes_no_beside_a_number(request, schema),
     )
     if asked == "significance":
         _as_test(request, schema, every, said)
@@ -58,6 +58,14 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         ranked = ranked_kind(request, text, said)  # "rank them by height and name the three shortest"
         if ranked:
             _as_ranked(request, ranked, text, said, schema, every)
+
+
+def _yes_no_beside_a_number(request: Request, schema: Schema) -> bool:
+    """An association of a yes/no column with a number ("do manager vehicles come from farther away"): a
+    test between the yes and the no; two yes/no columns ("is GVHD related to death") stay a cross-tab."""
+    sides = [c for c in [*request.measures, request.outcome] if c]
+    binary = yes_no_columns(schema)
+    return any(c in binary for c in sides) and any(c in schema.numbers and c not in binary for c in sides)
 
 
 def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schema, every: list[Mention]) -> None:

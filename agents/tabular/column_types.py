@@ -144,7 +144,10 @@ def _strays(texts: list[str], read: list[Any]) -> dict[str, int] | None:
     return dict(bad)
 
 
-UNIT_AFTER = re.compile(r"(?<=\d) ?[A-Za-z]{1,4}$")  # "1815 m", "12.5kg": one unit word after every number
+UNIT_AFTER = re.compile(r"(?<=\d)( ?)([A-Za-z]{1,3})$")  # "1815 m", "12.5kg": one unit word after every number
+# the units a value may carry; one letter only after a space ("20 s"), since "20s" and "5K" are no units
+UNITS_WRITTEN = {"m", "km", "cm", "mm", "kg", "g", "mg", "lb", "lbs", "oz", "ft", "mi", "s", "sec", "min", "h",
+                 "hr", "hrs", "kwh", "kw", "mw", "w", "l", "ml", "mph", "kmh", "kph", "ha"}  # fmt: skip
 
 
 def sign_of(texts: list[str]) -> str:
@@ -153,11 +156,16 @@ def sign_of(texts: list[str]) -> str:
     stripped = [t.strip() for t in texts]
     if stripped and all(t.endswith("%") for t in stripped):
         return "%"
-    units = {found.group() if (found := UNIT_AFTER.search(t)) else "" for t in stripped}
+    units = {found.group() if (found := UNIT_AFTER.search(t)) and _a_unit(found) else "" for t in stripped}
     if len(units) == 1 and "" not in units:
         return units.pop()
     currencies = {t[:1] for t in stripped}
     return currencies.pop() if len(currencies) == 1 and currencies <= set(CURRENCIES) else ""
+
+
+def _a_unit(found: re.Match[str]) -> bool:
+    spaced, word = found.groups()
+    return word.lower() in UNITS_WRITTEN and (bool(spaced) or len(word) > 1)
 
 
 def unsigned(text: str, sign: str) -> str:

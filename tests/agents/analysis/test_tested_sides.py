@@ -66,3 +66,12 @@ def test_independence_asked_by_name_is_a_cross_tab_and_a_value_left_out_stays_ou
     request = read_question("Leaving out 'Semi-washed', is the method independent of the site?", BEANS)
     assert (request.kind, {request.group, request.second}) == ("crosstab", {"method", "site"})
     assert request.filters == [{"column": "method", "op": "!=", "value": "Semi-washed"}]
+
+
+def test_two_yes_no_columns_related_stay_a_cross_tab():
+    request = read_question("Is being audited related to using a pool car? chi-square please", Schema("lots", [
+        {"name": "audited", "type": "boolean", "distinct": 2, "values": ["no", "yes"]},
+        {"name": "pool_car", "type": "boolean", "distinct": 2, "values": ["no", "yes"]},
+        {"name": "haul_km", "type": "number", "distinct": 150, "min": 1, "max": 900},
+    ], 200))  # fmt: skip
+    assert request.kind == "crosstab"

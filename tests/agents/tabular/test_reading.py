@@ -54,6 +54,11 @@ def test_values_written_with_their_unit_are_numbers_and_the_unit_is_said():
     assert "altitude's values carry a unit (m)" in " ".join(table.notes())
 
 
+def test_a_decade_or_a_label_ending_in_a_letter_is_no_unit():
+    table = read("person,age_group,race\n" + "".join(f"{i},{20 + 10 * (i % 4)}s,{5 + i % 2}K\n" for i in range(12)))
+    assert types(table) == {"person": "number", "age_group": "string", "race": "string"}
+
+
 def test_a_sign_on_some_values_only_keeps_the_column_text():
     table = read("x\n5%\n7\n9\n")
     assert types(table) == {"x": "string"}
