@@ -63,9 +63,12 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
 def _yes_no_beside_a_number(request: Request, schema: Schema) -> bool:
     """An association of a yes/no column with a number ("do manager vehicles come from farther away"): a
     test between the yes and the no; two yes/no columns ("is GVHD related to death") stay a cross-tab."""
-    sides = [c for c in [*request.measures, request.outcome] if c]
-    binary = yes_no_columns(schema)
+    sides, binary = _association_sides(request), yes_no_columns(schema)
     return any(c in binary for c in sides) and any(c in schema.numbers and c not in binary for c in sides)
+
+
+def _association_sides(request: Request) -> list[str]:
+    return [c for c in [*request.measures, request.outcome] if c]
 
 
 def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schema, every: list[Mention]) -> None:
@@ -85,7 +88,7 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     measured = _numbered(text, schema) or list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
     first, request.kind, request.missing = request.kind, "significance", []
     if first == "association":  # "do manager vehicles come from farther away": the yes/no side groups the other
-        paired = [c for c in [*request.measures, request.outcome] if c]
+        paired = _association_sides(request)
         request.group = next((c for c in paired if c in binary), request.group)
         request.measures, request.outcome = [c for c in paired if c not in binary], None
     if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):

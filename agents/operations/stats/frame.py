@@ -163,5 +163,6 @@ def read_as_cycle(frame: pd.DataFrame, params: dict[str, Any], column: str, role
             details={"invalid": {role: column, "cycle": params["cycle"]}},
             suggestion=["leave cycle out, or name a date column"],
         )
-    frame[timeline.grouping(params, column)] = timeline.seasonal(frame[column], params["cycle"])
-    return timeline.grouping(params, column)
+    name = timeline.grouping(params, column)
+    frame[name] = timeline.seasonal(frame[column], params["cycle"])
+    return name

@@ -73,9 +73,8 @@ def regress(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     roles = {"outcome": outcome, "variable": variable, **{f"controls[{i}]": c for i, c in enumerate(controls)}}
     frame = role_frame(call.context.session_id, params, roles, ("variable",), cycled=())
     if params.get("cycle"):  # "taking the season into account": each date control read as its season
-        dates = [c for c in controls if frame.attrs["types"][c] == "date"]
-        controls = [read_as_cycle(frame, params, c, "controls") if c in dates else c for c in controls]
-        fixed = [read_as_cycle(frame, params, c, "fixed_effects") if c in dates else c for c in fixed]
+        read = {c: read_as_cycle(frame, params, c, "controls") for c in controls if frame.attrs["types"][c] == "date"}
+        controls, fixed = [read.get(c, c) for c in controls], [read.get(c, c) for c in fixed]
     numeric = {name for name, kind in frame.attrs["types"].items() if kind == "number"} - set(fixed)
     try:
         result = modelling.regress(frame, outcome, variable, controls, numeric)
