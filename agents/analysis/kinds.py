@@ -257,7 +257,7 @@ KINDS: dict[str, Kind] = {
         ("measure",),
         lambda r, statistic, measure: (
             f"the {r.n} {prose.plural(prose.spoken(r.label), r.n)} with the "
-            f"{'highest' if r.direction == 'high' else 'lowest'} {(r.combine + ' ') if r.combine else ''}{measure}"
+            f"{'highest' if r.direction == 'high' else 'lowest'} {looks.combined(r, measure)}"
         ),
         _top,
         lambda r, result, text: looks.top(r, result),

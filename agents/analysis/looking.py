@@ -115,6 +115,7 @@ def ranks(text: str) -> bool:
     return any(p.search(text) for p in (HIGH, LOW, MOST, EXTREME, SUPERLATIVE, SUPERLATIVE_EST, PEAKED))
 
 
+COMBINED = ("mean", "median", "sum", "count", "min", "max")  # how a top list may combine a label's rows
 PLURAL = re.compile(r"[^su]s$", re.I)  # "sites", "years"; never "status" nor "class"
 
 
@@ -145,6 +146,26 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
     return choices[0] if choices else None
 
 
+def _group_combined(request: Request, text: str) -> str:
+    """How a ranked group's rows combine: as said ("the most energy in total"), else an amount's added
+    up ("which 3 stations delivered the most energy"), else the request's statistic (a count's a sum)."""
+    asked = statistic_of(text)
+    if asked and asked[0] in COMBINED:
+        return asked[0]
+    if not asked and request.measures and AMOUNT_NAME.search(request.measures[0]):
+        return "sum"
+    return request.statistic if request.statistic != "count" else "sum"
+
+
+def _repeated_identifiers(schema: Schema) -> list[str]:
+    """Numbered things many rows share (a charging station of its sessions): each number a group."""
+    return [
+        c["name"]
+        for c in schema.columns
+        if c.get("role") == "identifier" and 1 < (c.get("distinct") or 0) < 0.9 * schema.rows
+    ]
+
+
 def _rows_label(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
     """What names a top list's rows: ``label_of``, else the grouping of the most values ("the 3 longest
     javelin throws, who threw them": the athlete of each of two meetings' results)."""
@@ -163,11 +184,12 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     names = _rows_label(schema, [m for m in named if m.score == 1], besides=request.measures)
     # "which five countries", "who are the three heaviest"
     named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
-    # "the three best years", "rank the study sites": the groups or times said as the things ranked
+    # "the three best years", "rank the study sites", "which 3 stations" (a number each station's many
+    # rows share): the groups, times or repeated identifiers said as the things ranked
     listed = [
         m.column
         for m in named
-        if m.column in [*schema.times, *schema.categories]
+        if m.column in [*schema.times, *schema.categories, *_repeated_identifiers(schema)]
         and m.column not in request.measures
         and m.column not in kept
         and PLURAL.search(said[m.start : m.end])
@@ -175,13 +197,13 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     if listed and not kept_one:
         request.group, named_rows = listed[0], False
     if request.group and request.group not in request.measures and not kept_one and not named_rows:
-        request.label, request.combine = request.group, request.statistic if request.statistic != "count" else "sum"
+        request.label, request.combine = request.group, _group_combined(request, text)
     else:
         request.label = _rows_label(schema, named, besides=request.measures)
         asked = statistic_of(text)
         # "the 3 slowest subjects on average": each one's rows combined
         if asked and distinct_of(schema, request.label) < 0.9 * schema.rows:
-            request.combine = asked[0] if asked[0] in ("mean", "median", "sum", "count", "min", "max") else "mean"
+            request.combine = asked[0] if asked[0] in COMBINED else "mean"
     request.group = None
     _one_measure(request, schema)
     if counted and not request.measures and request.label in [*schema.categories, *schema.names("string")]:

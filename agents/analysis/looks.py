@@ -14,8 +14,12 @@ LISTED = 10
 
 
 def _measure(request: Request) -> str:
-    said = spoken(request.measures[0]) if request.measures else "the measure"
-    return f"{request.combine if request.combine != 'sum' else 'total'} {said}" if request.combine else said
+    return combined(request, spoken(request.measures[0]) if request.measures else "the measure")
+
+
+def combined(request: Request, measure: str) -> str:
+    """ "total kwh total", "mean price": the measure as each label's rows were combined."""
+    return f"{request.combine if request.combine != 'sum' else 'total'} {measure}" if request.combine else measure
 
 
 def _word(request: Request) -> str:

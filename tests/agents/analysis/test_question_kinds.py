@@ -111,3 +111,25 @@ def test_each_with_himself_pairs_the_test_by_the_text_column_that_names_him():
     assert (request.kind, request.group, request.measures, request.subject) == (
         "significance", "meeting", ["points"], "athlete"
     )  # fmt: skip
+
+
+DELIVERIES = Schema("deliveries", [
+    {"name": "delivery_no", "type": "number", "distinct": 900, "role": "identifier"},
+    {"name": "depot_id", "type": "number", "distinct": 40, "role": "identifier"},
+    {"name": "van", "type": "string", "distinct": 3, "values": ["diesel", "electric", "hybrid"]},
+    {"name": "parcels_total", "type": "number", "distinct": 80, "min": 1, "max": 120},
+    {"name": "minutes", "type": "number", "distinct": 200, "min": 4, "max": 300},
+], 900)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "combine"),
+    [
+        ("Which 4 depots shipped the most parcels in total?", "sum"),
+        ("Which four depots sent out the most parcels?", "sum"),  # an amount: each depot's added up
+        ("Name the 2 depots with the longest average minutes.", "mean"),
+    ],
+)
+def test_a_numbered_thing_many_rows_share_is_ranked_as_a_group(text, combine):
+    request = read_question(text, DELIVERIES)
+    assert (request.kind, request.label, request.combine) == ("top", "depot_id", combine)
