@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 from typing import Any
 
 OP_WORDS = {
@@ -26,8 +27,27 @@ def _calendar_words(parts: list[dict[str, Any]]) -> str:
     return f"{parts[0]['column']} in {first}" if first == last else f"{parts[0]['column']} from {first} to {last}"
 
 
+def _months_words(condition: dict[str, Any]) -> str:
+    """The same months in each year (calendar_filters) as said: "date in June to August of each year",
+    "date outside December to February of each year"."""
+    kept, joiner = ("or", "and") if "or" in condition else ("and", "or")
+    spans = []
+    for part in condition[kept]:
+        bounds = [p for p in part.get(joiner) or [] if p.get("op") != "is_null"]
+        if len(bounds) != 2 or len({p.get("column") for p in bounds}) != 1:
+            return ""
+        spans.append((bounds[0]["column"], str(bounds[0]["value"])[5:7], str(bounds[1]["value"])[5:7]))
+    if len(spans) < 2 or len(set(spans)) != 1 or not all(m.isdigit() for m in spans[0][1:]):
+        return ""
+    column, first, last = spans[0]
+    months = calendar.month_name[int(first)] + ("" if first == last else f" to {calendar.month_name[int(last)]}")
+    return f"{column} {'in' if kept == 'or' else 'outside'} {months} of each year"
+
+
 def condition_words(condition: dict[str, Any]) -> str:
     """A row filter as a person says it after "where": "region is north or south", "amount is above 10"."""
+    if ("and" in condition or "or" in condition) and _months_words(condition):
+        return _months_words(condition)
     if "and" in condition:
         return _calendar_words(condition["and"]) or " and ".join(condition_words(c) for c in condition["and"])
     if "or" in condition:

@@ -168,7 +168,7 @@ def _subject(
     return unknown[0] if unknown else None  # a threshold no column's values reach filters nothing
 
 
-def _condition(column: str, op: str, value: Any, *, excluded: bool) -> dict[str, Any]:
+def kept_where(column: str, op: str, value: Any, *, excluded: bool) -> dict[str, Any]:
     if op == "between":
         low, high = value
         kept = {"and": [{"column": column, "op": ">=", "value": low}, {"column": column, "op": "<=", "value": high}]}
@@ -216,9 +216,9 @@ def number_filters(
             edge = YEAR_EDGE.search(text[max(0, start - 30) : start])
             if edge and op == "=" and _is_year(value):  # "at the end of 2022": its last month, not the whole year
                 first, last = ("12-01", "12-31") if edge.group(1).lower() in ("end", "close") else ("01-01", "01-31")
-                condition = _condition(column, "between", (f"{value}-{first}", f"{value}-{last}"), excluded=excluded)
+                condition = kept_where(column, "between", (f"{value}-{first}", f"{value}-{last}"), excluded=excluded)
         else:
-            condition = _condition(column, op, value, excluded=excluded)
+            condition = kept_where(column, op, value, excluded=excluded)
         found.append(Found(condition, begin, finish, column))
     found += _counted(text, columns, [range(f.start, f.end) for f in found])
     found += _with_unit(text, levels or {}, [range(f.start, f.end) for f in found])
@@ -249,7 +249,7 @@ def _month_span(text: str, columns: Columns, taken: list[range]) -> list[Found]:
         if first < last:
             between = re.search(r"\b(?:between|from)\s*$", text[: match.start()], re.I)
             begin = between.start() if between else match.start()
-            condition = _condition(months[0], "between", (first, last), excluded=excluded_at(text, match.start()))
+            condition = kept_where(months[0], "between", (first, last), excluded=excluded_at(text, match.start()))
             found.append(Found(condition, begin, match.end(), months[0]))
     return found
 
@@ -276,7 +276,7 @@ def _months_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[F
         start, end = (MONTH_NAMES.index(match.group(i)[:3].lower()) + 1 for i in (1, 2))
         if start < end:
             days = (f"{year}-{start:02d}-01", f"{year}-{end:02d}-{calendar.monthrange(year, end)[1]:02d}")
-            condition = _condition(columns.dates[0], "between", days, excluded=excluded_at(text, match.start()))
+            condition = kept_where(columns.dates[0], "between", days, excluded=excluded_at(text, match.start()))
             found.append(Found(condition, match.start(), match.end(), columns.dates[0]))
     return found
 
@@ -293,7 +293,7 @@ def _month_of_a_year(text: str, columns: Columns, taken: list[range]) -> list[Fo
         last = f"{year}-{month:02d}-{calendar.monthrange(year, month)[1]:02d}"
         op = MONTH_YEAR_OPS[match.group(1).split()[0].lower()]
         value: Any = (first, last) if op == "=" else last if op in (">", "<=") else first
-        condition = _condition(
+        condition = kept_where(
             columns.dates[0], "between" if op == "=" else op, value, excluded=excluded_at(text, match.start())
         )
         found.append(Found(condition, match.start(), match.end(), columns.dates[0]))
@@ -316,7 +316,7 @@ def _with_unit(text: str, levels: dict[str, list[Any]], taken: list[range]) -> l
         columns = [c for c, values in levels.items() if unit in split_name(c) and value in values]
         if len(columns) == 1:
             level = int(value) if value.is_integer() else value
-            condition = _condition(columns[0], "=", level, excluded=excluded_at(text, match.start()))
+            condition = kept_where(columns[0], "=", level, excluded=excluded_at(text, match.start()))
             found.append(Found(condition, match.start(), match.end(), columns[0]))
     return found
 
@@ -352,7 +352,7 @@ def _counted(text: str, columns: Columns, taken: list[range]) -> list[Found]:
             continue  # "7-day viewers" names viewers_7day, it keeps no rows with 7
         if columns.named_by(value, text[max(0, match.start() - 30) : match.end() + 30]):
             continue  # "1975 family income" names Family_Income_1975, it keeps no income of 1975
-        condition = _condition(column, "=", value, excluded=excluded_at(text, match.start()))
+        condition = kept_where(column, "=", value, excluded=excluded_at(text, match.start()))
         found.append(Found(condition, match.start(), match.end() + named[0].end, column))
     return found
 
@@ -361,11 +361,11 @@ def _year_condition(column: str, op: str, value: Any, *, excluded: bool) -> dict
     """A year said of a date column: "since 2021" is from its first day, "up to 2022" to its last."""
     if op == "between":
         low, high = value
-        return _condition(column, "between", (f"{low}-01-01", f"{high}-12-31"), excluded=excluded)
+        return kept_where(column, "between", (f"{low}-01-01", f"{high}-12-31"), excluded=excluded)
     if op in ("=", "!="):
-        return _condition(column, "between", (f"{value}-01-01", f"{value}-12-31"), excluded=(op == "!=") != excluded)
+        return kept_where(column, "between", (f"{value}-01-01", f"{value}-12-31"), excluded=(op == "!=") != excluded)
     day = f"{value}-12-31" if op in (">", "<=") else f"{value}-01-01"
-    return _condition(column, op, day, excluded=excluded)
+    return kept_where(column, op, day, excluded=excluded)
 
 
 def value_filters(text: str, said: list[tuple[str, str, int]]) -> list[Found]:

@@ -12,6 +12,7 @@ import re
 
 from agents.analysis.asked_kinds import another_kind
 from agents.analysis.association import alternatives
+from agents.analysis.calendar_filters import months_said
 from agents.analysis.columns_said import columns_named, without_errand
 from agents.analysis.filters import Found, number_filters, value_filters
 from agents.analysis.kind_parts import assign_parts, superlative, which_group
@@ -169,6 +170,8 @@ def read_question(text: str, schema: Schema) -> Request:
     number_found = number_filters(
         text, schema.numbers, ranges=schema.ranges(), times=schema.times, dates=schema.names("date"), levels=levels
     )
+    taken = [range(f.start, f.end) for f in number_found + value_found]
+    number_found += months_said(text, schema.years_spanned(), taken)
     schema = levels_said(text, schema, every)
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic; nor does "max wind" (max_wind_knots)
@@ -246,7 +249,8 @@ def read_question(text: str, schema: Schema) -> Request:
     examples = [f for f in several if ETC.match(asked[f.end :])]
     if examples and request.group in (None, examples[0].column):
         request.group = examples[0].column
-    request.filters = [f.condition for f in number_found + value_found if f not in examples]
+    kept = [f.condition for f in number_found + value_found if f not in examples]
+    request.filters = [c for i, c in enumerate(kept) if c not in kept[:i]]  # "in summer (Jun-Aug)": once
     if not comparing and any(f.get("column") == request.group and f.get("op") == "=" for f in request.filters):
         request.group = None  # "the moderate ones (by magnitude class)": one of its groups, no comparison
     # "scored ECOG 0", "whose grade improved": a few-valued measure a value filters, or a yes/no column said

@@ -146,6 +146,15 @@ class Schema:
             if c["type"] == "number" and isinstance(c.get("min"), int | float) and isinstance(c.get("max"), int | float)
         }
 
+    def years_spanned(self) -> dict[str, tuple[int, int]]:
+        """Each date column's first and last year."""
+        spanned = {}
+        for c in self.columns:
+            first, last = str(c.get("min") or "")[:4], str(c.get("max") or "")[:4]
+            if c["type"] == "date" and first.isdigit() and last.isdigit():
+                spanned[c["name"]] = (int(first), int(last))
+        return spanned
+
     def values(self) -> dict[str, list[str]]:
         return {c["name"]: [str(v) for v in c.get("values") or []] for c in self.columns if c["type"] == "string"}
 
