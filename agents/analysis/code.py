@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.operations.stats.timeline import SEASONS, grouping
+from agents.operations.stats.timeline import SEASONS, above_name, grouping
 
 LIKE_WILDCARDS = {"%": ".*", "_": "."}
 COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -110,6 +110,8 @@ def reproduction(operation: str, body: dict[str, Any], file: dict[str, Any]) -> 
         lines.append(f"df = df[{mask(body['filters'])}]  # the rows the question keeps")
     if body.get("cycle"):
         body = _cycled(body, file, lines)
+    if body.get("and_above") is not None:
+        body = _above(body, lines)
     return "\n".join([*lines, *writer.write(body)]) + "\n"
 
 
@@ -126,6 +128,17 @@ def _cycled(body: dict[str, Any], file: dict[str, Any], lines: list[str]) -> dic
     named = {key: read.get(body[key], body[key]) for key in ("group_by", "column") if body.get(key)}
     lists = {key: [read.get(c, c) for c in body[key]] for key in ("controls", "fixed_effects") if body.get(key)}
     return {**body, **named, **lists}
+
+
+def _above(body: dict[str, Any], lines: list[str]) -> dict[str, Any]:
+    """A cross-tab's number column read as yes/no by its threshold, under the name the operation gives it."""
+    column, threshold = body["and_by"], body["and_above"]
+    name = above_name(column, threshold)
+    values = f"df[{_q(column)}]"
+    lines.append(
+        f"df[{_q(name)}] = ({values} > {threshold!r}).map({{True: 'yes', False: 'no'}}).where({values}.notna())"
+    )
+    return {**body, "and_by": name}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import Any
 
 from agents.analysis import looks, model_words, prose, verdicts
 from agents.analysis.request import Request
-from agents.operations.stats.timeline import grouping
+from agents.operations.stats.timeline import above_name, grouping
 
 Call = tuple[str, dict[str, Any]]
 
@@ -127,7 +127,8 @@ def _missing(request: Request, measure: str | None) -> Call:
 
 def _crosstab(request: Request, measure: str | None) -> Call:
     body = {"table": request.table, "group_by": request.group, "and_by": request.second}
-    return "stats.crosstab", {**body, **_cycle(request), **rows(request)}
+    above = {"and_above": request.above} if request.above is not None else {}
+    return "stats.crosstab", {**body, **above, **_cycle(request), **rows(request)}
 
 
 def _two_factor(request: Request, measure: str | None) -> Call:
@@ -170,6 +171,12 @@ def _group_said(request: Request) -> str:
     """One grouping: a column, or a date's place in a cycle ("season of date"; an adjusted fit's control
     read so is its ``group``)."""
     return grouping(request.as_dict(), prose.spoken(request.group)) if request.group else "?"
+
+
+def _second_said(request: Request) -> str:
+    """The second grouping: a column, or a number read as yes/no by a threshold ("rain hours above 0")."""
+    second = prose.spoken(request.second)
+    return above_name(second, request.above) if request.above is not None else second
 
 
 def _period(request: Request) -> str:
@@ -305,8 +312,7 @@ KINDS: dict[str, Kind] = {
     "crosstab": Kind(
         ("group",),
         lambda r, statistic, measure: (
-            f"whether {_group_said(r)} and {prose.spoken(r.second)} are related "
-            "(a cross-tab and a test of independence)"
+            f"whether {_group_said(r)} and {_second_said(r)} are related (a cross-tab and a test of independence)"
         ),
         _crosstab,
         lambda r, result, text: verdicts.crosstab(r, result),

@@ -386,7 +386,9 @@ def _beside(mention: Mention, others: list[Mention]) -> bool:
 def as_crosstab(request: Request, schema: Schema, named: list[Mention], text: str) -> bool:
     """ "Is the type of chest pain related to heart disease?": two categories, each value of one set
     against each of the other; a test of independence, never a correlation with a code."""
-    categories = _with_a_cycle(request, categories_named(request, schema, named), schema, text)
+    split = _split_by_a_threshold(request, schema)
+    named_categories = categories_named(request, schema, named)
+    categories = _with_a_cycle(request, [*named_categories, *split], schema, text)
     if len(categories) < 2:
         return False
     request.kind, request.group, request.second, request.measures, request.outcome = (
@@ -395,6 +397,9 @@ def as_crosstab(request: Request, schema: Schema, named: list[Mention], text: st
         [],
         None,
     )
+    if split and request.second == split[0]:  # "whether it rained (any rain)": rain hours above 0, yes or no
+        kept = next(f for f in request.filters if f.get("column") == split[0])
+        request.above, request.filters = kept["value"], [f for f in request.filters if f is not kept]
     # "leaving out 'Other'": a value left out stays out; values that only named the columns go
     request.filters = [f for f in request.filters if f.get("column") not in categories[:2] or f.get("op") == "!="]
     request.missing = []
@@ -418,6 +423,20 @@ def as_two_factor(request: Request, schema: Schema, named: list[Mention], text: 
     request.filters = [f for f in request.filters if f.get("column") not in categories[:2] or f.get("op") != "in"]
     _one_measure(request, schema)
     return True
+
+
+def _split_by_a_threshold(request: Request, schema: Schema) -> list[str]:
+    """The one measure a filter splits in two ("any rain": rain hours above 0; "no rain": at its least),
+    which a cross-tab may read as yes/no beside a category."""
+    ranges = schema.ranges()
+    split = [
+        f["column"]
+        for f in request.filters
+        if f.get("column") in schema.measures
+        and isinstance(f.get("value"), int | float)
+        and (f.get("op") == ">" or (f.get("op") in ("=", "<=") and f["value"] == ranges.get(f["column"], (None,))[0]))
+    ]
+    return split[:1] if len(split) == 1 else []
 
 
 def _with_a_cycle(request: Request, categories: list[str], schema: Schema, text: str) -> list[str]:

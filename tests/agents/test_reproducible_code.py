@@ -24,6 +24,7 @@ QUESTIONS = [
     "Is the cost skewed?",
     "Which column has the most missing values?",
     "Are ward and readmitted related?",
+    "Is staying over 6 days related to the ward?",  # stay days read as yes/no above 6
     "Which combination of ward and sex has the highest average cost?",
     "How fast does the cost grow per day of stay in each ward? Which is steepest?",
     "After accounting for ward, is age still linked to cost?",

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db(databases=["default", "datasets"])
 
 
 @pytest.fixture
-def ask():
+def diets():
     rng = np.random.default_rng(11)
     lines = ["diet,site,weight,gain,smoker,smokes"]
     for i in range(240):
@@ -23,8 +23,17 @@ def ask():
         gain = rng.normal(10, 3)  # the same at every site
         smoker = "yes" if rng.random() < (0.6 if site == "north" else 0.2) else "no"
         lines.append(f"{diet},{site},{weight:.3f},{gain:.3f},{smoker},{int(smoker == 'yes')}")
-    on = stats_on("diets", "\n".join(lines) + "\n")
-    return lambda body: on("stats.significance", body)
+    return stats_on("diets", "\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def ask(diets):
+    return lambda body: diets("stats.significance", body)
+
+
+@pytest.fixture
+def crosstab(diets):
+    return lambda body: diets("stats.crosstab", body)
 
 
 def test_two_groups_that_differ_only_by_chance_are_not_significant(ask):
@@ -148,3 +157,22 @@ def test_a_yes_no_column_held_at_1_is_its_share_of_yes():
     frame = pd.DataFrame({"maker": ["a"] * 10 + ["b"] * 10, "curve": ["yes"] * 10 + ["yes"] * 3 + ["no"] * 7})
     answer = significance(frame, "curve", "maker", numeric=False, share_of="1")
     assert answer["test"] is not None and [g["percent"] for g in answer["groups"]] == [100, 30]
+
+
+def test_a_number_read_as_yes_no_by_a_threshold_is_cross_tabbed(crosstab):
+    answer = crosstab({"group_by": "site", "and_by": "weight", "and_above": 65})
+    assert answer["and_by"] == "weight above 65"
+    counts = {cell["row"]: cell["counts"] for cell in answer["cells"]}
+    assert set(counts["north"]) == {"yes", "no"} and sum(counts["north"].values()) == 120
+
+
+@pytest.mark.parametrize(
+    ("body", "invalid"),
+    [
+        ({"group_by": "site", "and_by": "diet", "and_above": 1}, "and_by"),  # a text column has no threshold
+        ({"group_by": "site", "and_by": "weight", "and_above": 1e16}, "and_above"),  # past any bound
+    ],
+)
+def test_a_threshold_on_a_text_column_or_past_bounds_is_a_clear_error(crosstab, body, invalid):
+    error = crosstab(body)
+    assert error["code"] == "VALIDATION_FAILED" and invalid in str(error["details"])

@@ -154,6 +154,15 @@ def role_frame(
     return frame
 
 
+def read_as_above(frame: pd.DataFrame, column: str, threshold: float) -> str:
+    """Adds whether each value of the number ``column`` is above ``threshold`` ("yes"/"no", a missing
+    value missing), and says the name it goes by ("rain_hours above 0")."""
+    name = timeline.above_name(column, threshold)
+    values = frame[column]
+    frame[name] = values.gt(threshold).map({True: "yes", False: "no"}).where(values.notna())
+    return name
+
+
 def read_as_cycle(frame: pd.DataFrame, params: dict[str, Any], column: str, role: str) -> str:
     """Adds the date ``column``'s place in the call's cycle to ``frame``, and says the name it goes by."""
     if frame.attrs["types"].get(column) != "date":

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from agents.operations.stats import charts, crossed
-from agents.operations.stats.frame import role_frame
+from agents.operations.stats.frame import read_as_above, require_number, role_frame
 from agents.operations.stats.significance import paired
 from agents.operations.stats.significance import significance as tested
 from agents.operations.stats.timeline import grouping
@@ -85,6 +85,9 @@ def crosstab(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     rows, columns = params["group_by"], params["and_by"]
     frame = role_frame(call.context.session_id, params, {"group_by": rows, "and_by": columns})
     rows = grouping(params, rows)
+    if params.get("and_above") is not None:
+        require_number(frame.attrs["types"], params["table"], columns, "and_by")
+        columns = read_as_above(frame, columns, params["and_above"])
     try:
         result = crossed.crosstab(frame, rows, columns)
     except ValueError as error:

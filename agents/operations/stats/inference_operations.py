@@ -56,7 +56,19 @@ INFERENCE = (
         "most over-represented against independence, and whether the table is too sparse for the test. Comes "
         "with a heat map (Vega-Lite).",
         inference.crosstab,
-        {"table": TABLE, "group_by": COLUMN, "and_by": COLUMN, "cycle": CYCLE, "filters": FILTERS},
+        {
+            "table": TABLE,
+            "group_by": COLUMN,
+            "and_by": COLUMN,
+            "and_above": Param(
+                "number",
+                "read and_by, a number column, as yes/no: whether each value is above this (any rain: above 0)",
+                minimum=-1e15,
+                maximum=1e15,
+            ),
+            "cycle": CYCLE,
+            "filters": FILTERS,
+        },
         {"table": "monthly", "group_by": "shop", "and_by": "month"},
         {
             "table": "monthly",

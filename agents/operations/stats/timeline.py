@@ -40,6 +40,11 @@ def grouping(params: dict[str, Any], column: str) -> str:
     return f"{CYCLE_WORDS[cycle]} of {column}" if cycle else column
 
 
+def above_name(column: str, threshold: float) -> str:
+    """The name a number column read as yes/no by a threshold goes by in a call's frame ("rain_hours above 0")."""
+    return f"{column} above {threshold:g}"
+
+
 def seasonal(moments: pd.Series, cycle: str) -> pd.Series:
     """The month of the year ("Mar"), the weekday ("Mon"), the quarter ("Q2") or the season ("winter")
     of each date."""

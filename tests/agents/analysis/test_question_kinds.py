@@ -133,3 +133,30 @@ DELIVERIES = Schema("deliveries", [
 def test_a_numbered_thing_many_rows_share_is_ranked_as_a_group(text, combine):
     request = read_question(text, DELIVERIES)
     assert (request.kind, request.label, request.combine) == ("top", "depot_id", combine)
+
+
+WEATHER = Schema("weather", [
+    {"name": "day", "type": "date", "distinct": 1000, "min": "2015-01-01", "max": "2017-09-26"},
+    {"name": "season", "type": "string", "distinct": 4, "values": ["autumn", "spring", "summer", "winter"]},
+    {"name": "rain_mm", "type": "number", "distinct": 300, "min": 0, "max": 80},
+    {"name": "temp_c", "type": "number", "distinct": 300, "min": -10, "max": 35},
+], 1000)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "above"),
+    [
+        ("Is having any rain associated with the season?", 0),
+        ("Does whether there was any rain depend on the season?", 0),
+        ("Is having no rain associated with the season?", 0),  # the same split, from its other side
+        ("Are days with more than 5 mm of rain related to season?", 5),
+    ],
+)
+def test_a_measure_split_by_a_threshold_is_cross_tabbed_as_yes_or_no(text, above):
+    request = read_question(text, WEATHER)
+    assert (request.kind, request.group, request.second, request.above) == ("crosstab", "season", "rain_mm", above)
+    assert request.filters == []  # the split reads every row, none kept out
+
+
+def test_a_measure_named_without_a_threshold_stays_a_comparison_of_its_values():
+    assert read_question("Is temperature related to season?", WEATHER).kind != "crosstab"
