@@ -91,8 +91,10 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
         paired = _association_sides(request)
         request.group = next((c for c in paired if c in binary), request.group)
         request.measures, request.outcome = [c for c in paired if c not in binary], None
-    if len(measured) >= 2 and not named and not sides and _measured_twice(*measured[:2]):
-        request.measures, request.second, request.group = measured[:1], measured[1], None  # "from pre to post"
+    # "from pre to post"; "did the dax return significantly more than the ftse": two measures of the same rows
+    few = [m for m in measured if 2 <= _distinct(schema, m) <= FEW_LEVELS]  # "do the three doses differ"
+    if len(measured) >= 2 and not named and not sides and not set(measured[:2]) & set(few):
+        request.measures, request.second, request.group = measured[:1], measured[1], None
         return
     # "each man with himself": paired by the text column that names him, never the groups' own
     named_rows = [c for c in schema.names("string") if c != request.group] if PAIRED_SAID.search(text) else []
@@ -103,8 +105,7 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     if yes_no and (first == "share" or not request.measures):
         request.measures = yes_no[:1]
     _share_of_a_value(request, schema, measured, first)
-    few = [m for m in measured if 2 <= _distinct(schema, m) <= FEW_LEVELS]
-    if request.group is None and len(measured) >= 2 and few and not named:  # "do the three doses differ"
+    if request.group is None and len(measured) >= 2 and few and not named:
         request.group, request.measures = few[0], [m for m in measured if m != few[0]]
     cycle = cycle_said(text, schema)
     if request.group is None and cycle and not named:  # "between the four seasons": of the table's date
@@ -150,13 +151,6 @@ def _share_of_a_value(request: Request, schema: Schema, measured: list[str], fir
     request.filters = [f for f in request.filters if f is not kept[0]]
     if sides and request.group in (None, kept[0]["column"]):
         request.group = sides[0]["column"]
-
-
-def _measured_twice(first: str, second: str) -> bool:
-    """Two columns of the same thing measured twice (pressure_before, pressure_after; score_1960,
-    score_1965): their names share a word that is no number."""
-    words = [{w for w in split_name(name) if not w.isdigit()} for name in (first, second)]
-    return bool(words[0] & words[1])
 
 
 def _distinct(schema: Schema, column: str) -> int:

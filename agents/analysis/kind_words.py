@@ -46,7 +46,11 @@ OWN_WORDS = {
     "adjusted": (modelled.ADJUSTED, FITTED),
     "growth": (modelled.FIRST_TO_LAST,),  # "first month to last, in percent": the growth's own ends
 }  # the words that ask for a kind: a reading of that kind takes them as said, no other reading does
-PAIRED_CHANGE = re.compile(r"\b(?:change|improv\w*|worsen\w*)\b", re.I)
+PAIRED_CHANGE = re.compile(
+    r"\b(?:change|improv\w*|worsen\w*|beat\w*|outperform\w*|underperform\w*)\b"
+    r"|\b(?:more|less|higher|lower|better|worse|bigger|larger|smaller|greater)\b(?:\s+\w+){0,3}\s+than\b",
+    re.I,
+)  # two measures of the same rows set against each other: a paired difference
 INDEPENDENT_OF = re.compile(r"\bindependen\w* (?:of|from)\b", re.I)  # a test of independence, asked by name
 CROSS_TABBED = re.compile(r"\bcross-?tab\w*|\bcontingency table", re.I)  # a cross-tab asked by name
 SIGNED = re.compile(r"\b(?:positive|negative)\w*", re.I)

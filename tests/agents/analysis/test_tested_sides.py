@@ -75,3 +75,30 @@ def test_two_yes_no_columns_related_stay_a_cross_tab():
         {"name": "haul_km", "type": "number", "distinct": 150, "min": 1, "max": 900},
     ], 200))  # fmt: skip
     assert request.kind == "crosstab"
+
+
+RIVERS = Schema("rivers", [
+    {"name": "day", "type": "date", "distinct": 700},
+    {"name": "upstream_flow", "type": "number", "distinct": 650, "min": 2, "max": 90},
+    {"name": "delta_flow", "type": "number", "distinct": 650, "min": 3, "max": 120},
+    {"name": "gauge", "type": "number", "distinct": 3, "min": 1, "max": 3},
+], 700)  # fmt: skip
+
+
+def test_two_measures_of_the_same_rows_set_against_each_other_are_a_paired_test():
+    for text in (
+        "Was the delta flow significantly higher than the upstream flow on the same days?",
+        "Does delta flow beat upstream flow by a statistically significant margin?",
+        "Is upstream flow significantly different from delta flow?",
+    ):
+        request = read_question(text, RIVERS)
+        pair = {*request.measures, request.second}
+        assert (request.kind, request.group, pair) == ("significance", None, {"delta_flow", "upstream_flow"}), text
+
+
+def test_a_correlation_asked_significant_stays_a_correlation_and_a_few_valued_number_groups():
+    assert read_question("Is the correlation of upstream flow and delta flow significant?", RIVERS).kind == (
+        "association"
+    )
+    request = read_question("Do the three gauges differ significantly in upstream flow?", RIVERS)
+    assert (request.kind, request.group, request.second) == ("significance", "gauge", None)
