@@ -257,7 +257,7 @@ def mentions(text: str, columns: list[str], *, window: int = 4) -> list[Mention]
     taken: set[int] = set()
     chosen: dict[str, Mention] = {}
     for mention, positions in candidates:
-        if mention.column in chosen or taken & set(positions):
+        if mention.column in chosen or taken & set(positions) or _ranks_a_change(text, mention):
             continue
         taken |= set(positions)
         chosen[mention.column] = mention
@@ -278,6 +278,15 @@ def _numbers_said(text: str, words: list[Word], named: Named) -> list[tuple[Ment
     ]
 
 
+def _ranks_a_change(text: str, mention: Mention) -> bool:
+    """ "The biggest price hike": a superlative that names a column only by what it means (size) ranks
+    the change that follows it; "the biggest cars" still names size."""
+    said = text[mention.start : mention.end].lower()
+    if mention.exact or not re.fullmatch(r"[a-z]{3,}i?est", said):
+        return False
+    return bool(set(re.findall(r"[a-z]+", text[mention.end :].lower())[:2]) & CHANGE_NOUNS)
+
+
 def _ranks_the_next(text: str, mention: Mention, found: list[Mention]) -> bool:
     """ "The highest mean daily rides": a superlative of a name's adjective (high_c) right before another
     column's name ranks that column; said alone ("the fullest car park") it names its own."""
@@ -288,6 +297,23 @@ def _ranks_the_next(text: str, mention: Mention, found: list[Mention]) -> bool:
     return adjective is not None and (ranks_a_part or any(len(w) <= 3 and set(w) <= RANKED_BY for w in between))
 
 
+CHANGE_NOUNS = {
+    "hike",
+    "rise",
+    "increase",
+    "jump",
+    "gain",
+    "growth",
+    "drop",
+    "fall",
+    "decline",
+    "change",
+    "cut",
+    "climb",
+    "surge",
+    "slump",
+    "swing",
+}  # "the biggest hike": a change ranked, no size
 RANKED_PART = re.compile(r"\s+(?:share|proportion|percentage|part|fraction|slice|portion)s?\b", re.I)
 # the words between a superlative and the measure it ranks: "the highest mean daily rides"
 RANKED_BY = {"mean", "average", "avg", "median", "total", "typical", "daily", "weekly", "monthly", "yearly", "annual",

@@ -160,3 +160,15 @@ def test_a_measure_split_by_a_threshold_is_cross_tabbed_as_yes_or_no(text, above
 
 def test_a_measure_named_without_a_threshold_stays_a_comparison_of_its_values():
     assert read_question("Is temperature related to season?", WEATHER).kind != "crosstab"
+
+
+def test_a_superlative_before_a_change_ranks_the_change_and_names_no_size():
+    models = Schema("models", [
+        {"name": "year", "type": "number", "distinct": 13, "min": 1981, "max": 1993},
+        {"name": "origin", "type": "string", "distinct": 3, "values": ["EU", "JP", "US"]},
+        {"name": "price_k", "type": "number", "distinct": 900, "min": 4, "max": 90},
+        {"name": "size", "type": "number", "distinct": 700, "min": 1, "max": 3},
+    ], 2000)  # fmt: skip
+    request = read_question("Average price from 1981 to 1993 by origin: who had the biggest price hike?", models)
+    assert (request.kind, request.entity, request.measures) == ("growth", "origin", ["price_k"])
+    assert read_question("Which are the biggest models on average?", models).measures == ["size"]
