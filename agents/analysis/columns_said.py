@@ -168,6 +168,10 @@ def _sibling_by_statistic(text: str, schema: Schema, mention: Mention) -> Mentio
     return Mention(chosen, mention.start, mention.end, mention.score, mention.exact)
 
 
+# "the line value", "the order amount": a row noun said with what each row is worth names that column
+VALUED = re.compile(r"\s+(?:value|amount|total|worth|revenue|sum)s?\b", re.I)
+
+
 def columns_named(text: str, schema: Schema) -> list[Mention]:
     """The columns the question names, leaving out words that name the table or a period ("monthly")."""
     found = [
@@ -175,7 +179,7 @@ def columns_named(text: str, schema: Schema) -> list[Mention]:
         for m in mentions(text, [c["name"] for c in schema.columns])
         if not _names_the_table(text, m, schema)
         and not (m.column in schema.times and PERIODIC.fullmatch(text[m.start : m.end]))
-        and not (m.score < 1 and ROW_NOUNS.fullmatch(text[m.start : m.end]))
+        and not (m.score < 1 and ROW_NOUNS.fullmatch(text[m.start : m.end]) and not VALUED.match(text[m.end :]))
     ]
     found = _distance_named(text, schema, _money_named(text, schema, _per_count_named(text, schema, found)))
     found = [_sibling_by_statistic(text, schema, m) for m in _unit_named(text, schema, found)]

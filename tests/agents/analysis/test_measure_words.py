@@ -117,3 +117,14 @@ def test_the_end_of_a_year_is_its_last_month_and_the_year_said_alone_is_all_of_i
 def test_how_busy_a_group_is_ranks_it_by_the_measure(word, direction):
     request = read_question(f"Which day of the week is {word} on the road, in mean vehicles per hour?", TRAFFIC)
     assert (request.group, request.measures, request.direction) == ("weekday", ["per_hour"], direction)
+
+
+def test_a_row_noun_said_with_what_each_row_is_worth_names_the_amount():
+    orders = Schema("orders", [
+        {"name": "order_no", "type": "number", "distinct": 500, "role": "identifier"},
+        {"name": "shop", "type": "string", "distinct": 4, "values": ["Leeds", "York", "Hull", "Ripon"]},
+        {"name": "unit_price_eur", "type": "number", "distinct": 80, "min": 5, "max": 900},
+        {"name": "line_amount_eur", "type": "number", "distinct": 300, "min": 5, "max": 9000},
+    ], 500)  # fmt: skip
+    assert read_question("Mean line value (EUR) for the York shop?", orders).measures == ["line_amount_eur"]
+    assert read_question("How many lines does each shop have?", orders).measures != ["line_amount_eur"]
