@@ -16,6 +16,7 @@ from agents.analysis.concepts import CONCEPTS, FUSED
 WORD_CONCEPTS: dict[str, set[str]] = {}
 # Words too vague to name a quantity through a synonym ("high" is more often a direction than a height).
 WEAK = {"high", "light", "small", "large", "time", "rate", "volume"}
+DEGREES = {"lighter", "lightest"}  # the forms of a weak word that name its measure
 UNITS = {"cm", "mm", "m", "kg", "g", "lb", "lbs", "usd", "eur", "gbp", "pct", "percent", "pc", "in", "ft", "s",
          "ms", "min", "h", "hr", "hrs", "km", "kmh", "kph", "mph", "c", "f", "k", "num", "no", "nr", "amt", "ppm",
          "ppb", "mg", "ml", "oz", "gal", "kwh", "gwh", "thousands", "thousand", "bn", "mn", "klb", "mwh", "twh",
@@ -197,7 +198,8 @@ def _matches(word: Word, stem_: str, concepts: set[str], own: frozenset[str]) ->
     shortened = _contracted(stem_, word) or _cut_short(stem_, word)
     if word.stem not in own and (again or (len(stem_) >= 5 and word.stem + "al" == stem_) or shortened):
         return True, False  # "rearrested" names arrested, "survived" survival, "department" Dept, "cholesterol" chol
-    return bool(word.concepts & concepts) and word.stem not in WEAK, False
+    degree = word.text in DEGREES  # "lightest" weighs; "light" alone may be daylight
+    return bool(word.concepts & concepts) and (word.stem not in WEAK or degree), False
 
 
 def _superlative_of(said: str, name_word: str) -> bool:

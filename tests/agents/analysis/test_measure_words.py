@@ -128,3 +128,14 @@ def test_a_row_noun_said_with_what_each_row_is_worth_names_the_amount():
     ], 500)  # fmt: skip
     assert read_question("Mean line value (EUR) for the York shop?", orders).measures == ["line_amount_eur"]
     assert read_question("How many lines does each shop have?", orders).measures != ["line_amount_eur"]
+
+
+def test_lighter_and_lightest_name_the_weight_while_light_alone_does_not():
+    parcels = Schema("parcels", [
+        {"name": "depot", "type": "string", "distinct": 3, "values": ["north", "south", "west"]},
+        {"name": "mass_kg", "type": "number", "distinct": 300, "min": 0.1, "max": 40},
+        {"name": "lux", "type": "number", "distinct": 300, "min": 0, "max": 900},
+    ], 500)  # fmt: skip
+    assert read_question("Which depot ships the lightest parcels on average?", parcels).measures == ["mass_kg"]
+    assert read_question("Which depot's parcels are lighter on average?", parcels).measures == ["mass_kg"]
+    assert "mass_kg" not in read_question("Which depot has the most light?", parcels).measures
