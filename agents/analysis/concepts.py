@@ -55,6 +55,7 @@ CONCEPTS = {
     "capacity": {"capacity", "space", "spaces", "seat", "seats", "place", "places", "slot", "spot", "berth"},
     "death": {"death", "die", "died", "dying", "dead", "deceased", "mortality", "fatal", "fatality"},
     "surgery": {"surgery", "surgical", "operation", "operated", "surgeon"},
+    "outcome": {"outcome", "status", "fate", "result"},  # "how did the patients end up: which status"
     "relapse": {"relapse", "relapsed", "relapsing", "recurrence", "recurred"},
     # the short forms column names use for words a question spells out ("dep_delay": departure delay)
     "departure": {"departure", "depart", "dep"},

@@ -130,6 +130,14 @@ def test_a_row_noun_said_with_what_each_row_is_worth_names_the_amount():
     assert read_question("How many lines does each shop have?", orders).measures != ["line_amount_eur"]
 
 
+def test_a_status_names_the_outcome_column():
+    trial = Schema("trial", [
+        {"name": "arm", "type": "string", "distinct": 2, "values": ["drug", "placebo"]},
+        {"name": "outcome", "type": "string", "distinct": 3, "values": ["alive", "dead", "transplanted"]},
+    ], 300)  # fmt: skip
+    assert read_question("Which status is most common among the patients, in percent?", trial).group == "outcome"
+
+
 def test_lighter_and_lightest_name_the_weight_while_light_alone_does_not():
     parcels = Schema("parcels", [
         {"name": "depot", "type": "string", "distinct": 3, "values": ["north", "south", "west"]},
