@@ -8,11 +8,15 @@ from __future__ import annotations
 import re
 
 from agents.analysis.place_names import said_as
+from agents.analysis.words import STOP
 
 VAGUE_VALUES = {"yes", "no", "y", "n", "true", "false", "other", "none", "unknown", "na", "n/a", "all", "a", "i"}
 IDIOMS = re.compile(
     r"\b(?:on (?:the )?average|in general|in total|on the whole|as a whole|at (?:the )?most|at least)\b", re.I
 )
+
+
+SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s*)[\"'(]?$")
 
 
 def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, str, int]]:
@@ -27,19 +31,20 @@ def value_mentions(text: str, values: dict[str, list[str]]) -> list[tuple[str, s
             if not spoken or spoken.isdigit():
                 continue
             for variant in _variants(spoken):
-                # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
-                pattern = (
-                    rf"['\"]{re.escape(variant)}['\"]"
-                    if spoken in VAGUE_VALUES
-                    else (rf"(?<![\w-]){re.escape(variant)}(?:e?s)?(?![\w])")
-                )
                 # A code in capitals ("IN", "OR", "ME": also words) or a symbol ("At", "He") names its value
                 # only as written
                 cased = str(value).isupper() or str(value) != str(value).lower()
-                if variant == spoken and cased and len(spoken) <= 3 and spoken not in VAGUE_VALUES:
-                    match = re.search(pattern.replace(re.escape(variant), re.escape(str(value))), text)
-                else:
-                    match = re.search(pattern, lowered)
+                as_written = variant == spoken and cased and len(spoken) <= 3 and spoken not in VAGUE_VALUES
+                said = str(value) if as_written else variant
+                # A vague value ("none", "other", "yes") counts only when quoted: 'none'.
+                pattern = (
+                    rf"['\"]{re.escape(said)}['\"]"
+                    if spoken in VAGUE_VALUES
+                    else (rf"(?<![\w-])(?<!\w['\u2019]){re.escape(said)}(?:e?s)?(?![\w])")
+                )  # never the "s" of "block's"
+                match = re.search(pattern, text if as_written else lowered)
+                if match and as_written and spoken in STOP and SENTENCE_START.search(text[: match.start()]):
+                    match = None  # "In the isotope table": a sentence's first word, not indium
                 if not match and len(variant) >= 5 and variant.isalpha() and spoken not in VAGUE_VALUES:
                     match = re.search(rf"(?<![\w-])\w+{re.escape(variant)}(?:e?s)?(?![\w])", lowered)  # homeowners
                 if match:

@@ -118,6 +118,21 @@ def test_a_state_code_that_is_also_a_word_is_named_only_in_capitals(text, named)
 
 
 @pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("Which element property goes most with the boiling point?", []),  # the W of "Which" is no tungsten
+        ("Which block's ions are largest?", []),  # the s of "block's" is no s block
+        ("In the isotope table, which field is empty most often?", []),  # a sentence's "In" is no indium
+        ("the price of W against He, and of In", ["W", "He", "In"]),
+        ("the s block against the p-block", ["s", "p"]),
+    ],
+)
+def test_a_one_or_two_letter_value_is_named_only_as_a_word_of_its_own(text, named):
+    elements = {"symbol": ["W", "He", "In"], "block": ["s", "p", "d", "f"]}
+    assert [value for _, value, _ in value_mentions(text, elements)] == named
+
+
+@pytest.mark.parametrize(
     ("text", "condition"),
     [
         ("Since January 2017, which stock climbed fastest?", {"column": "month", "op": ">=", "value": "2017-01-01"}),
