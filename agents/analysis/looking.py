@@ -124,8 +124,8 @@ def distinct_of(schema: Schema, column: str | None) -> int:
 
 
 def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str | None:
-    """The column that names the rows: one the question names (a name, an identifier), else the table's
-    names, else its identifier, else its date or year."""
+    """The column that names the rows: one the question names (a name, an identifier, a date one a row),
+    else the table's names, else its identifier, else its date or year."""
     identifiers = [c["name"] for c in schema.columns if c.get("role") == "identifier"]
     distinct = {c["name"]: c.get("distinct") or 0 for c in schema.columns}
     # a name each row has its own (a pigeon's band) before one many rows share (its breeder); a person
@@ -142,7 +142,9 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
         for m in named
         if m.column in candidates and m.column not in besides and not (names and m.column in numbered and m.score < 1)
     ]  # "which car": its name; "which car id": its number
-    choices = said or [c for c in [*candidates, *times] if c not in besides]
+    # "which quarter stands out": a date or year said, one a row, names the rows before a row number
+    dated = [m.column for m in named if m.column in times and distinct[m.column] >= 0.9 * schema.rows]
+    choices = said or [c for c in [*dated, *candidates, *times] if c not in besides]
     return choices[0] if choices else None
 
 

@@ -4,6 +4,7 @@ the gaps. Each lead names the answer with its figure; the lines under it the res
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from agents.analysis.prose import figure, plural, spoken
@@ -11,6 +12,7 @@ from agents.analysis.request import Request
 from agents.operations.stats.charts import percentage
 
 LISTED = 10
+PERIOD_START = re.compile(r"(\d{4})-(\d{2})-01(?:[T ]00:00(?::00)?)?")
 
 
 def _measure(request: Request) -> str:
@@ -22,6 +24,22 @@ def combined(request: Request, measure: str) -> str:
     return f"{request.combine if request.combine != 'sum' else 'total'} {measure}" if request.combine else measure
 
 
+def _named(request: Request, label: Any) -> str:
+    """A row's label as the question's period says it: "2013 Q1" for the quarter starting 2013-01-01,
+    "2013-04" for a month, a year alone; any other label as it is."""
+    first_day = PERIOD_START.fullmatch(str(label))
+    if first_day is None:
+        return str(label)
+    year, month = first_day.group(1), int(first_day.group(2))
+    if request.period == "quarter" and month % 3 == 1:
+        return f"{year} Q{(month + 2) // 3}"
+    if request.period == "month":
+        return f"{year}-{month:02d}"
+    if request.period == "year" and month == 1:
+        return year
+    return str(label)
+
+
 def _word(request: Request) -> str:
     return "highest" if request.direction == "high" else "lowest"
 
@@ -31,12 +49,14 @@ def top(request: Request, result: dict[str, Any]) -> list[str]:
     listed = result["listed"]
     if not listed:
         return [f"No row has a value of {_measure(request)}."]
-    named = ", ".join(f"{row['label']} ({figure(row['value'])})" for row in listed)
+    named = ", ".join(f"{_named(request, row['label'])} ({figure(row['value'])})" for row in listed)
     things = plural(spoken(result["label"]), len(listed))
     lead = f"**The {len(listed)} {things} with the {_word(request)} {_measure(request)}: {named}**"
     lines = [lead + "."]
     if result["tied_at_the_cut"]:
-        lines.append(f"- The next one ties with {listed[-1]['label']} at {figure(listed[-1]['value'])}.")
+        lines.append(
+            f"- The next one ties with {_named(request, listed[-1]['label'])} at {figure(listed[-1]['value'])}."
+        )
     if result["ranked"] > len(listed):
         lines.append(f"- Ranked {result['ranked']} {plural(spoken(result['label']), result['ranked'])} in all.")
     return lines
@@ -48,7 +68,8 @@ def which_row(request: Request, result: dict[str, Any]) -> list[str]:
     if not listed:
         return [f"No row has a value of {_measure(request)}."]
     first = listed[0]
-    lead = f"**{first['label']}** had the {_word(request)} {_measure(request)}: **{figure(first['value'])}**"
+    named = _named(request, first["label"])
+    lead = f"**{named}** had the {_word(request)} {_measure(request)}: **{figure(first['value'])}**"
     lines = [lead + f" ({spoken(result['label'])}, of {result['ranked']} rows)."]
     if result["tied_at_the_cut"]:
         lines.append("- Another row ties with it.")
@@ -64,7 +85,7 @@ def outliers(request: Request, result: dict[str, Any]) -> list[str]:
     if not count:
         return [f"**No value of {measure} is an outlier**{within} by Tukey's rule{bounds}."]
     first = listed[0]
-    name = f"{first['label']}" if first["label"] is not None else "one row"
+    name = _named(request, first["label"]) if first["label"] is not None else "one row"
     plural = "values are outliers" if count > 1 else "value is an outlier"
     lead = (
         f"**{count} {measure} {plural}**{within} by Tukey's rule{bounds}; the most extreme is **{name}** "
@@ -74,9 +95,8 @@ def outliers(request: Request, result: dict[str, Any]) -> list[str]:
     flagged = sum(row["mad_flags"] for row in listed)
     lines.append(f"- The median-absolute-deviation rule, which extreme values move less, flags {flagged} of them.")
     lines += [
-        f"- {row['label'] if row['label'] is not None else 'a row'}: {figure(row['value'])} ({row['side']}"
-        + (f", {row['group']}" if row["group"] is not None else "")
-        + ")"
+        f"- {'a row' if row['label'] is None else _named(request, row['label'])}: {figure(row['value'])} "
+        f"({row['side']}" + (f", {row['group']}" if row["group"] is not None else "") + ")"
         for row in listed[:LISTED]
     ]
     return lines
