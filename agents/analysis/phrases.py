@@ -341,3 +341,4 @@ FLOW_NAME = re.compile(
 RATE_NAME = re.compile(
     r"(?:^|[\s_(])(?:percent\w*|pct|%|rate|ratio|share|proportion|per|density|average|mean)(?:$|[\s_)])", re.I
 )
+UNIT_PER = re.compile(r"\b(?:per|a|each|every)\s+$", re.I)  # "per year" before a period said as a unit

@@ -46,6 +46,7 @@ from agents.analysis.phrases import (
     STEEP,
     SUPERLATIVE,
     TIME_WORDS,
+    UNIT_PER,
     WHICH,
     WHO,
     across_groups,
@@ -212,7 +213,13 @@ def read_question(text: str, schema: Schema) -> Request:
     unnamed, text = blanked(unnamed, filter_spans), blanked(text, filter_spans)
     in_full = len({m.column for m in free if m.score == 1} & set(plain))
     implied = int(schema.sole_measure is not None)
-    over_time = any(m.column in schema.times and OVER_TIME.search(text[: m.start]) for m in free)
+    # "lynx trapped per year" of a table of years: each row's own count (a unit), no course over the years
+    over_time = any(
+        m.column in schema.times
+        and OVER_TIME.search(text[: m.start])
+        and not (UNIT_PER.search(text[: m.start]) and schema.one_a_row(m.column))
+        for m in free
+    )
     if schema.daily:  # "births per day" of a table of days: each row's own count, no course over time
         unnamed = PER_DAY.sub(lambda m: " " * len(m.group()), unnamed)
     request.kind = kind_of(

@@ -116,6 +116,12 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         if mention.column in used or (mention.score == 1 and mention.column in schema.rows_named_by):
             taken.append((mention.start, mention.end))  # "of any municipality": the rows themselves
             named[mention.column] = named.get(mention.column, False) or (mention.exact and mention.score == 1)
+        elif (
+            mention.column in schema.times
+            and schema.one_a_row(mention.column)
+            and phrases.UNIT_PER.search(text[: mention.start])
+        ):
+            taken.append((mention.start, mention.end))  # "lynx trapped per year" of a table of years: a unit
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)
     for _, _, column in request.said.filters:

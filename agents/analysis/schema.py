@@ -111,6 +111,10 @@ class Schema:
         """The columns whose name is what the rows are ("how many patients" of a patient number column)."""
         return [*self.row_names, *(c["name"] for c in self.columns if c.get("role") == "identifier")]
 
+    def one_a_row(self, column: str) -> bool:
+        """Whether (nearly) every row has its own value of ``column``: a table of years, of quarters."""
+        return next((c.get("distinct") or 0 for c in self.columns if c["name"] == column), 0) >= 0.9 * self.rows
+
     def _unique(self) -> int:
         """A text column with a value for every row names the rows (students, states): it groups nothing."""
         return self.rows - 1 if self.rows > 2 else MAX_GROUPS

@@ -4,6 +4,7 @@ Python)."""
 
 from agents.analysis import looks
 from agents.analysis.question import read_question
+from agents.analysis.reading import read_back
 from agents.analysis.schema import Schema
 
 QUARTERS = Schema("changes", [
@@ -27,3 +28,16 @@ def test_a_quarter_a_month_and_a_year_are_said_as_periods():
     assert "**2013-01**" in looks.outliers(request, result)[0]
     request.period = "day"
     assert "**2013-01-01**" in looks.outliers(request, result)[0]
+
+
+YEARS = Schema("catches", [
+    {"name": "year", "type": "number", "distinct": 114, "min": 1821, "max": 1934},
+    {"name": "pelts", "type": "number", "distinct": 110, "min": 39, "max": 6991},
+], 114)  # fmt: skip
+
+
+def test_per_year_of_a_table_of_years_is_a_unit_and_a_change_said_still_a_course():
+    request = read_question("What is the median number of pelts taken per year?", YEARS)
+    assert (request.kind, request.statistic, request.measures) == ("statistic", "median", ["pelts"])
+    assert "year" not in str(read_back("What is the median number of pelts taken per year?", YEARS, request).said())
+    assert read_question("How did the pelts taken per year change?", YEARS).kind == "trend"
