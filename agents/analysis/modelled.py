@@ -18,7 +18,7 @@ from agents.analysis.words import Mention, split_name
 
 FORECAST = re.compile(
     r"\bforecast\w*|\bpredict(?:ion)?s?\b(?= (?:for|in|by|of)\b)|\bproject(?:ed|ion|ions|s)?\b(?! manager)"
-    r"|\bextrapolat\w*"
+    r"|\bextrapolat\w*|\bprojecting\b"
     r"|\bif (?:the|this|that|its|their) (?:[\w-]+ )?(?:trend|line|pattern|growth|rate|decline)"
     r"(?: (?:continues|holds|persists|carries on|goes on|keeps (?:up|going)))?\b"
     r"|\b(?:trend|line)\s+(?:[\w-]+\s+){0,2}?(?:continues?|continued|holds?|held|carries on"

@@ -58,6 +58,7 @@ def read(text):
         ("If the trend carries on, what will the average mpg be in 1986?",
          {"kind": "forecast", "measures": ["mpg"], "time": "model_year", "to": "1986"}),
         ("Extrapolate the straight line of mean price to 1985.", {"kind": "forecast", "to": "1985"}),
+        ("Projecting the yearly mean price forward, what would 1986 bring?", {"kind": "forecast", "to": "1986"}),
         ("How quickly did mpg improve per year for each origin? Which improved fastest?",
          {"kind": "rate", "measures": ["mpg"], "group": "origin", "time": "model_year"}),
         ("By how much does price go up per extra kilo of weight, for diesel and for petrol?",
