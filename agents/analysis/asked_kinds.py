@@ -17,6 +17,7 @@ from agents.analysis.value_words import value_mentions
 from agents.analysis.words import Mention, split_name
 
 FEW_LEVELS = 6
+WHICH_PERIOD = re.compile(r"\b(?:which|what)\s+(year|quarter|month|week|day)\b", re.I)
 # the same subjects measured in both groups, said so: each row paired with its subject's other row
 PAIRED_SAID = re.compile(
     r"\bpaired\b|\beach (?:\w+ )?(?:with|against) (?:him|her|it|them)sel(?:f|ves)\b|\bmeasured twice\b"
@@ -42,6 +43,7 @@ def another_kind(request: Request, text: str, said: str, schema: Schema, every: 
         looking.as_missing(request, schema, every, said)
     elif asked == "outliers":
         looking.as_outliers(request, schema, every, text)
+        _dated_rows(request, schema, said)
     elif asked == "distribution":
         looking.as_distribution(request, schema)
     elif asked in ("top", "which_row"):
@@ -76,6 +78,14 @@ def _as_ranked(request: Request, asked: str, text: str, said: str, schema: Schem
         looking.as_top(request, schema, every, looking.how_many(text) or request.n, text, said)
     else:  # "in which year": the time's own word, which the blanked text lost
         looking.as_which_row(request, schema, every, said)
+    _dated_rows(request, schema, said)
+
+
+def _dated_rows(request: Request, schema: Schema, said: str) -> None:
+    """Rows named by their date, asked by their period ("which quarter stands out"): each said as one."""
+    asked = WHICH_PERIOD.search(said)
+    if asked and request.label in schema.names("date") and request.period == "auto":
+        request.period = asked.group(1).lower()
 
 
 def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) -> None:

@@ -115,6 +115,13 @@ def _is_year(value: float | tuple[float, float]) -> bool:
     return all(isinstance(v, int) and YEAR.match(str(v)) for v in values)
 
 
+def _far_time(between: str, column: str, columns: Columns) -> bool:
+    return column in columns.times and len(re.findall(r"\w+", between)) > FAR_WORDS
+
+
+FAR_WORDS = 5
+
+
 def _subject(
     text: str, start: int, end: int, columns: Columns, adjective: str | None, value: Any, timely: bool
 ) -> tuple[str, int, int] | None:
@@ -134,7 +141,12 @@ def _subject(
         for m in mentions(text[clause:start], numbers)
         if not PERIODIC.fullmatch(text[clause + m.start : clause + m.end])
     ]
-    candidates += [(m.column, clause + m.start, end) for m in reversed(before)]
+    # a time column named far before its years ("in which quarter of the year ... over 1970-2016") keeps
+    # its own words: the span is the years alone
+    candidates += [
+        (m.column, start if _far_time(text[clause + m.end : start], m.column, columns) else clause + m.start, end)
+        for m in reversed(before)
+    ]
     unit = UNIT_AFTER.match(text[end:])
     rest = text[end : _clause_end(text, end)]
     if unit:  # "more than 50 TWh from nuclear": of the columns in TWh, the one the clause names

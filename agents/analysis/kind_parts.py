@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from agents.analysis.association import read_association
-from agents.analysis.groupings import cycle_said, first_category
+from agents.analysis.groupings import CYCLE_GROUPING, cycle_said, first_category
 from agents.analysis.periods import period_of, periods_spanned, years_said
 from agents.analysis.phrases import (
     ABSOLUTE,
@@ -153,7 +153,11 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         if request.group is None and timeline:
             request.group = timeline[0]  # "in which of the three years was the median highest"
         cycle = cycle_said(text, schema)
-        if request.group is None and cycle and not any(m.column in schema.categories for m in free):
+        # "in which quarter of the year" of a date column called quarter: its place in the year, not each date
+        the_date_in_its_cycle = cycle and request.group == cycle[0] and CYCLE_GROUPING.search(text)
+        if (request.group is None or the_date_in_its_cycle) and cycle and not any(
+            m.column in schema.categories for m in free
+        ):
             request.group, request.cycle = cycle
         if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
             request.group = first_category(schema, free)

@@ -63,6 +63,7 @@ from agents.analysis.words import Mention, blanked, split_name
 OVER_TIME = re.compile(r"\b(?:per|over|across|through(?:out)?)\s+(?:the\s+|all\s+the\s+|each\s+)?$", re.I)
 
 
+A_CHANGE = re.compile(r"\s+changes?\b(?!\s+(?:from|between|over|since|in\b))", re.I)
 PER_DAY = re.compile(r"\b(?:per|a|each|every) day\b", re.I)
 
 
@@ -177,6 +178,11 @@ def read_question(text: str, schema: Schema) -> Request:
     request = Request(kind="compare", table=schema.table)
     # "leaf count" or "median_rent_eur" name a column, not a statistic; nor does "max wind" (max_wind_knots)
     unnamed = blanked(text, [m for m in every if m.score == 1 or _names_its_statistic(text, m)])
+    # "the savings change" of a table of changes: the word names what the column holds, no change asked
+    changes = [
+        (m.end, m.end + c.end()) for m in every if m.column in schema.measures and (c := A_CHANGE.match(text[m.end :]))
+    ]
+    unnamed = blanked(unnamed, changes)
     request.direction = direction_of(text)
     if POPULATION_SD.search(text):
         request.sd = "population"

@@ -11,6 +11,7 @@ QUARTERS = Schema("changes", [
     {"name": "obs", "type": "number", "distinct": 187, "role": "identifier"},
     {"name": "quarter", "type": "date", "distinct": 187, "min": "1970-01-01", "max": "2016-07-01"},
     {"name": "savings", "type": "number", "distinct": 187, "min": -69, "max": 50},
+    {"name": "income", "type": "number", "distinct": 187, "min": -4, "max": 5},
 ], 187)  # fmt: skip
 
 
@@ -41,3 +42,19 @@ def test_per_year_of_a_table_of_years_is_a_unit_and_a_change_said_still_a_course
     assert (request.kind, request.statistic, request.measures) == ("statistic", "median", ["pelts"])
     assert "year" not in str(read_back("What is the median number of pelts taken per year?", YEARS, request).said())
     assert read_question("How did the pelts taken per year change?", YEARS).kind == "trend"
+
+
+def test_the_quarter_of_the_year_groups_a_date_called_quarter_by_its_place_in_the_year():
+    text = "In which quarter of the year (Q1 to Q4) is the savings change lowest on average over 1970-2016?"
+    request = read_question(text, QUARTERS)
+    assert (request.kind, request.group, request.cycle) == ("compare", "quarter", "quarter_of_year")
+    assert request.filters == [{"and": [{"column": "quarter", "op": ">=", "value": "1970-01-01"},
+                                        {"column": "quarter", "op": "<=", "value": "2016-12-31"}]}]  # fmt: skip
+
+
+def test_a_measure_that_holds_changes_said_with_its_word_asks_no_course():
+    request = read_question(
+        "In quarters when income rose (a change above zero), what was the mean savings change?", QUARTERS
+    )
+    assert request.kind == "statistic"
+    assert read_question("How did the savings change over the years?", QUARTERS).kind == "trend"
