@@ -155,8 +155,10 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         cycle = cycle_said(text, schema)
         # "in which quarter of the year" of a date column called quarter: its place in the year, not each date
         the_date_in_its_cycle = cycle and request.group == cycle[0] and CYCLE_GROUPING.search(text)
-        if (request.group is None or the_date_in_its_cycle) and cycle and not any(
-            m.column in schema.categories for m in free
+        if (
+            (request.group is None or the_date_in_its_cycle)
+            and cycle
+            and not any(m.column in schema.categories for m in free)
         ):
             request.group, request.cycle = cycle
         if request.group is None and asks_which(text) and (MOST.search(text) or HIGH.search(text) or LOW.search(text)):
