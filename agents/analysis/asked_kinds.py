@@ -9,7 +9,7 @@ import re
 from agents.analysis import looking, modelled
 from agents.analysis.filters import value_filters
 from agents.analysis.groupings import cycle_said, first_category
-from agents.analysis.kind_words import asked_of, ranked_kind
+from agents.analysis.kind_words import PAIRED_SAID, asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
@@ -18,12 +18,6 @@ from agents.analysis.words import Mention, split_name
 
 FEW_LEVELS = 6
 WHICH_PERIOD = re.compile(r"\b(?:which|what)\s+(year|quarter|month|week|day)\b", re.I)
-# the same subjects measured in both groups, said so: each row paired with its subject's other row
-PAIRED_SAID = re.compile(
-    r"\bpaired\b|\beach (?:\w+ )?(?:with|against) (?:him|her|it|them)sel(?:f|ves)\b|\bmeasured twice\b"
-    r"|\bsame (?:\w+ ){0,2}(?:twice|in both)\b|\bwithin[- ]subjects?\b|\bmatched pairs?\b",
-    re.I,
-)  # a number column of this few values, tested against another number, is the grouping
 
 
 def another_kind(request: Request, text: str, said: str, schema: Schema, every: list[Mention]) -> None:

@@ -29,10 +29,18 @@ INDEPENDENCE_TEST = re.compile(
 )
 # an adjusted fit's own words: "give the adjusted slope", "the coefficient", "the effect of X on Y", "still"
 FITTED = re.compile(r"\badjusted\b|\bslopes?\b|\bcoefficients?\b|\beffects?\b|\bimpacts?\b|\bstill\b", re.I)
+# the same subjects measured in both groups, said so: each row paired with its subject's other row; two
+# measures of the same days, months or quarters
+PAIRED_SAID = re.compile(
+    r"\bpaired\b|\beach (?:\w+ )?(?:with|against) (?:him|her|it|them)sel(?:f|ves)\b|\bmeasured twice\b"
+    r"|\bsame (?:\w+ ){0,2}(?:twice|in both)\b|\bwithin[- ]subjects?\b|\bmatched pairs?\b"
+    r"|\b(?:on|over|in|for) the same (?:\w+ )?(?:days?|weeks?|months?|quarters?|years?|dates?|sessions?)\b",
+    re.I,
+)
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = {
-    "significance": (SIGNIFICANCE,),
+    "significance": (SIGNIFICANCE, PAIRED_SAID),
     "missing": (looking.MISSING, looking.NA_SAID),
     "outliers": (looking.OUTLIERS,),
     "distribution": (looking.DISTRIBUTION, looking.SPREAD),
@@ -59,10 +67,12 @@ SPREAD_OVER_GROUPS = re.compile(r"\bdistribut\w*\s+(?:across|among|between|by|ov
 
 
 def _paired_change(request: Request, text: str) -> bool:
-    """Two measures read as an association, asked about their difference ("the change from pressure before
-    to pressure after"): a paired test, not a correlation."""
+    """Two measures read as an association or as a course, asked about their difference ("the change from
+    pressure before to pressure after", "quarter by quarter, do consumption and income differ"): a paired
+    test, not a correlation nor a course."""
+    two = request.kind == "association" or (request.kind == "trend" and len(request.measures) >= 2)
     return (
-        request.kind == "association"
+        two
         and bool(DIFFER.search(text) or CHANGE_WORDS.search(text) or PAIRED_CHANGE.search(text))
         and not ASSOCIATION.search(text)
     )

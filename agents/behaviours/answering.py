@@ -12,9 +12,9 @@ import json
 from typing import Any, Protocol
 
 from agents.analysis import prose
-from agents.analysis.asked_kinds import PAIRED_SAID
 from agents.analysis.code import reproduction
 from agents.analysis.column_roles import roles_of
+from agents.analysis.kind_words import PAIRED_SAID
 from agents.analysis.kinds import KINDS, WHAT_I_ANSWER
 from agents.analysis.question import read_question
 from agents.analysis.reading import UNSURE, Reading, read_back

@@ -90,6 +90,7 @@ def test_two_measures_of_the_same_rows_set_against_each_other_are_a_paired_test(
         "Was the delta flow significantly higher than the upstream flow on the same days?",
         "Does delta flow beat upstream flow by a statistically significant margin?",
         "Is upstream flow significantly different from delta flow?",
+        "Day by day, do upstream flow and delta flow differ significantly on average (same days paired)?",
     ):
         request = read_question(text, RIVERS)
         pair = {*request.measures, request.second}
