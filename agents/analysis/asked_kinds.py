@@ -9,7 +9,7 @@ import re
 from agents.analysis import looking, modelled
 from agents.analysis.filters import value_filters
 from agents.analysis.groupings import cycle_said, first_category
-from agents.analysis.kind_words import PAIRED_SAID, asked_of, ranked_kind
+from agents.analysis.kind_words import PAIRED_SAID, THE_OTHERS, asked_of, ranked_kind
 from agents.analysis.request import Request
 from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
@@ -91,6 +91,8 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     # "from 240 mm to 330 mm": the columns the numbers tell apart, else the measures named
     measured = _numbered(text, schema) or list(dict.fromkeys(m.column for m in every if m.column in schema.measures))
     first, request.kind, request.missing = request.kind, "significance", []
+    if _split_from_the_others(request, schema, text, measured):
+        return
     if first == "association":  # "do manager vehicles come from farther away": the yes/no side groups the other
         paired = _association_sides(request)
         request.group = next((c for c in paired if c in binary), request.group)
@@ -129,6 +131,25 @@ def _as_test(request: Request, schema: Schema, every: list[Mention], text: str) 
     request.filters = [f for f in request.filters if f.get("column") not in request.measures
                        and not (f.get("column") == request.group and f.get("op") == "=")]  # fmt: skip
     request.missing = [part for part, value in (("measure", request.measures), ("group", request.group)) if not value]
+
+
+def _split_from_the_others(request: Request, schema: Schema, text: str, measured: list[str]) -> bool:
+    """ "Between quarters where production fell (below zero) and the other quarters": the rows a threshold
+    keeps against the rest are the two groups, the other measure said is tested between them."""
+    splits = [
+        f
+        for f in request.filters
+        if f.get("column") in schema.measures
+        and f.get("op") in ("<", "<=", ">", ">=")
+        and isinstance(f.get("value"), int | float)
+    ]
+    tested = [m for m in measured if m not in {f["column"] for f in splits}]
+    if len(splits) != 1 or not tested or not THE_OTHERS.search(text):
+        return False
+    split = splits[0]
+    request.measures, request.group, request.above, request.second = tested[:1], split["column"], split["value"], None
+    request.filters = [f for f in request.filters if f is not split]
+    return True
 
 
 def _sides_said(request: Request, schema: Schema, text: str) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from agents.operations.stats.timeline import SEASONS, above_name, grouping
+from agents.operations.stats.timeline import SEASONS, above_name, above_sides, grouping
 
 LIKE_WILDCARDS = {"%": ".*", "_": "."}
 COMPARISONS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -110,8 +110,9 @@ def reproduction(operation: str, body: dict[str, Any], file: dict[str, Any]) -> 
         lines.append(f"df = df[{mask(body['filters'])}]  # the rows the question keeps")
     if body.get("cycle"):
         body = _cycled(body, file, lines)
-    if body.get("and_above") is not None:
-        body = _above(body, lines)
+    for role, threshold in (("and_by", "and_above"), ("group_by", "group_above")):
+        if body.get(threshold) is not None:
+            body = _above(body, role, threshold, lines)
     return "\n".join([*lines, *writer.write(body)]) + "\n"
 
 
@@ -130,15 +131,14 @@ def _cycled(body: dict[str, Any], file: dict[str, Any], lines: list[str]) -> dic
     return {**body, **named, **lists}
 
 
-def _above(body: dict[str, Any], lines: list[str]) -> dict[str, Any]:
-    """A cross-tab's number column read as yes/no by its threshold, under the name the operation gives it."""
-    column, threshold = body["and_by"], body["and_above"]
+def _above(body: dict[str, Any], role: str, key: str, lines: list[str]) -> dict[str, Any]:
+    """A number column read as yes/no by its threshold, under the name the operation gives it."""
+    column, threshold = body[role], body[key]
     name = above_name(column, threshold)
     values = f"df[{_q(column)}]"
-    lines.append(
-        f"df[{_q(name)}] = ({values} > {threshold!r}).map({{True: 'yes', False: 'no'}}).where({values}.notna())"
-    )
-    return {**body, "and_by": name}
+    sides = above_sides(column, threshold, sides=role == "group_by")
+    lines.append(f"df[{_q(name)}] = ({values} > {threshold!r}).map({sides!r}).where({values}.notna())")
+    return {**body, role: name}
 
 
 @dataclass(frozen=True)

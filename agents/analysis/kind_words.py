@@ -37,10 +37,13 @@ PAIRED_SAID = re.compile(
     r"|\b(?:on|over|in|for) the same (?:\w+ )?(?:days?|weeks?|months?|quarters?|years?|dates?|sessions?)\b",
     re.I,
 )
+THE_OTHERS = re.compile(
+    r"\b(?:and|than|versus|vs\.?|against|from|with)\s+(?:(?:the|all)\s+)?(?:others?|rest|remaining)\b", re.I
+)  # "and the other quarters", "versus the rest": the rows a condition keeps against all the others
 TESTABLE = ("compare", "rank_differences", "statistic", "share")
 ADJUSTABLE = ("association", "compare", "statistic", "rank_differences", "trend")
 OWN_WORDS = {
-    "significance": (SIGNIFICANCE, PAIRED_SAID),
+    "significance": (SIGNIFICANCE, PAIRED_SAID, THE_OTHERS),
     "missing": (looking.MISSING, looking.NA_SAID),
     "outliers": (looking.OUTLIERS,),
     "distribution": (looking.DISTRIBUTION, looking.SPREAD),

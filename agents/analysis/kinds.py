@@ -101,6 +101,7 @@ def _significance(request: Request, measure: str | None) -> Call:
         body["group_by"] = request.group
         body |= {"pair_by": request.subject} if request.subject not in (None, request.group) else {}
         body |= {"share_of": request.share_of} if request.share_of else {}
+        body |= {"group_above": request.above} if request.above is not None else {}
         body |= _cycle(request)
     return "stats.significance", {**body, **rows(request)}
 
@@ -164,6 +165,8 @@ def _groups_said(request: Request) -> str:
     """The groups compared: a column, or a date's place in a cycle ("the seasons of date")."""
     if request.cycle:
         return f"{CYCLES_SAID[request.cycle]} of {prose.spoken(request.group)}"
+    if request.above is not None:  # "the quarters where production fell and the others"
+        return f"{above_name(prose.spoken(request.group), request.above)} or not"
     return prose.spoken(request.group)
 
 

@@ -102,6 +102,7 @@ class Reading:
         return [d.words for d in self.doubts]
 
 
+ROWS_WHERE = re.compile(r"\s+(?:where|when|in which|with)\b", re.I)
 SEASON_NAMED = re.compile(rf"\b(?:(?:winter|spring|summer|autumn|fall)s?|{MONTH})\b", re.I)  # and their months
 
 
@@ -119,9 +120,9 @@ def read_back(text: str, schema: Schema, request: Request) -> Reading:
         elif (
             mention.column in schema.times
             and schema.one_a_row(mention.column)
-            and phrases.UNIT_PER.search(text[: mention.start])
-        ):
-            taken.append((mention.start, mention.end))  # "lynx trapped per year" of a table of years: a unit
+            and (phrases.UNIT_PER.search(text[: mention.start]) or ROWS_WHERE.match(text[mention.end :]))
+        ):  # "lynx trapped per year", "quarters where production fell" of a table of years, of quarters: the rows
+            taken.append((mention.start, mention.end))
         elif mention.score == 1 and mention.column not in unused_columns:
             unused_columns.append(mention.column)
     for _, _, column in request.said.filters:

@@ -50,7 +50,9 @@ class Request:
     # or a paired test's second measure of the same rows ("from pre to post")
     subject: str | None = None  # what each row measures (a patient): two groups of the same subjects are paired
     to: str | None = None  # the period a forecast is asked for
-    above: float | None = None  # a cross-tab's second column, a number, read as whether each value is above this
+    # a number grouping read as two groups, whether each value is above this (a cross-tab's second column, a
+    # test's groups: "the quarters where production fell and the others")
+    above: float | None = None
     share_of: str | None = None  # a significance test of each group's share of this value of the measure
     controls: list[str] = field(default_factory=list)  # what an adjusted association accounts for
     fixed: list[str] = field(default_factory=list)  # the controls that are numbers held fixed (a year's own intercept)

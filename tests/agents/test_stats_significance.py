@@ -176,3 +176,9 @@ def test_a_number_read_as_yes_no_by_a_threshold_is_cross_tabbed(crosstab):
 def test_a_threshold_on_a_text_column_or_past_bounds_is_a_clear_error(crosstab, body, invalid):
     error = crosstab(body)
     assert error["code"] == "VALIDATION_FAILED" and invalid in str(error["details"])
+
+
+def test_a_number_split_by_a_threshold_groups_a_test_with_each_side_named(ask):
+    answer = ask({"measure": "gain", "group_by": "weight", "group_above": 65})
+    assert {g["group"] for g in answer["groups"]} == {"weight above 65", "weight at most 65"}
+    assert answer["test"]["name"] == "Welch's t-test"

@@ -154,12 +154,13 @@ def role_frame(
     return frame
 
 
-def read_as_above(frame: pd.DataFrame, column: str, threshold: float) -> str:
-    """Adds whether each value of the number ``column`` is above ``threshold`` ("yes"/"no", a missing
-    value missing), and says the name it goes by ("rain_hours above 0")."""
+def read_as_above(frame: pd.DataFrame, column: str, threshold: float, *, sides: bool = False) -> str:
+    """Adds whether each value of the number ``column`` is above ``threshold`` ("yes"/"no", or with
+    ``sides`` each side by name, "production above 0" and "production at most 0"; a missing value
+    missing), and says the name it goes by ("rain_hours above 0")."""
     name = timeline.above_name(column, threshold)
     values = frame[column]
-    frame[name] = values.gt(threshold).map({True: "yes", False: "no"}).where(values.notna())
+    frame[name] = values.gt(threshold).map(timeline.above_sides(column, threshold, sides)).where(values.notna())
     return name
 
 

@@ -30,6 +30,9 @@ def significance(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     pair_by = params.get("pair_by")
     frame = role_frame(call.context.session_id, params, {"measure": measure, "group_by": group, "pair_by": pair_by})
     group = grouping(params, group)
+    if params.get("group_above") is not None:  # "quarters where production fell and the others"
+        require_number(frame.attrs["types"], params["table"], group, "group_by")
+        group = read_as_above(frame, group, params["group_above"], sides=True)
     share_of = params.get("share_of")
     numeric = frame.attrs["types"][measure] == "number" and share_of is None
     result = tested(frame, measure, group, numeric=numeric, pair_by=pair_by, share_of=share_of)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import inference
 from agents.operations.stats.manual import COLUMN, CYCLE, FILTERS, OPTIONAL_COLUMN, STATISTIC, query
 from agents.sap import Param
 
+ABOVE = Param("number", "a threshold", minimum=-1e15, maximum=1e15)  # a number column read as yes/no by it
 INFERENCE = (
     query(
         "stats.significance",
@@ -28,6 +31,9 @@ INFERENCE = (
             "pair_by": OPTIONAL_COLUMN,
             "share_of": Param(
                 "string", "a value of the measure: each group's share of the rows that have it", max_length=200
+            ),
+            "group_above": replace(
+                ABOVE, description="read group_by, a number column, as two groups: whether each value is above this"
             ),
             "cycle": CYCLE,
             "filters": FILTERS,
@@ -60,11 +66,9 @@ INFERENCE = (
             "table": TABLE,
             "group_by": COLUMN,
             "and_by": COLUMN,
-            "and_above": Param(
-                "number",
-                "read and_by, a number column, as yes/no: whether each value is above this (any rain: above 0)",
-                minimum=-1e15,
-                maximum=1e15,
+            "and_above": replace(
+                ABOVE,
+                description="read and_by, a number column, as yes/no: whether each value is above this (any rain: 0)",
             ),
             "cycle": CYCLE,
             "filters": FILTERS,

@@ -45,6 +45,13 @@ def above_name(column: str, threshold: float) -> str:
     return f"{column} above {threshold:g}"
 
 
+def above_sides(column: str, threshold: float, sides: bool) -> dict[bool, str]:
+    """The two values of a number column read as yes/no by a threshold: yes and no, or each side by name."""
+    if not sides:
+        return {True: "yes", False: "no"}
+    return {True: above_name(column, threshold), False: f"{column} at most {threshold:g}"}
+
+
 def seasonal(moments: pd.Series, cycle: str) -> pd.Series:
     """The month of the year ("Mar"), the weekday ("Mon"), the quarter ("Q2") or the season ("winter")
     of each date."""

@@ -103,3 +103,12 @@ def test_a_correlation_asked_significant_stays_a_correlation_and_a_few_valued_nu
     )
     request = read_question("Do the three gauges differ significantly in upstream flow?", RIVERS)
     assert (request.kind, request.group, request.second) == ("significance", "gauge", None)
+
+
+def test_the_rows_a_threshold_keeps_against_the_others_are_the_two_groups_tested():
+    text = "Is the mean delta flow significantly different between days where upstream flow was below 10 and the rest?"
+    request = read_question(text, RIVERS)
+    assert (request.kind, request.measures, request.group, request.above) == (
+        "significance", ["delta_flow"], "upstream_flow", 10
+    )  # fmt: skip
+    assert request.filters == []
