@@ -13,7 +13,7 @@ from agents.analysis.filters import MONTH, MONTH_NAMES, MONTH_SPAN, Found, exclu
 from agents.operations.stats.timeline import SEASONS
 
 SEASON_SAID = re.compile(
-    r"\b(?:in|during|over|for|across|outside(?:\s+of)?|excluding|except(?:\s+in|\s+for)?)\s+(?:the\s+)?(winter|spring|summer|autumn|fall)(?:\s+(?:months?|season))?\b",
+    r"\b(?:in|during|outside(?:\s+of)?|excluding|except(?:\s+in|\s+for)?)\s+(?:the\s+)?(winter|spring|summer|autumn|fall)(?:\s+(?:months?|season))?\b",
     re.I,
 )
 # a month alone, after a word that places rows in it; "may" only as a name ("in May", never "it may")

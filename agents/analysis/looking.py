@@ -152,7 +152,7 @@ def _group_combined(request: Request, text: str) -> str:
     """How a ranked group's rows combine: as said ("the most energy in total"), else an amount's added
     up ("which 3 stations delivered the most energy"), else the request's statistic (a count's a sum)."""
     asked = statistic_of(text)
-    if asked and asked[0] in COMBINED:
+    if asked and asked[0] in COMBINED and asked[0] != "count":  # "by number of spaces" is no count
         return asked[0]
     if not asked and request.measures and AMOUNT_NAME.search(request.measures[0]):
         return "sum"

@@ -53,3 +53,7 @@ def test_a_season_wrapping_past_december_runs_into_the_next_year():
 )
 def test_two_seasons_a_month_of_one_year_or_a_verb_keep_no_months_of_every_year(text):
     assert not any("of each year" in said for said in kept_months(text))
+
+
+def test_over_the_season_describes_the_period_covered_and_keeps_every_row():
+    assert kept_months("Which orchard's crates climbed fastest over the autumn, per day?") == []

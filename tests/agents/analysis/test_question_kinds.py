@@ -173,3 +173,15 @@ def test_a_superlative_before_a_change_ranks_the_change_and_names_no_size():
     request = read_question("Average price from 1981 to 1993 by origin: who had the biggest price hike?", models)
     assert (request.kind, request.entity, request.measures) == ("growth", "origin", ["price_k"])
     assert read_question("Which are the biggest models on average?", models).measures == ["size"]
+
+
+def test_a_measure_said_by_number_of_ranks_its_value_not_a_count_of_rows():
+    parks = Schema("parks", [
+        {"name": "car_park", "type": "string", "distinct": 30,
+         "values": [f"P{i:02d}" for i in range(30)]},
+        {"name": "capacity", "type": "number", "distinct": 30, "min": 200, "max": 4675},
+        {"name": "occupied", "type": "number", "distinct": 900, "min": 0, "max": 4600},
+    ], 1800)  # fmt: skip
+    request = read_question("Name the three biggest car parks by number of spaces.", parks)
+    assert (request.kind, request.label, request.measures, request.n) == ("top", "car_park", ["capacity"], 3)
+    assert request.combine != "count"
