@@ -25,19 +25,12 @@ def combined(request: Request, measure: str) -> str:
 
 
 def _named(request: Request, label: Any) -> str:
-    """A row's label as the question's period says it: "2013 Q1" for the quarter starting 2013-01-01,
-    "2013-04" for a month, a year alone; any other label as it is."""
+    """A row's label as the question's period says it: "2013 Q1" for the quarter starting 2013-01-01 (a
+    quarter's first day means nothing to a reader); any other label as the file writes it."""
     first_day = PERIOD_START.fullmatch(str(label))
-    if first_day is None:
+    if first_day is None or request.period != "quarter" or int(first_day.group(2)) % 3 != 1:
         return str(label)
-    year, month = first_day.group(1), int(first_day.group(2))
-    if request.period == "quarter" and month % 3 == 1:
-        return f"{year} Q{(month + 2) // 3}"
-    if request.period == "month":
-        return f"{year}-{month:02d}"
-    if request.period == "year" and month == 1:
-        return year
-    return str(label)
+    return f"{first_day.group(1)} Q{(int(first_day.group(2)) + 2) // 3}"
 
 
 def _word(request: Request) -> str:

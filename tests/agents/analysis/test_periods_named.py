@@ -1,6 +1,6 @@
 """A quarterly series answered by its quarters: "which quarter stands out" names the rows by the date one a
-row (not the row number beside it), and says each as the file and the question do, "2013 Q1" (plain
-Python)."""
+row (not the row number beside it), and says each as the file and the question do, "2013 Q1"; a month's
+date as the file writes it (plain Python)."""
 
 from agents.analysis import looks
 from agents.analysis.question import read_question
@@ -20,13 +20,13 @@ def test_which_quarter_names_the_rows_by_their_quarter():
     assert (request.kind, request.label, request.period) == ("outliers", "quarter", "quarter")
 
 
-def test_a_quarter_a_month_and_a_year_are_said_as_periods():
+def test_a_quarter_is_said_as_a_quarter_and_any_other_date_as_written():
     result = {"listed": [{"label": "2013-01-01", "value": -68.8, "side": "low", "group": None, "mad_flags": True}],
               "count": 1, "within": None, "fences": [{"low": -20.5, "high": 23.0}]}  # fmt: skip
     request = read_question("Which quarter has the most anomalous savings change?", QUARTERS)
     assert "the most extreme is **2013 Q1**" in looks.outliers(request, result)[0]
-    request.period = "month"
-    assert "**2013-01**" in looks.outliers(request, result)[0]
+    request.period = "month"  # a month's first day is the date the file writes
+    assert "**2013-01-01**" in looks.outliers(request, result)[0]
     request.period = "day"
     assert "**2013-01-01**" in looks.outliers(request, result)[0]
 
