@@ -130,6 +130,7 @@ def comparisons(text: str) -> list[Comparison]:
         )
     year_alone = (  # "in 2007", "the 2007 distribution", "2007's", "top 3 by rate, 2010."
         r"\b(?:in|during|at|for|of|only|the)\s+(?:the\s+year\s+)?((?:1[5-9]|20|21)\d\d)\b(?!\s*(?:-|to|and)\s*\d)"
+        r"(?!\s*(?:or|and)\s+(?:earlier|later|before|after|more|less|over|under|above|below|older|newer|since))"
         r"|\b((?:1[5-9]|20|21)\d\d)['\u2019]s\b|,\s*((?:1[5-9]|20|21)\d\d)\s*[.?!]?\s*$"
     )
     for match in re.finditer(year_alone, text, re.I):

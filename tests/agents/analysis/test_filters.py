@@ -161,3 +161,18 @@ def test_two_months_of_one_year_bound_the_date_from_the_first_day_to_the_last():
     [found] = number_filters("From January to September 2015, was it growing?", ["kwh"], dates=["date"], times=["date"])
     assert found.condition == {"and": [{"column": "date", "op": ">=", "value": "2015-01-01"},
                                        {"column": "date", "op": "<=", "value": "2015-09-30"}]}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "op"),
+    [
+        ("the mean mass of the isotopes found in 1939 or earlier", "<="),
+        ("the mean mass of the isotopes found in 1950 or later", ">="),
+        ("the mean mass of the isotopes found in 1950", "="),  # the year itself
+    ],
+)
+def test_a_year_said_with_or_earlier_or_later_bounds_the_years(text, op):
+    [found] = number_filters(text, ["mass", "found_year"], times=["found_year"],
+                             ranges={"mass": (1, 300), "found_year": (1800, 2020)})  # fmt: skip
+    assert found.column == "found_year"
+    assert found.condition["op"] == op
