@@ -346,7 +346,7 @@ def _one_measure(request: Request, schema: Schema) -> None:
 
 COMBINATION = re.compile(
     r"\bcombinations?\b|\bcombo\w*|\bpair(?:ing)?s? of\b|\bpairings?\b|\btogether\b|\binteract\w*|\bmix of\b"
-    r"|\bcross(?:ed)? with\b"
+    r"|\bcross(?:ed|ing)? (?:\w+ ){0,3}?with\b|\bwhich (?:pair|cell)\b"
     r"|\bboth\b|\bwhich\b.{1,40}\b(?:at|in|on|with|for|and) which\b"  # "which variety at which site"
     # "which region and season (Dec-Feb winter, ...) had the lowest": the names may be blanked out
     r"|\bwhich\s+(?:\w+\s+)?(?:and|&)\s+(?:\w+)?(?:\s*\([^)]{0,60}\))?\s+(?:had|has|have|was|were|got|saw|showed?)\b"

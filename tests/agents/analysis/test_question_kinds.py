@@ -55,6 +55,8 @@ def read(text):
         ("Are gearbox (automatic) and fuel related?", {"kind": "crosstab", "group": "automatic", "second": "fuel"}),
         ("Which combination of origin and fuel has the best mpg on average?",
          {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["mpg"]}),
+        ("Crossing origin with fuel, which pair has the best mean mpg?",
+         {"kind": "two_factor", "group": "origin", "second": "fuel", "measures": ["mpg"]}),
         ("If the trend carries on, what will the average mpg be in 1986?",
          {"kind": "forecast", "measures": ["mpg"], "time": "model_year", "to": "1986"}),
         ("Extrapolate the straight line of mean price to 1985.", {"kind": "forecast", "to": "1985"}),
