@@ -45,6 +45,9 @@ def reading(file: dict[str, Any]) -> list[str]:
             lines.append(f"df[{name!r}] = pd.to_numeric({_unsigned(name, column['sign'], dialect)}, errors='coerce')")
         elif kind == "number":
             lines.append(f"df[{name!r}] = pd.to_numeric(df[{name!r}], errors='coerce')")
+        elif kind == "date" and column.get("quarterly"):  # "1970 Q1", "2010-Q4": the quarter's first day
+            quarters = f"df[{name!r}].astype(str).str.replace(r'[\\s-]', '', regex=True)"
+            lines.append(f"df[{name!r}] = pd.PeriodIndex({quarters}, freq='Q').to_timestamp()")
         elif kind == "date":
             day_first = ", dayfirst=True" if column.get("day_first") else ""  # "31/12/1988"
             lines.append(f"df[{name!r}] = pd.to_datetime(df[{name!r}]{day_first}, errors='coerce')")

@@ -191,7 +191,8 @@ class Analysis:
             return None
         types = {c["name"]: c["type"] for c in self.describe(table)["columns"]}
         columns = [{"name": name, "type": types.get(name, "string"), "markers": list(facts["missing_markers"] or {}),
-                    "sign": facts.get("sign", ""), "day_first": facts.get("date_format", "").startswith("day")}
+                    "sign": facts.get("sign", ""), "day_first": facts.get("date_format", "").startswith("day"),
+                    "quarterly": facts.get("date_format", "").startswith("year-quarter")}
                    for name, facts in imported["columns"].items()]  # fmt: skip
         return {"path": imported["path"], "dialect": imported["dialect"], "columns": columns}
 

@@ -86,3 +86,12 @@ def signed_margins(folder):
         prices[shop].append(price)
     attach(folder, "margins.csv", "\n".join(lines) + "\n")
     return {shop: statistics.fmean(p) for shop, p in prices.items()}
+
+
+def quarterly_changes(folder):
+    """A quarterly series with its quarters written as "1970 Q1": the change in savings each quarter."""
+    lines = ["obs,quarter,savings"]
+    for i in range(80):
+        year, quarter = 1970 + i // 4, 1 + i % 4
+        lines.append(f"{i + 1},{year} Q{quarter},{(i % 9) - 4 + (2.5 if quarter == 1 else 0) + i / 40:.3f}")
+    attach(folder, "changes.csv", "\n".join(lines) + "\n")

@@ -106,7 +106,20 @@ def test_the_session_exports_its_answers_code_as_a_notebook_that_runs(team, clie
 )
 def test_the_code_reads_signed_numbers_and_day_first_dates_as_the_import_did(team, question):
     messy_files.signed_margins(workspace_root(team["session"].pk))
-    report = plan_and_run(team, goal=f"Analyse the attached margins CSV: {question}", attached="margins.csv")
+    assert_code_prints_the_lead(team, f"Analyse the attached margins CSV: {question}", "margins.csv")
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How did the mean savings change over the years?", "In which quarter of the year are savings highest on average?"],
+)
+def test_the_code_reads_quarters_written_1970_q1_as_the_import_did(team, question):
+    messy_files.quarterly_changes(workspace_root(team["session"].pk))
+    assert_code_prints_the_lead(team, f"Analyse the attached changes CSV: {question}", "changes.csv")
+
+
+def assert_code_prints_the_lead(team, goal, attached):
+    report = plan_and_run(team, goal=goal, attached=attached)
     findings = report["payload"]["content"]["sections"][0]
     code = re.search(r"```python\n(.+?)```", findings["body"], re.S)
     assert code, findings["body"][-600:]
