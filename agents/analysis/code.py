@@ -124,12 +124,12 @@ def _cycled(body: dict[str, Any], file: dict[str, Any], lines: list[str]) -> dic
     gives them ("season of date"): a line that adds each, and the body naming them."""
     dates = {c["name"] for c in file["columns"] if c["type"] == "date"}
     read = {}
-    for column in [body.get("group_by"), body.get("column"), *(body.get("controls") or [])]:
+    for column in [body.get("group_by"), body.get("column"), body.get("entity"), *(body.get("controls") or [])]:
         if column in dates and column not in read:
             read[column] = grouping(body, column)
             key = CYCLE_KEYS[body["cycle"]].replace("{d}", f"df[{_q(column)}]")
             lines.append(f"df[{_q(read[column])}] = {key}  # the {read[column]}")
-    named = {key: read.get(body[key], body[key]) for key in ("group_by", "column") if body.get(key)}
+    named = {key: read.get(body[key], body[key]) for key in ("group_by", "column", "entity") if body.get(key)}
     lists = {key: [read.get(c, c) for c in body[key]] for key in ("controls", "fixed_effects") if body.get(key)}
     return {**body, **named, **lists}
 

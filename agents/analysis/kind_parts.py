@@ -82,11 +82,15 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
             request.measures = keys[:1]  # "the number of sessions per month": the rows counted by their key
         request.filters = periods_spanned(request.filters, request.time)
         if request.kind == "growth":
+            cycle = cycle_said(text, schema)  # "which calendar month grew most": each month of the year
             request.entity = (
                 request.group
                 or _named_entity(schema, free, besides=request.time)
+                or (cycle[0] if cycle and cycle[1] else None)
                 or first_category(schema, free, besides=request.time)
             )
+            if cycle and cycle[1] and request.entity == cycle[0]:
+                request.cycle = cycle[1]
             # "relative to where it started in 2012": the start, not a filter to one year
             request.filters = [
                 f for f in request.filters if not (f.get("column") == request.time and f.get("op") == "=")
@@ -99,6 +103,8 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
             and years_said(request.filters, request.time)
         ):
             request.period = "year"  # "each fund's average price in 2014 and in 2022": each year's mean
+        if request.kind == "growth" and request.cycle:
+            request.period = "year"  # "each calendar month in 1949 against the same month in 1960": by year
         request.change = "absolute" if ABSOLUTE.search(text) else "percent"
         flows = request.measures and FLOW_NAME.search(request.measures[0]) and not RATE_NAME.search(request.measures[0])
         said = statistic_of(text, besides=("count",))  # "Total units sold": the total, though total_volume took it

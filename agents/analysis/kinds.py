@@ -82,7 +82,8 @@ def _growth(request: Request, measure: str | None) -> Call:
     period = {"period": request.period} if request.period != "auto" else {}
     parts = {"entity": request.entity, "time": request.time, "measure": _first(request, measure)}
     return "stats.growth", {
-        "table": request.table, **parts, "change": request.change, **_statistic(request), **period, **rows(request)
+        "table": request.table, **parts, "change": request.change, **_statistic(request), **period, **_cycle(request),
+        **rows(request),
     }  # fmt: skip
 
 
@@ -233,7 +234,7 @@ KINDS: dict[str, Kind] = {
     "growth": Kind(
         ("measure", "entity"),
         lambda r, statistic, measure: (
-            f"which {prose.spoken(r.entity)} changed most in {measure}"
+            f"which {grouping(r.as_dict(), prose.spoken(r.entity))} changed most in {measure}"
             f"{' in absolute terms' if r.change == 'absolute' else ', in percent'}, from its first to its last "
             f"{r.period if r.period != 'auto' else prose.spoken(r.time)}"
         ),

@@ -125,6 +125,22 @@ def test_trend_per_month_and_growth_per_shop_over_a_date_column_with_a_date_filt
     assert round(a["first"], 4) == round(100 * (1 + 1.1 + 1.1**2) / 3, 4)
 
 
+def test_growth_of_each_calendar_month_from_one_year_to_another(world):
+    rows = [
+        {"month": f"{year}-{m:02d}-01", "riders": 100 * m * (2 if m == 7 and year == 2021 else 1) + year - 2020}
+        for year in (2020, 2021)
+        for m in range(1, 13)
+    ]
+    columns = [{"name": "month", "type": "date"}, {"name": "riders", "type": "number"}]
+    call(world, "action", "dataset.create-table", {"table": "rides", "columns": columns})
+    call(world, "action", "dataset.insert", {"table": "rides", "rows": rows})
+    growth = call(world, "query", "stats.growth", {"table": "rides", "entity": "month", "time": "month",
+                                                   "measure": "riders", "period": "year",
+                                                   "cycle": "month_of_year"}).body  # fmt: skip
+    assert len(growth["entities"]) == 12 and growth["entities"][0]["entity"] == "July"
+    assert round(growth["entities"][0]["percent_change"], 1) == round((1401 / 700 - 1) * 100, 1)
+
+
 @pytest.fixture
 def regions(world):
     """Two countries per region and year: North's first row (a, 2000) and last row (b, 2010) are two

@@ -7,6 +7,8 @@ check and audit as every other operation.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from agents.operations.datasets.operations import TABLE
 from agents.operations.stats import handlers, timeline
 from agents.operations.stats.inference_operations import INFERENCE
@@ -214,6 +216,7 @@ OPERATIONS = (
             ),
             "from": period("the start period instead of each entity's first"),
             "to": period("the end period instead of each entity's last"),
+            "cycle": replace(CYCLE, description="read the entity, a date column, as its place in this cycle"),
             "filters": FILTERS,
         },
         {"table": "monthly", "entity": "shop", "time": "month", "measure": "sales"},

@@ -116,3 +116,8 @@ def test_a_forecast_of_a_total_volume_per_year_is_of_each_years_sum():
     ], 36)  # fmt: skip
     request = read_question("What total volume per year would a straight-line trend give for 2019?", sold)
     assert (request.kind, request.statistic) == ("forecast", "sum")
+
+
+def test_which_calendar_month_grew_most_takes_each_month_of_the_year_from_year_to_year():
+    request = read_question("From 1996 to 2001, which calendar month saw the largest percentage rise in parcels?", DAYS)
+    assert (request.kind, request.entity, request.cycle, request.period) == ("growth", "date", "month_of_year", "year")
