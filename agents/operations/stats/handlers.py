@@ -286,14 +286,13 @@ def growth(call: Call, params: dict[str, Any]) -> dict[str, Any]:
     def computed(source: EngineTable) -> tuple[dict[str, Any], pd.DataFrame]:
         return in_engine_time.growth(source, entity, time, measure, **chosen, **span_named), pd.DataFrame()
 
+    found = None if params.get("cycle") else _in_engine(call, params, [entity, time, measure], [measure], computed)
     if params.get("cycle"):  # "which calendar month grew most": each month of the year an entity of its own
         roles = {"entity": entity, "time": time, "measure": measure}
         frame = role_frame(call.context.session_id, params, roles, ("measure",), cycled=("entity",))
         entity = timeline.grouping(params, entity)
         found = timeline.growth(frame, entity, time, measure, **chosen, **span_named), len(frame), frame
-    else:
-        found = _in_engine(call, params, [entity, time, measure], [measure], computed)
-    if found is None:
+    elif found is None:
         frame = _frame(call, params, [entity, time, measure], [measure])
         found = timeline.growth(frame, entity, time, measure, **chosen, **span_named), len(frame), frame
     result, rows, _ = found
