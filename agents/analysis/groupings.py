@@ -11,7 +11,7 @@ from agents.analysis.words import Mention, split_name
 # a date's place in a cycle said as a grouping, with or without "which": "between the four seasons",
 # "in which calendar month", "taking season into account", "what time of year"
 CYCLE_GROUPING = re.compile(
-    r"\b(?:(season)s?|calendar (month)s?|(month)s? of the year|time of (?:the )?(year)|(weekday)s?|(day)s? of the week"
+    r"\b(?:(season)s?|calendar (month|quarter)s?|(month)s? of the year|time of (?:the )?(year)|(weekday)s?|(day)s? of the week"
     r"|(quarter)s? of the year)\b",
     re.I,
 )

@@ -58,3 +58,11 @@ def test_a_measure_that_holds_changes_said_with_its_word_asks_no_course():
     )
     assert request.kind == "statistic"
     assert read_question("How did the savings change over the years?", QUARTERS).kind == "trend"
+
+
+def test_which_quarter_saw_the_largest_rise_of_a_quarterly_table_is_no_quarter_of_the_year():
+    assert read_question("Which quarter saw the largest rise in savings?", QUARTERS).cycle is None
+    request = read_question(
+        "From 1970 to 2016, which calendar quarter saw the largest percentage increase in savings?", QUARTERS
+    )
+    assert (request.kind, request.cycle) == ("growth", "quarter_of_year")
