@@ -11,8 +11,8 @@ from agents.analysis.words import Mention, split_name
 # a date's place in a cycle said as a grouping, with or without "which": "between the four seasons",
 # "in which calendar month", "taking season into account", "what time of year"
 CYCLE_GROUPING = re.compile(
-    r"\b(?:(season)s?|calendar (month|quarter)s?|(month)s? of the year|time of (?:the )?(year)|(weekday)s?|(day)s? of the week"
-    r"|(quarter)s? of the year)\b",
+    r"\b(?:(season)s?|calendar (month|quarter)s?|(month)s? of the year|time of (?:the )?(year)|(weekday)s?"
+    r"|(day)s? of the week|(quarter)s? of the year)\b",
     re.I,
 )
 CYCLE_WORD = {"year": "month", "day": "day of the week"}  # "time of year" is its months
