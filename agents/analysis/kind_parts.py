@@ -49,9 +49,9 @@ def which_group(text: str, schema: Schema, free: list[Mention]) -> bool:
     return any(m.column in categories and WHICH_BEFORE.search(text[: m.start]) for m in free)
 
 
-def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention], *, said: str = "") -> None:
+def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention], *, asked: str = "") -> None:
     """Fill the parts each kind needs, from what the question named or the table's likeliest columns
-    (``text`` has its filters blanked, ``said`` is as it was said)."""
+    (``text`` has its filters blanked, ``asked`` is as it was said)."""
     if request.kind == "association":
         read_association(request, text, schema, free)
         # "is GVHD related to death": a yes/no outcome said by its name is named, never held at yes ("at
@@ -85,7 +85,7 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         if request.kind == "growth":
             # "which calendar month grew most": each month of the year; "which quarter saw the largest rise" of a
             # quarterly table is one of its quarters
-            cycle = cycle_said(text, schema) if CYCLE_GROUPING.search(said or text) else None
+            cycle = cycle_said(text, schema) if CYCLE_GROUPING.search(asked or text) else None
             request.entity = (
                 request.group
                 or _named_entity(schema, free, besides=request.time)

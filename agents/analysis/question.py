@@ -274,7 +274,7 @@ def read_question(text: str, schema: Schema) -> Request:
         c for c in _filtered_measures(number_found) if c in schema.measures
     ]  # a period ("over 2001-2017") is never the measure
     valued = {f.column for f in value_found if f.condition.get("op") in ("=", "!=")}
-    assign_parts(request, text, schema, [m for m in free if m.column not in valued], said=asked)
+    assign_parts(request, text, schema, [m for m in free if m.column not in valued], asked=asked)
     extreme_said = superlative(text)
     extreme_of_means = statistic and statistic[0] == "mean" and EXTREME.search(unnamed)  # "the highest weekly average"
     plain_extreme = request.kind == "statistic" and (not statistic or extreme_of_means)
