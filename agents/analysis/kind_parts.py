@@ -9,6 +9,7 @@ import re
 
 from agents.analysis.association import read_association
 from agents.analysis.groupings import CYCLE_GROUPING, cycle_said, first_category
+from agents.analysis.looking import ON_AVERAGE
 from agents.analysis.periods import period_of, periods_spanned, years_said
 from agents.analysis.phrases import (
     ABSOLUTE,
@@ -162,6 +163,8 @@ def assign_parts(request: Request, text: str, schema: Schema, free: list[Mention
         if request.group is None and timeline:
             request.group = timeline[0]  # "in which of the three years was the median highest"
         cycle = cycle_said(text, schema)
+        if cycle and cycle[1] and _its_own_rows(text, schema, cycle[0], cycle[1]):
+            cycle = None
         # "in which quarter of the year" of a date column called quarter: its place in the year, not each date
         the_date_in_its_cycle = cycle and request.group == cycle[0] and CYCLE_GROUPING.search(text)
         if (
@@ -224,6 +227,18 @@ _NEEDS = {
     "entity": ("growth",),
     "outcome": ("association",),
 }
+
+
+def _its_own_rows(text: str, schema: Schema, date: str, cycle: str) -> bool:
+    """ "In which month did the Nasdaq hit its lowest close" of a table of months: one of its rows, not a
+    place in the year, unless the place is said ("calendar month") or the rows averaged ("on average")."""
+    period = {"month_of_year": "month", "quarter_of_year": "quarter"}.get(cycle)
+    return (
+        period is not None
+        and schema.grain(date) == period
+        and not CYCLE_GROUPING.search(text)
+        and not ON_AVERAGE.search(text)
+    )
 
 
 def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -> str | None:

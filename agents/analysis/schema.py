@@ -46,6 +46,9 @@ def is_timeline(name: str) -> bool:
     return bool(words) and (words[-1] in TIMELINE_ENDS or words in ([w] for w in TIMELINE_ONLY)) and "per" not in words
 
 
+GRAINS = (("day", 1), ("week", 7), ("month", 30.4), ("quarter", 91.3), ("year", 365.25))  # a step in days
+
+
 @dataclass(frozen=True)
 class Schema:
     """A table's columns as the question model reads them."""
@@ -110,6 +113,18 @@ class Schema:
     def rows_named_by(self) -> list[str]:
         """The columns whose name is what the rows are ("how many patients" of a patient number column)."""
         return [*self.row_names, *(c["name"] for c in self.columns if c.get("role") == "identifier")]
+
+    def grain(self, column: str) -> str | None:
+        """How far apart a date column's values lie, one a row: "month" for a monthly series."""
+        c = next((c for c in self.columns if c["name"] == column and c["type"] == "date"), None)
+        if c is None or not c.get("min") or not c.get("max") or (c.get("distinct") or 0) < 2:
+            return None
+        try:
+            span = (date.fromisoformat(str(c["max"])[:10]) - date.fromisoformat(str(c["min"])[:10])).days
+        except ValueError:
+            return None
+        step = span / (c["distinct"] - 1)
+        return next((name for name, days in GRAINS if 0.8 * days <= step <= 1.2 * days), None)
 
     def one_a_row(self, column: str) -> bool:
         """Whether (nearly) every row has its own value of ``column``: a table of years, of quarters."""

@@ -66,3 +66,16 @@ def test_which_quarter_saw_the_largest_rise_of_a_quarterly_table_is_no_quarter_o
         "From 1970 to 2016, which calendar quarter saw the largest percentage increase in savings?", QUARTERS
     )
     assert (request.kind, request.cycle) == ("growth", "quarter_of_year")
+
+
+MONTHS = Schema("closes", [
+    {"name": "month", "type": "date", "distinct": 390, "min": "1990-01-01", "max": "2022-06-01"},
+    {"name": "nasdaq", "type": "number", "distinct": 390, "min": 300, "max": 16000},
+], 390)  # fmt: skip
+
+
+def test_which_month_of_a_table_of_months_is_one_of_its_rows_unless_the_place_in_the_year_is_said():
+    request = read_question("In which month did the Nasdaq hit its lowest close (looking at 2001-2004)?", MONTHS)
+    assert (request.kind, request.label, request.cycle) == ("which_row", "month", None)
+    request = read_question("In which calendar month is the Nasdaq lowest on average?", MONTHS)
+    assert (request.kind, request.cycle) == ("compare", "month_of_year")
