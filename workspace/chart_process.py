@@ -24,6 +24,7 @@ from typing import Any
 from workspace.chart_bounds import ChartError, first_line
 
 MAX_SVG_BYTES = 4_000_000
+WARM_UP_CPU_S = 10  # the CPU time loading vl-convert and drawing WARM_UP may take, however busy the machine
 # What the warm-up draws: a titled bar chart with its axes, so text and fonts are loaded too.
 WARM_UP = {
     "title": "warm-up",
@@ -34,11 +35,13 @@ WARM_UP = {
 
 
 def limit(memory_mb: int, cpu_s: int) -> None:
-    """The warm-up within CPU_S; the hard limit leaves room to give the drawing a CPU_S of its own
-    (a process may lower its hard limit, never raise it)."""
+    """The warm-up within WARM_UP_CPU_S (or CPU_S, if larger): loading V8 on a busy machine took more than a
+    second of CPU time, and ended spares a tight CPU_S was meant for the drawing alone. The hard limit
+    leaves room to give the drawing a CPU_S of its own (a process may lower its hard limit, never raise it)."""
     memory = memory_mb * 1024 * 1024
+    warm_up = max(cpu_s, WARM_UP_CPU_S)
     resource.setrlimit(resource.RLIMIT_DATA, (memory, memory))
-    resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, 2 * cpu_s + 1))  # SIGXCPU at the soft limit
+    resource.setrlimit(resource.RLIMIT_CPU, (warm_up, warm_up + cpu_s + 1))  # SIGXCPU at the soft limit
 
 
 def limit_drawing(cpu_s: int) -> None:
