@@ -143,7 +143,7 @@ def label_of(schema: Schema, named: list[Mention], *, besides: list[str]) -> str
         if m.column in candidates and m.column not in besides and not (names and m.column in numbered and m.score < 1)
     ]  # "which car": its name; "which car id": its number
     # "which quarter stands out": a date or year said, one a row, names the rows before a row number
-    dated = [m.column for m in named if m.column in times and distinct[m.column] >= 0.9 * schema.rows]
+    dated = [m.column for m in named if m.column in times and schema.one_a_row(m.column)]
     choices = said or [c for c in [*dated, *candidates, *times] if c not in besides]
     return choices[0] if choices else None
 
@@ -188,10 +188,11 @@ def as_top(request: Request, schema: Schema, named: list[Mention], n: int, text:
     named_rows = names is not None and (any(m.column == names for m in named) or rows_asked(text, schema))
     # "the three best years", "rank the study sites", "which 3 stations" (a number each station's many
     # rows share): the groups, times or repeated identifiers said as the things ranked
+    rankable = {*schema.times, *schema.categories, *_repeated_identifiers(schema)}
     listed = [
         m.column
         for m in named
-        if m.column in [*schema.times, *schema.categories, *_repeated_identifiers(schema)]
+        if m.column in rankable
         and m.column not in request.measures
         and m.column not in kept
         and PLURAL.search(said[m.start : m.end])

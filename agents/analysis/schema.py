@@ -116,12 +116,9 @@ class Schema:
 
     def grain(self, column: str) -> str | None:
         """How far apart a date column's values lie, one a row: "month" for a monthly series."""
-        c = next((c for c in self.columns if c["name"] == column and c["type"] == "date"), None)
-        if c is None or not c.get("min") or not c.get("max") or (c.get("distinct") or 0) < 2:
-            return None
-        try:
-            span = (date.fromisoformat(str(c["max"])[:10]) - date.fromisoformat(str(c["min"])[:10])).days
-        except ValueError:
+        c = next((c for c in self.columns if c["name"] == column), None)
+        span = _days_between_ends(c) if c is not None else None
+        if c is None or span is None or (c.get("distinct") or 0) < 2:
             return None
         step = span / (c["distinct"] - 1)
         return next((name for name, days in GRAINS if 0.8 * days <= step <= 1.2 * days), None)
@@ -138,12 +135,10 @@ class Schema:
     def daily(self) -> bool:
         """One row a day: a date column whose values are (nearly) every day between its first and last."""
         for c in self.columns:
-            if c["type"] != "date" or not c.get("min") or not c.get("max"):
+            between = _days_between_ends(c)
+            if between is None:
                 continue
-            try:
-                span = (date.fromisoformat(str(c["max"])[:10]) - date.fromisoformat(str(c["min"])[:10])).days + 1
-            except ValueError:
-                continue
+            span = between + 1
             if (c.get("distinct") or 0) >= 0.9 * max(self.rows, 1) and 0.9 * span <= (c.get("distinct") or 0) <= span:
                 return True
         return False
@@ -194,3 +189,13 @@ CODE_NAMES = re.compile(
     r"|hospital|team|stage|grade|educ",
     re.I,
 )
+
+
+def _days_between_ends(column: dict[str, Any]) -> int | None:
+    """The days from a date column's first value to its last (None for any other column)."""
+    if column["type"] != "date" or not column.get("min") or not column.get("max"):
+        return None
+    try:
+        return (date.fromisoformat(str(column["max"])[:10]) - date.fromisoformat(str(column["min"])[:10])).days
+    except ValueError:
+        return None
