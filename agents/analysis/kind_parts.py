@@ -31,6 +31,7 @@ from agents.analysis.roles import yes_no_columns
 from agents.analysis.schema import Schema
 from agents.analysis.statistic_phrases import HIGH, LOW, statistic_of
 from agents.analysis.words import Mention, blanked
+from agents.operations.stats.timeline import CYCLE_WORDS
 
 THE_REST = re.compile(
     r"\b(?:versus|vs\.?|against|compared (?:to|with)|from) (?:the )?(?:rest|others|everyone else|all the others"
@@ -232,13 +233,7 @@ _NEEDS = {
 def _its_own_rows(text: str, schema: Schema, date: str, cycle: str) -> bool:
     """ "In which month did the Nasdaq hit its lowest close" of a table of months: one of its rows, not a
     place in the year, unless the place is said ("calendar month") or the rows averaged ("on average")."""
-    period = {"month_of_year": "month", "quarter_of_year": "quarter"}.get(cycle)
-    return (
-        period is not None
-        and schema.grain(date) == period
-        and not CYCLE_GROUPING.search(text)
-        and not ON_AVERAGE.search(text)
-    )
+    return schema.grain(date) == CYCLE_WORDS[cycle] and not CYCLE_GROUPING.search(text) and not ON_AVERAGE.search(text)
 
 
 def _named_entity(schema: Schema, free: list[Mention], *, besides: str | None) -> str | None:
